@@ -1,0 +1,11 @@
+//===- InitAllDialects.cpp - Register every Toast dialect ----------------===//
+
+#include "toast/InitAllDialects.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "toast/Dialect/StableHLO/IR/StablehloDialect.h"
+
+void toast::registerAllDialects(mlir::DialectRegistry &registry) {
+  registry.insert<mlir::func::FuncDialect, toast::stablehlo::StableHLODialect>();
+}
