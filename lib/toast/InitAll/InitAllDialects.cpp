@@ -4,8 +4,10 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "toast/Dialect/CHLO/IR/ChloOps.h"
 #include "toast/Dialect/StableHLO/IR/StablehloDialect.h"
 
 void toast::registerAllDialects(mlir::DialectRegistry &registry) {
-  registry.insert<mlir::func::FuncDialect, toast::stablehlo::StableHLODialect>();
+  registry.insert<mlir::func::FuncDialect, toast::stablehlo::StableHLODialect,
+                  toast::chlo::CHLODialect>();
 }
