@@ -21,8 +21,16 @@ config.substitutions.append(("%toast_src_root", config.toast_src_root))
 config.substitutions.append(("%corpus", config.toast_corpus_dir))
 config.substitutions.append(("%python", config.python_executable))
 
+# Tests that read ../shared/corpus say `REQUIRES: corpus`. Without the
+# corpus they are reported as unsupported (skipped); under CI it must exist.
 if os.path.isdir(os.path.join(config.toast_corpus_dir, "models")):
     config.available_features.add("corpus")
+elif os.environ.get("CI") == "true":
+    lit_config.fatal("corpus not found at '%s' (required under CI=true)"
+                     % config.toast_corpus_dir)
+else:
+    lit_config.note("corpus not found at '%s': corpus tests are skipped"
+                    % config.toast_corpus_dir)
 
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tool_dirs = [config.toast_tools_dir, config.llvm_tools_dir]
