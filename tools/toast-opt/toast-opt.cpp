@@ -12,9 +12,11 @@
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "toast/Dialect/Opaque/OpaqueDialect.h"
 #include "toast/InitAllDialects.h"
+#include "toast/InitAllPasses.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 int main(int argc, char **argv) {
+  toast::registerAllPasses();
   mlir::DialectRegistry registry;
   toast::registerAllDialects(registry);
   auto [inputFilename, outputFilename] = mlir::registerAndParseCLIOptions(
