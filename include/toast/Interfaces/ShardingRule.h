@@ -1,0 +1,116 @@
+//===- ShardingRule.h - Factor-based partitioning rules ---------*- C++ -*-===//
+//
+// The single registry of per-op partitioning knowledge (design.md §2). A
+// rule describes an op einsum-style with *factors*: each factor has a size
+// and maps to at most one dimension of each operand and result.
+//
+//   * a factor that appears in a result is *parallel*: tiling it tiles the
+//     result (PartIR `#tile<d>`);
+//   * a factor that appears only in operands is a *reduction*: tiling it
+//     yields partial results to be combined (PartIR `#sum`);
+//   * a factor may be *not tileable* (sort dimension, concatenate dimension,
+//     sliced or windowed dimensions, ...).
+//
+// PartIR's tile-mapping registry and TOAST's named-dimension identities are
+// both derived from these rules.
+//
+// Reshape: a dimension that is split or merged maps to its *major* factor
+// only; the size of that factor (not of the dimension) decides which axis
+// sizes divide it. Minor parts of split/merged dimensions are unmapped.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TOAST_INTERFACES_SHARDINGRULE_H
+#define TOAST_INTERFACES_SHARDINGRULE_H
+
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/Operation.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <optional>
+
+namespace toast {
+
+/// How a factor may be partitioned.
+enum class FactorKind {
+  /// Appears in some result: tiling it tiles the results that map it.
+  Parallel,
+  /// Appears only in operands: tiling it yields partial results that must be
+  /// combined with the op's reduction (`#sum` for addition).
+  Reduction,
+  /// Must stay whole (sort dimension, concatenated or sliced dimension...).
+  NotTileable,
+};
+
+/// One einsum-style index of a rule.
+struct Factor {
+  int64_t size = 1;
+  FactorKind kind = FactorKind::Parallel;
+};
+
+/// Sentinel: a tensor dimension that no factor maps (e.g. the minor part of
+/// a reshaped dimension, or the broadcast part of a size-1 dimension).
+inline constexpr int64_t kNoFactor = -1;
+
+/// A factor-based partitioning rule of one op.
+struct ShardingRule {
+  llvm::SmallVector<Factor> factors;
+  /// operandDims[i][d] is the factor of operand i's dimension d, or
+  /// kNoFactor. Non-tensor operands have an empty list.
+  llvm::SmallVector<llvm::SmallVector<int64_t>> operandDims;
+  /// resultDims[i][d], likewise for results.
+  llvm::SmallVector<llvm::SmallVector<int64_t>> resultDims;
+
+  size_t getNumFactors() const { return factors.size(); }
+
+  /// The operand dimension mapped to `factor`, or kNoFactor.
+  int64_t getOperandDim(unsigned operand, int64_t factor) const;
+  /// The result dimension mapped to `factor`, or kNoFactor.
+  int64_t getResultDim(unsigned result, int64_t factor) const;
+
+  /// Checks the invariants: dims point at valid factors, no factor maps to
+  /// two dimensions of one tensor, kinds agree with where factors appear.
+  mlir::LogicalResult verify(llvm::function_ref<mlir::InFlightDiagnostic()>
+                                 emitError) const;
+
+  /// Prints Shardy-like text, factors named i, j, k, ...:
+  ///   ([i, k], [k, j])->([i, j]) {i=8, j=16, k=4} reduction={k}
+  /// with `not_tileable={...}` when present and `_` for unmapped dims.
+  void print(llvm::raw_ostream &os) const;
+  std::string str() const;
+};
+
+/// Builds rules incrementally. Tensor ranks come from the op; every
+/// dimension starts unmapped.
+class ShardingRuleBuilder {
+public:
+  explicit ShardingRuleBuilder(mlir::Operation *op);
+
+  /// Adds a factor of `size` mapped to the given operand and result
+  /// dimensions (kNoFactor entries skip a tensor). The kind defaults to
+  /// Parallel if some result maps it, else Reduction.
+  int64_t addFactor(llvm::ArrayRef<int64_t> operandDims,
+                    llvm::ArrayRef<int64_t> resultDims, int64_t size,
+                    std::optional<FactorKind> kind = std::nullopt);
+
+  /// One factor per dimension of result 0, mapped to the same dimension of
+  /// every operand with the same rank (elementwise ops). Scalar operands of
+  /// a non-scalar result stay unmapped.
+  ShardingRuleBuilder &addPointwise();
+
+  ShardingRule build() { return std::move(rule); }
+
+private:
+  mlir::Operation *op;
+  ShardingRule rule;
+};
+
+/// The rule of `op`: from ShardingRuleOpInterface (own ops or external
+/// models). std::nullopt when the op has no rule: it is opaque.
+std::optional<ShardingRule> getShardingRule(mlir::Operation *op);
+
+} // namespace toast
+
+#include "toast/Interfaces/ShardingRuleOpInterface.h.inc"
+
+#endif // TOAST_INTERFACES_SHARDINGRULE_H
