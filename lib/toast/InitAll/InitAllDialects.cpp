@@ -5,9 +5,10 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "toast/Dialect/CHLO/IR/ChloOps.h"
+#include "toast/Dialect/PartIR/Core/IR/PartIRCore.h"
 #include "toast/Dialect/StableHLO/IR/StablehloDialect.h"
 
 void toast::registerAllDialects(mlir::DialectRegistry &registry) {
   registry.insert<mlir::func::FuncDialect, toast::stablehlo::StableHLODialect,
-                  toast::chlo::CHLODialect>();
+                  toast::chlo::CHLODialect, toast::partir::PartIRDialect>();
 }

@@ -1,0 +1,102 @@
+// RUN: toast-opt %s -split-input-file -verify-diagnostics
+
+module attributes {partir.mesh = #partir.mesh<["B"=4, "M"=2]>} {
+  func.func @unknown_axis(%x: tensor<8xf32>) -> tensor<8xf32> {
+    // expected-error @+1 {{axis "Q" is not in the mesh}}
+    %r = partir.loop "Q" [#partir.tile<0>] (%r: !partir.range<4>) {
+      %s = partir.slice 0 %x[%r] : tensor<8xf32> -> tensor<2xf32>
+      partir.yield %s : tensor<2xf32>
+    } : tensor<8xf32>
+    return %r : tensor<8xf32>
+  }
+}
+
+// -----
+
+func.func @no_mesh(%x: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{needs a mesh}}
+  %r = partir.loop "B" [#partir.any] (%r: !partir.range<4>) {
+    partir.yield %x : tensor<8xf32>
+  } : tensor<8xf32>
+  return %r : tensor<8xf32>
+}
+
+// -----
+
+module attributes {partir.mesh = #partir.mesh<["B"=4, "M"=2]>} {
+  func.func @nested_same_axis(%x: tensor<16xf32>) -> tensor<16xf32> {
+    %r = partir.loop "B" [#partir.tile<0>] (%r: !partir.range<4>) {
+      // expected-error @+1 {{is nested in another loop over axis "B"}}
+      %i = partir.loop "B" [#partir.tile<0>] (%q: !partir.range<4>) {
+        %s = partir.slice 0 %x[%q] : tensor<16xf32> -> tensor<4xf32>
+        %t = partir.slice 0 %s[%r] : tensor<4xf32> -> tensor<1xf32>
+        partir.yield %t : tensor<1xf32>
+      } : tensor<4xf32>
+      partir.yield %i : tensor<4xf32>
+    } : tensor<16xf32>
+    return %r : tensor<16xf32>
+  }
+}
+
+// -----
+
+module attributes {partir.mesh = #partir.mesh<["B"=4, "M"=2]>} {
+  func.func @indivisible(%x: tensor<6xf32>, %y: tensor<8xf32>) -> tensor<8xf32> {
+    %r = partir.loop "B" [#partir.tile<0>] (%r: !partir.range<4>) {
+      // expected-error @+1 {{dimension 0 of size 6 is not divisible by the range size 4}}
+      %s = "partir.slice"(%x, %r) <{dim = 0 : i64}> : (tensor<6xf32>, !partir.range<4>) -> tensor<1xf32>
+      %t = partir.slice 0 %y[%r] : tensor<8xf32> -> tensor<2xf32>
+      partir.yield %t : tensor<2xf32>
+    } : tensor<8xf32>
+    return %r : tensor<8xf32>
+  }
+}
+
+// -----
+
+module attributes {partir.mesh = #partir.mesh<["B"=4, "M"=2]>} {
+  func.func @bad_tile_type(%x: tensor<8xf32>) -> tensor<16xf32> {
+    // expected-error @+1 {{result 0: yielded 'tensor<2xf32>' tiled 4 times along dimension 0 does not give 'tensor<16xf32>'}}
+    %r = partir.loop "B" [#partir.tile<0>] (%r: !partir.range<4>) {
+      %s = partir.slice 0 %x[%r] : tensor<8xf32> -> tensor<2xf32>
+      partir.yield %s : tensor<2xf32>
+    } : tensor<16xf32>
+    return %r : tensor<16xf32>
+  }
+}
+
+// -----
+
+module attributes {partir.mesh = #partir.mesh<["B"=4, "M"=2]>} {
+  func.func @wrong_range(%x: tensor<8xf32>) -> tensor<8xf32> {
+    // expected-error @+1 {{body must take one !partir.range<2> argument}}
+    %r = partir.loop "M" [#partir.any] (%r: !partir.range<4>) {
+      partir.yield %x : tensor<8xf32>
+    } : tensor<8xf32>
+    return %r : tensor<8xf32>
+  }
+}
+
+// -----
+
+module attributes {partir.mesh = #partir.mesh<["B"=4, "M"=2]>} {
+  func.func @sum_type(%x: tensor<8xf32>) -> tensor<4xf32> {
+    // expected-error @+1 {{result 0: yielded type 'tensor<8xf32>' must equal the result type 'tensor<4xf32>'}}
+    %r = partir.loop "M" [#partir.sum] (%r: !partir.range<2>) {
+      partir.yield %x : tensor<8xf32>
+    } : tensor<4xf32>
+    return %r : tensor<4xf32>
+  }
+}
+
+// -----
+
+// expected-error @+1 {{mesh axis "B" appears twice}}
+module attributes {partir.mesh = #partir.mesh<["B"=4, "B"=2]>} {
+}
+
+// -----
+
+// expected-error @+1 {{mesh axis "B" must have a positive size, got 0}}
+module attributes {partir.mesh = #partir.mesh<["B"=0]>} {
+}
