@@ -2,6 +2,10 @@
 
 #include "toast/InitAllPasses.h"
 
+#include "toast/Partition/Passes.h"
 #include "toast/Transforms/Passes.h"
 
-void toast::registerAllPasses() { registerToastPasses(); }
+void toast::registerAllPasses() {
+  registerToastPasses();
+  partition::registerPartitionPasses();
+}

@@ -1,0 +1,89 @@
+//===- Schedule.h - Manual tactics and schedules ----------------*- C++ -*-===//
+//
+// A schedule is a mesh and an ordered list of tactics (PartIR §3). A manual
+// tactic tiles selected inputs along a mesh axis (or keeps them atomic) and
+// then propagates; earlier tactics therefore take priority. Schedules come
+// from JSON (docs/schedules.md), from pass options, or from C++.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TOAST_PARTITION_SCHEDULE_H
+#define TOAST_PARTITION_SCHEDULE_H
+
+#include "toast/Partition/ShardingState.h"
+
+#include "mlir/IR/BuiltinOps.h"
+
+namespace toast::partition {
+
+/// What to do with a selected input.
+struct InputSpec {
+  enum class Kind { Dim, FirstDivisible, Replicated };
+  Kind kind = Kind::Dim;
+  int64_t dim = 0;
+};
+
+/// ManualPartition(inputs -> dim, axis). A selector is `argN`, a value
+/// name (argument attribute `partir.name`, `jax.arg_info`, `tf.name` or
+/// `mhlo.name`, or a `partir.tag` name), or `re:` followed by a regular
+/// expression matched against whole names.
+struct ManualTactic {
+  std::string name;
+  std::string axis;
+  llvm::SmallVector<std::pair<std::string, InputSpec>> inputs;
+};
+
+struct Schedule {
+  /// Mesh axes in order (row-major device order); empty: use the module's.
+  llvm::SmallVector<std::pair<std::string, int64_t>> mesh;
+  llvm::SmallVector<ManualTactic> tactics;
+};
+
+/// What a tactic did, reported after it ran.
+struct TacticReport {
+  std::string name;
+  unsigned actions = 0;
+  PropagationStats stats;
+  /// Ops whose loop nest uses the tactic's axis after it ran.
+  unsigned opsOnAxis = 0;
+};
+
+/// Parses the JSON schedule format; on error returns failure and sets
+/// `error` to a message with the JSON path of the problem.
+mlir::FailureOr<Schedule> parseSchedule(llvm::StringRef json,
+                                        std::string &error);
+
+/// Parses `value` of an input spec: an integer, "first_divisible" or
+/// "replicated".
+mlir::FailureOr<InputSpec> parseInputSpec(llvm::StringRef value);
+
+/// The function tactics act on: `main` if present, else the only public
+/// function. Emits an error and fails otherwise.
+mlir::FailureOr<mlir::func::FuncOp> getEntryFunction(mlir::ModuleOp module);
+
+/// The mesh of `module` after applying `axes` (which win when non-empty).
+/// Sets the module attribute. Fails with a diagnostic when neither gives a
+/// mesh or the axes are invalid.
+mlir::FailureOr<partir::MeshAttr>
+resolveMesh(mlir::ModuleOp module,
+            llvm::ArrayRef<std::pair<std::string, int64_t>> axes);
+
+/// Values selected by `selector` in `func` (arguments and tagged values).
+/// Emits an error naming the known inputs when nothing matches.
+mlir::FailureOr<llvm::SmallVector<mlir::Value>>
+selectValues(mlir::func::FuncOp func, llvm::StringRef selector,
+             llvm::StringRef tacticName);
+
+/// Applies one manual tactic's actions, then propagates.
+mlir::FailureOr<TacticReport> applyManualTactic(ShardingState &state,
+                                                const ManualTactic &tactic);
+
+/// partition(module, mesh, schedule): runs every tactic on the entry
+/// function and, if `materialize`, rewrites it into PartIR:Core. Returns
+/// per-tactic reports.
+mlir::FailureOr<llvm::SmallVector<TacticReport>>
+partition(mlir::ModuleOp module, const Schedule &schedule,
+          bool materialize = true);
+
+} // namespace toast::partition
+
+#endif // TOAST_PARTITION_SCHEDULE_H

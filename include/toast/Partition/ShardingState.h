@@ -1,0 +1,153 @@
+//===- ShardingState.h - Tilings of a function and propagation --*- C++ -*-===//
+//
+// The state PartIR actions act on (PartIR paper §5, appendix B), kept as
+// data rather than as IR so that actions and propagation are cheap:
+//
+//  * every op with a sharding rule has a *loop nest*: an ordered list of
+//    (mesh axis, factor) pairs, outermost first. A parallel factor makes the
+//    loop tile the results that map it (`#tile<d>`), a reduction factor makes
+//    it add partial results (`#sum`), results that map neither are the same
+//    in every iteration (`#any`);
+//  * every value has *explicit tilings* (from `tile` actions) on top of the
+//    tiling its defining loop nest gives, and a set of *atomic* axes on
+//    which it must stay whole.
+//
+// The full tiling of a value — what a consumer sees — is its defining op's
+// tiling followed by its explicit tilings; later entries are nested inside
+// earlier ones (deep tiling, appendix B.1.2).
+//
+// Propagation is a worklist over ops. For each mesh axis not yet used by an
+// op's nest it collects the factors its operands' tilings (forward) and its
+// results' tilings and consumers' loop nests (backward) point at. Exactly one
+// candidate factor that is tileable, divisible and allowed by atomic axes
+// extends the nest; several candidates are a conflict and block (incremental
+// tactics resolve them, §5.2.3). An axis an op already loops over is never
+// used again inside it, so nested loops over one axis cannot arise.
+//
+// materializeCore() rewrites the function into PartIR:Core loops and slices.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TOAST_PARTITION_SHARDINGSTATE_H
+#define TOAST_PARTITION_SHARDINGSTATE_H
+
+#include "toast/Dialect/PartIR/Core/IR/PartIRCore.h"
+#include "toast/Interfaces/ShardingRule.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace toast::partition {
+
+/// One level of a tiling: a mesh axis and the tensor dimension it splits.
+struct AxisDim {
+  std::string axis;
+  int64_t dim;
+  bool operator==(const AxisDim &other) const {
+    return axis == other.axis && dim == other.dim;
+  }
+};
+
+/// One level of an op's loop nest: a mesh axis and the rule factor it tiles.
+struct AxisFactor {
+  std::string axis;
+  int64_t factor;
+};
+
+/// Statistics of one propagation run.
+struct PropagationStats {
+  unsigned visits = 0;      ///< ops taken from the worklist
+  unsigned assignments = 0; ///< (axis, factor) pairs added to loop nests
+  unsigned conflicts = 0;   ///< (op, axis) pairs blocked by a conflict
+};
+
+class ShardingState {
+public:
+  ShardingState(mlir::func::FuncOp func, partir::MeshAttr mesh);
+
+  mlir::func::FuncOp getFunction() { return func; }
+  partir::MeshAttr getMesh() const { return mesh; }
+
+  //===- Actions ----------------------------------------------------------===//
+
+  /// tile<value, dim, axis>: tiles `value` along `dim` over `axis`, nested
+  /// inside its existing tiling. Fails (with a diagnostic) for an unknown
+  /// axis, a dim out of range, an axis the value is already tiled or atomic
+  /// on, or a dimension the tiled size does not divide.
+  mlir::LogicalResult tile(mlir::Value value, int64_t dim,
+                           llvm::StringRef axis);
+
+  /// atomic<value, axis>: keeps `value` whole on `axis`.
+  mlir::LogicalResult atomic(mlir::Value value, llvm::StringRef axis);
+
+  /// Propagates tilings to a fixed point.
+  PropagationStats propagate();
+
+  //===- Queries ----------------------------------------------------------===//
+
+  /// The full tiling of `value` (defining nest, then explicit tilings).
+  llvm::SmallVector<AxisDim> getTiling(mlir::Value value);
+  /// Only the explicit tilings.
+  llvm::ArrayRef<AxisDim> getExplicitTiling(mlir::Value value);
+  llvm::ArrayRef<std::string> getAtomicAxes(mlir::Value value);
+  /// The loop nest of `op` (empty for ops without a rule).
+  llvm::ArrayRef<AxisFactor> getLoopNest(mlir::Operation *op);
+  /// The rule of `op`, or null when the op is opaque to partitioning.
+  const ShardingRule *getRule(mlir::Operation *op);
+  /// Size of a mesh axis (the axis must exist).
+  int64_t axisSize(llvm::StringRef axis) const;
+
+  //===- Persistence ------------------------------------------------------===//
+
+  /// Stores the state as discardable attributes (`partir.tiling`,
+  /// `partir.atomic` on arguments and ops, `partir.loops` on ops) so that
+  /// tactic passes can be chained in a pipeline.
+  void save();
+  /// Reads what save() stored; fails on malformed attributes.
+  mlir::LogicalResult load();
+  /// Removes the attributes save() writes.
+  static void clearSavedState(mlir::func::FuncOp func);
+
+  //===- Materialization --------------------------------------------------===//
+
+  /// Rewrites the function into PartIR:Core: a loop nest per partitioned op,
+  /// value-tiling and atomic loops, then fuses a loop into the loop that
+  /// slices its only use (Listing 8). Returns failure with a diagnostic if
+  /// an op cannot be rebuilt on local shapes.
+  mlir::LogicalResult materializeCore();
+
+private:
+  struct OpInfo {
+    ShardingRule rule;
+    llvm::SmallVector<AxisFactor> nest;
+    unsigned order = 0;
+  };
+  struct ValueInfo {
+    llvm::SmallVector<AxisDim> tiling; ///< explicit tilings
+    llvm::SmallVector<std::string> atomic;
+  };
+
+  OpInfo *getInfo(mlir::Operation *op);
+  /// The (axis, dim) slicings that every consumer's loop nest applies to
+  /// `value`, in the first consumer's order; empty if some use is opaque.
+  llvm::SmallVector<AxisDim> commonConsumerSlicing(mlir::Value value);
+  /// Tries to extend `op`'s nest by one axis; returns true on change.
+  bool visit(mlir::Operation *op, PropagationStats &stats);
+  /// The factor a candidate axis would tile, or std::nullopt.
+  std::optional<int64_t> candidateFactor(mlir::Operation *op, OpInfo &info,
+                                         llvm::StringRef axis,
+                                         PropagationStats &stats);
+  bool canAssign(mlir::Operation *op, OpInfo &info, llvm::StringRef axis,
+                 int64_t factor);
+
+  mlir::func::FuncOp func;
+  partir::MeshAttr mesh;
+  llvm::DenseMap<mlir::Operation *, OpInfo> ops;
+  llvm::DenseMap<mlir::Value, ValueInfo> values;
+  /// Ops whose evidence changed since they were last visited.
+  llvm::SetVector<mlir::Operation *> worklist;
+};
+
+} // namespace toast::partition
+
+#endif // TOAST_PARTITION_SHARDINGSTATE_H

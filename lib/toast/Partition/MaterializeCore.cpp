@@ -1,0 +1,360 @@
+//===- MaterializeCore.cpp - Sharding state to PartIR:Core loops ---------===//
+//
+// Rewrites a function whose ShardingState says how every op and value is
+// tiled into PartIR:Core:
+//
+//  1. arguments with explicit tilings get a value-tiling loop nest that
+//     slices them (`loop a [#tile<d>] { slice d %x[%r] }`), atomic values a
+//     `loop a [#any] { yield %x }`;
+//  2. every op with a loop nest becomes that nest: operands are sliced by
+//     the factors they map, the op runs on tiles, and results are combined
+//     by `#tile<d>`, `#sum` or `#any`;
+//  3. results with explicit tilings beyond their nest get a value-tiling
+//     nest over their full tiling (deep tiling, appendix B.1.2);
+//  4. fusion: a single-result loop whose only use is a slice, over the same
+//     axis and dimension, by a later loop (possibly nested in a later op of
+//     the producer's block) is moved into that loop: the slice of the tiled
+//     result at the loop's own index is the tile. This yields the fused
+//     nests of the paper's Listing 8.
+//
+//===----------------------------------------------------------------------===//
+
+#include "toast/Partition/ShardingState.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/SmallSet.h"
+
+using namespace mlir;
+
+namespace toast::partition {
+
+namespace {
+/// One loop of a nest: its axis, and per result the action and the type the
+/// loop returns.
+struct Level {
+  std::string axis;
+  SmallVector<Attribute> actions;
+  SmallVector<Type> resultTypes;
+};
+} // namespace
+
+/// `type` with dimension `dim` divided by `n`.
+static RankedTensorType divideDim(RankedTensorType type, int64_t dim,
+                                  int64_t n) {
+  SmallVector<int64_t> shape(type.getShape());
+  shape[dim] /= n;
+  return type.clone(shape);
+}
+
+/// Builds the nest `levels` at the builder's insertion point. `inner` fills
+/// the innermost body given the loop ranges (outermost first) and returns
+/// the values to yield. Returns the outermost loop's results.
+static SmallVector<Value>
+buildNest(OpBuilder &b, Location loc, ArrayRef<Level> levels,
+          SmallVectorImpl<Value> &ranges,
+          function_ref<SmallVector<Value>(OpBuilder &, ArrayRef<Value>)> inner,
+          partir::MeshAttr mesh) {
+  if (levels.empty())
+    return inner(b, ranges);
+  const Level &level = levels.front();
+  int64_t size = *mesh.getAxisSize(level.axis);
+  auto loop = partir::LoopOp::create(b, loc, level.resultTypes,
+                                     b.getStringAttr(level.axis),
+                                     b.getArrayAttr(level.actions));
+  OpBuilder::InsertionGuard guard(b);
+  Block *body = b.createBlock(&loop.getBody(), {},
+                              {partir::RangeType::get(b.getContext(), size)},
+                              {loc});
+  ranges.push_back(body->getArgument(0));
+  SmallVector<Value> yielded =
+      buildNest(b, loc, levels.drop_front(), ranges, inner, mesh);
+  ranges.pop_back();
+  partir::YieldOp::create(b, loc, yielded);
+  return SmallVector<Value>(loop.getResults());
+}
+
+/// Slices `value` by the (range, dim) pairs in order.
+static Value sliceChain(OpBuilder &b, Location loc, Value value,
+                        ArrayRef<std::pair<Value, int64_t>> slices) {
+  for (auto [range, dim] : slices) {
+    int64_t n = cast<partir::RangeType>(range.getType()).getSize();
+    auto type = divideDim(cast<RankedTensorType>(value.getType()), dim, n);
+    value = partir::SliceOp::create(b, loc, type, b.getI64IntegerAttr(dim),
+                                    value, range);
+  }
+  return value;
+}
+
+/// A value-tiling nest over `tiling` for `value`, placed at the builder's
+/// insertion point; returns the (global) loop result.
+static Value tileValue(OpBuilder &b, Location loc, Value value,
+                       ArrayRef<AxisDim> tiling, partir::MeshAttr mesh) {
+  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<Level> levels;
+  SmallVector<int64_t> divisors(type.getRank(), 1);
+  for (const AxisDim &level : tiling) {
+    levels.push_back(
+        {level.axis, {partir::TileAttr::get(b.getContext(), level.dim)}, {}});
+    divisors[level.dim] *= *mesh.getAxisSize(level.axis);
+  }
+  // Types from the innermost level outwards.
+  SmallVector<int64_t> shape(type.getShape());
+  for (auto [d, div] : llvm::enumerate(divisors))
+    shape[d] /= div;
+  for (auto it = levels.rbegin(); it != levels.rend(); ++it) {
+    int64_t dim = cast<partir::TileAttr>(it->actions[0]).getDim();
+    shape[dim] *= *mesh.getAxisSize(it->axis);
+    it->resultTypes = {type.clone(shape)};
+  }
+  SmallVector<Value> ranges;
+  return buildNest(
+      b, loc, levels, ranges,
+      [&](OpBuilder &nb, ArrayRef<Value> rs) -> SmallVector<Value> {
+        SmallVector<std::pair<Value, int64_t>> slices;
+        for (auto [range, level] : llvm::zip_equal(rs, tiling))
+          slices.push_back({range, level.dim});
+        return {sliceChain(nb, loc, value, slices)};
+      },
+      mesh)[0];
+}
+
+/// Routes every use of `value` outside `loop` to `replacement`.
+static void replaceUsesOutside(Value value, Value replacement,
+                               Operation *loop) {
+  value.replaceUsesWithIf(replacement, [&](OpOperand &use) {
+    return !loop->isAncestor(use.getOwner());
+  });
+}
+
+/// Wraps `value` in its value-tiling and atomic loops, inserted at the
+/// builder's insertion point.
+static void wrapValue(OpBuilder &b, Value value, ArrayRef<AxisDim> tiling,
+                      ArrayRef<std::string> atomicAxes,
+                      partir::MeshAttr mesh) {
+  Location loc = value.getLoc();
+  Value current = value;
+  if (!tiling.empty()) {
+    Value tiled = tileValue(b, loc, current, tiling, mesh);
+    replaceUsesOutside(current, tiled, tiled.getDefiningOp());
+    current = tiled;
+  }
+  for (const std::string &axis : atomicAxes) {
+    SmallVector<Value> ranges;
+    Level level{axis, {partir::AnyAttr::get(b.getContext())},
+                {current.getType()}};
+    Value whole =
+        buildNest(b, loc, level, ranges,
+                  [&](OpBuilder &, ArrayRef<Value>) -> SmallVector<Value> {
+                    return {current};
+                  },
+                  mesh)[0];
+    replaceUsesOutside(current, whole, whole.getDefiningOp());
+    current = whole;
+  }
+}
+
+/// Rewrites size attributes of a tile-local clone whose full dimensions
+/// shrank (slice limits, dynamic_slice and gather slice sizes). Done by
+/// attribute name so that this library needs no StableHLO classes.
+static void adjustLocalAttributes(Operation *clone, Operation *original) {
+  StringRef name = clone->getName().getStringRef();
+  auto rewrite = [&](StringRef attrName, auto fn) {
+    auto attr = dyn_cast_or_null<DenseI64ArrayAttr>(
+        clone->getInherentAttr(attrName).value_or(Attribute()));
+    if (!attr)
+      return;
+    SmallVector<int64_t> values(attr.asArrayRef());
+    fn(values);
+    clone->setInherentAttr(StringAttr::get(clone->getContext(), attrName),
+                           DenseI64ArrayAttr::get(clone->getContext(), values));
+  };
+  auto globalIn = cast<RankedTensorType>(original->getOperand(0).getType());
+  auto localIn = cast<RankedTensorType>(clone->getOperand(0).getType());
+  auto localOut = cast<RankedTensorType>(clone->getResult(0).getType());
+  if (name == "stablehlo.slice") {
+    rewrite("limit_indices", [&](SmallVector<int64_t> &limits) {
+      for (auto [d, limit] : llvm::enumerate(limits))
+        if (limit == globalIn.getDimSize(d))
+          limit = localIn.getDimSize(d);
+    });
+  } else if (name == "stablehlo.dynamic_slice") {
+    rewrite("slice_sizes", [&](SmallVector<int64_t> &sizes) {
+      for (auto [d, size] : llvm::enumerate(sizes))
+        size = localOut.getDimSize(d);
+    });
+  } else if (name == "stablehlo.gather") {
+    rewrite("slice_sizes", [&](SmallVector<int64_t> &sizes) {
+      for (auto [d, size] : llvm::enumerate(sizes))
+        if (size == globalIn.getDimSize(d))
+          size = localIn.getDimSize(d);
+    });
+  }
+}
+
+/// Replaces `op` by its loop nest; returns the nest's results.
+static SmallVector<Value> buildOpNest(OpBuilder &b, Operation *op,
+                                      const ShardingRule &rule,
+                                      ArrayRef<AxisFactor> nest,
+                                      partir::MeshAttr mesh) {
+  MLIRContext *ctx = op->getContext();
+  Location loc = op->getLoc();
+  // Per result: its type outside each level, and the action of each level.
+  SmallVector<Level> levels;
+  for (const AxisFactor &level : nest)
+    levels.push_back({level.axis, {}, {}});
+  SmallVector<Type> innerTypes;
+  for (OpResult result : op->getResults()) {
+    unsigned j = result.getResultNumber();
+    auto type = dyn_cast<RankedTensorType>(result.getType());
+    for (auto [l, level] : llvm::enumerate(nest)) {
+      int64_t dim = rule.getResultDim(j, level.factor);
+      Attribute action =
+          dim != kNoFactor ? Attribute(partir::TileAttr::get(ctx, dim))
+          : rule.factors[level.factor].kind == FactorKind::Reduction
+              ? Attribute(partir::SumAttr::get(ctx))
+              : Attribute(partir::AnyAttr::get(ctx));
+      levels[l].actions.push_back(action);
+      levels[l].resultTypes.push_back(type);
+      if (dim != kNoFactor)
+        type = divideDim(type, dim, *mesh.getAxisSize(level.axis));
+    }
+    innerTypes.push_back(type);
+  }
+  SmallVector<Value> ranges;
+  return buildNest(
+      b, loc, levels, ranges,
+      [&](OpBuilder &nb, ArrayRef<Value> rs) -> SmallVector<Value> {
+        Operation *clone = nb.clone(*op);
+        for (auto [k, operand] : llvm::enumerate(op->getOperands())) {
+          if (!isa<RankedTensorType>(operand.getType()))
+            continue;
+          SmallVector<std::pair<Value, int64_t>> slices;
+          for (auto [l, level] : llvm::enumerate(nest)) {
+            int64_t dim = rule.getOperandDim(k, level.factor);
+            if (dim != kNoFactor)
+              slices.push_back({rs[l], dim});
+          }
+          clone->setOperand(k, sliceChain(nb, loc, operand, slices));
+        }
+        // The slices were created after the clone; keep def-before-use.
+        clone->moveBefore(nb.getInsertionBlock(), nb.getInsertionPoint());
+        for (auto [result, type] :
+             llvm::zip_equal(clone->getResults(), innerTypes))
+          result.setType(type);
+        if (clone->getNumOperands() && clone->getNumResults() &&
+            isa<RankedTensorType>(clone->getOperand(0).getType()) &&
+            isa<RankedTensorType>(clone->getResult(0).getType()))
+          adjustLocalAttributes(clone, op);
+        clone->removeAttr("partir.loops");
+        return SmallVector<Value>(clone->getResults());
+      },
+      mesh);
+}
+
+/// Axes of `op` and of the loops enclosing it.
+static llvm::SmallSet<StringRef, 4> enclosingAxes(Operation *op) {
+  llvm::SmallSet<StringRef, 4> axes;
+  for (Operation *cur = op; cur; cur = cur->getParentOp())
+    if (auto loop = dyn_cast<partir::LoopOp>(cur))
+      axes.insert(loop.getAxis());
+  return axes;
+}
+
+/// One fusion step at `slice` (see the file comment); true if it fused.
+static bool fuseIntoSlice(partir::SliceOp slice) {
+  auto range = dyn_cast<BlockArgument>(slice.getRange());
+  auto producer = slice.getOperand().getDefiningOp<partir::LoopOp>();
+  if (!range || !producer || producer->getNumResults() != 1 ||
+      !slice.getOperand().hasOneUse())
+    return false;
+  auto consumer = dyn_cast<partir::LoopOp>(range.getOwner()->getParentOp());
+  if (!consumer || consumer.getAxis() != producer.getAxis())
+    return false;
+  // The producer must come before the consumer (or the loop holding it) in
+  // the producer's block, so its operands dominate the consumer's body.
+  Operation *anchor = producer->getBlock()->findAncestorOpInBlock(*consumer);
+  if (!anchor || anchor == producer.getOperation() ||
+      !producer->isBeforeInBlock(anchor))
+    return false;
+  auto tile = dyn_cast<partir::TileAttr>(producer.getActions()[0]);
+  if (!tile || tile.getDim() != slice.getDim())
+    return false;
+  // Moving the producer's body under the consumer must not nest two loops
+  // over one axis.
+  llvm::SmallSet<StringRef, 4> outer = enclosingAxes(consumer);
+  bool clash = false;
+  producer.getBody().walk([&](partir::LoopOp inner) {
+    clash |= outer.contains(inner.getAxis());
+  });
+  if (clash)
+    return false;
+  Block &from = producer.getBody().front();
+  Block &to = consumer.getBody().front();
+  Value tileValue = producer.getYield().getValues()[0];
+  from.getArgument(0).replaceAllUsesWith(to.getArgument(0));
+  to.getOperations().splice(to.begin(), from.getOperations(), from.begin(),
+                            std::prev(from.end()));
+  slice.getResult().replaceAllUsesWith(tileValue);
+  slice.erase();
+  producer.erase();
+  return true;
+}
+
+static void fuseLoops(func::FuncOp func) {
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    SmallVector<partir::SliceOp> slices;
+    func.walk([&](partir::SliceOp slice) { slices.push_back(slice); });
+    for (partir::SliceOp slice : slices)
+      changed |= fuseIntoSlice(slice);
+  }
+}
+
+LogicalResult ShardingState::materializeCore() {
+  if (func.isExternal())
+    return success();
+  Block &entry = func.getBody().front();
+  OpBuilder b(func.getContext());
+  b.setInsertionPointToStart(&entry);
+  for (BlockArgument arg : func.getArguments())
+    wrapValue(b, arg, getExplicitTiling(arg), getAtomicAxes(arg), mesh);
+
+  SmallVector<Operation *> original;
+  for (Operation &op : entry.without_terminator())
+    if (!isa<partir::LoopOp>(op) || ops.count(&op))
+      original.push_back(&op);
+  for (Operation *op : original) {
+    SmallVector<Value> results(op->getResults());
+    // Full tilings are computed before the op is replaced.
+    SmallVector<SmallVector<AxisDim>> tilings;
+    SmallVector<SmallVector<std::string>> atomics;
+    for (Value result : results) {
+      tilings.push_back(getExplicitTiling(result).empty()
+                            ? SmallVector<AxisDim>()
+                            : getTiling(result));
+      atomics.push_back(SmallVector<std::string>(getAtomicAxes(result)));
+    }
+    OpInfo *info = getInfo(op);
+    if (info && !info->nest.empty()) {
+      b.setInsertionPoint(op);
+      results = buildOpNest(b, op, info->rule, info->nest, mesh);
+      op->replaceAllUsesWith(results);
+      ops.erase(op);
+      op->erase();
+    }
+    for (auto [i, result] : llvm::enumerate(results)) {
+      if (tilings[i].empty() && atomics[i].empty())
+        continue;
+      b.setInsertionPointAfterValue(result);
+      wrapValue(b, result, tilings[i], atomics[i], mesh);
+    }
+  }
+  values.clear();
+  clearSavedState(func);
+  fuseLoops(func);
+  return success();
+}
+
+} // namespace toast::partition

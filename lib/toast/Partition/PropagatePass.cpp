@@ -1,0 +1,27 @@
+//===- PropagatePass.cpp - --partir-propagate ----------------------------===//
+
+#include "PassUtils.h"
+#include "toast/Partition/Passes.h"
+
+namespace toast::partition {
+#define GEN_PASS_DEF_PARTIRPROPAGATEPASS
+#include "toast/Partition/Passes.h.inc"
+
+namespace {
+struct PartirPropagatePass
+    : impl::PartirPropagatePassBase<PartirPropagatePass> {
+  using PartirPropagatePassBase::PartirPropagatePassBase;
+
+  void runOnOperation() override {
+    if (failed(withSavedState(getOperation(), mesh, [&](ShardingState &state) {
+          PropagationStats stats = state.propagate();
+          numVisits += stats.visits;
+          numAssignments += stats.assignments;
+          numConflicts += stats.conflicts;
+          return mlir::success();
+        })))
+      signalPassFailure();
+  }
+};
+} // namespace
+} // namespace toast::partition

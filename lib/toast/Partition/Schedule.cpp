@@ -1,0 +1,359 @@
+//===- Schedule.cpp - Manual tactics and schedules -----------------------===//
+
+#include "toast/Partition/Schedule.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Regex.h"
+
+using namespace mlir;
+
+namespace toast::partition {
+
+//===----------------------------------------------------------------------===//
+// Parsing
+//===----------------------------------------------------------------------===//
+
+FailureOr<InputSpec> parseInputSpec(StringRef value) {
+  InputSpec spec;
+  value = value.trim();
+  if (value == "first_divisible") {
+    spec.kind = InputSpec::Kind::FirstDivisible;
+    return spec;
+  }
+  if (value == "replicated") {
+    spec.kind = InputSpec::Kind::Replicated;
+    return spec;
+  }
+  if (value.getAsInteger(10, spec.dim) || spec.dim < 0)
+    return failure();
+  return spec;
+}
+
+/// Axis names of the "mesh" object in the order the text gives them
+/// (llvm::json::Object does not keep key order, and device order depends
+/// on it).
+static SmallVector<std::string> meshKeyOrder(StringRef json) {
+  SmallVector<std::string> keys;
+  size_t pos = json.find("\"mesh\"");
+  if (pos == StringRef::npos)
+    return keys;
+  pos = json.find('{', pos);
+  size_t end = json.find('}', pos);
+  if (pos == StringRef::npos || end == StringRef::npos)
+    return keys;
+  StringRef body = json.slice(pos + 1, end);
+  while (true) {
+    size_t open = body.find('"');
+    if (open == StringRef::npos)
+      break;
+    size_t close = body.find('"', open + 1);
+    if (close == StringRef::npos)
+      break;
+    keys.push_back(body.slice(open + 1, close).str());
+    body = body.drop_front(close + 1);
+    size_t comma = body.find(',');
+    if (comma == StringRef::npos)
+      break;
+    body = body.drop_front(comma + 1);
+  }
+  return keys;
+}
+
+FailureOr<Schedule> parseSchedule(StringRef json, std::string &error) {
+  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(json);
+  if (!parsed) {
+    error = "invalid JSON: " + llvm::toString(parsed.takeError());
+    return failure();
+  }
+  auto fail = [&](const Twine &message) {
+    error = message.str();
+    return failure();
+  };
+  const llvm::json::Object *root = parsed->getAsObject();
+  if (!root)
+    return fail("schedule: expected a JSON object at the top level");
+  for (const auto &entry : *root)
+    if (entry.first != "mesh" && entry.first != "tactics")
+      return fail("schedule: unknown key '" + entry.first.str() +
+                  "' (expected 'mesh' and 'tactics')");
+  Schedule schedule;
+  if (const llvm::json::Value *mesh = root->get("mesh")) {
+    const llvm::json::Object *axes = mesh->getAsObject();
+    if (!axes)
+      return fail("schedule.mesh: expected an object {\"axis\": size, ...}");
+    for (const std::string &name : meshKeyOrder(json)) {
+      const llvm::json::Value *size = axes->get(name);
+      std::optional<int64_t> n = size ? size->getAsInteger() : std::nullopt;
+      if (!n || *n < 1)
+        return fail("schedule.mesh." + name +
+                    ": expected a positive integer axis size");
+      schedule.mesh.push_back({name, *n});
+    }
+    if (schedule.mesh.size() != axes->size())
+      return fail("schedule.mesh: could not read the axes in order");
+  }
+  const llvm::json::Array *tactics = root->getArray("tactics");
+  if (!tactics)
+    return fail("schedule: missing 'tactics' array");
+  for (auto [i, value] : llvm::enumerate(*tactics)) {
+    std::string path = "schedule.tactics[" + std::to_string(i) + "]";
+    const llvm::json::Object *tactic = value.getAsObject();
+    if (!tactic)
+      return fail(path + ": expected an object");
+    ManualTactic manual;
+    std::optional<StringRef> kind = tactic->getString("kind");
+    if (!kind)
+      return fail(path + ": missing 'kind'");
+    if (*kind != "manual")
+      return fail(path + ": unsupported kind '" + *kind +
+                  "' (supported: 'manual')");
+    manual.name = tactic->getString("name").value_or(
+        ("tactic" + std::to_string(i)));
+    std::optional<StringRef> axis = tactic->getString("axis");
+    if (!axis)
+      return fail(path + ": missing 'axis'");
+    manual.axis = axis->str();
+    const llvm::json::Object *inputs = tactic->getObject("inputs");
+    if (!inputs)
+      return fail(path + ": missing 'inputs' object");
+    // Deterministic order: sort selectors by name.
+    SmallVector<std::string> selectors;
+    for (const auto &entry : *inputs)
+      selectors.push_back(entry.first.str());
+    llvm::sort(selectors);
+    for (const std::string &selector : selectors) {
+      const llvm::json::Value &spec = *inputs->get(selector);
+      std::string text;
+      if (std::optional<int64_t> dim = spec.getAsInteger())
+        text = std::to_string(*dim);
+      else if (std::optional<StringRef> str = spec.getAsString())
+        text = str->str();
+      FailureOr<InputSpec> parsedSpec = parseInputSpec(text);
+      if (text.empty() || failed(parsedSpec))
+        return fail(path + ".inputs." + selector +
+                    ": expected a dimension, \"first_divisible\" or "
+                    "\"replicated\"");
+      manual.inputs.push_back({selector, *parsedSpec});
+    }
+    schedule.tactics.push_back(std::move(manual));
+  }
+  return schedule;
+}
+
+//===----------------------------------------------------------------------===//
+// Module-level helpers
+//===----------------------------------------------------------------------===//
+
+FailureOr<func::FuncOp> getEntryFunction(ModuleOp module) {
+  if (auto main = module.lookupSymbol<func::FuncOp>("main"))
+    return main;
+  func::FuncOp found;
+  for (auto fn : module.getOps<func::FuncOp>()) {
+    if (!fn.isPublic() || fn.isExternal())
+      continue;
+    if (found)
+      return module.emitError("cannot choose the function to partition: no "
+                              "@main and several public functions");
+    found = fn;
+  }
+  if (!found)
+    return module.emitError("no function to partition: expected @main or "
+                            "one public function with a body");
+  return found;
+}
+
+FailureOr<partir::MeshAttr>
+resolveMesh(ModuleOp module, ArrayRef<std::pair<std::string, int64_t>> axes) {
+  MLIRContext *ctx = module.getContext();
+  StringRef attrName = partir::PartIRDialect::kMeshAttrName;
+  if (axes.empty()) {
+    if (auto mesh = module->getAttrOfType<partir::MeshAttr>(attrName))
+      return mesh;
+    return module.emitError("no mesh: give one in the schedule or option, or "
+                            "add `partir.mesh = #partir.mesh<[\"B\"=4]>` to "
+                            "the module");
+  }
+  SmallVector<StringAttr> names;
+  SmallVector<int64_t> sizes;
+  for (auto &[name, size] : axes) {
+    names.push_back(StringAttr::get(ctx, name));
+    sizes.push_back(size);
+  }
+  auto mesh = partir::MeshAttr::getChecked(
+      [&] { return module.emitError(); }, ctx, ArrayRef<StringAttr>(names),
+      ArrayRef<int64_t>(sizes));
+  if (!mesh)
+    return failure();
+  module->setAttr(attrName, mesh);
+  return mesh;
+}
+
+/// Names of an argument, from the attributes exporters use.
+static SmallVector<StringRef> argumentNames(func::FuncOp func, unsigned i) {
+  SmallVector<StringRef> names;
+  for (StringRef attr : {"partir.name", "jax.arg_info", "tf.name",
+                         "mhlo.name"})
+    if (auto name = func.getArgAttrOfType<StringAttr>(i, attr))
+      names.push_back(name.getValue());
+  return names;
+}
+
+/// All named values of `func`: arguments and `partir.tag` results.
+static SmallVector<std::pair<std::string, Value>>
+namedValues(func::FuncOp func) {
+  SmallVector<std::pair<std::string, Value>> named;
+  for (BlockArgument arg : func.getArguments())
+    for (StringRef name : argumentNames(func, arg.getArgNumber()))
+      named.push_back({name.str(), arg});
+  func.walk([&](partir::TagOp tag) {
+    named.push_back({tag.getName().str(), tag.getResult()});
+  });
+  return named;
+}
+
+FailureOr<SmallVector<Value>> selectValues(func::FuncOp func,
+                                           StringRef selector,
+                                           StringRef tacticName) {
+  SmallVector<Value> selected;
+  unsigned index;
+  if (selector.starts_with("arg") &&
+      !selector.drop_front(3).getAsInteger(10, index)) {
+    if (index >= func.getNumArguments())
+      return func.emitError() << "tactic '" << tacticName << "': " << selector
+                              << " is out of range (@"
+                              << func.getSymName() << " has "
+                              << func.getNumArguments() << " arguments)";
+    selected.push_back(func.getArgument(index));
+    return selected;
+  }
+  auto named = namedValues(func);
+  if (selector.consume_front("re:")) {
+    llvm::Regex regex(("^(" + selector + ")$").str());
+    std::string regexError;
+    if (!regex.isValid(regexError))
+      return func.emitError() << "tactic '" << tacticName
+                              << "': invalid regular expression '" << selector
+                              << "': " << regexError;
+    for (auto &[name, value] : named)
+      if (regex.match(name) && !llvm::is_contained(selected, value))
+        selected.push_back(value);
+  } else {
+    for (auto &[name, value] : named)
+      if (name == selector && !llvm::is_contained(selected, value))
+        selected.push_back(value);
+  }
+  if (!selected.empty())
+    return selected;
+  InFlightDiagnostic diag = func.emitError()
+                            << "tactic '" << tacticName
+                            << "': no input matches '" << selector << "'";
+  if (named.empty()) {
+    diag << " (the function has no named inputs; use argN)";
+  } else {
+    diag << " (named inputs:";
+    for (auto &entry : llvm::make_range(
+             named.begin(), named.begin() + std::min<size_t>(named.size(), 8)))
+      diag << " " << entry.first;
+    if (named.size() > 8)
+      diag << " ...";
+    diag << ")";
+  }
+  return failure();
+}
+
+/// The first dimension of `value` that `axis` can still tile, or nullopt.
+static std::optional<int64_t> firstDivisibleDim(ShardingState &state,
+                                                Value value, StringRef axis) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  if (!type)
+    return std::nullopt;
+  SmallVector<AxisDim> tiling = state.getTiling(value);
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    int64_t tiles = state.axisSize(axis);
+    for (const AxisDim &level : tiling)
+      if (level.dim == d)
+        tiles *= state.axisSize(level.axis);
+    if (type.getDimSize(d) % tiles == 0 && type.getDimSize(d) >= tiles)
+      return d;
+  }
+  return std::nullopt;
+}
+
+FailureOr<TacticReport> applyManualTactic(ShardingState &state,
+                                          const ManualTactic &tactic) {
+  func::FuncOp func = state.getFunction();
+  if (!state.getMesh().getAxisSize(tactic.axis))
+    return func.emitError() << "tactic '" << tactic.name << "': axis \""
+                            << tactic.axis << "\" is not in the mesh "
+                            << state.getMesh();
+  TacticReport report;
+  report.name = tactic.name;
+  for (auto &[selector, spec] : tactic.inputs) {
+    FailureOr<SmallVector<Value>> values =
+        selectValues(func, selector, tactic.name);
+    if (failed(values))
+      return failure();
+    for (Value value : *values) {
+      // Inputs already tiled on the axis by an earlier tactic keep that.
+      bool onAxis = llvm::any_of(state.getTiling(value), [&](auto &level) {
+        return level.axis == tactic.axis;
+      });
+      if (spec.kind == InputSpec::Kind::Replicated) {
+        if (failed(state.atomic(value, tactic.axis)))
+          return failure();
+        ++report.actions;
+        continue;
+      }
+      int64_t dim = spec.dim;
+      if (spec.kind == InputSpec::Kind::FirstDivisible) {
+        std::optional<int64_t> found =
+            onAxis ? std::nullopt
+                   : firstDivisibleDim(state, value, tactic.axis);
+        if (!found)
+          continue; // Nothing divisible: the input stays as it is.
+        dim = *found;
+      }
+      if (failed(state.tile(value, dim, tactic.axis)))
+        return failure();
+      ++report.actions;
+    }
+  }
+  report.stats = state.propagate();
+  func.walk([&](Operation *op) {
+    if (llvm::any_of(state.getLoopNest(op), [&](const AxisFactor &level) {
+          return level.axis == tactic.axis;
+        }))
+      ++report.opsOnAxis;
+  });
+  return report;
+}
+
+FailureOr<SmallVector<TacticReport>>
+partition(ModuleOp module, const Schedule &schedule, bool materialize) {
+  FailureOr<partir::MeshAttr> mesh = resolveMesh(module, schedule.mesh);
+  if (failed(mesh))
+    return failure();
+  FailureOr<func::FuncOp> func = getEntryFunction(module);
+  if (failed(func))
+    return failure();
+  ShardingState state(*func, *mesh);
+  if (failed(state.load()))
+    return failure();
+  SmallVector<TacticReport> reports;
+  for (const ManualTactic &tactic : schedule.tactics) {
+    FailureOr<TacticReport> report = applyManualTactic(state, tactic);
+    if (failed(report))
+      return failure();
+    reports.push_back(*report);
+  }
+  if (materialize) {
+    if (failed(state.materializeCore()))
+      return failure();
+  } else {
+    state.save();
+  }
+  return reports;
+}
+
+} // namespace toast::partition
