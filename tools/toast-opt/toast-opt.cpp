@@ -15,8 +15,11 @@
 #include "toast/InitAllPasses.h"
 #include "llvm/Support/MemoryBuffer.h"
 
+#include "TestPasses.h"
+
 int main(int argc, char **argv) {
   toast::registerAllPasses();
+  toast::test::registerTestPasses();
   mlir::DialectRegistry registry;
   toast::registerAllDialects(registry);
   auto [inputFilename, outputFilename] = mlir::registerAndParseCLIOptions(
