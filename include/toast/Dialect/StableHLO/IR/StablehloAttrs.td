@@ -88,7 +88,16 @@ def HLO_DotAlgorithm : HLO_Attr<"DotAlgorithm", "dot_algorithm"> {
                         "int64_t":$rhsComponentCount,
                         "int64_t":$numPrimitiveOperations,
                         "bool":$allowImpreciseAccumulation);
-  let assemblyFormat = "`<` struct(params) `>`";
+  // StableHLO's snake_case keys, in StableHLO's order.
+  let assemblyFormat = [{
+    `<` `lhs_precision_type` `=` $lhsPrecisionType `,`
+        `rhs_precision_type` `=` $rhsPrecisionType `,`
+        `accumulation_type` `=` $accumulationType `,`
+        `lhs_component_count` `=` $lhsComponentCount `,`
+        `rhs_component_count` `=` $rhsComponentCount `,`
+        `num_primitive_operations` `=` $numPrimitiveOperations `,`
+        `allow_imprecise_accumulation` `=` $allowImpreciseAccumulation `>`
+  }];
 }
 
 #endif // TOAST_DIALECT_STABLEHLO_IR_STABLEHLOATTRS_TD

@@ -20,7 +20,7 @@ def StableHLO_DotOp : StableHLO_Op<"dot", [Pure]> {
                        OptionalAttr<HLO_PrecisionConfigAttr>:$precision_config);
   let results = (outs HLO_Tensor:$result);
   let assemblyFormat = [{
-    $lhs `,` $rhs custom<PrecisionConfig>($precision_config) attr-dict
+    $lhs `,` $rhs `` custom<PrecisionConfig>($precision_config) attr-dict
     `:` functional-type(operands, results)
   }];
   let hasVerifier = 1;
@@ -44,7 +44,7 @@ def StableHLO_DotGeneralOp : StableHLO_Op<"dot_general", [Pure]> {
                        OptionalAttr<HLO_DotAlgorithm>:$algorithm);
   let results = (outs HLO_Tensor:$result);
   let assemblyFormat = [{
-    $lhs `,` $rhs `,` custom<DotDimensionNumbers>($dot_dimension_numbers)
+    $lhs `,` $rhs `,` custom<DotDimensionNumbers>($dot_dimension_numbers) ``
     custom<PrecisionConfigAndAlgorithm>($precision_config, $algorithm)
     attr-dict `:` functional-type(operands, results)
   }];

@@ -41,7 +41,8 @@ def StableHLO_IotaOp : StableHLO_Op<"iota", [Pure]> {
   let hasVerifier = 1;
 }
 
-def StableHLO_BroadcastInDimOp : StableHLO_Op<"broadcast_in_dim", [Pure]> {
+def StableHLO_BroadcastInDimOp : StableHLO_Op<"broadcast_in_dim",
+    [Pure, SameOperandsAndResultElementType]> {
   let summary = "broadcasts a tensor into a larger shape";
   let description = [{
     `broadcast_dimensions[i]` is the result dimension of operand dimension
@@ -61,7 +62,8 @@ def StableHLO_BroadcastInDimOp : StableHLO_Op<"broadcast_in_dim", [Pure]> {
   let hasVerifier = 1;
 }
 
-def StableHLO_TransposeOp : StableHLO_Op<"transpose", [Pure]> {
+def StableHLO_TransposeOp : StableHLO_Op<"transpose",
+    [Pure, SameOperandsAndResultElementType]> {
   let summary = "permutes dimensions";
   let description = [{
     Result dimension `i` is operand dimension `permutation[i]`.
@@ -92,7 +94,8 @@ def StableHLO_ReshapeOp : StableHLO_Op<"reshape", [Pure]> {
   let hasVerifier = 1;
 }
 
-def StableHLO_ConcatenateOp : StableHLO_Op<"concatenate", [Pure]> {
+def StableHLO_ConcatenateOp : StableHLO_Op<"concatenate",
+    [Pure, SameOperandsAndResultElementType]> {
   let summary = "concatenates tensors along one dimension";
   let description = [{
     ```mlir
@@ -108,7 +111,8 @@ def StableHLO_ConcatenateOp : StableHLO_Op<"concatenate", [Pure]> {
   let hasVerifier = 1;
 }
 
-def StableHLO_SliceOp : StableHLO_Op<"slice", [Pure]> {
+def StableHLO_SliceOp : StableHLO_Op<"slice",
+    [Pure, SameOperandsAndResultElementType]> {
   let summary = "a static strided slice";
   let description = [{
     Ranges are `start:limit` or `start:limit:stride` per dimension.
@@ -165,7 +169,8 @@ def StableHLO_DynamicUpdateSliceOp : StableHLO_Op<"dynamic_update_slice",
   let hasVerifier = 1;
 }
 
-def StableHLO_PadOp : StableHLO_Op<"pad", [Pure]> {
+def StableHLO_PadOp : StableHLO_Op<"pad",
+    [Pure, SameOperandsAndResultElementType]> {
   let summary = "pads edges and interiors with a value";
   let description = [{
     Negative edge padding removes elements.

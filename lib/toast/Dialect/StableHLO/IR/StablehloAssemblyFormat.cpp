@@ -224,9 +224,9 @@ ParseResult parseExponentMantissa(OpAsmParser &parser, IntegerAttr &exponent,
   StringRef keyword;
   if (parser.parseKeyword(&keyword))
     return failure();
-  auto error = [&]() {
+  auto error = [&, text = keyword]() {
     return parser.emitError(loc, "expected a format like 'e5m10', got '")
-           << keyword << "'";
+           << text << "'";
   };
   size_t m = keyword.find('m');
   if (!keyword.consume_front("e") || m == StringRef::npos)
@@ -299,14 +299,10 @@ ParseResult parsePrecisionConfigAndAlgorithm(OpAsmParser &parser,
                                              DotAlgorithmAttr &algorithm) {
   while (succeeded(parser.parseOptionalComma())) {
     if (succeeded(parser.parseOptionalKeyword("algorithm"))) {
-      Attribute attr;
+      // `<...>`, printed without the `#stablehlo.dot_algorithm` prefix.
       if (parser.parseEqual() ||
-          parser.parseCustomAttributeWithFallback(attr, Type{}))
+          parser.parseCustomAttributeWithFallback(algorithm))
         return failure();
-      algorithm = dyn_cast<DotAlgorithmAttr>(attr);
-      if (!algorithm)
-        return parser.emitError(parser.getCurrentLocation(),
-                                "expected a dot algorithm");
       continue;
     }
     if (parser.parseKeyword("precision") || parser.parseEqual() ||

@@ -65,11 +65,13 @@ static ParseResult parseFields(AsmParser &parser, MutableArrayRef<Field> fields,
   return success();
 }
 
-/// Prints the fields in order, omitting empty lists.
+/// Prints the fields in order, omitting empty lists and zero integers that
+/// are not required (as StableHLO does).
 static void printFields(AsmPrinter &printer, ArrayRef<Field> fields) {
   bool first = true;
   for (const Field &field : fields) {
-    if (field.list && field.list->empty() && !field.required)
+    if (!field.required &&
+        (field.list ? field.list->empty() : *field.scalar == 0))
       continue;
     if (!first)
       printer << ", ";

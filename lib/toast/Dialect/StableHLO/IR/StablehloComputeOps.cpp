@@ -104,9 +104,12 @@ static LogicalResult verifyReducerBody(Operation *op, Region &body,
              << i << " must have type " << expected << ", got "
              << block.getArgument(i).getType();
   }
-  Operation *terminator = block.getTerminator();
-  if (!terminator || terminator->getNumOperands() != n)
+  // The op verifier runs before the block's own checks: the block may be
+  // empty.
+  if (!block.mightHaveTerminator() ||
+      block.getTerminator()->getNumOperands() != n)
     return op->emitOpError("body must return ") << n << " values";
+  Operation *terminator = block.getTerminator();
   for (auto [value, expected] :
        llvm::zip_equal(terminator->getOperandTypes(), initTypes))
     if (value != expected)
@@ -132,8 +135,8 @@ static Operation *getCompactReducer(ReduceOp op) {
   if (op.getInputs().size() != 1 || !op.getBody().hasOneBlock())
     return nullptr;
   Block &block = op.getBody().front();
-  if (block.getNumArguments() != 2 || !llvm::hasSingleElement(
-                                          block.without_terminator()))
+  if (block.getNumArguments() != 2 || !block.mightHaveTerminator() ||
+      !llvm::hasSingleElement(block.without_terminator()))
     return nullptr;
   Operation &inner = block.front();
   Operation *terminator = block.getTerminator();

@@ -23,9 +23,11 @@ static LogicalResult verifyRegionReturns(Operation *op, Region &region,
                                          TypeRange types, StringRef name) {
   if (region.empty())
     return op->emitOpError() << name << " must not be empty";
-  Operation *terminator = region.front().getTerminator();
-  if (!terminator)
+  // The op verifier runs before the block's own checks: the block may be
+  // empty.
+  if (!region.front().mightHaveTerminator())
     return op->emitOpError() << name << " must end with a terminator";
+  Operation *terminator = region.front().getTerminator();
   if (TypeRange(terminator->getOperandTypes()) != types)
     return op->emitOpError()
            << name << " must return values of types (" << types << "), got ("
@@ -271,7 +273,9 @@ LogicalResult ReduceScatterOp::verify() {
 }
 
 LogicalResult AllToAllOp::verify() {
-  if (getSplitCount() <= 0)
+  // The I64Attr getter is unsigned; read the value signed.
+  int64_t splitCount = getSplitCountAttr().getInt();
+  if (splitCount <= 0)
     return emitOpError("split_count must be positive");
   for (Value operand : getOperands()) {
     if (failed(verifyDimIndex(*this, "split_dimension", getSplitDimension(),
@@ -281,9 +285,9 @@ LogicalResult AllToAllOp::verify() {
       return failure();
     int64_t size = cast<ShapedType>(operand.getType())
                        .getDimSize(getSplitDimension());
-    if (!ShapedType::isDynamic(size) && size % getSplitCount() != 0)
+    if (!ShapedType::isDynamic(size) && size % splitCount != 0)
       return emitOpError("split dimension size ")
-             << size << " is not divisible by split_count " << getSplitCount();
+             << size << " is not divisible by split_count " << splitCount;
   }
   return verifyReplicaGroups(*this, getReplicaGroups());
 }
@@ -292,6 +296,16 @@ LogicalResult CollectivePermuteOp::verify() {
   auto type = getSourceTargetPairs().getType();
   if (type.getRank() != 2 || type.getDimSize(1) != 2)
     return emitOpError("source_target_pairs must have shape [N, 2]");
+  llvm::SmallDenseSet<int64_t> sources, targets;
+  SmallVector<int64_t> ids(getSourceTargetPairs().getValues<int64_t>());
+  for (size_t i = 0; i + 1 < ids.size(); i += 2) {
+    if (ids[i] < 0 || ids[i + 1] < 0)
+      return emitOpError("source_target_pairs must not contain negative ids");
+    if (!sources.insert(ids[i]).second)
+      return emitOpError("source ") << ids[i] << " appears more than once";
+    if (!targets.insert(ids[i + 1]).second)
+      return emitOpError("target ") << ids[i + 1] << " appears more than once";
+  }
   return success();
 }
 

@@ -9,11 +9,12 @@ using namespace toast::stablehlo;
 #define GET_OP_CLASSES
 #include "toast/Dialect/StableHLO/IR/StablehloElementwiseOps.cpp.inc"
 
-/// Bit width of an element type; complex counts both parts.
+/// Bit width of an element type; complex counts both parts. Zero for types
+/// without a bit width (index, none, ...).
 static int64_t bitWidth(Type type) {
   if (auto complex = dyn_cast<ComplexType>(type))
     return 2 * bitWidth(complex.getElementType());
-  return type.getIntOrFloatBitWidth();
+  return type.isIntOrFloat() ? type.getIntOrFloatBitWidth() : 0;
 }
 
 LogicalResult BitcastConvertOp::verify() {
@@ -21,6 +22,9 @@ LogicalResult BitcastConvertOp::verify() {
   auto out = cast<RankedTensorType>(getType());
   int64_t inBits = bitWidth(in.getElementType());
   int64_t outBits = bitWidth(out.getElementType());
+  if (inBits == 0 || outBits == 0)
+    return emitOpError("operand and result must have integer, float or "
+                       "complex element types");
   ArrayRef<int64_t> inShape = in.getShape(), outShape = out.getShape();
   if (inBits == outBits) {
     if (inShape != outShape)
@@ -40,9 +44,10 @@ LogicalResult BitcastConvertOp::verify() {
 }
 
 LogicalResult ReducePrecisionOp::verify() {
-  if (getExponentBits() < 1)
+  // The I32Attr getters are unsigned; read the values signed.
+  if (getExponentBitsAttr().getInt() < 1)
     return emitOpError("exponent_bits must be at least 1");
-  if (getMantissaBits() < 0)
+  if (getMantissaBitsAttr().getInt() < 0)
     return emitOpError("mantissa_bits must be non-negative");
   return success();
 }

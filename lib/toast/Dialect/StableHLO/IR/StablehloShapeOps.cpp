@@ -76,9 +76,11 @@ LogicalResult IotaOp::verify() {
   int64_t rank = shapedType(getOutput()).getRank();
   if (rank == 0)
     return emitOpError("result must have rank at least 1");
-  if (getIotaDimension() < 0 || getIotaDimension() >= rank)
+  // The I64Attr getter is unsigned; read the value signed.
+  int64_t dim = getIotaDimensionAttr().getInt();
+  if (dim < 0 || dim >= rank)
     return emitOpError("iota dimension ")
-           << getIotaDimension() << " is out of range [0, " << rank << ")";
+           << dim << " is out of range [0, " << rank << ")";
   return success();
 }
 
@@ -128,6 +130,8 @@ LogicalResult DynamicSliceOp::verify() {
   ShapedType result = shapedType(getResult());
   if (result.getShape() != sizes)
     return emitOpError("result shape must equal slice_sizes");
+  if (result.getElementType() != operand.getElementType())
+    return emitOpError("result must have the operand's element type");
   return success();
 }
 
@@ -138,6 +142,8 @@ LogicalResult DynamicUpdateSliceOp::verify() {
     return emitOpError("result type must equal the operand type");
   if (update.getRank() != operand.getRank())
     return emitOpError("update must have the operand's rank");
+  if (update.getElementType() != operand.getElementType())
+    return emitOpError("update must have the operand's element type");
   if (static_cast<int64_t>(getStartIndices().size()) != operand.getRank())
     return emitOpError("expects one start index per operand dimension");
   for (int64_t d = 0; d < operand.getRank(); ++d)
@@ -161,6 +167,9 @@ LogicalResult ReverseOp::verify() {
 }
 
 LogicalResult GatherOp::verify() {
+  if (getElementTypeOrSelf(getOperand().getType()) !=
+      getElementTypeOrSelf(getType()))
+    return emitOpError("result must have the operand's element type");
   return verifyGather(opError(*this), shapedType(getOperand()),
                       shapedType(getStartIndices()), getDimensionNumbers(),
                       getSliceSizes(), shapedType(getResult()));
@@ -210,9 +219,26 @@ LogicalResult SortOp::verify() {
   if (dim < -rank || dim >= std::max<int64_t>(rank, 1))
     return emitOpError("dimension ")
            << dim << " is out of range for rank " << rank;
+  if (getNumResults() != getInputs().size())
+    return emitOpError("expects one result per input");
   for (auto [input, result] : llvm::zip_equal(getInputs(), getResults()))
     if (input.getType() != result.getType())
       return emitOpError("result types must equal the input types");
-  return verifyScalarPairRegion(*this, getComparator(), getInputs(),
-                                "comparator");
+  if (failed(verifyScalarPairRegion(*this, getComparator(), getInputs(),
+                                    "comparator")))
+    return failure();
+  // Arguments 2i and 2i+1 are two elements of input i.
+  Block &block = getComparator().front();
+  for (auto [i, arg] : llvm::enumerate(block.getArguments())) {
+    Type expected = getElementTypeOrSelf(getInputs()[i / 2].getType());
+    if (getElementTypeOrSelf(arg.getType()) != expected)
+      return emitOpError("comparator argument ")
+             << i << " must have element type " << expected << ", got "
+             << arg.getType();
+  }
+  auto i1 = RankedTensorType::get({}, IntegerType::get(getContext(), 1));
+  if (!block.mightHaveTerminator() ||
+      TypeRange(block.getTerminator()->getOperandTypes()) != TypeRange(i1))
+    return emitOpError("comparator must return a single tensor<i1>");
+  return success();
 }

@@ -221,10 +221,14 @@ LogicalResult verifySlice(EmitErrorFn emitError, ShapedType operand,
         (!ShapedType::isDynamic(size) && limit[d] > size))
       return emitError() << "slice range " << start[d] << ":" << limit[d]
                          << " is invalid for dimension " << d << " of size "
-                         << size;
+                         << (ShapedType::isDynamic(size)
+                                 ? std::string("?")
+                                 : std::to_string(size));
     if (strides[d] <= 0)
       return emitError() << "stride " << strides[d] << " must be positive";
-    shape.push_back((limit[d] - start[d] + strides[d] - 1) / strides[d]);
+    // ceil((limit - start) / stride), without overflow.
+    int64_t extent = limit[d] - start[d];
+    shape.push_back(extent == 0 ? 0 : (extent - 1) / strides[d] + 1);
   }
   return checkResultShape(emitError, shape, result);
 }
@@ -324,6 +328,10 @@ LogicalResult verifyConvolution(EmitErrorFn emitError, ShapedType lhs,
                                 int64_t featureGroupCount,
                                 int64_t batchGroupCount, ShapedType result) {
   size_t numSpatial = dims.getInputSpatialDimensions().size();
+  if (dims.getKernelSpatialDimensions().size() != numSpatial ||
+      dims.getOutputSpatialDimensions().size() != numSpatial)
+    return emitError() << "input, kernel and output must have the same "
+                          "number of spatial dimensions";
   int64_t rank = numSpatial + 2;
   if (lhs.getRank() != rank || rhs.getRank() != rank ||
       result.getRank() != rank)
@@ -385,6 +393,21 @@ LogicalResult verifyConvolution(EmitErrorFn emitError, ShapedType lhs,
   return checkResultShape(emitError, shape, result);
 }
 
+/// The index vector (dimension `indexVectorDim` of `indices`, or an implicit
+/// trailing 1) has one entry per element of the `name` map.
+static LogicalResult verifyIndexVector(EmitErrorFn emitError,
+                                       ShapedType indices,
+                                       int64_t indexVectorDim, StringRef name,
+                                       size_t mapSize) {
+  int64_t size = indexVectorDim == indices.getRank()
+                     ? 1
+                     : indices.getDimSize(indexVectorDim);
+  if (!ShapedType::isDynamic(size) && size != static_cast<int64_t>(mapSize))
+    return emitError() << name << " has " << mapSize
+                       << " entries but the index vector has size " << size;
+  return success();
+}
+
 LogicalResult verifyGather(EmitErrorFn emitError, ShapedType operand,
                            ShapedType startIndices,
                            GatherDimensionNumbersAttr dims,
@@ -410,6 +433,15 @@ LogicalResult verifyGather(EmitErrorFn emitError, ShapedType operand,
   if (indexVectorDim < 0 || indexVectorDim > startIndices.getRank())
     return emitError() << "index_vector_dim " << indexVectorDim
                        << " is out of range";
+  if (failed(verifyIndexVector(emitError, startIndices, indexVectorDim,
+                               "start_index_map",
+                               dims.getStartIndexMap().size())))
+    return failure();
+  if (dims.getOperandBatchingDims().size() !=
+      dims.getStartIndicesBatchingDims().size())
+    return emitError() << "operand_batching_dims and "
+                          "start_indices_batching_dims must have the same "
+                          "size";
   for (int64_t d : collapsedAndBatch)
     if (sliceSizes[d] > 1)
       return emitError() << "collapsed/batching dimension " << d
@@ -457,6 +489,15 @@ LogicalResult verifyScatter(EmitErrorFn emitError, ShapedType operand,
   if (indexVectorDim < 0 || indexVectorDim > indices.getRank())
     return emitError() << "index_vector_dim " << indexVectorDim
                        << " is out of range";
+  if (failed(verifyIndexVector(emitError, indices, indexVectorDim,
+                               "scatter_dims_to_operand_dims",
+                               dims.getScatterDimsToOperandDims().size())))
+    return failure();
+  if (dims.getInputBatchingDims().size() !=
+      dims.getScatterIndicesBatchingDims().size())
+    return emitError() << "input_batching_dims and "
+                          "scatter_indices_batching_dims must have the same "
+                          "size";
   int64_t windowRank = dims.getUpdateWindowDims().size();
   if (windowRank + static_cast<int64_t>(insertedAndBatch.size()) != rank)
     return emitError() << "update_window_dims (" << windowRank
