@@ -119,10 +119,16 @@ def PartirPropagatePass : Pass<"partir-propagate", "::mlir::ModuleOp"> {
     Propagates the tilings forward and backward through the sharding rules
     to a fixed point, with inference from partial matches; conflicts and
     axes already used by an op's loops block propagation. Linear in the
-    program size (a worklist). Statistics count visits, assignments and
-    conflicts.
+    program size (a worklist). With `report`, one line with the number of
+    ops visited, loops added and conflicts met goes to stderr.
+
+    **Options:** `report`, `mesh`.
   }];
-  let options = [MeshOption];
+  let options = [
+    Option<"report", "report", "bool", /*default=*/"false",
+           "Print visits, loops added and conflicts to stderr">,
+    MeshOption,
+  ];
   let statistics = [
     Statistic<"numVisits", "visits", "Ops taken from the worklist">,
     Statistic<"numAssignments", "assignments", "Loops added to op nests">,

@@ -37,6 +37,8 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SetVector.h"
 
+#include <set>
+
 namespace toast::partition {
 
 /// One level of a tiling: a mesh axis and the tensor dimension it splits.
@@ -144,8 +146,10 @@ private:
   partir::MeshAttr mesh;
   llvm::DenseMap<mlir::Operation *, OpInfo> ops;
   llvm::DenseMap<mlir::Value, ValueInfo> values;
-  /// Ops whose evidence changed since they were last visited.
-  llvm::SetVector<mlir::Operation *> worklist;
+  /// Ops whose evidence changed since they were last visited, visited in
+  /// program order so that results do not depend on use-list order.
+  std::set<std::pair<unsigned, mlir::Operation *>> worklist;
+  void enqueue(mlir::Operation *op);
 };
 
 } // namespace toast::partition

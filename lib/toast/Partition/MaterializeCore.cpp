@@ -330,13 +330,19 @@ LogicalResult ShardingState::materializeCore() {
     // Full tilings are computed before the op is replaced.
     SmallVector<SmallVector<AxisDim>> tilings;
     SmallVector<SmallVector<std::string>> atomics;
-    for (Value result : results) {
-      tilings.push_back(getExplicitTiling(result).empty()
-                            ? SmallVector<AxisDim>()
-                            : getTiling(result));
+    OpInfo *info = getInfo(op);
+    for (OpResult result : op->getResults()) {
+      // A value-tiling nest is needed only for tilings beyond the op's nest.
+      SmallVector<AxisDim> tiling = getTiling(result);
+      size_t fromNest = 0;
+      if (info)
+        for (const AxisFactor &level : info->nest)
+          fromNest += info->rule.getResultDim(result.getResultNumber(),
+                                              level.factor) != kNoFactor;
+      tilings.push_back(tiling.size() > fromNest ? tiling
+                                                 : SmallVector<AxisDim>());
       atomics.push_back(SmallVector<std::string>(getAtomicAxes(result)));
     }
-    OpInfo *info = getInfo(op);
     if (info && !info->nest.empty()) {
       b.setInsertionPoint(op);
       results = buildOpNest(b, op, info->rule, info->nest, mesh);

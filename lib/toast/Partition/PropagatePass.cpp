@@ -18,6 +18,11 @@ struct PartirPropagatePass
           numVisits += stats.visits;
           numAssignments += stats.assignments;
           numConflicts += stats.conflicts;
+          if (report)
+            llvm::errs() << "partir-propagate: " << stats.visits
+                         << " visits, " << stats.assignments
+                         << " loops added, " << stats.conflicts
+                         << " conflicts\n";
           return mlir::success();
         })))
       signalPassFailure();

@@ -50,6 +50,11 @@ ShardingState::ShardingState(func::FuncOp func, partir::MeshAttr mesh)
   }
 }
 
+void ShardingState::enqueue(Operation *op) {
+  if (OpInfo *info = getInfo(op))
+    worklist.insert({info->order, op});
+}
+
 ShardingState::OpInfo *ShardingState::getInfo(Operation *op) {
   auto it = ops.find(op);
   return it == ops.end() ? nullptr : &it->second;
@@ -89,7 +94,10 @@ SmallVector<AxisDim> ShardingState::getTiling(Value value) {
         if (dim != kNoFactor)
           tiling.push_back({level.axis, dim});
       }
-  llvm::append_range(tiling, getExplicitTiling(value));
+  // Explicit tilings the defining nest already provides are satisfied.
+  for (const AxisDim &level : getExplicitTiling(value))
+    if (!llvm::any_of(tiling, [&](auto &l) { return l.axis == level.axis; }))
+      tiling.push_back(level);
   return tiling;
 }
 
@@ -169,11 +177,9 @@ LogicalResult ShardingState::tile(Value value, int64_t dim, StringRef axis) {
       explicitTiling.push_back(level);
   explicitTiling.push_back({axis.str(), dim});
   if (Operation *def = value.getDefiningOp())
-    if (getInfo(def))
-      worklist.insert(def);
+    enqueue(def);
   for (Operation *user : value.getUsers())
-    if (getInfo(user))
-      worklist.insert(user);
+    enqueue(user);
   return success();
 }
 
@@ -319,11 +325,10 @@ PropagationStats ShardingState::propagate() {
   // Everything is a candidate once: tilings may predate this state.
   if (worklist.empty())
     for (Operation &op : func.getBody().front())
-      if (getInfo(&op))
-        worklist.insert(&op);
+      enqueue(&op);
   while (!worklist.empty()) {
-    Operation *op = worklist.front();
-    worklist.remove(op);
+    Operation *op = worklist.begin()->second;
+    worklist.erase(worklist.begin());
     ++stats.visits;
     if (!visit(op, stats))
       continue;
@@ -331,11 +336,10 @@ PropagationStats ShardingState::propagate() {
     // producers of the operands (backward).
     for (Value result : op->getResults())
       for (Operation *user : result.getUsers())
-        if (getInfo(user))
-          worklist.insert(user);
+        enqueue(user);
     for (Value operand : op->getOperands())
-      if (Operation *def = operand.getDefiningOp(); def && getInfo(def))
-        worklist.insert(def);
+      if (Operation *def = operand.getDefiningOp())
+        enqueue(def);
   }
   return stats;
 }
@@ -444,9 +448,16 @@ LogicalResult ShardingState::load() {
       auto pairs = parsePairs(tiling);
       if (failed(pairs))
         return emitError(loc) << "malformed " << kTilingAttr << " " << tiling;
-      for (auto &[axis, dim] : *pairs)
-        if (failed(this->tile(value, dim, axis)))
-          return failure();
+      // Saved tilings were checked when applied; only validate the shape of
+      // the entries (a nest may already cover an explicit tiling's axis).
+      auto type = dyn_cast<RankedTensorType>(value.getType());
+      for (auto &[axis, dim] : *pairs) {
+        if (!type || !mesh.getAxisSize(axis) || dim < 0 ||
+            dim >= type.getRank())
+          return emitError(loc) << "invalid " << kTilingAttr << " entry "
+                                << axis << ":" << dim;
+        values[value].tiling.push_back({axis, dim});
+      }
     }
     if (atomicAxes) {
       auto axes = parseStrings(atomicAxes);

@@ -11,6 +11,7 @@
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "toast/Interfaces/ShardingRule.h"
 
 #include "toast/Dialect/PartIR/Core/IR/PartIRCoreDialect.h.inc"
 

@@ -6,6 +6,7 @@ include "toast/Dialect/PartIR/Core/IR/PartIRCoreBase.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/Interfaces/ControlFlowInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
+include "toast/Interfaces/ShardingRuleOpInterface.td"
 
 class PartIR_Op<string mnemonic, list<Trait> traits = []>
     : Op<PartIR_Dialect, mnemonic, traits>;
@@ -71,10 +72,12 @@ def PartIR_YieldOp : PartIR_Op<"yield", [Pure, Terminator, ReturnLike,
   let assemblyFormat = "($values^ `:` type($values))? attr-dict";
 }
 
-def PartIR_TagOp : PartIR_Op<"tag", [Pure, AllTypesMatch<["operand", "result"]>]> {
+def PartIR_TagOp : PartIR_Op<"tag", [Pure, AllTypesMatch<["operand", "result"]>,
+    DeclareOpInterfaceMethods<ShardingRuleOpInterface>]> {
   let summary = "names a value so that tactics can select it";
   let description = [{
-    Returns its operand unchanged.
+    Returns its operand unchanged; its sharding rule is the identity, so
+    propagation passes through it.
 
     ```mlir
     %t = partir.tag "transposed" %x : tensor<256x256xf32>

@@ -316,3 +316,9 @@ LogicalResult TagOp::verify() {
     return emitOpError("name must not be empty");
   return success();
 }
+
+std::optional<toast::ShardingRule> TagOp::getShardingRule() {
+  if (!isa<RankedTensorType>(getOperand().getType()))
+    return std::nullopt;
+  return toast::ShardingRuleBuilder(*this).addPointwise().build();
+}

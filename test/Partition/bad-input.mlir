@@ -1,0 +1,34 @@
+// Bad schedules and actions end with a located error and a non-zero exit.
+//
+// RUN: not toast-opt %S/Inputs/matmul-chain.mlir --partir-manual-partition="name=BP axis=B inputs=nosuch=0 mesh=B=4" 2>&1 | FileCheck %s --check-prefix=NAME
+// NAME: error: tactic 'BP': no input matches 'nosuch' (named inputs: x w1 w2)
+// RUN: not toast-opt %S/Inputs/matmul-chain.mlir --partir-manual-partition="name=BP axis=B inputs=arg7=0 mesh=B=4" 2>&1 | FileCheck %s --check-prefix=ARGN
+// ARGN: error: tactic 'BP': arg7 is out of range (@main has 3 arguments)
+// RUN: not toast-opt %S/Inputs/matmul-chain.mlir --partir-manual-partition="name=BP axis=B inputs=x=5 mesh=B=4" 2>&1 | FileCheck %s --check-prefix=DIM
+// DIM: error: tile: dimension 5 is out of range for 'tensor<256x8xf32>'
+// RUN: not toast-opt %S/Inputs/matmul-chain.mlir --partir-manual-partition="name=BP axis=Q inputs=x=0 mesh=B=4" 2>&1 | FileCheck %s --check-prefix=AXIS
+// AXIS: error: tactic 'BP': axis "Q" is not in the mesh #partir.mesh<["B"=4]>
+// RUN: not toast-opt %S/Inputs/matmul-chain.mlir --partir-manual-partition="name=BP axis=B inputs=x=1 mesh=B=3" 2>&1 | FileCheck %s --check-prefix=DIVIDE
+// DIVIDE: error: tile: dimension 1 of size 8 is not divisible into 3 tiles (axis "B" has size 3)
+// RUN: not toast-opt %S/Inputs/matmul-chain.mlir --partir-manual-partition="name=BP axis=B inputs=re:(=0 mesh=B=4" 2>&1 | FileCheck %s --check-prefix=REGEX
+// REGEX: error: tactic 'BP': invalid regular expression '('
+// RUN: not toast-opt %S/Inputs/matmul-chain.mlir --partir-manual-partition="name=BP axis=B inputs=x mesh=B=4" 2>&1 | FileCheck %s --check-prefix=SPEC
+// SPEC: error: invalid input 'x': expected selector=DIM, selector=first_divisible or selector=replicated
+// RUN: not toast-opt %S/Inputs/matmul-chain.mlir --partir-manual-partition="name=BP axis=B inputs=x=0" 2>&1 | FileCheck %s --check-prefix=NOMESH
+// NOMESH: error: no mesh: give one in the schedule or option
+// RUN: not toast-opt %S/Inputs/matmul-chain.mlir --partir-manual-partition="name=BP axis=B inputs=x=0 mesh=B=four" 2>&1 | FileCheck %s --check-prefix=MESHOPT
+// MESHOPT: error: invalid mesh option 'B=four': expected axes like B=4,M=2
+// RUN: not toast-opt %S/Inputs/matmul-chain.mlir --partir-schedule=file=%S/Inputs/syntax-error.json 2>&1 | FileCheck %s --check-prefix=JSON
+// JSON: error: in schedule '{{.*}}syntax-error.json': invalid JSON: [1:101, byte=101]: Expected , or } after object property
+// RUN: not toast-opt %S/Inputs/matmul-chain.mlir --partir-schedule=file=%S/Inputs/unknown-kind.json 2>&1 | FileCheck %s --check-prefix=KIND
+// KIND: error: in schedule '{{.*}}': schedule.tactics[0]: unsupported kind 'magic' (supported: 'manual')
+// RUN: not toast-opt %S/Inputs/matmul-chain.mlir --partir-schedule=file=%S/Inputs/bad-spec.json 2>&1 | FileCheck %s --check-prefix=BADSPEC
+// BADSPEC: error: in schedule '{{.*}}': schedule.tactics[0].inputs.arg0: expected a dimension, "first_divisible" or "replicated"
+// RUN: not toast-opt %S/Inputs/matmul-chain.mlir --partir-schedule=file=%S/Inputs/bad-mesh.json 2>&1 | FileCheck %s --check-prefix=BADMESH
+// BADMESH: error: in schedule '{{.*}}': schedule.mesh.B: expected a positive integer axis size
+// RUN: not toast-opt %S/Inputs/matmul-chain.mlir --partir-schedule=file=%S/Inputs/does-not-exist.json 2>&1 | FileCheck %s --check-prefix=MISSING
+// MISSING: error: cannot read schedule '{{.*}}does-not-exist.json'
+// RUN: not toast-opt %S/Inputs/matmul-chain.mlir --partir-schedule 2>&1 | FileCheck %s --check-prefix=NOFILE
+// NOFILE: error: --partir-schedule needs file=PATH
+// RUN: not toast-opt %S/Inputs/matmul-chain.mlir --partir-atomic="value=x axis=B mesh=B=4" --partir-tile="value=x dim=0 axis=B" 2>&1 | FileCheck %s --check-prefix=ATOMIC
+// ATOMIC: error: tile: value is atomic on axis "B"
