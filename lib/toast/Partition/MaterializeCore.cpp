@@ -252,17 +252,31 @@ static SmallVector<Value> buildOpNest(OpBuilder &b, Operation *op,
       mesh);
 }
 
-/// Axes of `op` and of the loops enclosing it.
-static llvm::SmallSet<StringRef, 4> enclosingAxes(Operation *op) {
+namespace {
+/// Fuses loops into the loops that slice them. Remembers, per loop, the axes
+/// of the loops nested in it, so that the no-nesting check does not walk
+/// bodies that grow with every fusion (which would be quadratic on chains).
+class LoopFuser {
+public:
+  /// One fusion step at `slice` (see the file comment); true if it fused.
+  bool fuseIntoSlice(partir::SliceOp slice);
+
+private:
+  llvm::SmallSet<StringRef, 4> &nestedAxes(partir::LoopOp loop);
+  llvm::DenseMap<Operation *, llvm::SmallSet<StringRef, 4>> nested;
+};
+} // namespace
+
+llvm::SmallSet<StringRef, 4> &LoopFuser::nestedAxes(partir::LoopOp loop) {
+  auto it = nested.find(loop);
+  if (it != nested.end())
+    return it->second;
   llvm::SmallSet<StringRef, 4> axes;
-  for (Operation *cur = op; cur; cur = cur->getParentOp())
-    if (auto loop = dyn_cast<partir::LoopOp>(cur))
-      axes.insert(loop.getAxis());
-  return axes;
+  loop.getBody().walk([&](partir::LoopOp inner) { axes.insert(inner.getAxis()); });
+  return nested[loop] = axes;
 }
 
-/// One fusion step at `slice` (see the file comment); true if it fused.
-static bool fuseIntoSlice(partir::SliceOp slice) {
+bool LoopFuser::fuseIntoSlice(partir::SliceOp slice) {
   auto range = dyn_cast<BlockArgument>(slice.getRange());
   auto producer = slice.getOperand().getDefiningOp<partir::LoopOp>();
   if (!range || !producer || producer->getNumResults() != 1 ||
@@ -271,44 +285,59 @@ static bool fuseIntoSlice(partir::SliceOp slice) {
   auto consumer = dyn_cast<partir::LoopOp>(range.getOwner()->getParentOp());
   if (!consumer || consumer.getAxis() != producer.getAxis())
     return false;
-  // The producer must come before the consumer (or the loop holding it) in
-  // the producer's block, so its operands dominate the consumer's body.
+  // The consumer must sit in the producer's block (possibly nested in a
+  // later op of it). It then comes after the producer, whose result it uses,
+  // so the producer's operands dominate the consumer's body. (No order query:
+  // it would be O(n) after every fusion changed the block.)
   Operation *anchor = producer->getBlock()->findAncestorOpInBlock(*consumer);
-  if (!anchor || anchor == producer.getOperation() ||
-      !producer->isBeforeInBlock(anchor))
+  if (!anchor || anchor == producer.getOperation())
     return false;
   auto tile = dyn_cast<partir::TileAttr>(producer.getActions()[0]);
   if (!tile || tile.getDim() != slice.getDim())
     return false;
   // Moving the producer's body under the consumer must not nest two loops
   // over one axis.
-  llvm::SmallSet<StringRef, 4> outer = enclosingAxes(consumer);
-  bool clash = false;
-  producer.getBody().walk([&](partir::LoopOp inner) {
-    clash |= outer.contains(inner.getAxis());
-  });
-  if (clash)
-    return false;
+  SmallVector<partir::LoopOp> enclosing;
+  for (Operation *cur = consumer; cur; cur = cur->getParentOp())
+    if (auto loop = dyn_cast<partir::LoopOp>(cur))
+      enclosing.push_back(loop);
+  llvm::SmallSet<StringRef, 4> moved = nestedAxes(producer);
+  for (partir::LoopOp loop : enclosing)
+    if (moved.contains(loop.getAxis()))
+      return false;
+  for (partir::LoopOp loop : enclosing)
+    if (nested.count(loop))
+      for (StringRef axis : moved)
+        nested[loop].insert(axis);
+  nested.erase(producer);
+
+  // The consumer's ops go after the producer's body ops and the producer's
+  // block becomes the consumer's body. Moving the (usually short) consumer
+  // block keeps chains of fusions linear: splicing ops costs per op moved.
   Block &from = producer.getBody().front();
   Block &to = consumer.getBody().front();
   Value tileValue = producer.getYield().getValues()[0];
-  from.getArgument(0).replaceAllUsesWith(to.getArgument(0));
-  to.getOperations().splice(to.begin(), from.getOperations(), from.begin(),
-                            std::prev(from.end()));
+  to.getArgument(0).replaceAllUsesWith(from.getArgument(0));
   slice.getResult().replaceAllUsesWith(tileValue);
   slice.erase();
+  producer.getYield().erase();
+  from.getOperations().splice(from.end(), to.getOperations());
+  consumer.getBody().getBlocks().splice(consumer.getBody().end(),
+                                        producer.getBody().getBlocks());
+  to.erase();
   producer.erase();
   return true;
 }
 
 static void fuseLoops(func::FuncOp func) {
+  LoopFuser fuser;
   bool changed = true;
   while (changed) {
     changed = false;
     SmallVector<partir::SliceOp> slices;
     func.walk([&](partir::SliceOp slice) { slices.push_back(slice); });
     for (partir::SliceOp slice : slices)
-      changed |= fuseIntoSlice(slice);
+      changed |= fuser.fuseIntoSlice(slice);
   }
 }
 
