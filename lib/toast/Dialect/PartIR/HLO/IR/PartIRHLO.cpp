@@ -1,0 +1,240 @@
+//===- PartIRHLO.cpp - PartIR:HLO dialect --------------------------------===//
+//
+// Syntax, verifiers and folders of the mesh-axis collectives.
+//
+//===----------------------------------------------------------------------===//
+
+#include "toast/Dialect/PartIR/HLO/IR/PartIRHLO.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/SmallSet.h"
+
+using namespace mlir;
+using namespace toast::partir_hlo;
+
+#include "toast/Dialect/PartIR/HLO/IR/PartIRHLODialect.cpp.inc"
+
+#define GET_OP_CLASSES
+#include "toast/Dialect/PartIR/HLO/IR/PartIRHLOOps.cpp.inc"
+
+void PartIRHLODialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "toast/Dialect/PartIR/HLO/IR/PartIRHLOOps.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// Per-dimension axes
+//===----------------------------------------------------------------------===//
+
+bool toast::partir_hlo::isDimAxes(Attribute attr) {
+  auto dims = dyn_cast<ArrayAttr>(attr);
+  return dims && llvm::all_of(dims, [](Attribute dim) {
+           auto axes = dyn_cast<ArrayAttr>(dim);
+           return axes && llvm::all_of(axes, llvm::IsaPred<StringAttr>);
+         });
+}
+
+DimAxes toast::partir_hlo::getDimAxes(ArrayAttr attr) {
+  DimAxes result;
+  for (Attribute dim : attr) {
+    result.emplace_back();
+    for (Attribute axis : cast<ArrayAttr>(dim))
+      result.back().push_back(cast<StringAttr>(axis).str());
+  }
+  return result;
+}
+
+ArrayAttr toast::partir_hlo::buildDimAxes(MLIRContext *ctx,
+                                          const DimAxes &axes) {
+  SmallVector<Attribute> dims;
+  for (const auto &dim : axes) {
+    SmallVector<Attribute> names;
+    for (const std::string &axis : dim)
+      names.push_back(StringAttr::get(ctx, axis));
+    dims.push_back(ArrayAttr::get(ctx, names));
+  }
+  return ArrayAttr::get(ctx, dims);
+}
+
+ParseResult toast::partir_hlo::parseDimAxes(OpAsmParser &parser,
+                                            ArrayAttr &dims) {
+  DimAxes axes;
+  if (parser.parseCommaSeparatedList(
+          AsmParser::Delimiter::Square, [&]() -> ParseResult {
+            axes.emplace_back();
+            return parser.parseCommaSeparatedList(
+                AsmParser::Delimiter::Braces, [&]() -> ParseResult {
+                  std::string axis;
+                  if (parser.parseString(&axis))
+                    return failure();
+                  axes.back().push_back(axis);
+                  return success();
+                });
+          }))
+    return failure();
+  dims = buildDimAxes(parser.getContext(), axes);
+  return success();
+}
+
+void toast::partir_hlo::printDimAxes(OpAsmPrinter &printer, Operation *,
+                                     ArrayAttr dims) {
+  printer << '[';
+  llvm::interleaveComma(getDimAxes(dims), printer, [&](const auto &axes) {
+    printer << '{';
+    llvm::interleaveComma(axes, printer,
+                          [&](const std::string &a) { printer << '"' << a << '"'; });
+    printer << '}';
+  });
+  printer << ']';
+}
+
+//===----------------------------------------------------------------------===//
+// Verifiers
+//===----------------------------------------------------------------------===//
+
+/// Product of the sizes of `axes`; reports unknown and repeated axes.
+static FailureOr<int64_t> axesProduct(Operation *op, ArrayRef<std::string> axes,
+                                      llvm::SmallSet<std::string, 4> &seen) {
+  toast::partir::MeshAttr mesh = toast::partir::getMesh(op);
+  if (!mesh)
+    return op->emitOpError("needs a mesh: add `partir.mesh` to the module");
+  int64_t product = 1;
+  for (const std::string &axis : axes) {
+    std::optional<int64_t> size = mesh.getAxisSize(axis);
+    if (!size)
+      return op->emitOpError("axis \"") << axis << "\" is not in the mesh "
+                                        << mesh;
+    if (!seen.insert(axis).second)
+      return op->emitOpError("axis \"") << axis << "\" is used twice";
+    product *= *size;
+  }
+  return product;
+}
+
+/// Checks result = operand divided (slice) or multiplied (gather) per dim.
+static LogicalResult verifyDimAxesShapes(Operation *op, ArrayAttr dimsAttr,
+                                         bool gather) {
+  auto in = cast<RankedTensorType>(op->getOperand(0).getType());
+  auto out = cast<RankedTensorType>(op->getResult(0).getType());
+  DimAxes dims = getDimAxes(dimsAttr);
+  if (static_cast<int64_t>(dims.size()) != in.getRank())
+    return op->emitOpError("needs one axis list per dimension (")
+           << in.getRank() << "), got " << dims.size();
+  if (in.getRank() != out.getRank() ||
+      in.getElementType() != out.getElementType())
+    return op->emitOpError("result must have the operand's rank and element "
+                           "type");
+  llvm::SmallSet<std::string, 4> seen;
+  for (auto [d, axes] : llvm::enumerate(dims)) {
+    FailureOr<int64_t> n = axesProduct(op, axes, seen);
+    if (failed(n))
+      return failure();
+    int64_t size = in.getDimSize(d);
+    if (!gather && size % *n != 0)
+      return op->emitOpError("dimension ")
+             << d << " of size " << size << " is not divisible by " << *n;
+    int64_t expected = gather ? size * *n : size / *n;
+    if (out.getDimSize(d) != expected)
+      return op->emitOpError("dimension ")
+             << d << " of the result must be " << expected << ", got "
+             << out.getDimSize(d);
+  }
+  return success();
+}
+
+static LogicalResult verifyReduction(Operation *op, StringRef reduction) {
+  if (reduction != "sum" && reduction != "max" && reduction != "min" &&
+      reduction != "prod")
+    return op->emitOpError("unknown reduction \"")
+           << reduction << "\" (expected sum, max, min or prod)";
+  return success();
+}
+
+LogicalResult AllSliceOp::verify() {
+  return verifyDimAxesShapes(*this, getDims(), /*gather=*/false);
+}
+
+LogicalResult AllGatherOp::verify() {
+  return verifyDimAxesShapes(*this, getDims(), /*gather=*/true);
+}
+
+LogicalResult ReduceScatterOp::verify() {
+  if (failed(verifyReduction(*this, getReduction())))
+    return failure();
+  return verifyDimAxesShapes(*this, getDims(), /*gather=*/false);
+}
+
+LogicalResult AllReduceOp::verify() {
+  if (failed(verifyReduction(*this, getReduction())))
+    return failure();
+  if (getOperand().getType() != getResult().getType())
+    return emitOpError("result type must equal the operand type");
+  SmallVector<std::string> axes;
+  for (Attribute a : getAxes())
+    axes.push_back(cast<StringAttr>(a).str());
+  llvm::SmallSet<std::string, 4> seen;
+  return failure(failed(axesProduct(*this, axes, seen)));
+}
+
+LogicalResult AllToAllOp::verify() {
+  auto in = cast<RankedTensorType>(getOperand().getType());
+  auto out = cast<RankedTensorType>(getResult().getType());
+  int64_t g = getGatherDim(), s = getSliceDim();
+  if (g < 0 || s < 0 || g >= in.getRank() || s >= in.getRank() || g == s)
+    return emitOpError("gather and slice dimensions must be distinct and in "
+                       "range");
+  SmallVector<std::string> axes;
+  for (Attribute a : getAxes())
+    axes.push_back(cast<StringAttr>(a).str());
+  llvm::SmallSet<std::string, 4> seen;
+  FailureOr<int64_t> n = axesProduct(*this, axes, seen);
+  if (failed(n))
+    return failure();
+  if (in.getDimSize(s) % *n != 0)
+    return emitOpError("slice dimension ")
+           << s << " of size " << in.getDimSize(s) << " is not divisible by "
+           << *n;
+  SmallVector<int64_t> shape(in.getShape());
+  shape[g] *= *n;
+  shape[s] /= *n;
+  if (out.getShape() != ArrayRef<int64_t>(shape) ||
+      out.getElementType() != in.getElementType())
+    return emitOpError("result type must be ") << in.clone(shape);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Folders
+//===----------------------------------------------------------------------===//
+
+static bool allEmpty(ArrayAttr dims) {
+  return llvm::all_of(dims, [](Attribute d) {
+    return cast<ArrayAttr>(d).empty();
+  });
+}
+
+OpFoldResult AllSliceOp::fold(FoldAdaptor) {
+  if (allEmpty(getDims()))
+    return getOperand();
+  // all_slice(all_gather(x)) over the same axes is x.
+  if (auto gather = getOperand().getDefiningOp<AllGatherOp>())
+    if (gather.getDims() == getDims() &&
+        gather.getOperand().getType() == getType())
+      return gather.getOperand();
+  return {};
+}
+
+OpFoldResult AllGatherOp::fold(FoldAdaptor) {
+  if (allEmpty(getDims()))
+    return getOperand();
+  return {};
+}
+
+OpFoldResult AllReduceOp::fold(FoldAdaptor) {
+  if (getAxes().empty())
+    return getOperand();
+  return {};
+}
