@@ -2,10 +2,12 @@
 
 #include "toast/InitAllPasses.h"
 
+#include "toast/Dialect/PartIR/HLO/Transforms/Passes.h"
 #include "toast/Partition/Passes.h"
 #include "toast/Transforms/Passes.h"
 
 void toast::registerAllPasses() {
   registerToastPasses();
   partition::registerPartitionPasses();
+  partir_hlo::registerPartIRHLOPasses();
 }

@@ -1,0 +1,33 @@
+//===- Passes.h - PartIR:HLO passes -----------------------------*- C++ -*-===//
+#ifndef TOAST_DIALECT_PARTIR_HLO_TRANSFORMS_PASSES_H
+#define TOAST_DIALECT_PARTIR_HLO_TRANSFORMS_PASSES_H
+
+#include "toast/Dialect/PartIR/HLO/IR/PartIRHLO.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Pass/Pass.h"
+
+namespace toast::partir_hlo {
+
+#define GEN_PASS_DECL
+#define GEN_PASS_REGISTRATION
+#include "toast/Dialect/PartIR/HLO/Transforms/Passes.h.inc"
+
+/// The collective fusions of partir-hlo-optimize.
+void populateCollectiveOptimizationPatterns(mlir::RewritePatternSet &patterns);
+
+/// Runs the collective fusions (and folding) on `op` to a fixed point.
+mlir::LogicalResult optimizeCollectives(mlir::Operation *op);
+
+/// Lowers every partir.loop in `func` (innermost first) to collectives.
+mlir::LogicalResult lowerCoreLoops(mlir::func::FuncOp func);
+
+/// Makes `func`'s boundary device-local and records shardings and the mesh.
+void makeBoundaryDeviceLocal(mlir::func::FuncOp func,
+                             toast::partir::MeshAttr mesh);
+
+} // namespace toast::partir_hlo
+
+#endif // TOAST_DIALECT_PARTIR_HLO_TRANSFORMS_PASSES_H

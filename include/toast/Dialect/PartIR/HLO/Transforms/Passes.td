@@ -1,0 +1,54 @@
+//===- Passes.td - PartIR:HLO passes -----------------------*- tablegen -*-===//
+#ifndef TOAST_DIALECT_PARTIR_HLO_TRANSFORMS_PASSES_TD
+#define TOAST_DIALECT_PARTIR_HLO_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def PartirLowerToHloPass : Pass<"partir-lower-to-hlo", "::mlir::ModuleOp"> {
+  let summary = "Lowers PartIR:Core loops to device-local PartIR:HLO";
+  let description = [{
+    PartIR §6.1. Every `partir.loop` is removed: its body runs on each
+    device, `partir.slice` becomes `partir_hlo.all_slice` over the loop's
+    axis, and the loop's results become `all_gather` (`#tile<d>`),
+    `all_reduce "sum"` (`#sum`) or the yielded value (`#any`). The
+    collectives are then optimized (see `partir-hlo-optimize`) and the
+    function boundary becomes device-local: an argument used only through
+    identical all_slices takes the sliced type, a result produced by an
+    all_gather returns the gathered operand. Each sharded argument and result
+    records its per-dimension axes in `partir.sharding`, and the function
+    records the mesh in `partir.mesh`.
+
+    Input:
+    ```mlir
+    %r = partir.loop "B" [#partir.tile<0>] (%rB: !partir.range<4>) {
+      %xs = partir.slice 0 %x[%rB] : tensor<256x8xf32> -> tensor<64x8xf32>
+      ...
+    ```
+    Output: `func.func @main(%x: tensor<64x8xf32> {partir.sharding = [["B"], []]}, ...`.
+
+    **Options:** `optimize` (default true), `boundary` (default true).
+  }];
+  let options = [
+    Option<"optimize", "optimize", "bool", /*default=*/"true",
+           "Fuse and cancel collectives after lowering">,
+    Option<"boundary", "boundary", "bool", /*default=*/"true",
+           "Make function arguments and results device-local">,
+  ];
+  let dependentDialects = ["::toast::partir_hlo::PartIRHLODialect"];
+}
+
+def PartirHloOptimizePass : Pass<"partir-hlo-optimize", "::mlir::ModuleOp"> {
+  let summary = "Fuses and cancels PartIR:HLO collectives";
+  let description = [{
+    * consecutive all_slices (all_gathers) merge into one;
+    * `all_slice(all_gather(x))` cancels where the slice axes are a prefix of
+      the gather axes in every dimension, leaving an all_gather of the rest;
+    * `all_slice(all_gather(x))` that moves one axis list from one dimension
+      to another becomes `all_to_all`;
+    * `all_slice(all_reduce(x))` over the same axes becomes `reduce_scatter`;
+    * collectives over no axes disappear, unused ones are removed.
+  }];
+  let dependentDialects = ["::toast::partir_hlo::PartIRHLODialect"];
+}
+
+#endif // TOAST_DIALECT_PARTIR_HLO_TRANSFORMS_PASSES_TD

@@ -1,0 +1,164 @@
+//===- LowerCoreToHLO.cpp - PartIR:Core loops to SPMD collectives --------===//
+//
+// PartIR §6.1: a loop's body is what every device runs; slices select the
+// device's chunk (all_slice), and loop results combine the devices' tiles
+// (all_gather for #tile, all_reduce for #sum, nothing for #any). Lowering
+// innermost loops first makes every slice refer to the loop being lowered.
+//
+//===----------------------------------------------------------------------===//
+
+#include "toast/Dialect/PartIR/HLO/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+
+using namespace mlir;
+
+namespace toast::partir_hlo {
+#define GEN_PASS_DEF_PARTIRLOWERTOHLOPASS
+#include "toast/Dialect/PartIR/HLO/Transforms/Passes.h.inc"
+
+/// Axes `axis` on dimension `dim` of a rank-`rank` tensor, none elsewhere.
+static ArrayAttr singleDimAxes(MLIRContext *ctx, int64_t rank, int64_t dim,
+                               StringRef axis) {
+  DimAxes dims(rank);
+  dims[dim].push_back(axis.str());
+  return buildDimAxes(ctx, dims);
+}
+
+static LogicalResult lowerLoop(partir::LoopOp loop) {
+  MLIRContext *ctx = loop.getContext();
+  StringRef axis = loop.getAxis();
+  BlockArgument range = loop.getRange();
+  OpBuilder b(ctx);
+  for (OpOperand &use : llvm::make_early_inc_range(range.getUses())) {
+    auto slice = dyn_cast<partir::SliceOp>(use.getOwner());
+    if (!slice)
+      return use.getOwner()->emitOpError(
+          "uses a loop range other than through partir.slice; cannot lower");
+    b.setInsertionPoint(slice);
+    auto type = cast<RankedTensorType>(slice.getOperand().getType());
+    Value sliced = AllSliceOp::create(
+        b, slice.getLoc(), slice.getType(), slice.getOperand(),
+        singleDimAxes(ctx, type.getRank(), slice.getDim(), axis));
+    slice.replaceAllUsesWith(sliced);
+    slice.erase();
+  }
+  // The body runs on every device, in place of the loop.
+  partir::YieldOp yield = loop.getYield();
+  SmallVector<Value> tiles(yield.getValues());
+  Block &body = loop.getBody().front();
+  loop->getBlock()->getOperations().splice(Block::iterator(loop),
+                                           body.getOperations(), body.begin(),
+                                           std::prev(body.end()));
+  b.setInsertionPoint(loop);
+  for (auto [result, tile, action] :
+       llvm::zip_equal(loop.getResults(), tiles, loop.getActions())) {
+    Value combined = tile;
+    if (auto t = dyn_cast<partir::TileAttr>(action)) {
+      auto type = cast<RankedTensorType>(result.getType());
+      combined = AllGatherOp::create(
+          b, loop.getLoc(), type, tile,
+          singleDimAxes(ctx, type.getRank(), t.getDim(), axis));
+    } else if (isa<partir::SumAttr>(action)) {
+      combined = AllReduceOp::create(b, loop.getLoc(), tile.getType(), tile,
+                                     b.getStringAttr("sum"),
+                                     b.getStrArrayAttr({axis}));
+    }
+    result.replaceAllUsesWith(combined);
+  }
+  loop.erase();
+  return success();
+}
+
+LogicalResult lowerCoreLoops(func::FuncOp func) {
+  SmallVector<partir::LoopOp> loops;
+  func.walk<WalkOrder::PostOrder>(
+      [&](partir::LoopOp loop) { loops.push_back(loop); });
+  for (partir::LoopOp loop : loops)
+    if (failed(lowerLoop(loop)))
+      return failure();
+  // Tags only name values for tactics.
+  func.walk([](partir::TagOp tag) {
+    tag.getResult().replaceAllUsesWith(tag.getOperand());
+    tag.erase();
+  });
+  return success();
+}
+
+void makeBoundaryDeviceLocal(func::FuncOp func, partir::MeshAttr mesh) {
+  MLIRContext *ctx = func.getContext();
+  StringRef shardingAttr = "partir.sharding";
+  for (BlockArgument arg : func.getArguments()) {
+    if (arg.use_empty())
+      continue;
+    auto first = dyn_cast<AllSliceOp>(*arg.getUsers().begin());
+    if (!first || !llvm::all_of(arg.getUsers(), [&](Operation *user) {
+          auto slice = dyn_cast<AllSliceOp>(user);
+          return slice && slice.getDims() == first.getDims();
+        }))
+      continue;
+    ArrayAttr dims = first.getDims();
+    arg.setType(first.getType());
+    for (Operation *user : llvm::make_early_inc_range(arg.getUsers())) {
+      user->getResult(0).replaceAllUsesWith(arg);
+      user->erase();
+    }
+    func.setArgAttr(arg.getArgNumber(), shardingAttr, dims);
+  }
+  func.walk([&](func::ReturnOp ret) {
+    for (OpOperand &operand : ret->getOpOperands()) {
+      auto gather = operand.get().getDefiningOp<AllGatherOp>();
+      if (!gather)
+        continue;
+      func.setResultAttr(operand.getOperandNumber(), shardingAttr,
+                         gather.getDims());
+      operand.set(gather.getOperand());
+      if (gather->use_empty())
+        gather.erase();
+    }
+  });
+  SmallVector<Type> results;
+  func.walk([&](func::ReturnOp ret) {
+    results.assign(ret->getOperandTypes().begin(), ret->getOperandTypes().end());
+  });
+  func.setFunctionType(FunctionType::get(
+      ctx, func.getBody().front().getArgumentTypes(), results));
+  func->setAttr("partir.mesh", mesh);
+}
+
+namespace {
+struct PartirLowerToHloPass
+    : impl::PartirLowerToHloPassBase<PartirLowerToHloPass> {
+  using PartirLowerToHloPassBase::PartirLowerToHloPassBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    partir::MeshAttr mesh = partir::getMesh(module);
+    bool hasLoops = false;
+    module.walk([&](partir::LoopOp) { hasLoops = true; });
+    if (!mesh) {
+      if (hasLoops) {
+        module.emitError("partir-lower-to-hlo: the module has PartIR loops "
+                         "but no partir.mesh attribute");
+        return signalPassFailure();
+      }
+      return;
+    }
+    for (auto func : module.getOps<func::FuncOp>()) {
+      if (func.isExternal())
+        continue;
+      if (failed(lowerCoreLoops(func)))
+        return signalPassFailure();
+    }
+    if (optimize && failed(optimizeCollectives(module)))
+      return signalPassFailure();
+    if (boundary)
+      for (auto func : module.getOps<func::FuncOp>())
+        if (!func.isExternal() && func.isPublic())
+          makeBoundaryDeviceLocal(func, mesh);
+  }
+};
+} // namespace
+
+} // namespace toast::partir_hlo

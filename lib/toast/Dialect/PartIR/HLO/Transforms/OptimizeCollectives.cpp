@@ -1,0 +1,176 @@
+//===- OptimizeCollectives.cpp - Fuse and cancel PartIR:HLO collectives --===//
+//
+// Patterns of --partir-hlo-optimize (PartIR §6): merging chains of slices
+// and gathers, cancelling a slice of a gather, and forming reduce_scatter
+// and all_to_all.
+//
+//===----------------------------------------------------------------------===//
+
+#include "toast/Dialect/PartIR/HLO/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+using namespace mlir;
+
+namespace toast::partir_hlo {
+#define GEN_PASS_DEF_PARTIRHLOOPTIMIZEPASS
+#include "toast/Dialect/PartIR/HLO/Transforms/Passes.h.inc"
+
+namespace {
+
+/// Per dimension, `first` then `second`.
+DimAxes concatAxes(const DimAxes &first, const DimAxes &second) {
+  DimAxes result = first;
+  for (auto [d, axes] : llvm::enumerate(second))
+    llvm::append_range(result[d], axes);
+  return result;
+}
+
+/// all_slice(all_slice(x)) -> one all_slice (the first slice is major).
+struct MergeSlices : OpRewritePattern<AllSliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(AllSliceOp op,
+                                PatternRewriter &rewriter) const override {
+    auto inner = op.getOperand().getDefiningOp<AllSliceOp>();
+    if (!inner)
+      return failure();
+    DimAxes dims =
+        concatAxes(getDimAxes(inner.getDims()), getDimAxes(op.getDims()));
+    rewriter.replaceOpWithNewOp<AllSliceOp>(
+        op, op.getType(), inner.getOperand(),
+        buildDimAxes(op.getContext(), dims));
+    return success();
+  }
+};
+
+/// all_gather(all_gather(x)) -> one all_gather (the outer gather is major).
+struct MergeGathers : OpRewritePattern<AllGatherOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(AllGatherOp op,
+                                PatternRewriter &rewriter) const override {
+    auto inner = op.getOperand().getDefiningOp<AllGatherOp>();
+    if (!inner || !inner->hasOneUse())
+      return failure();
+    DimAxes dims =
+        concatAxes(getDimAxes(op.getDims()), getDimAxes(inner.getDims()));
+    rewriter.replaceOpWithNewOp<AllGatherOp>(
+        op, op.getType(), inner.getOperand(),
+        buildDimAxes(op.getContext(), dims));
+    return success();
+  }
+};
+
+/// all_slice(all_gather(x)): where the slice axes are a prefix of the
+/// gather axes in every dimension, the result is the gather of the rest.
+struct CancelSliceOfGather : OpRewritePattern<AllSliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(AllSliceOp op,
+                                PatternRewriter &rewriter) const override {
+    auto gather = op.getOperand().getDefiningOp<AllGatherOp>();
+    if (!gather)
+      return failure();
+    DimAxes sliced = getDimAxes(op.getDims());
+    DimAxes gathered = getDimAxes(gather.getDims());
+    DimAxes rest;
+    for (auto [s, g] : llvm::zip_equal(sliced, gathered)) {
+      if (s.size() > g.size() || !std::equal(s.begin(), s.end(), g.begin()))
+        return failure();
+      rest.emplace_back(g.begin() + s.size(), g.end());
+    }
+    Value x = gather.getOperand();
+    if (llvm::all_of(rest, [](const auto &axes) { return axes.empty(); })) {
+      if (x.getType() != op.getType())
+        return failure();
+      rewriter.replaceOp(op, x);
+      return success();
+    }
+    rewriter.replaceOpWithNewOp<AllGatherOp>(
+        op, op.getType(), x, buildDimAxes(op.getContext(), rest));
+    return success();
+  }
+};
+
+/// The single dimension with axes, or -1.
+int64_t onlyNonEmptyDim(const DimAxes &dims) {
+  int64_t found = -1;
+  for (auto [d, axes] : llvm::enumerate(dims)) {
+    if (axes.empty())
+      continue;
+    if (found != -1)
+      return -1;
+    found = d;
+  }
+  return found;
+}
+
+/// all_slice(all_gather(x)) moving one axis list between dimensions ->
+/// all_to_all.
+struct SliceOfGatherToAllToAll : OpRewritePattern<AllSliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(AllSliceOp op,
+                                PatternRewriter &rewriter) const override {
+    auto gather = op.getOperand().getDefiningOp<AllGatherOp>();
+    if (!gather)
+      return failure();
+    DimAxes sliced = getDimAxes(op.getDims());
+    DimAxes gathered = getDimAxes(gather.getDims());
+    int64_t s = onlyNonEmptyDim(sliced), g = onlyNonEmptyDim(gathered);
+    if (s < 0 || g < 0 || s == g || sliced[s] != gathered[g])
+      return failure();
+    SmallVector<Attribute> axes;
+    for (const std::string &axis : sliced[s])
+      axes.push_back(rewriter.getStringAttr(axis));
+    rewriter.replaceOpWithNewOp<AllToAllOp>(
+        op, op.getType(), gather.getOperand(), rewriter.getI64IntegerAttr(g),
+        rewriter.getI64IntegerAttr(s), rewriter.getArrayAttr(axes));
+    return success();
+  }
+};
+
+/// all_slice(all_reduce(x)) over the same axes -> reduce_scatter.
+struct SliceOfReduceToReduceScatter : OpRewritePattern<AllSliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(AllSliceOp op,
+                                PatternRewriter &rewriter) const override {
+    auto reduce = op.getOperand().getDefiningOp<AllReduceOp>();
+    if (!reduce || !reduce->hasOneUse())
+      return failure();
+    llvm::SmallVector<std::string> sliceAxes, reduceAxes;
+    for (const auto &axes : getDimAxes(op.getDims()))
+      llvm::append_range(sliceAxes, axes);
+    for (Attribute a : reduce.getAxes())
+      reduceAxes.push_back(cast<StringAttr>(a).str());
+    llvm::sort(sliceAxes);
+    llvm::sort(reduceAxes);
+    if (sliceAxes != reduceAxes)
+      return failure();
+    rewriter.replaceOpWithNewOp<ReduceScatterOp>(
+        op, op.getType(), reduce.getOperand(), reduce.getReductionAttr(),
+        op.getDims());
+    return success();
+  }
+};
+
+struct PartirHloOptimizePass
+    : impl::PartirHloOptimizePassBase<PartirHloOptimizePass> {
+  void runOnOperation() override {
+    if (failed(optimizeCollectives(getOperation())))
+      signalPassFailure();
+  }
+};
+} // namespace
+
+void populateCollectiveOptimizationPatterns(RewritePatternSet &patterns) {
+  patterns.add<MergeSlices, MergeGathers, CancelSliceOfGather,
+               SliceOfGatherToAllToAll, SliceOfReduceToReduceScatter>(
+      patterns.getContext());
+}
+
+LogicalResult optimizeCollectives(Operation *op) {
+  RewritePatternSet patterns(op->getContext());
+  populateCollectiveOptimizationPatterns(patterns);
+  return applyPatternsGreedily(op, std::move(patterns));
+}
+
+} // namespace toast::partir_hlo

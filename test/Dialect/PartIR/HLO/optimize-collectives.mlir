@@ -1,0 +1,49 @@
+// The collective fusions of PartIR §6.
+// RUN: toast-opt %s --partir-hlo-optimize --split-input-file | FileCheck %s
+
+module attributes {partir.mesh = #partir.mesh<["x1"=2, "x2"=4, "B"=4, "M"=2]>} {
+  // all_slice(all_reduce) over the same axes -> reduce_scatter (Listing 9,
+  // line 6 is the fusion of lines 2 and 3).
+  // CHECK-LABEL: func.func @reduce_scatter
+  // CHECK-NEXT: %[[R:.*]] = partir_hlo.reduce_scatter "sum" [{"x1"}, {}, {"x2"}] %arg0 : tensor<16x500x40xf32> -> tensor<8x500x10xf32>
+  // CHECK-NEXT: return %[[R]]
+  func.func @reduce_scatter(%a: tensor<16x500x40xf32>) -> tensor<8x500x10xf32> {
+    %0 = partir_hlo.all_reduce "sum" ["x1", "x2"] %a : tensor<16x500x40xf32>
+    %1 = partir_hlo.all_slice [{"x1"}, {}, {"x2"}] %0 : tensor<16x500x40xf32> -> tensor<8x500x10xf32>
+    return %1 : tensor<8x500x10xf32>
+  }
+
+  // all_slice(all_gather) moving axes between dimensions -> all_to_all.
+  // CHECK-LABEL: func.func @all_to_all
+  // CHECK-NEXT: %[[R:.*]] = partir_hlo.all_to_all 0 -> 1 ["x1", "x2"] %arg0 : tensor<16x32xf32> -> tensor<128x4xf32>
+  // CHECK-NEXT: return %[[R]]
+  func.func @all_to_all(%c: tensor<16x32xf32>) -> tensor<128x4xf32> {
+    %0 = partir_hlo.all_gather [{"x1", "x2"}, {}] %c : tensor<16x32xf32> -> tensor<128x32xf32>
+    %1 = partir_hlo.all_slice [{}, {"x1", "x2"}] %0 : tensor<128x32xf32> -> tensor<128x4xf32>
+    return %1 : tensor<128x4xf32>
+  }
+
+  // all_slice(all_gather) over the same axes cancels; a prefix cancels
+  // partly.
+  // CHECK-LABEL: func.func @cancel
+  // CHECK-NEXT: %[[G:.*]] = partir_hlo.all_gather [{"B"}, {}] %arg0 : tensor<2x8xf32> -> tensor<8x8xf32>
+  // CHECK-NEXT: return %arg0, %[[G]]
+  func.func @cancel(%w: tensor<2x8xf32>) -> (tensor<2x8xf32>, tensor<8x8xf32>) {
+    %g = partir_hlo.all_gather [{"B"}, {}] %w : tensor<2x8xf32> -> tensor<8x8xf32>
+    %s = partir_hlo.all_slice [{"B"}, {}] %g : tensor<8x8xf32> -> tensor<2x8xf32>
+    %gm = partir_hlo.all_gather [{"M"}, {}] %g : tensor<8x8xf32> -> tensor<16x8xf32>
+    %sm = partir_hlo.all_slice [{"M"}, {}] %gm : tensor<16x8xf32> -> tensor<8x8xf32>
+    return %s, %sm : tensor<2x8xf32>, tensor<8x8xf32>
+  }
+
+  // Chains merge; empty collectives disappear.
+  // CHECK-LABEL: func.func @merge
+  // CHECK-NEXT: %[[S:.*]] = partir_hlo.all_slice [{"B"}, {"M"}] %arg0 : tensor<8x16xf32> -> tensor<2x8xf32>
+  // CHECK-NEXT: return %[[S]]
+  func.func @merge(%w: tensor<8x16xf32>) -> tensor<2x8xf32> {
+    %0 = partir_hlo.all_slice [{}, {"M"}] %w : tensor<8x16xf32> -> tensor<8x8xf32>
+    %1 = partir_hlo.all_slice [{"B"}, {}] %0 : tensor<8x8xf32> -> tensor<2x8xf32>
+    %2 = partir_hlo.all_gather [{}, {}] %1 : tensor<2x8xf32> -> tensor<2x8xf32>
+    return %2 : tensor<2x8xf32>
+  }
+}
