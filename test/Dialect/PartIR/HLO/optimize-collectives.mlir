@@ -1,5 +1,5 @@
 // The collective fusions of PartIR §6.
-// RUN: toast-opt %s --partir-hlo-optimize --split-input-file | FileCheck %s
+// RUN: toast-opt %s --partir-optimize-collectives --split-input-file | FileCheck %s
 
 module attributes {partir.mesh = #partir.mesh<["x1"=2, "x2"=4, "B"=4, "M"=2]>} {
   // all_slice(all_reduce) over the same axes -> reduce_scatter (Listing 9,

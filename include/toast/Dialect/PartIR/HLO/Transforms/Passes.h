@@ -15,7 +15,7 @@ namespace toast::partir_hlo {
 #define GEN_PASS_REGISTRATION
 #include "toast/Dialect/PartIR/HLO/Transforms/Passes.h.inc"
 
-/// The collective fusions of partir-hlo-optimize.
+/// The collective fusions of partir-optimize-collectives.
 void populateCollectiveOptimizationPatterns(mlir::RewritePatternSet &patterns);
 
 /// Runs the collective fusions (and folding) on `op` to a fixed point.

@@ -11,7 +11,7 @@ def PartirLowerToHloPass : Pass<"partir-lower-to-hlo", "::mlir::ModuleOp"> {
     device, `partir.slice` becomes `partir_hlo.all_slice` over the loop's
     axis, and the loop's results become `all_gather` (`#tile<d>`),
     `all_reduce "sum"` (`#sum`) or the yielded value (`#any`). The
-    collectives are then optimized (see `partir-hlo-optimize`) and the
+    collectives are then optimized (see `partir-optimize-collectives`) and the
     function boundary becomes device-local: an argument used only through
     identical all_slices takes the sliced type, a result produced by an
     all_gather returns the gathered operand. Each sharded argument and result
@@ -37,7 +37,7 @@ def PartirLowerToHloPass : Pass<"partir-lower-to-hlo", "::mlir::ModuleOp"> {
   let dependentDialects = ["::toast::partir_hlo::PartIRHLODialect"];
 }
 
-def PartirHloOptimizePass : Pass<"partir-hlo-optimize", "::mlir::ModuleOp"> {
+def PartirOptimizeCollectivesPass : Pass<"partir-optimize-collectives", "::mlir::ModuleOp"> {
   let summary = "Fuses and cancels PartIR:HLO collectives";
   let description = [{
     * consecutive all_slices (all_gathers) merge into one;

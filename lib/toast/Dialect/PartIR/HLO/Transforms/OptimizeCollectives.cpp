@@ -1,6 +1,6 @@
 //===- OptimizeCollectives.cpp - Fuse and cancel PartIR:HLO collectives --===//
 //
-// Patterns of --partir-hlo-optimize (PartIR §6): merging chains of slices
+// Patterns of --partir-optimize-collectives (PartIR §6): merging chains of slices
 // and gathers, cancelling a slice of a gather, and forming reduce_scatter
 // and all_to_all.
 //
@@ -14,7 +14,7 @@
 using namespace mlir;
 
 namespace toast::partir_hlo {
-#define GEN_PASS_DEF_PARTIRHLOOPTIMIZEPASS
+#define GEN_PASS_DEF_PARTIROPTIMIZECOLLECTIVESPASS
 #include "toast/Dialect/PartIR/HLO/Transforms/Passes.h.inc"
 
 namespace {
@@ -152,8 +152,8 @@ struct SliceOfReduceToReduceScatter : OpRewritePattern<AllSliceOp> {
   }
 };
 
-struct PartirHloOptimizePass
-    : impl::PartirHloOptimizePassBase<PartirHloOptimizePass> {
+struct PartirOptimizeCollectivesPass
+    : impl::PartirOptimizeCollectivesPassBase<PartirOptimizeCollectivesPass> {
   void runOnOperation() override {
     if (failed(optimizeCollectives(getOperation())))
       signalPassFailure();
