@@ -1,26 +1,35 @@
 #!/usr/bin/env python3
 # ===- mutate_corpus.py - Robustness test of toast-opt on broken inputs ---=== #
 #
-# Takes every model in <corpus>/models/*.mlir, derives a few hundred broken
-# variants from them (truncations at evenly spaced byte offsets plus seeded,
-# deterministic mutations), runs `toast-opt` on each one and checks that it
-# never crashes:
-#
-#   * a run that ends by a signal (abort, segfault, ...) or prints an LLVM
-#     crash banner is a CRASH;
-#   * a run that exceeds the timeout is a HANG;
-#   * exit 0 must print something (the module), exit != 0 must print a
-#     diagnostic containing "error";
-#   * with --roundtrip (the default), the output of an accepted variant must
-#     itself be accepted again (a printer/parser mismatch is a failure too).
-#
-# Exit status: 0 all fine, 1 a failure was found, 77 the corpus is absent
-# (skipped; a failure instead when the environment has CI=true), 2 usage.
-#
-# Standard library only. Deterministic: the same corpus, seed and limits give
-# the same variants.
-#
 # ===----------------------------------------------------------------------=== #
+"""Robustness test: toast-opt must never crash on broken inputs.
+
+Takes every model in <corpus>/models/*.mlir and derives variants from it:
+truncations at evenly spaced byte offsets, and seeded, deterministic mutations
+of its text and of its generic form (`--mlir-print-op-generic`): delete a
+token or line, duplicate or swap lines, swap characters or words, replace a
+number with a huge or negative one, change an element type or a shape (in one
+place, or everywhere so that SSA types stay consistent and the op verifiers
+see the change), drop a closing bracket, insert garbage, use the wrong SSA
+value, rename an op, drop or corrupt an attribute, drop or add an operand.
+The checked-in cases in Inputs/*.mlir (split on `// -----`) run as they are.
+
+Each variant goes through toast-opt (from a temp file, with a timeout):
+  * ending by a signal (abort, segfault, ...) or printing an LLVM crash
+    banner is a CRASH, exceeding the timeout a HANG;
+  * exit 0 must print something (the module); exit != 0 must print a
+    diagnostic containing "error";
+  * unless --no-roundtrip, the output of an accepted variant must itself be
+    accepted again (a printer/parser mismatch is a failure too).
+
+Prints a summary line, the reproducer command and stack top of each failure,
+and keeps the failing inputs in a temp directory that it names.
+
+Exit status: 0 pass, 1 failure, 2 bad usage, 77 skipped because the corpus
+is absent (a failure instead when the environment has CI=true).
+Standard library only; the same corpus, seed and limits give the same
+variants.
+"""
 
 import argparse
 import concurrent.futures
@@ -243,15 +252,205 @@ def mut_opname(data, rng):
         "op %r -> %r at %d" % (m.group(), new, m.start())
 
 
+TENSOR_TYPE_RE = re.compile(rb"tensor<[^<>]*>")
+WORD_RE = re.compile(rb"[A-Za-z0-9_.]+")
+ATTR_KEY_RE = re.compile(rb"(?<=[{ ])([a-z_]+) = ")
+ARRAY_RE = re.compile(rb"array<i64(?:: [-\d, ]*)?>")
+GENERIC_OP_RE = re.compile(
+    rb'"[a-z]+\.[a-z_]+"\(([^()]*)\)(.*) : \(([^()]*)\) -> ')
+
+ATTR_VALUES = [
+    b"42 : i64", b"-1 : i64", b"array<i64>", b"array<i64: 0>",
+    b"array<i64: -1, 9223372036854775807>", b"\"str\"", b"unit", b"true",
+    b"dense<1> : tensor<2xi64>", b"dense<[[0, 0], [1, 1]]> : tensor<2x2xi64>",
+    b"[1, 2]", b"#stablehlo<comparison_direction EQ>",
+    b"#stablehlo<comparison_type SIGNED>", b"@main", b"f32", b"{}",
+    b"#stablehlo.dot<lhs_batching_dimensions = [0], "
+    b"rhs_batching_dimensions = [5]>",
+]
+
+
+def _value_end(data, i):
+    """End of the attribute value that starts at `i` (balanced brackets)."""
+    depth = 0
+    in_str = False
+    while i < len(data):
+        c = data[i:i + 1]
+        if in_str:
+            if c == b"\\":
+                i += 1
+            elif c == b'"':
+                in_str = False
+        elif c == b'"':
+            in_str = True
+        elif c in b"<[({":
+            depth += 1
+        elif c in b">])}":
+            if depth == 0:
+                return i
+            depth -= 1
+        elif c == b"," and depth == 0:
+            return i
+        i += 1
+    return i
+
+
+def mut_global_type(data, rng):
+    # Rewrite every occurrence of one tensor type, so SSA uses stay
+    # consistent and the op verifiers (not the parser) see the change.
+    types = sorted(set(m.group() for m in TENSOR_TYPE_RE.finditer(data)))
+    old = rng.choice(types)
+    body = old[len(b"tensor<"):-1]
+    parts = body.split(b"x")
+    kind = rng.randrange(6)
+    if kind == 4 and len(parts) > 1:
+        # Dynamic extent.
+        parts[rng.randrange(len(parts) - 1)] = b"?"
+    elif kind == 5:
+        # Unranked.
+        parts = [b"*", parts[-1]]
+    elif kind == 0 and len(parts) > 1:
+        i = rng.randrange(len(parts) - 1)
+        parts[i] = str(int(parts[i]) + 1).encode() if parts[i].isdigit() \
+            else b"3"
+    elif kind == 1 and len(parts) > 1:
+        del parts[rng.randrange(len(parts) - 1)]
+    elif kind == 2:
+        parts.insert(rng.randrange(len(parts)), rng.choice([b"1", b"2"]))
+    else:
+        parts[-1] = rng.choice([b"i1", b"i32", b"f16", b"ui8", b"f64"])
+    new = b"tensor<" + b"x".join(parts) + b">"
+    return data.replace(old, new), "all %r -> %r" % (old, new)
+
+
+def mut_global_dim(data, rng):
+    # Change one extent in every tensor type (e.g. all 768 -> 769).
+    dims = sorted(set(m.group() for m in SHAPE_DIM_RE.finditer(data)))
+    if not dims:
+        return mut_global_type(data, rng)
+    old = rng.choice(dims)
+    new = str(int(old) + rng.choice([1, -1, 7])).encode()
+    pat = re.compile(rb"(?<=[<x])" + old + rb"(?=x)")
+    return pat.sub(new, data), "all shape dims %r -> %r" % (old, new)
+
+
+def mut_swap_words(data, rng):
+    # Swap two words on one line: operands, dims, keywords, letters of
+    # convolution dim_numbers ...
+    lines = data.split(b"\n")
+    for _ in range(20):
+        i = rng.randrange(len(lines))
+        ws = list(WORD_RE.finditer(lines[i]))
+        if len(ws) >= 2:
+            break
+    else:
+        return mut_swap_chars(data, rng)
+    a, b = sorted(rng.sample(range(len(ws)), 2))
+    wa, wb = ws[a], ws[b]
+    line = lines[i]
+    lines[i] = (line[:wa.start()] + wb.group() + line[wa.end():wb.start()] +
+                wa.group() + line[wb.end():])
+    return b"\n".join(lines), "line %d: swap %r and %r" % (
+        i + 1, wa.group()[:30], wb.group()[:30])
+
+
+def mut_attr_drop(data, rng):
+    # Delete one `key = value` entry from an attribute/property dictionary.
+    m = _pick(rng, list(ATTR_KEY_RE.finditer(data)))
+    if m is None:
+        return mut_delete_token(data, rng)
+    end = _value_end(data, m.end())
+    start = m.start()
+    if data[end:end + 2] == b", ":
+        end += 2
+    elif data[start - 2:start] == b", ":
+        start -= 2
+    return data[:start] + data[end:], "drop attribute %r at %d" % (
+        m.group(1), m.start())
+
+
+def mut_attr_value(data, rng):
+    # Give one attribute a value of the wrong kind or out of range.
+    m = _pick(rng, list(ATTR_KEY_RE.finditer(data)))
+    if m is None:
+        return mut_number(data, rng)
+    end = _value_end(data, m.end())
+    new = rng.choice(ATTR_VALUES)
+    return _splice(data, m.end(), end, new), "attribute %r = %r at %d" % (
+        m.group(1), new, m.start())
+
+
+def mut_array(data, rng):
+    # Mutate a dense i64 array (dimensions, permutation, strides, ...).
+    m = _pick(rng, list(ARRAY_RE.finditer(data)))
+    if m is None:
+        return mut_list_shape(data, rng)
+    body = m.group()[len(b"array<i64"):-1].lstrip(b": ")
+    items = [x.strip() for x in body.split(b",") if x.strip()]
+    k = rng.randrange(4)
+    if k == 0 and items:
+        del items[rng.randrange(len(items))]
+    elif k == 1:
+        items.append(rng.choice([b"0", b"1", b"-1", b"99"]))
+    elif k == 2 and items:
+        items[rng.randrange(len(items))] = rng.choice(
+            [b"-1", b"-2", b"1000000", b"9223372036854775807"])
+    elif items:
+        j = rng.randrange(len(items))
+        items[j] = items[(j + 1) % len(items)]
+    new = b"array<i64" + (b": " + b", ".join(items) if items else b"") + b">"
+    return _splice(data, m.start(), m.end(), new), "%r -> %r at %d" % (
+        m.group()[:40], new[:40], m.start())
+
+
+def mut_operand_count(data, rng):
+    # Generic form: drop or duplicate an operand together with its type, so
+    # that the parser accepts it and the op verifier must reject it.
+    ms = list(GENERIC_OP_RE.finditer(data))
+    m = _pick(rng, ms)
+    if m is None:
+        return mut_ssa(data, rng)
+    ops = [x for x in m.group(1).split(b", ") if x]
+    tys = [x for x in m.group(3).split(b", ") if x]
+    if len(ops) != len(tys):
+        return mut_ssa(data, rng)
+    if ops and rng.random() < 0.5:
+        j = rng.randrange(len(ops))
+        del ops[j], tys[j]
+        what = "drop operand %d" % j
+    elif ops:
+        j = rng.randrange(len(ops))
+        ops.append(ops[j])
+        tys.append(tys[j])
+        what = "add operand copy of %d" % j
+    else:
+        return mut_ssa(data, rng)
+    text = m.group()
+    head = text[:text.index(b"(") + 1]
+    new = head + b", ".join(ops) + b")" + m.group(2) + b" : (" + \
+        b", ".join(tys) + b") -> "
+    return _splice(data, m.start(), m.end(), new), "%s at %d" % (
+        what, m.start())
+
+
 MUTATORS = [
     mut_delete_token, mut_duplicate_line, mut_delete_line, mut_swap_lines,
     mut_swap_chars, mut_number, mut_list_number, mut_list_shape,
     mut_shape_dim, mut_shape_rank, mut_eltype, mut_drop_close, mut_garbage,
-    mut_ssa, mut_opname,
+    mut_ssa, mut_opname, mut_global_type, mut_global_dim, mut_swap_words,
+    mut_attr_drop, mut_attr_value,
+]
+
+# For the generic form (`"stablehlo.add"(%0, %1) <{...}> : ...`), where the
+# custom parsers are bypassed and the verifiers see whatever is written.
+GENERIC_MUTATORS = [
+    mut_attr_drop, mut_attr_value, mut_array, mut_operand_count,
+    mut_global_type, mut_global_dim, mut_swap_words, mut_number,
+    mut_list_number, mut_eltype, mut_opname, mut_delete_token,
 ]
 
 
-def make_variants(name, data, n_trunc, n_mut, seed):
+def make_variants(name, data, generic, n_trunc, n_mut, n_gen, seed):
     """Returns [(variant_id, description, bytes)]."""
     out = []
     # Truncations at evenly spaced byte offsets (not including 0 and len).
@@ -259,16 +458,22 @@ def make_variants(name, data, n_trunc, n_mut, seed):
         off = len(data) * k // (n_trunc + 1)
         out.append(("trunc%03d" % k, "truncate at byte %d of %d" %
                     (off, len(data)), data[:off]))
-    rng = random.Random(stable_seed(seed, name))
-    for k in range(n_mut):
-        mut = MUTATORS[k % len(MUTATORS)]
-        # Stack a second mutation now and then.
-        new, desc = mut(data, rng)
-        if k % 7 == 6:
-            mut2 = rng.choice(MUTATORS)
-            new, desc2 = mut2(new, rng)
-            desc += "; " + desc2
-        out.append(("mut%03d" % k, mut.__name__[4:] + ": " + desc, new))
+    for prefix, base, muts, count in (("mut", data, MUTATORS, n_mut),
+                                      ("gen", generic, GENERIC_MUTATORS,
+                                       n_gen)):
+        if not base:
+            continue
+        rng = random.Random(stable_seed(seed, name, prefix))
+        for k in range(count):
+            mut = muts[k % len(muts)]
+            new, desc = mut(base, rng)
+            # Stack a second mutation now and then.
+            if k % 7 == 6:
+                mut2 = rng.choice(muts)
+                new, desc2 = mut2(new, rng)
+                desc += "; " + mut2.__name__[4:] + ": " + desc2
+            out.append(("%s%03d" % (prefix, k),
+                        mut.__name__[4:] + ": " + desc, new))
     return out
 
 
@@ -310,7 +515,7 @@ def classify(rc, out, err):
 
 
 def check_variant(args, workdir, model, vid, desc, data):
-    path = os.path.join(workdir, "%s.%s.mlir" % (model, vid))
+    path = os.path.join(workdir, "%s.%s.mlir" % (model.replace("/", "_"), vid))
     with open(path, "wb") as f:
         f.write(data)
     cmd, rc, out, err, secs = run_tool(args.toast_opt, path, args.timeout)
@@ -340,14 +545,18 @@ def stack_top(err, n=8):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__)
+    ap = argparse.ArgumentParser(
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--toast-opt", required=True)
     ap.add_argument("--corpus", required=True,
                     help="corpus folder holding models/*.mlir")
     ap.add_argument("--truncations", type=int, default=30,
                     help="truncation offsets per model")
-    ap.add_argument("--mutations", type=int, default=90,
-                    help="seeded mutations per model")
+    ap.add_argument("--mutations", type=int, default=120,
+                    help="seeded mutations of each model's source")
+    ap.add_argument("--generic-mutations", type=int, default=60,
+                    help="seeded mutations of each model's generic form")
     ap.add_argument("--seed", type=int, default=20240607)
     ap.add_argument("--timeout", type=float, default=30.0,
                     help="seconds per toast-opt run")
@@ -356,10 +565,17 @@ def main():
                     help="don't re-parse the output of accepted variants")
     ap.add_argument("--keep", action="store_true",
                     help="keep every variant, not only failing ones")
+    ap.add_argument("--inputs", default=os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), "Inputs"),
+        help="folder of checked-in .mlir cases (split on '// -----')")
     ap.add_argument("--only", default=None,
                     help="regex: only models whose file name matches")
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args()
+
+    if not os.access(args.toast_opt, os.X_OK):
+        print("robustness: toast-opt not executable: %r" % args.toast_opt)
+        return 2
 
     ci = os.environ.get("CI", "").lower() == "true"
     models_dir = os.path.join(args.corpus, "models")
@@ -367,26 +583,48 @@ def main():
                     if f.endswith(".mlir")) if os.path.isdir(models_dir) else []
     if args.only:
         models = [m for m in models if re.search(args.only, m)]
-    if not models:
+    missing_corpus = not models
+    if missing_corpus:
         print("robustness: no corpus models found in %r (set TOAST_CORPUS_DIR)"
               % models_dir)
         if ci:
             print("robustness: FAIL: CI=true and the corpus is required")
             return 1
-        print("robustness: SKIPPED")
-        return SKIP
-    if not os.access(args.toast_opt, os.X_OK):
-        print("robustness: toast-opt not executable: %r" % args.toast_opt)
-        return 2
 
     workdir = tempfile.mkdtemp(prefix="toast-robustness-")
     jobs = []
+    # Checked-in inputs (past crashes, verifier edge cases) run as they are,
+    # one job per `// -----` chunk, with or without the corpus.
+    inputs = sorted(f for f in os.listdir(args.inputs)
+                    if f.endswith(".mlir")) if os.path.isdir(args.inputs) \
+        else []
+    for f in inputs:
+        with open(os.path.join(args.inputs, f), "rb") as fh:
+            chunks = re.split(rb"(?m)^// -----.*\n", fh.read())
+        for k, chunk in enumerate(chunks):
+            first = next((l for l in chunk.split(b"\n")
+                          if l.strip() and not l.lstrip().startswith(
+                              (b"//", b"func.func", b"module"))), b"")
+            jobs.append(("Inputs/" + f[:-len(".mlir")], "case%03d" % k,
+                         "checked-in case: %s" % first.strip()[:80].decode(
+                             "utf-8", "replace"), chunk))
+    baseline_failures = []
     for m in models:
         with open(os.path.join(models_dir, m), "rb") as f:
             data = f.read()
         name = m[:-len(".mlir")]
-        for vid, desc, var in make_variants(name, data, args.truncations,
-                                            args.mutations, args.seed):
+        # The model itself must be accepted; its generic form is a second
+        # base for mutations.
+        cmd, rc, out, err, _ = run_tool(args.toast_opt, os.path.join(
+            models_dir, m), args.timeout, ["--mlir-print-op-generic"])
+        kind, reason = classify(rc, out, err)
+        if kind != "accepted":
+            baseline_failures.append("%s: %s %s\n%s" % (
+                m, kind, reason, err.decode("utf-8", "replace")[:2000]))
+            out = b""
+        for vid, desc, var in make_variants(name, data, out, args.truncations,
+                                            args.mutations,
+                                            args.generic_mutations, args.seed):
             jobs.append((name, vid, desc, var))
 
     start = time.monotonic()
@@ -410,6 +648,9 @@ def main():
         if r not in failures and not args.keep:
             os.unlink(r["path"])
 
+    for b in baseline_failures:
+        print("\n=== BASELINE: unmodified model not accepted: %s" % b)
+
     for r in failures:
         print("\n=== %s: %s %s (%s)" % (r["kind"].upper(), r["model"], r["vid"],
                                        r["reason"]))
@@ -418,14 +659,15 @@ def main():
         for line in stack_top(r["err"]):
             print("    " + line)
 
-    print("\nrobustness: %d variants of %d models run in %.1fs: "
-          "%d accepted, %d rejected, %d crashed, %d hung, %d bad exit, "
-          "%d roundtrip failures" % (
-              len(results), len(models), elapsed, counts.get("accepted", 0),
+    print("\nrobustness: %d variants (%d models, %d checked-in inputs) run "
+          "in %.1fs: %d accepted, %d rejected, %d crashed, %d hung, "
+          "%d bad exit, %d roundtrip failures" % (
+              len(results), len(models), len(inputs), elapsed,
+              counts.get("accepted", 0),
               counts.get("rejected", 0), counts.get("crash", 0),
               counts.get("hang", 0), counts.get("bad", 0),
               counts.get("roundtrip", 0)))
-    if failures:
+    if failures or baseline_failures:
         print("robustness: FAIL: %d failing inputs saved in %s" %
               (len(failures), workdir))
         return 1
@@ -433,6 +675,9 @@ def main():
         print("robustness: variants kept in %s" % workdir)
     else:
         shutil.rmtree(workdir, ignore_errors=True)
+    if missing_corpus:
+        print("robustness: SKIPPED (no corpus; only checked-in inputs ran)")
+        return SKIP
     print("robustness: PASS")
     return 0
 
