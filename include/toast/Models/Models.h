@@ -1,0 +1,70 @@
+//===- Models.h - The papers' benchmark models as StableHLO -----*- C++ -*-===//
+//
+// A registry of model generators. A name is a model family (`mlp`,
+// `transformer`, `itx`, `gns`, `unet`) or one of its presets (`t32`, `t48`,
+// `t2b`, `t7b`, ...). Integer options (`layers`, `batch`, `seq`, ...)
+// override the preset; each model rejects options it does not take.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TOAST_MODELS_MODELS_H
+#define TOAST_MODELS_MODELS_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <string>
+
+namespace toast::models {
+
+/// Options of one generation request.
+struct ModelOptions {
+  /// Integer overrides by option name (`layers`, `d-model`, ...).
+  llvm::StringMap<int64_t> ints;
+  /// Forward pass only (models that have a training step).
+  bool inference = false;
+  /// Parameter element type: "f32" or "bf16".
+  std::string dtype = "f32";
+};
+
+/// One integer option a model takes.
+struct OptionInfo {
+  std::string name;
+  std::string help;
+};
+
+/// A generator as listed by `toast-models --list`.
+struct ModelInfo {
+  std::string name;
+  /// The model family, equal to `name` for a family itself.
+  std::string family;
+  std::string summary;
+};
+
+/// Every model and preset name, families first.
+llvm::ArrayRef<ModelInfo> listModels();
+/// Every integer option any model takes.
+llvm::ArrayRef<OptionInfo> listOptions();
+
+/// Size of a generated program.
+struct ModelStats {
+  /// Elements and tensors of the `params.*` arguments.
+  int64_t parameters = 0;
+  int64_t parameterTensors = 0;
+  /// Operations in @main (nested regions included, the return excluded).
+  int64_t ops = 0;
+  int64_t arguments = 0;
+};
+
+/// Generates model `name`. On failure returns null and sets `error`.
+mlir::OwningOpRef<mlir::ModuleOp> buildModel(mlir::MLIRContext *ctx,
+                                             llvm::StringRef name,
+                                             const ModelOptions &options,
+                                             std::string &error);
+
+/// Measures a generated module.
+ModelStats measureModel(mlir::ModuleOp module);
+
+} // namespace toast::models
+
+#endif // TOAST_MODELS_MODELS_H

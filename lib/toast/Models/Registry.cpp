@@ -1,0 +1,156 @@
+//===- Registry.cpp - Model names, options and measurement ---------------===//
+
+#include "ModelsInternal.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/Twine.h"
+
+using namespace mlir;
+using namespace toast;
+using namespace toast::models;
+using namespace toast::models::gen;
+
+namespace {
+struct Entry {
+  ModelInfo info;
+  Generator generator;
+};
+} // namespace
+
+static ArrayRef<Entry> entries() {
+  static const Entry table[] = {
+      {{"mlp", "mlp",
+        "two-layer MLP of the PartIR/TOAST papers (training step; "
+        "--inference: forward only)"},
+       buildMLP},
+      {{"transformer", "transformer",
+        "decoder-only transformer training step (default preset t32)"},
+       buildTransformer},
+      {{"t32", "transformer",
+        "PartIR T32: 32 layers, d_model 4096, 32 heads, batch 48, vocab 32k "
+        "(~5B)"},
+       buildTransformer},
+      {{"t48", "transformer",
+        "PartIR T48: 48 layers, d_model 8192, 64 heads, batch 64, vocab 32k"},
+       buildTransformer},
+      {{"t2b", "transformer",
+        "TOAST T2B (Gemma 1 2B): 18 layers, d_model 2048, 8 heads, "
+        "multi-query, vocab 256128"},
+       buildTransformer},
+      {{"t7b", "transformer",
+        "TOAST T7B (Gemma 1 7B): 28 layers, d_model 3072, 16 heads, "
+        "vocab 256128"},
+       buildTransformer},
+  };
+  return table;
+}
+
+ArrayRef<ModelInfo> models::listModels() {
+  static const SmallVector<ModelInfo> infos = [] {
+    SmallVector<ModelInfo> result;
+    for (const Entry &e : entries())
+      result.push_back(e.info);
+    return result;
+  }();
+  return infos;
+}
+
+ArrayRef<OptionInfo> models::listOptions() {
+  static const OptionInfo options[] = {
+      {"layers", "number of layers (blocks)"},
+      {"batch", "batch size"},
+      {"seq", "sequence length (itx: prompt length)"},
+      {"d-model", "model width"},
+      {"heads", "attention heads"},
+      {"kv-heads", "key/value heads (1 = multi-query)"},
+      {"key-size", "size of one attention head"},
+      {"vocab", "vocabulary size"},
+      {"hidden", "hidden width of the MLPs"},
+      {"decode-steps", "itx: generated tokens (> 1: a stablehlo.while loop)"},
+      {"nodes", "gns: graph nodes"},
+      {"edges", "gns: graph edges"},
+      {"mp-steps", "gns: message-passing steps"},
+      {"latent", "gns: latent size"},
+      {"mlp-layers", "gns: hidden layers per MLP"},
+      {"channels", "unet: base channel count"},
+      {"resolution", "unet: image height and width"},
+  };
+  return options;
+}
+
+bool gen::check(bool cond, const Twine &message, std::string &error) {
+  if (!cond)
+    error = message.str();
+  return cond;
+}
+
+bool gen::applyOptions(StringRef model, const ModelOptions &options,
+                          ArrayRef<IntOption> fields, std::string &error) {
+  for (const auto &entry : options.ints) {
+    StringRef name = entry.getKey();
+    const IntOption *field = llvm::find_if(
+        fields, [&](const IntOption &f) { return f.name == name; });
+    if (field == fields.end()) {
+      std::string accepted;
+      for (const IntOption &f : fields)
+        accepted += " --" + f.name.str();
+      error = ("model '" + model + "' does not take --" + name +
+               " (it takes:" + accepted + ")")
+                  .str();
+      return false;
+    }
+    if (entry.getValue() <= 0) {
+      error = ("--" + name + " must be positive, got " +
+               Twine(entry.getValue()))
+                  .str();
+      return false;
+    }
+    *field->field = entry.getValue();
+  }
+  return true;
+}
+
+Type gen::paramType(GraphBuilder &b, const ModelOptions &options) {
+  return options.dtype == "bf16" ? b.bf16() : b.f32();
+}
+
+OwningOpRef<ModuleOp> models::buildModel(MLIRContext *ctx, StringRef name,
+                                         const ModelOptions &options,
+                                         std::string &error) {
+  if (options.dtype != "f32" && options.dtype != "bf16") {
+    error = "unknown --dtype '" + options.dtype + "' (expected f32 or bf16)";
+    return nullptr;
+  }
+  for (const Entry &e : entries()) {
+    if (e.info.name != name)
+      continue;
+    StringRef preset = e.info.name == e.info.family ? "" : name;
+    return e.generator(ctx, preset, options, error);
+  }
+  std::string known;
+  for (const Entry &e : entries())
+    known += " " + e.info.name;
+  error = ("unknown model '" + name + "' (known:" + known + ")").str();
+  return nullptr;
+}
+
+ModelStats models::measureModel(ModuleOp module) {
+  ModelStats stats;
+  auto func = module.lookupSymbol<func::FuncOp>("main");
+  if (!func)
+    return stats;
+  stats.arguments = func.getNumArguments();
+  for (BlockArgument arg : func.getArguments()) {
+    auto name = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
+                                                  "partir.name");
+    if (!name || !name.getValue().starts_with("params."))
+      continue;
+    ++stats.parameterTensors;
+    stats.parameters += cast<RankedTensorType>(arg.getType()).getNumElements();
+  }
+  func.walk([&](Operation *op) {
+    if (op != func && !isa<func::ReturnOp>(op))
+      ++stats.ops;
+  });
+  return stats;
+}

@@ -1,0 +1,235 @@
+//===- Transformer.cpp - Decoder-only transformer training step ----------===//
+//
+// One parameter layout for all presets, so that one schedule (PartIR A.6)
+// applies to all of them:
+//
+//   params.embedder.embedding            [V, D]  (tied input/output)
+//   params.layer_<i>.pre_attn_norm.scale [D]     (.offset with LayerNorm)
+//   params.layer_<i>.attn.qkv_einsum.w   [3, H, D, K]   (multi-head)
+//   params.layer_<i>.attn.q_einsum.w     [H, D, K]      (grouped/multi-query)
+//   params.layer_<i>.attn.kv_einsum.w    [2, KV, D, K]  (grouped/multi-query)
+//   params.layer_<i>.attn.attn_vec_einsum.w [H, K, D]
+//   params.layer_<i>.post_attn_norm.scale [D]    (T32/T48 only)
+//   params.layer_<i>.pre_mlp_norm.scale  [D]     (.offset with LayerNorm)
+//   params.layer_<i>.mlp.dense_up.w      [2, D, F]  (gate and up, GeLU gated)
+//   params.layer_<i>.mlp.dense_down.w    [F, D]
+//   params.final_norm.scale              [D]     (Gemma presets only)
+//
+// The block: x += attn(norm(x)); x += mlp(norm(x)), RoPE on q and k, causal
+// mask from iota/compare/select, softmax in f32, loss = mean cross-entropy.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ModelsInternal.h"
+#include "toast/Models/Layers.h"
+#include "toast/Models/Optimizer.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace toast;
+using namespace toast::models;
+using namespace toast::models::gen;
+
+namespace {
+struct Config {
+  int64_t layers, batch, seq, dModel, heads, kvHeads, keySize, vocab, hidden;
+  /// T32/T48: LayerNorm (scale, offset) plus an extra post-attention RMS
+  /// norm; Gemma: RMSNorm with (1 + scale), sqrt(D) embedding scale and a
+  /// final norm.
+  bool gemma;
+};
+
+/// Large negative logit of masked positions (Gemma's K_MASK).
+constexpr double kMaskValue = -2.3819763e38;
+
+struct LayerParams {
+  Value preAttnScale, preAttnOffset, qkv, q, kv, out, postAttnScale,
+      preMlpScale, preMlpOffset, up, down;
+};
+} // namespace
+
+static bool presetConfig(StringRef preset, Config &c, std::string &error) {
+  if (preset.empty() || preset == "t32")
+    c = {32, 48, 2048, 4096, 32, 32, 128, 32000, 7168, false};
+  else if (preset == "t48")
+    c = {48, 64, 2048, 8192, 64, 64, 128, 32000, 28672, false};
+  else if (preset == "t2b")
+    c = {18, 8, 2048, 2048, 8, 1, 256, 256128, 16384, true};
+  else if (preset == "t7b")
+    c = {28, 8, 2048, 3072, 16, 16, 256, 256128, 24576, true};
+  else
+    return check(false, "unknown transformer preset '" + preset + "'", error);
+  return true;
+}
+
+static Value norm(GraphBuilder &b, const Config &c, Value x, Value scale,
+                  Value offset) {
+  if (c.gemma)
+    return rmsNorm(b, x, scale, /*plusOne=*/true);
+  return layerNorm(b, x, scale, offset);
+}
+
+static Value attention(GraphBuilder &b, const Config &c, const LayerParams &p,
+                       Value h, Value positions, Value mask) {
+  int64_t B = c.batch, T = c.seq, H = c.heads, KV = c.kvHeads, K = c.keySize;
+  Value q, k, v;
+  if (p.qkv) {
+    // 'BTD,SNDH->BTSNH'
+    Value qkv = b.dotGeneral(h, p.qkv, {{}, {}, {2}, {2}});
+    q = b.index(qkv, 2, 0);
+    k = b.index(qkv, 2, 1);
+    v = b.index(qkv, 2, 2);
+  } else {
+    q = b.dotGeneral(h, p.q, {{}, {}, {2}, {1}});       // [B,T,H,K]
+    Value kv = b.dotGeneral(h, p.kv, {{}, {}, {2}, {2}}); // [B,T,2,KV,K]
+    k = b.index(kv, 2, 0);
+    v = b.index(kv, 2, 1);
+  }
+  q = rope(b, q, positions);
+  k = rope(b, k, positions);
+  q = b.mulScalar(q, 1.0 / std::sqrt(static_cast<double>(K)));
+
+  Value encoded;
+  if (KV == H) {
+    // 'BTNH,BSNH->BNTS'
+    Value logits = b.dotGeneral(q, k, {{0, 2}, {0, 2}, {3}, {3}});
+    SmallVector<int64_t> shape{B, H, T, T};
+    logits = b.select(b.broadcastInDim(mask, shape, {2, 3}), logits,
+                      b.full(kMaskValue, shape, GraphBuilder::elementTypeOf(q)));
+    Value probs = softmax(b, logits, 3);
+    // 'BNTS,BSNH->BNTH' then to BTNH.
+    encoded = b.dotGeneral(probs, v, {{0, 1}, {0, 2}, {3}, {1}});
+    encoded = b.transpose(encoded, {0, 2, 1, 3});
+  } else {
+    int64_t G = H / KV;
+    Value qg = b.reshape(q, {B, T, KV, G, K});
+    // 'BTKGH,BSKH->BKTGS'
+    Value logits = b.dotGeneral(qg, k, {{0, 2}, {0, 2}, {4}, {3}});
+    SmallVector<int64_t> shape{B, KV, T, G, T};
+    logits = b.select(b.broadcastInDim(mask, shape, {2, 4}), logits,
+                      b.full(kMaskValue, shape, GraphBuilder::elementTypeOf(q)));
+    Value probs = softmax(b, logits, 4);
+    // 'BKTGS,BSKH->BKTGH' then to BTKGH and BTNH.
+    encoded = b.dotGeneral(probs, v, {{0, 1}, {0, 2}, {4}, {1}});
+    encoded = b.reshape(b.transpose(encoded, {0, 2, 1, 3, 4}), {B, T, H, K});
+  }
+  // 'BTNH,NHD->BTD'
+  return b.dotGeneral(encoded, p.out, {{}, {}, {2, 3}, {0, 1}});
+}
+
+static Value mlp(GraphBuilder &b, const LayerParams &p, Value h) {
+  Value gate = gelu(b, dense(b, h, b.index(p.up, 0, 0)));
+  Value up = dense(b, h, b.index(p.up, 0, 1));
+  return dense(b, b.mul(gate, up), p.down);
+}
+
+static LayerParams declareLayer(GraphBuilder &b, Params &params,
+                                const Config &c, int64_t i, Type elt) {
+  std::string prefix = ("layer_" + Twine(i) + ".").str();
+  int64_t D = c.dModel, H = c.heads, K = c.keySize;
+  LayerParams p;
+  p.preAttnScale = params.add(b, prefix + "pre_attn_norm.scale", {D}, elt);
+  if (!c.gemma)
+    p.preAttnOffset = params.add(b, prefix + "pre_attn_norm.offset", {D}, elt);
+  if (c.kvHeads == H) {
+    p.qkv = params.add(b, prefix + "attn.qkv_einsum.w", {3, H, D, K}, elt);
+  } else {
+    p.q = params.add(b, prefix + "attn.q_einsum.w", {H, D, K}, elt);
+    p.kv = params.add(b, prefix + "attn.kv_einsum.w", {2, c.kvHeads, D, K},
+                      elt);
+  }
+  p.out = params.add(b, prefix + "attn.attn_vec_einsum.w", {H, K, D}, elt);
+  if (!c.gemma)
+    p.postAttnScale = params.add(b, prefix + "post_attn_norm.scale", {D}, elt);
+  p.preMlpScale = params.add(b, prefix + "pre_mlp_norm.scale", {D}, elt);
+  if (!c.gemma)
+    p.preMlpOffset = params.add(b, prefix + "pre_mlp_norm.offset", {D}, elt);
+  p.up = params.add(b, prefix + "mlp.dense_up.w", {2, D, c.hidden}, elt);
+  p.down = params.add(b, prefix + "mlp.dense_down.w", {c.hidden, D}, elt);
+  return p;
+}
+
+OwningOpRef<ModuleOp> gen::buildTransformer(MLIRContext *ctx,
+                                               StringRef preset,
+                                               const ModelOptions &options,
+                                               std::string &error) {
+  Config c;
+  if (!presetConfig(preset, c, error))
+    return nullptr;
+  StringRef name = preset.empty() ? "transformer" : preset;
+  if (!applyOptions(name, options,
+                    {{"layers", &c.layers},
+                     {"batch", &c.batch},
+                     {"seq", &c.seq},
+                     {"d-model", &c.dModel},
+                     {"heads", &c.heads},
+                     {"kv-heads", &c.kvHeads},
+                     {"key-size", &c.keySize},
+                     {"vocab", &c.vocab},
+                     {"hidden", &c.hidden}},
+                    error))
+    return nullptr;
+  // Presets with kv-heads == heads keep that when only --heads changes.
+  if (options.ints.count("heads") && !options.ints.count("kv-heads") &&
+      c.kvHeads != 1)
+    c.kvHeads = c.heads;
+  if (!check(c.heads % c.kvHeads == 0,
+             "--heads (" + Twine(c.heads) + ") must be a multiple of "
+             "--kv-heads (" + Twine(c.kvHeads) + ")", error) ||
+      !check(c.keySize % 2 == 0,
+             "--key-size must be even (RoPE rotates halves)", error))
+    return nullptr;
+
+  GraphBuilder b(ctx, (name + (options.inference ? "_forward" : "_train_step"))
+                          .str());
+  Type elt = paramType(b, options);
+  Params params;
+  Value embedding =
+      params.add(b, "embedder.embedding", {c.vocab, c.dModel}, elt);
+  SmallVector<LayerParams> layers;
+  for (int64_t i = 0; i < c.layers; ++i)
+    layers.push_back(declareLayer(b, params, c, i, elt));
+  Value finalScale;
+  if (c.gemma)
+    finalScale = params.add(b, "final_norm.scale", {c.dModel}, elt);
+  AdamState state;
+  if (!options.inference)
+    state = declareAdamState(b, params);
+  Value tokens = b.argument("batch.tokens", {c.batch, c.seq}, b.i32());
+  Value targets;
+  if (!options.inference)
+    targets = b.argument("batch.targets", {c.batch, c.seq}, b.i32());
+
+  Value positions, mask;
+  {
+    GraphBuilder::NoGradScope noGrad(b);
+    positions = b.convert(b.iota({c.seq}, 0, b.i32()), b.f32());
+    mask = causalMask(b, c.seq, c.seq);
+  }
+  Value x = b.take(embedding, tokens);
+  if (c.gemma)
+    x = b.mulScalar(x, std::sqrt(static_cast<double>(c.dModel)));
+  for (const LayerParams &p : layers) {
+    Value attn = attention(
+        b, c, p, norm(b, c, x, p.preAttnScale, p.preAttnOffset), positions,
+        mask);
+    if (p.postAttnScale)
+      attn = rmsNorm(b, attn, p.postAttnScale);
+    x = b.add(x, attn);
+    x = b.add(x, mlp(b, p, norm(b, c, x, p.preMlpScale, p.preMlpOffset)));
+  }
+  if (finalScale)
+    x = rmsNorm(b, x, finalScale, /*plusOne=*/true);
+  // 'BTD,VD->BTV' with the tied embedding.
+  Value logits = b.dotGeneral(x, embedding, {{}, {}, {2}, {1}});
+  if (options.inference) {
+    b.result("logits", logits);
+  } else {
+    Value loss = crossEntropy(b, logits, targets);
+    emitAdamTrainStep(b, params, state, loss);
+  }
+  OwningOpRef<ModuleOp> module = b.finish();
+  check(bool(module), "generated transformer does not verify", error);
+  return module;
+}
