@@ -26,6 +26,10 @@ static ArrayRef<Entry> entries() {
       {{"transformer", "transformer",
         "decoder-only transformer training step (default preset t32)"},
        buildTransformer},
+      {{"itx", "itx",
+        "TOAST ITX / PartIR IT32: inference transformer with RoPE, "
+        "multi-query attention and a KV cache (prefill + decode steps, ~5B)"},
+       buildInferenceTransformer},
       {{"t32", "transformer",
         "PartIR T32: 32 layers, d_model 4096, 32 heads, batch 48, vocab 32k "
         "(~5B)"},

@@ -1,0 +1,279 @@
+//===- InferenceTransformer.cpp - ITX: prefill + KV-cached decoding ------===//
+//
+// The inference-optimized transformer of TOAST 5.1 (ITX, PartIR's IT32):
+// multi-query attention with RoPE, RMS norms, gated GeLU MLP, untied output
+// projection. The program
+//   1. runs the prompt [B, P] through the model (prefill), writing keys and
+//      values into per-layer caches [B, P + S, KV, K] (dynamic_update_slice),
+//   2. picks the next token greedily (argmax),
+//   3. decodes S tokens, each attending to the cache up to its position;
+//      for S > 1 the decode steps are a stablehlo.while loop (a serving loop
+//      is a lax.fori_loop, not unrolled), whose carry holds the step, the
+//      token, the output buffer, the caches and the parameters (JAX lifts
+//      closed-over values into the carry).
+// Results: `generated` [B, S] tokens and the last step's `logits` [B, V].
+//
+// Parameter names follow the transformer's: params.embedder.embedding,
+// params.layer_<i>.{pre_attn_norm.scale, attn.q_einsum.w [H,D,K],
+// attn.kv_einsum.w [2,KV,D,K], attn.attn_vec_einsum.w [H,K,D],
+// pre_mlp_norm.scale, mlp.dense_up.w [2,D,F], mlp.dense_down.w [F,D]},
+// params.final_norm.scale, params.unembed.w [D, V].
+//
+//===----------------------------------------------------------------------===//
+
+#include "ModelsInternal.h"
+#include "toast/Models/Layers.h"
+#include "toast/Models/Optimizer.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace toast;
+using namespace toast::models;
+using namespace toast::models::gen;
+using stablehlo::ComparisonDirection;
+
+namespace {
+struct Config {
+  int64_t layers = 32, batch = 8, seq = 1024, dModel = 2048, heads = 32,
+          kvHeads = 1, keySize = 128, vocab = 50257, hidden = 21504,
+          decodeSteps = 1;
+};
+
+struct Layer {
+  Value preAttnScale, q, kv, out, preMlpScale, up, down;
+};
+
+struct Weights {
+  Value embedding, finalScale, unembed;
+  SmallVector<Layer> layers;
+
+  SmallVector<Value> flatten() const {
+    SmallVector<Value> all{embedding};
+    for (const Layer &l : layers)
+      all.append({l.preAttnScale, l.q, l.kv, l.out, l.preMlpScale, l.up,
+                  l.down});
+    all.append({finalScale, unembed});
+    return all;
+  }
+  static Weights unflatten(ArrayRef<Value> all) {
+    Weights w;
+    w.embedding = all.front();
+    size_t i = 1;
+    while (i + 2 < all.size()) {
+      w.layers.push_back({all[i], all[i + 1], all[i + 2], all[i + 3],
+                          all[i + 4], all[i + 5], all[i + 6]});
+      i += 7;
+    }
+    w.finalScale = all[i];
+    w.unembed = all[i + 1];
+    return w;
+  }
+};
+
+/// Keys and values of every layer, [B, L, KV, K] each.
+struct Cache {
+  SmallVector<Value> keys, values;
+};
+} // namespace
+
+/// Attention of q [B,T,H,K] over k, v [B,S,KV,K] where `mask` [T,S] allows.
+static Value groupedAttention(GraphBuilder &b, Value q, Value k, Value v,
+                              Value mask) {
+  ArrayRef<int64_t> qs = GraphBuilder::shapeOf(q);
+  int64_t B = qs[0], T = qs[1], H = qs[2], K = qs[3];
+  int64_t S = GraphBuilder::shapeOf(k)[1], KV = GraphBuilder::shapeOf(k)[2];
+  int64_t G = H / KV;
+  Value qg = b.reshape(q, {B, T, KV, G, K});
+  Value logits = b.dotGeneral(qg, k, {{0, 2}, {0, 2}, {4}, {3}});
+  SmallVector<int64_t> shape{B, KV, T, G, S};
+  logits = b.select(b.broadcastInDim(mask, shape, {2, 4}), logits,
+                    b.full(-2.3819763e38, shape,
+                           GraphBuilder::elementTypeOf(q)));
+  Value probs = softmax(b, logits, 4);
+  Value encoded = b.dotGeneral(probs, v, {{0, 1}, {0, 2}, {4}, {1}});
+  return b.reshape(b.transpose(encoded, {0, 2, 1, 3, 4}), {B, T, H, K});
+}
+
+/// One pass of `tokens` [B, T] at positions start..start+T-1 (`start` a
+/// scalar i32), writing the layers' keys and values into `cache` at `start`.
+/// `mask` [T, L] selects the visible cache entries (the prefill passes
+/// `useFresh` to attend to its own keys, [T, T]). Returns logits of the last
+/// position, [B, V].
+static Value forward(GraphBuilder &b, const Config &c, const Weights &w,
+                     Value tokens, Value start, Value positions, Value mask,
+                     Cache &cache, bool useFresh) {
+  int64_t B = c.batch, T = GraphBuilder::shapeOf(tokens)[1];
+  Value zero = b.scalar(0, b.i32());
+  Value x = b.take(w.embedding, tokens);
+  x = b.mulScalar(x, std::sqrt(static_cast<double>(c.dModel)));
+  for (auto [i, l] : llvm::enumerate(w.layers)) {
+    Value h = rmsNorm(b, x, l.preAttnScale, /*plusOne=*/true);
+    Value q = b.dotGeneral(h, l.q, {{}, {}, {2}, {1}});        // [B,T,H,K]
+    Value kv = b.dotGeneral(h, l.kv, {{}, {}, {2}, {2}});      // [B,T,2,KV,K]
+    Value k = rope(b, b.index(kv, 2, 0), positions);
+    Value v = b.index(kv, 2, 1);
+    q = b.mulScalar(rope(b, q, positions),
+                    1.0 / std::sqrt(static_cast<double>(c.keySize)));
+    cache.keys[i] = b.dynamicUpdateSlice(cache.keys[i], k,
+                                         {zero, start, zero, zero});
+    cache.values[i] = b.dynamicUpdateSlice(cache.values[i], v,
+                                           {zero, start, zero, zero});
+    Value attn = useFresh ? groupedAttention(b, q, k, v, mask)
+                          : groupedAttention(b, q, cache.keys[i],
+                                             cache.values[i], mask);
+    x = b.add(x, b.dotGeneral(attn, l.out, {{}, {}, {2, 3}, {0, 1}}));
+    h = rmsNorm(b, x, l.preMlpScale, /*plusOne=*/true);
+    Value gate = gelu(b, dense(b, h, b.index(l.up, 0, 0)));
+    Value up = dense(b, h, b.index(l.up, 0, 1));
+    x = b.add(x, dense(b, b.mul(gate, up), l.down));
+  }
+  Value last = b.index(b.slice(x, {0, T - 1, 0}, {B, T, c.dModel}), 1, 0);
+  last = rmsNorm(b, last, w.finalScale, /*plusOne=*/true);
+  return b.matmul(last, w.unembed);
+}
+
+/// One decode step of `token` [B] at position `pos` (scalar i32).
+static Value decodeStep(GraphBuilder &b, const Config &c, const Weights &w,
+                        Value token, Value pos, Cache &cache) {
+  int64_t L = c.seq + c.decodeSteps;
+  Value positions = b.reshape(b.convert(pos, b.f32()), {1});
+  Value visible = b.compare(b.iota({1, L}, 1, b.i32()),
+                            b.broadcastInDim(pos, {1, L}, {}),
+                            ComparisonDirection::LE);
+  return forward(b, c, w, b.reshape(token, {c.batch, 1}), pos, positions,
+                 visible, cache, /*useFresh=*/false);
+}
+
+/// The decode loop for S > 1 steps, as a stablehlo.while.
+static Value decodeLoop(GraphBuilder &b, const Config &c, const Weights &w,
+                        Value firstToken, Cache &cache, Value &logits) {
+  OpBuilder &ob = b.getBuilder();
+  Location loc = b.getLoc();
+  int64_t S = c.decodeSteps, n = c.layers;
+  Value buffer = b.full(0, {c.batch, S}, b.i32());
+  logits = b.full(0.0, {c.batch, c.vocab}, GraphBuilder::elementTypeOf(w.unembed));
+  // Carry: step, token, buffer, logits, keys..., values..., weights...
+  SmallVector<Value> carry{b.scalar(0, b.i32()), firstToken, buffer, logits};
+  llvm::append_range(carry, cache.keys);
+  llvm::append_range(carry, cache.values);
+  llvm::append_range(carry, w.flatten());
+  SmallVector<Type> types;
+  for (Value v : carry)
+    types.push_back(v.getType());
+  SmallVector<Location> locs(types.size(), loc);
+  auto loop = stablehlo::WhileOp::create(ob, loc, types, carry);
+  {
+    OpBuilder::InsertionGuard guard(ob);
+    Block *cond = ob.createBlock(&loop.getCond(), {}, types, locs);
+    Value more = b.compare(cond->getArgument(0),
+                           b.scalar(static_cast<double>(S), b.i32()),
+                           ComparisonDirection::LT);
+    stablehlo::ReturnOp::create(ob, loc, more);
+
+    Block *body = ob.createBlock(&loop.getBody(), {}, types, locs);
+    ArrayRef<BlockArgument> args = body->getArguments();
+    Value step = args[0], token = args[1], out = args[2];
+    Cache inner;
+    for (int64_t i = 0; i < n; ++i) {
+      inner.keys.push_back(args[4 + i]);
+      inner.values.push_back(args[4 + n + i]);
+    }
+    SmallVector<Value> flat(args.begin() + 4 + 2 * n, args.end());
+    Weights wi = Weights::unflatten(flat);
+    Value pos = b.add(step, b.scalar(static_cast<double>(c.seq), b.i32()));
+    Value stepLogits = decodeStep(b, c, wi, token, pos, inner);
+    Value next = b.argmax(stepLogits, 1, b.i32());
+    out = b.dynamicUpdateSlice(out, b.reshape(next, {c.batch, 1}),
+                               {b.scalar(0, b.i32()), step});
+    SmallVector<Value> yield{b.add(step, b.scalar(1, b.i32())), next, out,
+                             stepLogits};
+    llvm::append_range(yield, inner.keys);
+    llvm::append_range(yield, inner.values);
+    llvm::append_range(yield, flat);
+    stablehlo::ReturnOp::create(ob, loc, yield);
+  }
+  logits = loop->getResult(3);
+  for (int64_t i = 0; i < n; ++i) {
+    cache.keys[i] = loop->getResult(4 + i);
+    cache.values[i] = loop->getResult(4 + n + i);
+  }
+  return loop->getResult(2);
+}
+
+OwningOpRef<ModuleOp> gen::buildInferenceTransformer(
+    MLIRContext *ctx, StringRef preset, const ModelOptions &options,
+    std::string &error) {
+  (void)preset;
+  Config c;
+  if (!applyOptions("itx", options,
+                    {{"layers", &c.layers},
+                     {"batch", &c.batch},
+                     {"seq", &c.seq},
+                     {"d-model", &c.dModel},
+                     {"heads", &c.heads},
+                     {"kv-heads", &c.kvHeads},
+                     {"key-size", &c.keySize},
+                     {"vocab", &c.vocab},
+                     {"hidden", &c.hidden},
+                     {"decode-steps", &c.decodeSteps}},
+                    error))
+    return nullptr;
+  if (!check(c.heads % c.kvHeads == 0,
+             "--heads (" + Twine(c.heads) + ") must be a multiple of "
+             "--kv-heads (" + Twine(c.kvHeads) + ")", error) ||
+      !check(c.keySize % 2 == 0,
+             "--key-size must be even (RoPE rotates halves)", error))
+    return nullptr;
+
+  GraphBuilder b(ctx, "itx_generate");
+  b.setRecording(false);
+  Type elt = paramType(b, options);
+  int64_t D = c.dModel, H = c.heads, K = c.keySize, KV = c.kvHeads;
+  Params params;
+  Weights w;
+  w.embedding = params.add(b, "embedder.embedding", {c.vocab, D}, elt);
+  for (int64_t i = 0; i < c.layers; ++i) {
+    std::string p = ("layer_" + Twine(i) + ".").str();
+    Layer l;
+    l.preAttnScale = params.add(b, p + "pre_attn_norm.scale", {D}, elt);
+    l.q = params.add(b, p + "attn.q_einsum.w", {H, D, K}, elt);
+    l.kv = params.add(b, p + "attn.kv_einsum.w", {2, KV, D, K}, elt);
+    l.out = params.add(b, p + "attn.attn_vec_einsum.w", {H, K, D}, elt);
+    l.preMlpScale = params.add(b, p + "pre_mlp_norm.scale", {D}, elt);
+    l.up = params.add(b, p + "mlp.dense_up.w", {2, D, c.hidden}, elt);
+    l.down = params.add(b, p + "mlp.dense_down.w", {c.hidden, D}, elt);
+    w.layers.push_back(l);
+  }
+  w.finalScale = params.add(b, "final_norm.scale", {D}, elt);
+  w.unembed = params.add(b, "unembed.w", {D, c.vocab}, elt);
+  Value prompt = b.argument("batch.prompt", {c.batch, c.seq}, b.i32());
+
+  // Prefill.
+  int64_t L = c.seq + c.decodeSteps;
+  Cache cache;
+  for (int64_t i = 0; i < c.layers; ++i) {
+    cache.keys.push_back(b.full(0.0, {c.batch, L, KV, K}, elt));
+    cache.values.push_back(b.full(0.0, {c.batch, L, KV, K}, elt));
+  }
+  Value positions = b.convert(b.iota({c.seq}, 0, b.i32()), b.f32());
+  Value logits = forward(b, c, w, prompt, b.scalar(0, b.i32()), positions,
+                         causalMask(b, c.seq, c.seq), cache,
+                         /*useFresh=*/true);
+  Value token = b.argmax(logits, 1, b.i32());
+
+  // Decode.
+  Value generated;
+  if (c.decodeSteps == 1) {
+    logits = decodeStep(b, c, w, token,
+                        b.scalar(static_cast<double>(c.seq), b.i32()), cache);
+    generated = b.reshape(b.argmax(logits, 1, b.i32()), {c.batch, 1});
+  } else {
+    generated = decodeLoop(b, c, w, token, cache, logits);
+  }
+  b.result("generated", generated);
+  b.result("logits", logits);
+  OwningOpRef<ModuleOp> module = b.finish();
+  check(bool(module), "generated itx does not verify", error);
+  return module;
+}
