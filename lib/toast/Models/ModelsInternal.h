@@ -46,6 +46,11 @@ mlir::OwningOpRef<mlir::ModuleOp>
 buildInferenceTransformer(mlir::MLIRContext *ctx, llvm::StringRef preset,
                           const ModelOptions &options, std::string &error);
 
+mlir::OwningOpRef<mlir::ModuleOp> buildGNS(mlir::MLIRContext *ctx,
+                                           llvm::StringRef preset,
+                                           const ModelOptions &options,
+                                           std::string &error);
+
 } // namespace toast::models::gen
 
 #endif // TOAST_LIB_MODELS_MODELSINTERNAL_H

@@ -30,6 +30,10 @@ static ArrayRef<Entry> entries() {
         "TOAST ITX / PartIR IT32: inference transformer with RoPE, "
         "multi-query attention and a KV cache (prefill + decode steps, ~5B)"},
        buildInferenceTransformer},
+      {{"gns", "gns",
+        "TOAST/PartIR GNS: graph network training step (2048 nodes, 8192 "
+        "edges, 24 message-passing steps, latent 2048, ~875M)"},
+       buildGNS},
       {{"t32", "transformer",
         "PartIR T32: 32 layers, d_model 4096, 32 heads, batch 48, vocab 32k "
         "(~5B)"},
