@@ -1,0 +1,229 @@
+//===- Tensor.h - Runtime tensor values of the interpreter ------*- C++ -*-===//
+//
+// The value class of Toast's reference interpreter: a shape, an element type
+// and flat row-major storage.
+//
+// Storage follows the element kind:
+//   * floats (f16, bf16, f32, f64) are stored as `double`, and every write
+//     rounds to the element type (round to nearest even, overflow to
+//     infinity), so a stored value is always exactly representable;
+//   * integers (signed i8..i64 and unsigned ui8..ui64) are stored as
+//     `int64_t` bit patterns and every write wraps to the bit width (signed
+//     values are sign-extended, unsigned ones zero-extended);
+//   * i1 is a boolean, stored as 0/1 in the integer storage;
+//   * complex<f32>/complex<f64> are stored as (re, im) pairs of doubles.
+//
+// Storage is shared between copies (copy-on-write), so passing a tensor
+// around, reshaping it or returning it from a function does not copy data.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TOAST_INTERPRETER_TENSOR_H
+#define TOAST_INTERPRETER_TENSOR_H
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <complex>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace toast::interp {
+
+/// The arithmetic family of an element type.
+enum class ElementKind { Bool, Signed, Unsigned, Float, Complex };
+
+/// The floating-point formats the interpreter rounds to.
+enum class FloatFormat { F16, BF16, F32, F64 };
+
+/// Rounds `x` to the nearest value of `format` (ties to even; values beyond
+/// the largest finite value become infinities). NaNs are returned unchanged.
+double roundToFormat(double x, FloatFormat format);
+
+/// The bit pattern of `x` (exactly representable in `format`) in `format`,
+/// in the low bits of the result. NaN payloads are kept as far as they fit.
+uint64_t floatToBits(double x, FloatFormat format);
+
+/// The value of the bit pattern `bits` of `format`.
+double bitsToFloat(uint64_t bits, FloatFormat format);
+
+/// Machine epsilon (distance from 1 to the next value) of `format`.
+double epsilonOf(FloatFormat format);
+
+/// Wraps `value` to `bitWidth` bits: sign-extends when `isSigned`, else
+/// zero-extends (the result is then the uint64 bit pattern).
+int64_t wrapInteger(int64_t value, unsigned bitWidth, bool isSigned);
+
+/// Describes a supported element type.
+class ElementType {
+public:
+  /// The element type for `type`, or std::nullopt when the interpreter does
+  /// not support it (f8 types, index, tf32, ...).
+  static std::optional<ElementType> get(mlir::Type type);
+
+  ElementKind getKind() const { return kind; }
+  /// Bits of one element (for complex: of one component).
+  unsigned getBitWidth() const { return bitWidth; }
+  /// The float format (of the components, for complex).
+  FloatFormat getFloatFormat() const { return format; }
+  mlir::Type getType() const { return type; }
+
+  bool isFloat() const { return kind == ElementKind::Float; }
+  bool isComplex() const { return kind == ElementKind::Complex; }
+  bool isBool() const { return kind == ElementKind::Bool; }
+  bool isSignedInt() const { return kind == ElementKind::Signed; }
+  bool isUnsignedInt() const { return kind == ElementKind::Unsigned; }
+  /// Integers including i1: stored in the integer storage.
+  bool isIntegerLike() const {
+    return kind == ElementKind::Bool || kind == ElementKind::Signed ||
+           kind == ElementKind::Unsigned;
+  }
+  /// Floats and complex numbers: stored as doubles.
+  bool isFloatLike() const { return isFloat() || isComplex(); }
+
+  bool operator==(const ElementType &other) const {
+    return type == other.type;
+  }
+  bool operator!=(const ElementType &other) const { return !(*this == other); }
+
+private:
+  ElementKind kind = ElementKind::Float;
+  unsigned bitWidth = 0;
+  FloatFormat format = FloatFormat::F64;
+  mlir::Type type;
+};
+
+/// A tensor value: shape, element type and shared row-major storage.
+class Tensor {
+public:
+  /// An empty placeholder (no element type); only assignable.
+  Tensor() = default;
+  /// A zero-filled tensor.
+  Tensor(ElementType elementType, llvm::ArrayRef<int64_t> shape);
+  /// A zero-filled tensor of a ranked tensor type whose element type must be
+  /// supported (asserted).
+  explicit Tensor(mlir::RankedTensorType type);
+
+  /// A rank-0 tensor holding `value` (rounded/wrapped to the type).
+  static Tensor scalarFloat(ElementType elementType, double value);
+  static Tensor scalarInt(ElementType elementType, int64_t value);
+
+  bool isValid() const { return storage != nullptr; }
+  const ElementType &getElementType() const { return elementType; }
+  llvm::ArrayRef<int64_t> getShape() const { return shape; }
+  int64_t getRank() const { return static_cast<int64_t>(shape.size()); }
+  int64_t getDim(int64_t d) const { return shape[d]; }
+  int64_t getNumElements() const { return numElements; }
+  /// The MLIR type of this tensor.
+  mlir::RankedTensorType getType() const;
+  /// Row-major strides (in elements).
+  llvm::SmallVector<int64_t> getStrides() const;
+  /// Flat index of a multi-dimensional index.
+  int64_t getFlatIndex(llvm::ArrayRef<int64_t> index) const;
+
+  /// A tensor sharing this one's data with another shape of equal size.
+  Tensor reshaped(llvm::ArrayRef<int64_t> newShape) const;
+
+  //===--- Element access ---------------------------------------------===//
+  // Index arguments are flat row-major indices.
+
+  /// Float element (Float kind).
+  double getFloat(int64_t i) const { return storage->f[i]; }
+  /// Writes a float element, rounding it to the element type.
+  void setFloat(int64_t i, double v) {
+    mutableFloats()[i] = roundToFormat(v, elementType.getFloatFormat());
+  }
+  /// Integer element, sign- or zero-extended to 64 bits (integer kinds).
+  int64_t getInt(int64_t i) const { return storage->i[i]; }
+  uint64_t getUInt(int64_t i) const {
+    return static_cast<uint64_t>(storage->i[i]);
+  }
+  /// Writes an integer element, wrapping it to the bit width (for i1: any
+  /// nonzero value is true).
+  void setInt(int64_t i, int64_t v);
+  bool getBool(int64_t i) const { return storage->i[i] != 0; }
+  /// Complex element (Complex kind).
+  std::complex<double> getComplex(int64_t i) const {
+    return {storage->f[2 * i], storage->f[2 * i + 1]};
+  }
+  void setComplex(int64_t i, std::complex<double> v);
+
+  /// Any real element as a double (integers are converted, i1 is 0/1,
+  /// complex gives the real part).
+  double getAsDouble(int64_t i) const;
+  /// Writes `v` converted to the element type (floats round, integers
+  /// truncate toward zero and saturate, i1 is v != 0).
+  void setFromDouble(int64_t i, double v);
+
+  /// The bit pattern of an element, in the low getBitWidth() bits (for
+  /// complex: of the real part; see getComplexBits).
+  uint64_t getBits(int64_t i) const;
+  /// Sets an element from its bit pattern (real kinds).
+  void setBits(int64_t i, uint64_t bits);
+
+  /// Copies element `srcIndex` of `src` (same element type) to `dstIndex`.
+  void copyElement(int64_t dstIndex, const Tensor &src, int64_t srcIndex);
+  /// Whether element `i` equals element `j` of `other` exactly (NaN equals
+  /// NaN; +0 equals -0).
+  bool elementEquals(int64_t i, const Tensor &other, int64_t j) const;
+
+  //===--- Bulk storage -------------------------------------------------===//
+
+  /// Float storage: getNumElements() doubles, or 2x for complex.
+  llvm::ArrayRef<double> floats() const { return storage->f; }
+  /// Integer storage: getNumElements() values.
+  llvm::ArrayRef<int64_t> ints() const { return storage->i; }
+  /// Mutable storage (detaches shared storage first). Writes through these
+  /// must be followed by normalize() unless the values are already exact.
+  llvm::MutableArrayRef<double> mutableFloats();
+  llvm::MutableArrayRef<int64_t> mutableInts();
+  /// Rounds/wraps every element to the element type.
+  void normalize();
+
+  //===--- Printing -----------------------------------------------------===//
+
+  /// Element `i` as text (`1.5`, `-3`, `true`, `(1, 2)`, `nan`).
+  std::string formatElement(int64_t i) const;
+  /// A multi-index as `[1, 2]`.
+  std::string formatIndex(int64_t flatIndex) const;
+  /// `tensor<2x3xf32>` then the elements (at most `maxElements`).
+  void print(llvm::raw_ostream &os, int64_t maxElements = 64) const;
+
+private:
+  struct Storage {
+    std::vector<double> f;
+    std::vector<int64_t> i;
+  };
+  void allocate();
+
+  ElementType elementType;
+  llvm::SmallVector<int64_t, 4> shape;
+  int64_t numElements = 0;
+  std::shared_ptr<Storage> storage;
+};
+
+/// Iterates over all multi-indices of a shape in row-major order.
+/// Usage: `for (IndexIterator it(shape); !it.done(); it.next()) it.index()`.
+class IndexIterator {
+public:
+  explicit IndexIterator(llvm::ArrayRef<int64_t> shape);
+  bool done() const { return finished; }
+  void next();
+  llvm::ArrayRef<int64_t> index() const { return current; }
+  /// The flat index of the current position.
+  int64_t flat() const { return flatIndex; }
+
+private:
+  llvm::SmallVector<int64_t, 4> shape;
+  llvm::SmallVector<int64_t, 4> current;
+  int64_t flatIndex = 0;
+  bool finished = false;
+};
+
+} // namespace toast::interp
+
+#endif // TOAST_INTERPRETER_TENSOR_H

@@ -1,0 +1,349 @@
+//===- ContractionOps.cpp - dot, dot_general and convolution --------------===//
+//
+// Contractions run on packed, contiguous buffers:
+//   * dot_general transposes its operands into [batch, m, k] and
+//     [batch, k, n] and runs an i-k-j loop nest, blocked over k so that a
+//     block of the right operand stays in cache while the rows of the left
+//     one stream past; the innermost loop is contiguous in both the right
+//     operand and the result;
+//   * convolution packs the input as [batch, spatial..., feature] and the
+//     kernel as [spatial..., in-feature, out-feature], so the innermost loop
+//     runs over contiguous output features.
+// Floats accumulate in double and round once to the result type; integers
+// accumulate with 64-bit wraparound and wrap to the result width.
+//
+//===----------------------------------------------------------------------===//
+
+#include "OpImpl.h"
+
+#include "toast/Dialect/StableHLO/IR/StablehloOps.h"
+
+#include <numeric>
+
+using namespace mlir;
+using namespace toast::interp;
+using namespace toast::interp::detail;
+namespace hlo = toast::stablehlo;
+
+namespace {
+
+/// `x` with its dimensions permuted by `perm` into a contiguous tensor.
+Tensor transposed(const Tensor &x, ArrayRef<int64_t> perm) {
+  bool identity = true;
+  for (auto [i, p] : llvm::enumerate(perm))
+    identity &= static_cast<int64_t>(i) == p;
+  if (identity)
+    return x;
+  SmallVector<int64_t> shape, srcStrides;
+  SmallVector<int64_t> strides = x.getStrides();
+  for (int64_t p : perm) {
+    shape.push_back(x.getDim(p));
+    srcStrides.push_back(strides[p]);
+  }
+  Tensor result(x.getElementType(), shape);
+  copyStrided(x, 0, srcStrides, result, 0, result.getStrides(), shape);
+  return result;
+}
+
+/// The storage of a real tensor as values of type T (double or int64_t).
+template <typename T> std::vector<T> valuesAs(const Tensor &x) {
+  if constexpr (std::is_same_v<T, double>) {
+    if (x.getElementType().isFloat())
+      return std::vector<double>(x.floats().begin(), x.floats().end());
+    std::vector<double> values(x.getNumElements());
+    for (int64_t i = 0, n = x.getNumElements(); i < n; ++i)
+      values[i] = x.getAsDouble(i);
+    return values;
+  } else {
+    return std::vector<int64_t>(x.ints().begin(), x.ints().end());
+  }
+}
+
+/// Writes `values` (in the result's layout) into `result`, rounding.
+template <typename T>
+void storeValues(Tensor &result, const std::vector<T> &values) {
+  if constexpr (std::is_same_v<T, double>) {
+    llvm::copy(values, result.mutableFloats().begin());
+  } else {
+    llvm::copy(values, result.mutableInts().begin());
+  }
+  result.normalize();
+}
+
+/// C[b] += A[b] * B[b] for row-major A: [batch, m, k], B: [batch, k, n].
+template <typename T>
+void batchedMatmul(const T *a, const T *b, T *c, int64_t batch, int64_t m,
+                   int64_t k, int64_t n) {
+  // Keep a block of about 256 KiB of B in cache.
+  int64_t kBlock = std::max<int64_t>(1, (256 * 1024 / sizeof(T)) /
+                                            std::max<int64_t>(n, 1));
+  for (int64_t bi = 0; bi < batch; ++bi) {
+    const T *ab = a + bi * m * k;
+    const T *bb = b + bi * k * n;
+    T *cb = c + bi * m * n;
+    for (int64_t k0 = 0; k0 < k; k0 += kBlock) {
+      int64_t k1 = std::min(k, k0 + kBlock);
+      for (int64_t i = 0; i < m; ++i) {
+        T *crow = cb + i * n;
+        const T *arow = ab + i * k;
+        for (int64_t kk = k0; kk < k1; ++kk) {
+          T av = arow[kk];
+          const T *brow = bb + kk * n;
+          if constexpr (std::is_same_v<T, int64_t>) {
+            for (int64_t j = 0; j < n; ++j)
+              crow[j] = int64_t(uint64_t(crow[j]) +
+                                uint64_t(av) * uint64_t(brow[j]));
+          } else {
+            for (int64_t j = 0; j < n; ++j)
+              crow[j] += av * brow[j];
+          }
+        }
+      }
+    }
+  }
+}
+
+LogicalResult dotGeneral(Operation *op, const Tensor &lhs, const Tensor &rhs,
+                         ArrayRef<int64_t> lhsBatch, ArrayRef<int64_t> rhsBatch,
+                         ArrayRef<int64_t> lhsContract,
+                         ArrayRef<int64_t> rhsContract,
+                         SmallVectorImpl<Tensor> &results) {
+  Tensor result = makeResult(op);
+  const ElementType &type = result.getElementType();
+  if (type.isComplex() || lhs.getElementType().isComplex() ||
+      rhs.getElementType().isComplex())
+    return op->emitError("toast-run: complex dot_general is not supported");
+  auto freeDims = [](const Tensor &t, ArrayRef<int64_t> batch,
+                     ArrayRef<int64_t> contract) {
+    SmallVector<int64_t> dims;
+    for (int64_t d = 0; d < t.getRank(); ++d)
+      if (!llvm::is_contained(batch, d) && !llvm::is_contained(contract, d))
+        dims.push_back(d);
+    return dims;
+  };
+  SmallVector<int64_t> lhsFree = freeDims(lhs, lhsBatch, lhsContract);
+  SmallVector<int64_t> rhsFree = freeDims(rhs, rhsBatch, rhsContract);
+  auto product = [](const Tensor &t, ArrayRef<int64_t> dims) {
+    int64_t p = 1;
+    for (int64_t d : dims)
+      p *= t.getDim(d);
+    return p;
+  };
+  int64_t b = product(lhs, lhsBatch), m = product(lhs, lhsFree),
+          k = product(lhs, lhsContract), n = product(rhs, rhsFree);
+  SmallVector<int64_t> lhsPerm(lhsBatch.begin(), lhsBatch.end());
+  lhsPerm.append(lhsFree);
+  lhsPerm.append(lhsContract.begin(), lhsContract.end());
+  SmallVector<int64_t> rhsPerm(rhsBatch.begin(), rhsBatch.end());
+  rhsPerm.append(rhsContract.begin(), rhsContract.end());
+  rhsPerm.append(rhsFree);
+  Tensor a = transposed(lhs, lhsPerm), bm = transposed(rhs, rhsPerm);
+  if (type.isFloat()) {
+    std::vector<double> av = valuesAs<double>(a), bv = valuesAs<double>(bm);
+    std::vector<double> c(b * m * n, 0.0);
+    batchedMatmul(av.data(), bv.data(), c.data(), b, m, k, n);
+    storeValues(result, c);
+  } else {
+    if (!a.getElementType().isIntegerLike() ||
+        !bm.getElementType().isIntegerLike())
+      return op->emitError("toast-run: dot_general of floats with an integer "
+                           "result is not supported");
+    std::vector<int64_t> av = valuesAs<int64_t>(a), bv = valuesAs<int64_t>(bm);
+    std::vector<int64_t> c(b * m * n, 0);
+    batchedMatmul(av.data(), bv.data(), c.data(), b, m, k, n);
+    storeValues(result, c);
+  }
+  results.push_back(std::move(result));
+  return success();
+}
+
+LogicalResult evalDotGeneral(Interpreter &, Operation *op,
+                             ArrayRef<Tensor> operands,
+                             SmallVectorImpl<Tensor> &results) {
+  hlo::DotDimensionNumbersAttr dn =
+      cast<hlo::DotGeneralOp>(op).getDotDimensionNumbers();
+  return dotGeneral(op, operands[0], operands[1], dn.getLhsBatchingDimensions(),
+                    dn.getRhsBatchingDimensions(),
+                    dn.getLhsContractingDimensions(),
+                    dn.getRhsContractingDimensions(), results);
+}
+
+/// stablehlo.dot: vector/matrix products contracting lhs's last dimension
+/// with rhs's first.
+LogicalResult evalDot(Interpreter &, Operation *op, ArrayRef<Tensor> operands,
+                      SmallVectorImpl<Tensor> &results) {
+  int64_t lhsContract[] = {operands[0].getRank() - 1};
+  int64_t rhsContract[] = {0};
+  return dotGeneral(op, operands[0], operands[1], {}, {}, lhsContract,
+                    rhsContract, results);
+}
+
+//===--- convolution -----------------------------------------------------===//
+
+struct ConvGeometry {
+  int64_t batch, inFeatures, outFeatures, kernelInFeatures;
+  int64_t featureGroups, batchGroups;
+  SmallVector<int64_t> inSpatial, kernelSpatial, outSpatial;
+  SmallVector<int64_t> strides, padLow, lhsDilation, rhsDilation;
+  SmallVector<bool> reversal;
+};
+
+/// out[n', o..., f] += sum lhs[n, i..., c] * rhs[k..., c', f] over the
+/// packed layouts described in the file comment.
+template <typename T>
+void convolve(const ConvGeometry &g, const T *lhs, const T *rhs, T *out) {
+  int64_t rank = g.inSpatial.size();
+  int64_t outBatch = g.batch / g.batchGroups;
+  int64_t outSpatialSize = 1, kernelSize = 1;
+  for (int64_t d = 0; d < rank; ++d) {
+    outSpatialSize *= g.outSpatial[d];
+    kernelSize *= g.kernelSpatial[d];
+  }
+  int64_t inSpatialSize = 1;
+  for (int64_t s : g.inSpatial)
+    inSpatialSize *= s;
+  int64_t groups = std::max(g.featureGroups, g.batchGroups);
+  int64_t outPerGroup = g.outFeatures / groups;
+  int64_t inPerGroup = g.kernelInFeatures;
+  int64_t kernelRow = g.kernelInFeatures * g.outFeatures;
+  SmallVector<int64_t> outIdx(rank), kIdx(rank);
+  for (int64_t n = 0; n < outBatch; ++n) {
+    for (int64_t os = 0; os < outSpatialSize; ++os) {
+      for (int64_t d = rank - 1, rem = os; d >= 0; --d) {
+        outIdx[d] = rem % g.outSpatial[d];
+        rem /= g.outSpatial[d];
+      }
+      T *outRow = out + (n * outSpatialSize + os) * g.outFeatures;
+      for (int64_t ks = 0; ks < kernelSize; ++ks) {
+        int64_t inFlat = 0;
+        bool valid = true;
+        for (int64_t d = rank - 1, rem = ks; d >= 0; --d) {
+          kIdx[d] = rem % g.kernelSpatial[d];
+          rem /= g.kernelSpatial[d];
+        }
+        for (int64_t d = 0; d < rank && valid; ++d) {
+          int64_t k = g.reversal[d] ? g.kernelSpatial[d] - 1 - kIdx[d] : kIdx[d];
+          int64_t pos = outIdx[d] * g.strides[d] - g.padLow[d] +
+                        k * g.rhsDilation[d];
+          if (pos < 0 || pos % g.lhsDilation[d] != 0 ||
+              pos / g.lhsDilation[d] >= g.inSpatial[d])
+            valid = false;
+          else
+            inFlat = inFlat * g.inSpatial[d] + pos / g.lhsDilation[d];
+        }
+        if (!valid)
+          continue;
+        const T *kernel = rhs + ks * kernelRow;
+        for (int64_t grp = 0; grp < groups; ++grp) {
+          // Feature groups split input and output features; batch groups
+          // split the batch and the output features.
+          int64_t inBatch = g.batchGroups > 1 ? grp * outBatch + n : n;
+          int64_t inBase = g.featureGroups > 1 ? grp * inPerGroup : 0;
+          const T *inRow =
+              lhs + (inBatch * inSpatialSize + inFlat) * g.inFeatures + inBase;
+          int64_t o0 = grp * outPerGroup;
+          for (int64_t c = 0; c < inPerGroup; ++c) {
+            T a = inRow[c];
+            const T *krow = kernel + c * g.outFeatures + o0;
+            T *orow = outRow + o0;
+            if constexpr (std::is_same_v<T, int64_t>) {
+              for (int64_t o = 0; o < outPerGroup; ++o)
+                orow[o] = int64_t(uint64_t(orow[o]) +
+                                  uint64_t(a) * uint64_t(krow[o]));
+            } else {
+              for (int64_t o = 0; o < outPerGroup; ++o)
+                orow[o] += a * krow[o];
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+LogicalResult evalConvolution(Interpreter &, Operation *op,
+                              ArrayRef<Tensor> operands,
+                              SmallVectorImpl<Tensor> &results) {
+  auto conv = cast<hlo::ConvolutionOp>(op);
+  hlo::ConvDimensionNumbersAttr dn = conv.getDimensionNumbers();
+  const Tensor &lhs = operands[0], &rhs = operands[1];
+  Tensor result = makeResult(op);
+  const ElementType &type = result.getElementType();
+  if (type.isComplex() || lhs.getElementType() != rhs.getElementType() ||
+      lhs.getElementType().isFloat() != type.isFloat())
+    return op->emitError("toast-run: unsupported convolution element types");
+  int64_t rank = dn.getInputSpatialDimensions().size();
+  ConvGeometry g;
+  g.batch = lhs.getDim(dn.getInputBatchDimension());
+  g.inFeatures = lhs.getDim(dn.getInputFeatureDimension());
+  g.kernelInFeatures = rhs.getDim(dn.getKernelInputFeatureDimension());
+  g.outFeatures = rhs.getDim(dn.getKernelOutputFeatureDimension());
+  g.featureGroups = conv.getFeatureGroupCount();
+  g.batchGroups = conv.getBatchGroupCount();
+  for (int64_t d = 0; d < rank; ++d) {
+    g.inSpatial.push_back(lhs.getDim(dn.getInputSpatialDimensions()[d]));
+    g.kernelSpatial.push_back(rhs.getDim(dn.getKernelSpatialDimensions()[d]));
+    g.outSpatial.push_back(result.getDim(dn.getOutputSpatialDimensions()[d]));
+  }
+  auto orOnes = [&](std::optional<ArrayRef<int64_t>> v) {
+    return v ? SmallVector<int64_t>(v->begin(), v->end())
+             : SmallVector<int64_t>(rank, 1);
+  };
+  g.strides = orOnes(conv.getWindowStrides());
+  g.lhsDilation = orOnes(conv.getLhsDilation());
+  g.rhsDilation = orOnes(conv.getRhsDilation());
+  g.padLow.assign(rank, 0);
+  if (auto padding = conv.getPadding()) {
+    SmallVector<int64_t> flat(padding->getValues<int64_t>());
+    for (int64_t d = 0; d < rank; ++d)
+      g.padLow[d] = flat[2 * d];
+  }
+  g.reversal.assign(rank, false);
+  if (auto reversal = conv.getWindowReversal())
+    for (int64_t d = 0; d < rank; ++d)
+      g.reversal[d] = (*reversal)[d];
+  if (g.featureGroups < 1 || g.batchGroups < 1 ||
+      g.outFeatures % std::max(g.featureGroups, g.batchGroups) != 0 ||
+      g.batch % g.batchGroups != 0)
+    return op->emitError("toast-run: invalid convolution group counts");
+
+  // Packed layouts: lhs [N, spatial..., C], rhs [spatial..., I, O],
+  // out [N', spatial..., O].
+  SmallVector<int64_t> lhsPerm{dn.getInputBatchDimension()};
+  llvm::append_range(lhsPerm, dn.getInputSpatialDimensions());
+  lhsPerm.push_back(dn.getInputFeatureDimension());
+  SmallVector<int64_t> rhsPerm(dn.getKernelSpatialDimensions());
+  rhsPerm.push_back(dn.getKernelInputFeatureDimension());
+  rhsPerm.push_back(dn.getKernelOutputFeatureDimension());
+  Tensor a = transposed(lhs, lhsPerm), k = transposed(rhs, rhsPerm);
+  SmallVector<int64_t> outShape{g.batch / g.batchGroups};
+  llvm::append_range(outShape, g.outSpatial);
+  outShape.push_back(g.outFeatures);
+  Tensor packed(type, outShape);
+  if (type.isFloat()) {
+    std::vector<double> av = valuesAs<double>(a), kv = valuesAs<double>(k);
+    std::vector<double> ov(packed.getNumElements(), 0.0);
+    convolve(g, av.data(), kv.data(), ov.data());
+    storeValues(packed, ov);
+  } else {
+    std::vector<int64_t> av = valuesAs<int64_t>(a), kv = valuesAs<int64_t>(k);
+    std::vector<int64_t> ov(packed.getNumElements(), 0);
+    convolve(g, av.data(), kv.data(), ov.data());
+    storeValues(packed, ov);
+  }
+  // Back to the result layout: result dim r is packed dim inv[r].
+  SmallVector<int64_t> outPerm(result.getRank());
+  outPerm[dn.getOutputBatchDimension()] = 0;
+  for (int64_t d = 0; d < rank; ++d)
+    outPerm[dn.getOutputSpatialDimensions()[d]] = d + 1;
+  outPerm[dn.getOutputFeatureDimension()] = rank + 1;
+  results.push_back(transposed(packed, outPerm));
+  return success();
+}
+} // namespace
+
+void toast::interp::detail::registerContractionOps(OpRegistry &r) {
+  r.add("stablehlo.dot", evalDot);
+  r.add("stablehlo.dot_general", evalDotGeneral);
+  r.add("stablehlo.convolution", evalConvolution);
+}

@@ -1,0 +1,208 @@
+//===- OpUtils.cpp - Shared helpers of the op handlers --------------------===//
+
+#include "OpImpl.h"
+
+#include "toast/Dialect/StableHLO/IR/StablehloOps.h"
+
+#include "llvm/ADT/TypeSwitch.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace toast::interp;
+using namespace toast::interp::detail;
+namespace hlo = toast::stablehlo;
+
+Tensor toast::interp::detail::makeResult(Operation *op, unsigned i) {
+  return Tensor(cast<RankedTensorType>(op->getResult(i).getType()));
+}
+
+ElementType toast::interp::detail::elementTypeOf(Type tensorType) {
+  return *ElementType::get(cast<ShapedType>(tensorType).getElementType());
+}
+
+LogicalResult toast::interp::detail::checkSupportedTypes(Operation *op) {
+  for (Type type : op->getResultTypes()) {
+    auto tensorType = dyn_cast<RankedTensorType>(type);
+    if (!tensorType)
+      continue; // Non-tensor results are checked by their handlers.
+    if (!ElementType::get(tensorType.getElementType()))
+      return op->emitError("toast-run: unsupported element type ")
+             << tensorType.getElementType() << " in result of '"
+             << op->getName() << "'";
+    if (!tensorType.hasStaticShape())
+      return op->emitError("toast-run: unsupported dynamic shape ")
+             << type << " in result of '" << op->getName() << "'";
+  }
+  return success();
+}
+
+Combiner toast::interp::detail::detectCombiner(Region &region) {
+  if (!region.hasOneBlock())
+    return Combiner::None;
+  Block &block = region.front();
+  if (block.getNumArguments() != 2 || block.getOperations().size() != 2)
+    return Combiner::None;
+  Operation &op = block.front();
+  Operation *terminator = block.getTerminator();
+  if (op.getNumOperands() != 2 || op.getNumResults() != 1 ||
+      terminator->getNumOperands() != 1 ||
+      terminator->getOperand(0) != op.getResult(0))
+    return Combiner::None;
+  // Both orders of the arguments are fine: all combiners are commutative.
+  Value a = op.getOperand(0), b = op.getOperand(1);
+  bool args = (a == block.getArgument(0) && b == block.getArgument(1)) ||
+              (a == block.getArgument(1) && b == block.getArgument(0));
+  if (!args || op.getResult(0).getType() != block.getArgument(0).getType())
+    return Combiner::None;
+  return llvm::TypeSwitch<Operation *, Combiner>(&op)
+      .Case<hlo::AddOp>([](auto) { return Combiner::Add; })
+      .Case<hlo::MulOp>([](auto) { return Combiner::Mul; })
+      .Case<hlo::MaxOp>([](auto) { return Combiner::Max; })
+      .Case<hlo::MinOp>([](auto) { return Combiner::Min; })
+      .Case<hlo::AndOp>([](auto) { return Combiner::And; })
+      .Case<hlo::OrOp>([](auto) { return Combiner::Or; })
+      .Case<hlo::XorOp>([](auto) { return Combiner::Xor; })
+      .Default([](auto) { return Combiner::None; });
+}
+
+void toast::interp::detail::applyCombiner(Combiner combiner, Tensor &acc,
+                                          int64_t accIndex, const Tensor &x,
+                                          int64_t xIndex) {
+  const ElementType &type = acc.getElementType();
+  if (type.isFloat()) {
+    double a = acc.getFloat(accIndex), b = x.getFloat(xIndex), r = a;
+    switch (combiner) {
+    case Combiner::Add:
+      r = a + b;
+      break;
+    case Combiner::Mul:
+      r = a * b;
+      break;
+    case Combiner::Max:
+      r = floatMax(a, b);
+      break;
+    case Combiner::Min:
+      r = floatMin(a, b);
+      break;
+    default:
+      break;
+    }
+    acc.setFloat(accIndex, r);
+    return;
+  }
+  if (type.isComplex()) {
+    std::complex<double> a = acc.getComplex(accIndex), b = x.getComplex(xIndex);
+    acc.setComplex(accIndex, combiner == Combiner::Mul ? a * b : a + b);
+    return;
+  }
+  int64_t a = acc.getInt(accIndex), b = x.getInt(xIndex), r = a;
+  bool isSigned = type.isSignedInt();
+  auto less = [&](int64_t p, int64_t q) {
+    return isSigned ? p < q : uint64_t(p) < uint64_t(q);
+  };
+  switch (combiner) {
+  case Combiner::Add:
+    r = int64_t(uint64_t(a) + uint64_t(b));
+    break;
+  case Combiner::Mul:
+    r = int64_t(uint64_t(a) * uint64_t(b));
+    break;
+  case Combiner::Max:
+    r = less(a, b) ? b : a;
+    break;
+  case Combiner::Min:
+    r = less(b, a) ? b : a;
+    break;
+  case Combiner::And:
+    r = a & b;
+    break;
+  case Combiner::Or:
+    r = a | b;
+    break;
+  case Combiner::Xor:
+    r = a ^ b;
+    break;
+  case Combiner::None:
+    break;
+  }
+  acc.setInt(accIndex, r);
+}
+
+Tensor toast::interp::detail::extractScalar(const Tensor &t, int64_t i) {
+  Tensor scalar(t.getElementType(), {});
+  scalar.copyElement(0, t, i);
+  return scalar;
+}
+
+LogicalResult toast::interp::detail::runScalarRegion(
+    Interpreter &interp, Region &region, ArrayRef<const Tensor *> inputs,
+    ArrayRef<int64_t> indices, SmallVectorImpl<Tensor> &results) {
+  SmallVector<Tensor, 8> args;
+  for (auto [t, i] : llvm::zip_equal(inputs, indices))
+    args.push_back(extractScalar(*t, i));
+  return interp.runRegion(region, args, results);
+}
+
+namespace {
+template <typename T>
+void copyStridedImpl(const T *src, int64_t srcBase, ArrayRef<int64_t> srcStrides,
+                     T *dst, int64_t dstBase, ArrayRef<int64_t> dstStrides,
+                     ArrayRef<int64_t> shape, int64_t width) {
+  int64_t rank = shape.size();
+  for (int64_t d : shape)
+    if (d == 0)
+      return;
+  if (rank == 0) {
+    for (int64_t w = 0; w < width; ++w)
+      dst[dstBase * width + w] = src[srcBase * width + w];
+    return;
+  }
+  // Odometer over the outer dimensions; a tight loop over the last one.
+  SmallVector<int64_t, 6> index(rank, 0);
+  int64_t inner = shape[rank - 1];
+  int64_t sInner = srcStrides[rank - 1], dInner = dstStrides[rank - 1];
+  int64_t s = srcBase, t = dstBase;
+  while (true) {
+    if (width == 1) {
+      for (int64_t i = 0; i < inner; ++i)
+        dst[t + i * dInner] = src[s + i * sInner];
+    } else {
+      for (int64_t i = 0; i < inner; ++i)
+        for (int64_t w = 0; w < width; ++w)
+          dst[(t + i * dInner) * width + w] = src[(s + i * sInner) * width + w];
+    }
+    int64_t d = rank - 2;
+    for (; d >= 0; --d) {
+      s += srcStrides[d];
+      t += dstStrides[d];
+      if (++index[d] < shape[d])
+        break;
+      s -= srcStrides[d] * shape[d];
+      t -= dstStrides[d] * shape[d];
+      index[d] = 0;
+    }
+    if (d < 0)
+      return;
+  }
+}
+} // namespace
+
+void toast::interp::detail::copyStrided(const Tensor &src, int64_t srcBase,
+                                        ArrayRef<int64_t> srcStrides,
+                                        Tensor &dst, int64_t dstBase,
+                                        ArrayRef<int64_t> dstStrides,
+                                        ArrayRef<int64_t> shape) {
+  const ElementType &type = dst.getElementType();
+  if (type.isFloatLike()) {
+    const double *in = src.floats().data();
+    double *out = dst.mutableFloats().data();
+    copyStridedImpl(in, srcBase, srcStrides, out, dstBase, dstStrides, shape,
+                    type.isComplex() ? 2 : 1);
+  } else {
+    const int64_t *in = src.ints().data();
+    int64_t *out = dst.mutableInts().data();
+    copyStridedImpl(in, srcBase, srcStrides, out, dstBase, dstStrides, shape,
+                    1);
+  }
+}

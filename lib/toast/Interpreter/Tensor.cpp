@@ -1,0 +1,513 @@
+//===- Tensor.cpp - Runtime tensor values of the interpreter -------------===//
+//
+// Element types, float rounding and bit patterns, integer wrapping, and the
+// Tensor value class. See Tensor.h for the storage invariants.
+//
+//===----------------------------------------------------------------------===//
+
+#include "toast/Interpreter/Tensor.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+
+#include <cassert>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+
+using namespace mlir;
+using namespace toast::interp;
+
+//===----------------------------------------------------------------------===//
+// Float formats
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Parameters of an IEEE-style binary format.
+struct FormatInfo {
+  int mantissaBits;
+  int exponentBits;
+  int bias;
+  double maxFinite;
+};
+
+FormatInfo infoOf(FloatFormat format) {
+  switch (format) {
+  case FloatFormat::F16:
+    return {10, 5, 15, 65504.0};
+  case FloatFormat::BF16:
+    return {7, 8, 127, std::ldexp(255.0, 120)}; // (2 - 2^-7) * 2^127
+  case FloatFormat::F32:
+    return {23, 8, 127, std::numeric_limits<float>::max()};
+  case FloatFormat::F64:
+    return {52, 11, 1023, std::numeric_limits<double>::max()};
+  }
+  return {52, 11, 1023, std::numeric_limits<double>::max()};
+}
+
+uint64_t doubleBits(double x) {
+  uint64_t bits;
+  std::memcpy(&bits, &x, sizeof(bits));
+  return bits;
+}
+
+double doubleFromBits(uint64_t bits) {
+  double x;
+  std::memcpy(&x, &bits, sizeof(x));
+  return x;
+}
+} // namespace
+
+double toast::interp::roundToFormat(double x, FloatFormat format) {
+  if (format == FloatFormat::F64 || std::isnan(x))
+    return x;
+  if (format == FloatFormat::F32)
+    return static_cast<double>(static_cast<float>(x));
+  if (x == 0.0 || std::isinf(x))
+    return x;
+  // Scale so that the last mantissa bit of the target format is the units
+  // place, round to an integer (ties to even under the default rounding
+  // mode), and scale back. Powers of two scale exactly.
+  FormatInfo info = infoOf(format);
+  int minExponent = 1 - info.bias;
+  int exponent = std::ilogb(x);
+  int quantum = std::max(exponent, minExponent) - info.mantissaBits;
+  double rounded = std::ldexp(std::nearbyint(std::ldexp(x, -quantum)), quantum);
+  if (std::fabs(rounded) > info.maxFinite)
+    return std::copysign(std::numeric_limits<double>::infinity(), x);
+  return rounded;
+}
+
+uint64_t toast::interp::floatToBits(double x, FloatFormat format) {
+  if (format == FloatFormat::F64)
+    return doubleBits(x);
+  FormatInfo info = infoOf(format);
+  uint64_t sign = std::signbit(x) ? 1 : 0;
+  uint64_t expMask = (uint64_t(1) << info.exponentBits) - 1;
+  uint64_t exponent = 0, mantissa = 0;
+  if (std::isnan(x)) {
+    exponent = expMask;
+    mantissa = (doubleBits(x) & ((uint64_t(1) << 52) - 1)) >>
+               (52 - info.mantissaBits);
+    if (mantissa == 0)
+      mantissa = uint64_t(1) << (info.mantissaBits - 1);
+  } else if (std::isinf(x)) {
+    exponent = expMask;
+  } else if (x != 0.0) {
+    double a = std::fabs(x);
+    int e = std::ilogb(a);
+    int minExponent = 1 - info.bias;
+    if (e >= minExponent) {
+      exponent = static_cast<uint64_t>(e + info.bias);
+      mantissa = static_cast<uint64_t>(std::ldexp(a, info.mantissaBits - e)) -
+                 (uint64_t(1) << info.mantissaBits);
+    } else {
+      mantissa = static_cast<uint64_t>(
+          std::ldexp(a, info.mantissaBits - minExponent));
+    }
+  }
+  return (sign << (info.exponentBits + info.mantissaBits)) |
+         (exponent << info.mantissaBits) | mantissa;
+}
+
+double toast::interp::bitsToFloat(uint64_t bits, FloatFormat format) {
+  if (format == FloatFormat::F64)
+    return doubleFromBits(bits);
+  FormatInfo info = infoOf(format);
+  uint64_t mantissa = bits & ((uint64_t(1) << info.mantissaBits) - 1);
+  uint64_t expMask = (uint64_t(1) << info.exponentBits) - 1;
+  uint64_t exponent = (bits >> info.mantissaBits) & expMask;
+  bool negative = (bits >> (info.mantissaBits + info.exponentBits)) & 1;
+  double value;
+  if (exponent == expMask) {
+    if (mantissa == 0)
+      value = std::numeric_limits<double>::infinity();
+    else // Keep the payload (and the quiet bit) in the top mantissa bits.
+      return doubleFromBits((uint64_t(negative) << 63) |
+                            (uint64_t(0x7FF) << 52) |
+                            (mantissa << (52 - info.mantissaBits)));
+  } else if (exponent == 0) {
+    value = std::ldexp(static_cast<double>(mantissa),
+                       1 - info.bias - info.mantissaBits);
+  } else {
+    value = std::ldexp(
+        static_cast<double>(mantissa | (uint64_t(1) << info.mantissaBits)),
+        static_cast<int>(exponent) - info.bias - info.mantissaBits);
+  }
+  return negative ? -value : value;
+}
+
+double toast::interp::epsilonOf(FloatFormat format) {
+  return std::ldexp(1.0, -infoOf(format).mantissaBits);
+}
+
+int64_t toast::interp::wrapInteger(int64_t value, unsigned bitWidth,
+                                   bool isSigned) {
+  if (bitWidth >= 64)
+    return value;
+  uint64_t mask = (uint64_t(1) << bitWidth) - 1;
+  uint64_t bits = static_cast<uint64_t>(value) & mask;
+  if (isSigned && ((bits >> (bitWidth - 1)) & 1))
+    bits |= ~mask;
+  return static_cast<int64_t>(bits);
+}
+
+//===----------------------------------------------------------------------===//
+// ElementType
+//===----------------------------------------------------------------------===//
+
+static std::optional<FloatFormat> formatOf(Type type) {
+  if (type.isF16())
+    return FloatFormat::F16;
+  if (type.isBF16())
+    return FloatFormat::BF16;
+  if (type.isF32())
+    return FloatFormat::F32;
+  if (type.isF64())
+    return FloatFormat::F64;
+  return std::nullopt;
+}
+
+std::optional<ElementType> ElementType::get(Type type) {
+  ElementType result;
+  result.type = type;
+  if (auto intType = dyn_cast<IntegerType>(type)) {
+    unsigned width = intType.getWidth();
+    if (width == 1) {
+      result.kind = ElementKind::Bool;
+      result.bitWidth = 1;
+      return result;
+    }
+    if (width != 2 && width != 4 && width != 8 && width != 16 && width != 32 &&
+        width != 64)
+      return std::nullopt;
+    result.kind = intType.isUnsigned() ? ElementKind::Unsigned
+                                       : ElementKind::Signed;
+    result.bitWidth = width;
+    return result;
+  }
+  if (auto complexType = dyn_cast<ComplexType>(type)) {
+    auto format = formatOf(complexType.getElementType());
+    if (!format || (*format != FloatFormat::F32 && *format != FloatFormat::F64))
+      return std::nullopt;
+    result.kind = ElementKind::Complex;
+    result.format = *format;
+    result.bitWidth = *format == FloatFormat::F32 ? 32 : 64;
+    return result;
+  }
+  if (auto format = formatOf(type)) {
+    result.kind = ElementKind::Float;
+    result.format = *format;
+    result.bitWidth = type.getIntOrFloatBitWidth();
+    return result;
+  }
+  return std::nullopt;
+}
+
+//===----------------------------------------------------------------------===//
+// Tensor
+//===----------------------------------------------------------------------===//
+
+Tensor::Tensor(ElementType elementType, ArrayRef<int64_t> shape)
+    : elementType(elementType), shape(shape.begin(), shape.end()) {
+  numElements = 1;
+  for (int64_t d : shape)
+    numElements *= d;
+  allocate();
+}
+
+Tensor::Tensor(RankedTensorType type)
+    : Tensor(*ElementType::get(type.getElementType()), type.getShape()) {}
+
+void Tensor::allocate() {
+  storage = std::make_shared<Storage>();
+  if (elementType.isFloat())
+    storage->f.assign(numElements, 0.0);
+  else if (elementType.isComplex())
+    storage->f.assign(2 * numElements, 0.0);
+  else
+    storage->i.assign(numElements, 0);
+}
+
+Tensor Tensor::scalarFloat(ElementType elementType, double value) {
+  Tensor t(elementType, {});
+  t.setFromDouble(0, value);
+  return t;
+}
+
+Tensor Tensor::scalarInt(ElementType elementType, int64_t value) {
+  Tensor t(elementType, {});
+  if (elementType.isIntegerLike())
+    t.setInt(0, value);
+  else
+    t.setFromDouble(0, static_cast<double>(value));
+  return t;
+}
+
+RankedTensorType Tensor::getType() const {
+  return RankedTensorType::get(shape, elementType.getType());
+}
+
+SmallVector<int64_t> Tensor::getStrides() const {
+  SmallVector<int64_t> strides(shape.size(), 1);
+  for (int64_t d = getRank() - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * shape[d + 1];
+  return strides;
+}
+
+int64_t Tensor::getFlatIndex(ArrayRef<int64_t> index) const {
+  int64_t flat = 0;
+  for (size_t d = 0; d < shape.size(); ++d)
+    flat = flat * shape[d] + index[d];
+  return flat;
+}
+
+Tensor Tensor::reshaped(ArrayRef<int64_t> newShape) const {
+  Tensor result = *this;
+  result.shape.assign(newShape.begin(), newShape.end());
+  return result;
+}
+
+void Tensor::setInt(int64_t i, int64_t v) {
+  int64_t &slot = mutableInts()[i];
+  if (elementType.isBool())
+    slot = v != 0;
+  else
+    slot = wrapInteger(v, elementType.getBitWidth(),
+                       elementType.isSignedInt());
+}
+
+void Tensor::setComplex(int64_t i, std::complex<double> v) {
+  MutableArrayRef<double> f = mutableFloats();
+  f[2 * i] = roundToFormat(v.real(), elementType.getFloatFormat());
+  f[2 * i + 1] = roundToFormat(v.imag(), elementType.getFloatFormat());
+}
+
+double Tensor::getAsDouble(int64_t i) const {
+  switch (elementType.getKind()) {
+  case ElementKind::Bool:
+  case ElementKind::Signed:
+    return static_cast<double>(storage->i[i]);
+  case ElementKind::Unsigned:
+    return static_cast<double>(static_cast<uint64_t>(storage->i[i]));
+  case ElementKind::Float:
+    return storage->f[i];
+  case ElementKind::Complex:
+    return storage->f[2 * i];
+  }
+  return 0.0;
+}
+
+void Tensor::setFromDouble(int64_t i, double v) {
+  switch (elementType.getKind()) {
+  case ElementKind::Float:
+    setFloat(i, v);
+    return;
+  case ElementKind::Complex:
+    setComplex(i, {v, 0.0});
+    return;
+  case ElementKind::Bool:
+    mutableInts()[i] = v != 0.0;
+    return;
+  case ElementKind::Signed: {
+    // Truncate toward zero and saturate; NaN converts to 0.
+    unsigned width = elementType.getBitWidth();
+    double hi = std::ldexp(1.0, width - 1); // exclusive
+    int64_t value;
+    if (std::isnan(v))
+      value = 0;
+    else if (v >= hi)
+      value = static_cast<int64_t>((uint64_t(1) << (width - 1)) - 1);
+    else if (v < -hi)
+      value = static_cast<int64_t>(~uint64_t(0) << (width - 1));
+    else
+      value = static_cast<int64_t>(std::trunc(v));
+    mutableInts()[i] = value;
+    return;
+  }
+  case ElementKind::Unsigned: {
+    unsigned width = elementType.getBitWidth();
+    double hi = std::ldexp(1.0, width); // exclusive
+    uint64_t value;
+    if (std::isnan(v) || v <= 0.0)
+      value = 0;
+    else if (v >= hi)
+      value = width == 64 ? ~uint64_t(0) : (uint64_t(1) << width) - 1;
+    else
+      value = static_cast<uint64_t>(std::trunc(v));
+    mutableInts()[i] = static_cast<int64_t>(value);
+    return;
+  }
+  }
+}
+
+uint64_t Tensor::getBits(int64_t i) const {
+  switch (elementType.getKind()) {
+  case ElementKind::Float:
+    return floatToBits(storage->f[i], elementType.getFloatFormat());
+  case ElementKind::Complex:
+    return floatToBits(storage->f[2 * i], elementType.getFloatFormat());
+  default: {
+    unsigned width = elementType.getBitWidth();
+    uint64_t bits = static_cast<uint64_t>(storage->i[i]);
+    return width >= 64 ? bits : bits & ((uint64_t(1) << width) - 1);
+  }
+  }
+}
+
+void Tensor::setBits(int64_t i, uint64_t bits) {
+  if (elementType.isFloat()) {
+    mutableFloats()[i] = bitsToFloat(bits, elementType.getFloatFormat());
+    return;
+  }
+  if (elementType.isComplex()) {
+    mutableFloats()[2 * i] = bitsToFloat(bits, elementType.getFloatFormat());
+    return;
+  }
+  setInt(i, static_cast<int64_t>(bits));
+}
+
+void Tensor::copyElement(int64_t dstIndex, const Tensor &src,
+                         int64_t srcIndex) {
+  if (elementType.isFloat()) {
+    mutableFloats()[dstIndex] = src.storage->f[srcIndex];
+  } else if (elementType.isComplex()) {
+    MutableArrayRef<double> f = mutableFloats();
+    f[2 * dstIndex] = src.storage->f[2 * srcIndex];
+    f[2 * dstIndex + 1] = src.storage->f[2 * srcIndex + 1];
+  } else {
+    mutableInts()[dstIndex] = src.storage->i[srcIndex];
+  }
+}
+
+static bool floatEquals(double a, double b) {
+  return a == b || (std::isnan(a) && std::isnan(b));
+}
+
+bool Tensor::elementEquals(int64_t i, const Tensor &other, int64_t j) const {
+  if (elementType.isFloat())
+    return floatEquals(storage->f[i], other.storage->f[j]);
+  if (elementType.isComplex())
+    return floatEquals(storage->f[2 * i], other.storage->f[2 * j]) &&
+           floatEquals(storage->f[2 * i + 1], other.storage->f[2 * j + 1]);
+  return storage->i[i] == other.storage->i[j];
+}
+
+MutableArrayRef<double> Tensor::mutableFloats() {
+  if (storage.use_count() > 1)
+    storage = std::make_shared<Storage>(*storage);
+  return storage->f;
+}
+
+MutableArrayRef<int64_t> Tensor::mutableInts() {
+  if (storage.use_count() > 1)
+    storage = std::make_shared<Storage>(*storage);
+  return storage->i;
+}
+
+void Tensor::normalize() {
+  if (elementType.isFloatLike()) {
+    FloatFormat format = elementType.getFloatFormat();
+    if (format == FloatFormat::F64)
+      return;
+    MutableArrayRef<double> f = mutableFloats();
+    if (format == FloatFormat::F32) {
+      for (double &v : f)
+        v = static_cast<float>(v);
+      return;
+    }
+    for (double &v : f)
+      v = roundToFormat(v, format);
+    return;
+  }
+  MutableArrayRef<int64_t> ints = mutableInts();
+  if (elementType.isBool()) {
+    for (int64_t &v : ints)
+      v = v != 0;
+    return;
+  }
+  unsigned width = elementType.getBitWidth();
+  bool isSigned = elementType.isSignedInt();
+  if (width < 64)
+    for (int64_t &v : ints)
+      v = wrapInteger(v, width, isSigned);
+}
+
+static std::string formatDouble(double v, FloatFormat format) {
+  if (std::isnan(v))
+    return "nan";
+  if (std::isinf(v))
+    return v < 0 ? "-inf" : "inf";
+  int digits = format == FloatFormat::F64   ? 17
+               : format == FloatFormat::F32 ? 9
+                                            : 5;
+  char buffer[64];
+  std::snprintf(buffer, sizeof(buffer), "%.*g", digits, v);
+  return buffer;
+}
+
+std::string Tensor::formatElement(int64_t i) const {
+  switch (elementType.getKind()) {
+  case ElementKind::Bool:
+    return storage->i[i] ? "true" : "false";
+  case ElementKind::Signed:
+    return std::to_string(storage->i[i]);
+  case ElementKind::Unsigned:
+    return std::to_string(static_cast<uint64_t>(storage->i[i]));
+  case ElementKind::Float:
+    return formatDouble(storage->f[i], elementType.getFloatFormat());
+  case ElementKind::Complex:
+    return "(" + formatDouble(storage->f[2 * i], elementType.getFloatFormat()) +
+           ", " +
+           formatDouble(storage->f[2 * i + 1], elementType.getFloatFormat()) +
+           ")";
+  }
+  return "?";
+}
+
+std::string Tensor::formatIndex(int64_t flatIndex) const {
+  SmallVector<int64_t> index(shape.size());
+  for (int64_t d = getRank() - 1; d >= 0; --d) {
+    index[d] = shape[d] ? flatIndex % shape[d] : 0;
+    flatIndex = shape[d] ? flatIndex / shape[d] : 0;
+  }
+  std::string text = "[";
+  for (size_t d = 0; d < index.size(); ++d)
+    text += (d ? ", " : "") + std::to_string(index[d]);
+  return text + "]";
+}
+
+void Tensor::print(llvm::raw_ostream &os, int64_t maxElements) const {
+  if (!isValid()) {
+    os << "<invalid>";
+    return;
+  }
+  os << getType() << " [";
+  int64_t shown = std::min(numElements, maxElements);
+  for (int64_t i = 0; i < shown; ++i)
+    os << (i ? ", " : "") << formatElement(i);
+  if (shown < numElements)
+    os << ", ... (" << numElements << " elements)";
+  os << "]";
+}
+
+//===----------------------------------------------------------------------===//
+// IndexIterator
+//===----------------------------------------------------------------------===//
+
+IndexIterator::IndexIterator(ArrayRef<int64_t> shape)
+    : shape(shape.begin(), shape.end()), current(shape.size(), 0) {
+  for (int64_t d : shape)
+    if (d == 0)
+      finished = true;
+}
+
+void IndexIterator::next() {
+  ++flatIndex;
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
+    if (++current[d] < shape[d])
+      return;
+    current[d] = 0;
+  }
+  finished = true;
+}

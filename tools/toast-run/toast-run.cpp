@@ -1,0 +1,141 @@
+//===- toast-run.cpp - Toast's reference interpreter driver --------------===//
+//
+// Runs a StableHLO / PartIR:Core program with the reference interpreter:
+//
+//   toast-run FILE [--entry NAME] [--seed N] [--print-results]
+//   toast-run --compare ORIGINAL PARTITIONED [--seed N] [--rtol X] [--atol X]
+//
+// The work is done by the ToastInterpreter library (Runner.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "toast/Interpreter/Runner.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+namespace cl = llvm::cl;
+
+static cl::OptionCategory category("toast-run options");
+
+static cl::list<std::string>
+    inputFiles(cl::Positional, cl::desc("FILE | ORIGINAL PARTITIONED"),
+               cl::OneOrMore, cl::cat(category));
+
+static cl::opt<bool> compareMode(
+    "compare",
+    cl::desc("Run ORIGINAL and PARTITIONED on the same random arguments and "
+             "compare their results"),
+    cl::cat(category));
+
+static cl::opt<std::string> entry("entry",
+                                  cl::desc("Function to run (default: main)"),
+                                  cl::init("main"), cl::cat(category));
+
+static cl::opt<uint64_t>
+    seed("seed", cl::desc("Seed of the random arguments (default: 0)"),
+         cl::init(0), cl::cat(category));
+
+static cl::opt<double> relTolerance("rtol",
+                            cl::desc("Relative tolerance of --compare "
+                                     "(default: 1e-4)"),
+                            cl::init(1e-4), cl::cat(category));
+
+static cl::opt<double> absTolerance("atol",
+                            cl::desc("Absolute tolerance of --compare "
+                                     "(default: 1e-5)"),
+                            cl::init(1e-5), cl::cat(category));
+
+static cl::opt<bool> printResults("print-results",
+                                  cl::desc("Print the entry's results"),
+                                  cl::cat(category));
+
+static cl::opt<int64_t> maxWhileIterations(
+    "max-while-iterations",
+    cl::desc("Fail when one stablehlo.while runs more iterations (0: no "
+             "limit)"),
+    cl::init(0), cl::cat(category));
+
+static const char *const kOverview = R"(Toast reference interpreter
+
+  toast-run FILE [--entry NAME] [--seed N] [--print-results]
+      Runs @NAME (default @main) of FILE. A function without arguments runs
+      as is; one with arguments gets seeded random inputs and its results
+      are printed. stablehlo.custom_call @check.expect_eq / expect_close /
+      expect_almost_eq compare values; a failing check is reported at its
+      location with the first differing element. Exit status 0 iff the
+      program ran and every check passed.
+
+  toast-run --compare ORIGINAL PARTITIONED [--seed N] [--rtol X] [--atol X]
+      Runs @NAME of both programs on the same seeded random arguments
+      (PARTITIONED takes the same global shapes, e.g. PartIR:Core) and
+      prints the largest absolute and relative error of every result.
+      Exit status 0 iff every element satisfies
+      |partitioned - original| <= atol + rtol * |original|.
+)";
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(category);
+  cl::ParseCommandLineOptions(argc, argv, kOverview);
+
+  if (compareMode && inputFiles.size() != 2) {
+    llvm::errs() << "toast-run: --compare needs two files (ORIGINAL "
+                    "PARTITIONED), got "
+                 << inputFiles.size() << "\n";
+    return 1;
+  }
+  if (!compareMode && inputFiles.size() != 1) {
+    llvm::errs() << "toast-run: expected one input file, got "
+                 << inputFiles.size() << " (use --compare for two)\n";
+    return 1;
+  }
+
+  DialectRegistry registry;
+  toast::interp::registerInterpreterDialects(registry);
+  MLIRContext context(registry);
+  context.printOpOnDiagnostic(false);
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+
+  SmallVector<OwningOpRef<ModuleOp>, 2> modules;
+  for (const std::string &file : inputFiles) {
+    modules.push_back(
+        toast::interp::parseModuleFile(file, context, sourceMgr));
+    if (!modules.back())
+      return 1;
+  }
+
+  toast::interp::InterpreterOptions interpreterOptions;
+  interpreterOptions.maxWhileIterations = maxWhileIterations;
+
+  if (compareMode) {
+    toast::interp::CompareOptions options;
+    options.entry = entry;
+    options.seed = seed;
+    options.tolerance.atol = absTolerance;
+    options.tolerance.rtol = relTolerance;
+    options.interpreter = interpreterOptions;
+    return failed(toast::interp::compareModules(*modules[0], *modules[1],
+                                                options, llvm::outs()))
+               ? 1
+               : 0;
+  }
+
+  toast::interp::RunOptions options;
+  options.entry = entry;
+  options.seed = seed;
+  options.printResults = printResults;
+  options.interpreter = interpreterOptions;
+  FailureOr<toast::interp::RunReport> report =
+      toast::interp::runEntry(*modules[0], options, llvm::outs());
+  if (failed(report))
+    return 1;
+  return report->checks.failed == 0 ? 0 : 1;
+}
