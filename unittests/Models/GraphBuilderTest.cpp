@@ -126,6 +126,19 @@ TEST_F(GraphBuilderTest, ScatterAddAndGroupNorm) {
   checkGrads(b, loss, {edges, image, scale, offset});
 }
 
+TEST_F(GraphBuilderTest, StridedConvolution) {
+  GraphBuilder b(&ctx, "t");
+  // 7x7 input, 3x3 kernel, stride 2, padding 1: 4x4 output; the input
+  // gradient needs uneven padding.
+  Value x = b.argument("params.x", {2, 7, 7, 3}, b.f32());
+  Value k = b.argument("params.k", {3, 3, 3, 5}, b.f32());
+  Value y = b.conv2d(x, k, {2, 1});
+  EXPECT_EQ(GraphBuilder::shapeOf(y), ArrayRef<int64_t>({2, 4, 4, 5}));
+  Value k1 = b.argument("params.k1", {1, 1, 5, 4}, b.f32());
+  Value z = b.conv2d(y, k1, {1, 0});
+  checkGrads(b, sumAll(b, b.mul(z, z)), {x, k, k1});
+}
+
 TEST_F(GraphBuilderTest, UnrelatedParameterGetsZeros) {
   GraphBuilder b(&ctx, "t");
   Value x = b.argument("params.x", {3}, b.f32());

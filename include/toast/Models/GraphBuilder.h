@@ -67,6 +67,12 @@ public:
   /// `jax.arg_info`).
   mlir::Value argument(llvm::StringRef name, llvm::ArrayRef<int64_t> shape,
                        mlir::Type elementType);
+  /// Like `argument`, but the argument stays behind all arguments declared
+  /// later with `argument` (for inputs needed before the parameters are
+  /// known, e.g. `batch.*` of a model that declares parameters as it goes).
+  mlir::Value trailingArgument(llvm::StringRef name,
+                               llvm::ArrayRef<int64_t> shape,
+                               mlir::Type elementType);
   /// Appends a function result named `name` (attribute `jax.result_info`).
   void result(llvm::StringRef name, mlir::Value value);
   /// Emits the terminator, fixes the function type and verifies the module.
@@ -224,9 +230,21 @@ private:
   mlir::Value binary(mlir::Value a, mlir::Value b);
   mlir::Value reduce(mlir::Value a, llvm::ArrayRef<int64_t> dims, double init,
                      bool isMax);
+  /// A raw stablehlo.convolution (not recorded). `padding` holds (low,
+  /// high) per spatial dimension.
+  mlir::Value convolution(mlir::Value lhs, mlir::Value rhs,
+                          stablehlo::ConvDimensionNumbersAttr dims,
+                          llvm::ArrayRef<int64_t> resultShape,
+                          llvm::ArrayRef<int64_t> strides,
+                          llvm::ArrayRef<int64_t> padding,
+                          llvm::ArrayRef<int64_t> lhsDilation,
+                          llvm::ArrayRef<int64_t> rhsDilation);
   /// Sums `g` down to `shape` over the dimensions `broadcastInDim` expanded.
   mlir::Value unbroadcast(mlir::Value g, mlir::Value like,
                           llvm::ArrayRef<int64_t> dims);
+  mlir::Value insertArgument(unsigned index, llvm::StringRef name,
+                             llvm::ArrayRef<int64_t> shape,
+                             mlir::Type elementType);
 
   mlir::MLIRContext *ctx;
   mlir::OpBuilder builder;
@@ -237,6 +255,7 @@ private:
   llvm::SmallVector<std::string> resultNames;
   std::vector<TapeNode> tape;
   bool recording = true;
+  unsigned trailingArguments = 0;
 };
 
 } // namespace toast::models

@@ -30,18 +30,26 @@ GraphBuilder::GraphBuilder(MLIRContext *ctx, StringRef moduleName)
 // Signature
 //===----------------------------------------------------------------------===//
 
+Value GraphBuilder::insertArgument(unsigned index, StringRef name,
+                                   ArrayRef<int64_t> shape, Type elementType) {
+  StringAttr nameAttr = builder.getStringAttr(name);
+  DictionaryAttr attrs = builder.getDictionaryAttr(
+      {builder.getNamedAttr("partir.name", nameAttr),
+       builder.getNamedAttr("jax.arg_info", nameAttr)});
+  (void)func.insertArgument(index, tensorType(shape, elementType), attrs, loc);
+  return func.getArgument(index);
+}
+
 Value GraphBuilder::argument(StringRef name, ArrayRef<int64_t> shape,
                              Type elementType) {
-  Block &entry = func.getBody().front();
-  RankedTensorType type = tensorType(shape, elementType);
-  unsigned index = entry.getNumArguments();
-  SmallVector<Type> inputs(func.getArgumentTypes());
-  inputs.push_back(type);
-  func.setType(builder.getFunctionType(inputs, func.getResultTypes()));
-  Value arg = entry.addArgument(type, loc);
-  func.setArgAttr(index, "partir.name", builder.getStringAttr(name));
-  func.setArgAttr(index, "jax.arg_info", builder.getStringAttr(name));
-  return arg;
+  return insertArgument(func.getNumArguments() - trailingArguments, name,
+                        shape, elementType);
+}
+
+Value GraphBuilder::trailingArgument(StringRef name, ArrayRef<int64_t> shape,
+                                     Type elementType) {
+  ++trailingArguments;
+  return insertArgument(func.getNumArguments(), name, shape, elementType);
 }
 
 void GraphBuilder::result(StringRef name, Value value) {

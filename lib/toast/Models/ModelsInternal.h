@@ -51,6 +51,11 @@ mlir::OwningOpRef<mlir::ModuleOp> buildGNS(mlir::MLIRContext *ctx,
                                            const ModelOptions &options,
                                            std::string &error);
 
+mlir::OwningOpRef<mlir::ModuleOp> buildUNet(mlir::MLIRContext *ctx,
+                                            llvm::StringRef preset,
+                                            const ModelOptions &options,
+                                            std::string &error);
+
 } // namespace toast::models::gen
 
 #endif // TOAST_LIB_MODELS_MODELSINTERNAL_H

@@ -34,6 +34,10 @@ static ArrayRef<Entry> entries() {
         "TOAST/PartIR GNS: graph network training step (2048 nodes, 8192 "
         "edges, 24 message-passing steps, latent 2048, ~875M)"},
        buildGNS},
+      {{"unet", "unet",
+        "TOAST/PartIR U-Net: diffusion U-Net training step (9 down / 12 up "
+        "residual blocks, 32-head attention, ~3.6B)"},
+       buildUNet},
       {{"t32", "transformer",
         "PartIR T32: 32 layers, d_model 4096, 32 heads, batch 48, vocab 32k "
         "(~5B)"},
