@@ -4,10 +4,12 @@
 
 #include "toast/Dialect/PartIR/HLO/Transforms/Passes.h"
 #include "toast/Partition/Passes.h"
+#include "toast/Simulator/Passes.h"
 #include "toast/Transforms/Passes.h"
 
 void toast::registerAllPasses() {
   registerToastPasses();
   partition::registerPartitionPasses();
   partir_hlo::registerPartIRHLOPasses();
+  sim::registerSimulatorPasses();
 }

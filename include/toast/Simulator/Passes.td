@@ -1,0 +1,66 @@
+//===- Passes.td - Simulator passes ------------------------*- tablegen -*-===//
+#ifndef TOAST_SIMULATOR_PASSES_TD
+#define TOAST_SIMULATOR_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def PartirSimulatePass : Pass<"partir-simulate", "::mlir::ModuleOp"> {
+  let summary = "Estimates step time, peak memory and collectives of a "
+                "device-local program";
+  let description = [{
+    PartIR appendix A.5 / TOAST §4.5. Simulates the entry function (`@main`,
+    or the only public function, or `function=NAME`) of a device-local
+    program, as `--partir-lower-to-hlo` produces it, on one device of the
+    mesh (`partir.mesh`):
+
+    * contractions (dot_general, dot, convolution) take 2·MACs / peak FLOP/s
+      of their operand element type; with `memory-bound=true` every other op
+      takes (bytes read + written) / HBM bandwidth and contractions the
+      larger of the two (roofline);
+    * PartIR:HLO collectives run as rings over the mesh axes they span
+      (all_gather and reduce_scatter: n-1 steps of α plus (n-1)/n of the
+      full buffer over β; all_reduce: both; all_to_all: (n-1)/2 of the local
+      buffer; all_slice is free); StableHLO collectives use their replica
+      group size and the default interconnect;
+    * times add up along one stream (or two overlapping streams with
+      `overlap=true`); calls are inlined; while bodies count once;
+    * peak memory is the largest sum of live device-local buffers:
+      arguments live throughout, values die after their last use; reshapes
+      alias; `fusion=true` does not materialize elementwise chains.
+
+    It prints a summary (to stderr unless `summary=false`) and, with
+    `json=PATH` (`-` for stdout), writes the JSON report described in
+    docs/simulator.md. `baseline=PATH` reads an earlier JSON report as the
+    initial state s0 of the relative cost C(s) = RT(s) + MP(s); without it
+    the program is its own baseline (RT = 1). The IR is not changed.
+
+    ```
+    toast-opt model.mlir --partir-schedule=file=bp.json --partir-lower-to-hlo \
+      --partir-simulate="device=a100 json=report.json" -o /dev/null
+    ```
+
+    Devices: `a100`, `h100`, `p100`, `tpuv3`, or `file:PATH` (JSON).
+  }];
+  let options = [
+    Option<"device", "device", "std::string", /*default=*/"\"a100\"",
+           "Device: a100, h100, p100, tpuv3 or file:PATH">,
+    Option<"jsonPath", "json", "std::string", /*default=*/"\"\"",
+           "Write the JSON report to this file ('-' for stdout)">,
+    Option<"function", "function", "std::string", /*default=*/"\"\"",
+           "Entry function (default: @main or the only public function)">,
+    Option<"memoryBound", "memory-bound", "bool", /*default=*/"false",
+           "Price non-contraction ops by the HBM bytes they move">,
+    Option<"fusion", "fusion", "bool", /*default=*/"false",
+           "Fuse elementwise chains (no intermediate buffers)">,
+    Option<"overlap", "overlap", "bool", /*default=*/"false",
+           "Overlap collectives with independent compute (two streams)">,
+    Option<"summary", "summary", "bool", /*default=*/"true",
+           "Print a human-readable summary to stderr">,
+    Option<"baseline", "baseline", "std::string", /*default=*/"\"\"",
+           "JSON report of the initial state for the relative cost">,
+    Option<"penalty", "penalty", "double", /*default=*/"10.0",
+           "Memory penalty constant C of MP(s)">,
+  ];
+}
+
+#endif // TOAST_SIMULATOR_PASSES_TD

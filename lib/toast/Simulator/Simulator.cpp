@@ -1,0 +1,469 @@
+//===- Simulator.cpp - Analytical simulation of a device-local program ----===//
+//
+// One walk over the entry function produces a *trace*: the ops in execution
+// order, with calls inlined and region bodies (while/if/case) visited once.
+// Values map to *buffers* (reshapes and call results alias their sources).
+// During the walk every op is priced and scheduled on a compute or a
+// communication stream (one stream unless `overlap`), and every buffer
+// records where it is defined and last used. A sweep over these live ranges
+// then gives the peak memory and the op where it is first reached.
+//
+// The walk is linear in the number of ops (plus operands), so a 100k-op
+// program simulates in milliseconds (benchmarks/SimulatorBench.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#include "toast/Simulator/Simulator.h"
+
+#include "toast/Dialect/PartIR/Core/IR/PartIRCore.h"
+#include "toast/Dialect/PartIR/HLO/IR/PartIRHLO.h"
+#include "toast/Dialect/StableHLO/IR/StablehloOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+#include <algorithm>
+#include <limits>
+
+using namespace mlir;
+using namespace toast::sim;
+namespace hlo = toast::stablehlo;
+namespace phlo = toast::partir_hlo;
+
+namespace {
+
+/// A device-local allocation.
+struct Buffer {
+  int64_t bytes = 0;
+  /// Trace index of the defining op (-1: function argument, live from the
+  /// start).
+  int64_t def = -1;
+  /// Trace index of the last op that uses it (>= def).
+  int64_t lastUse = -1;
+  /// Time at which its value is available.
+  double ready = 0;
+  /// Fused into its consumer: never materialized.
+  bool fused = false;
+};
+
+/// Ops whose result is the operand's bytes under another type: no copy, no
+/// time (XLA lowers them to bitcasts).
+bool isAliasingOp(Operation *op) {
+  if (!isa<hlo::ReshapeOp, hlo::BitcastConvertOp>(op) ||
+      op->getNumOperands() != 1 || op->getNumResults() != 1)
+    return false;
+  return getTypeBytes(op->getOperand(0).getType()) ==
+         getTypeBytes(op->getResult(0).getType());
+}
+
+/// Ops that take no time even in memory-bound mode.
+bool isFreeOp(Operation *op) {
+  return isa<hlo::ConstantOp, hlo::IotaOp, hlo::PartitionIdOp,
+             hlo::ReplicaIdOp, hlo::OptimizationBarrierOp, phlo::AllSliceOp>(
+             op) ||
+         isAliasingOp(op);
+}
+
+/// Elementwise consumers that a fused chain may flow into.
+bool isElementwise(Operation *op) {
+  return op->hasTrait<OpTrait::Elementwise>() ||
+         isa<hlo::SelectOp, hlo::ClampOp>(op);
+}
+
+/// Producers whose single elementwise use may absorb them.
+bool isFusibleProducer(Operation *op) {
+  return isElementwise(op) || isa<hlo::BroadcastInDimOp>(op);
+}
+
+/// Ops whose regions are control flow that the walk enters (as opposed to
+/// reduction bodies, which are scalar computations priced with their op).
+bool isControlFlow(Operation *op) {
+  return isa<hlo::WhileOp, hlo::IfOp, hlo::CaseOp>(op);
+}
+
+/// The walk over one entry function.
+class Simulation {
+public:
+  Simulation(const DeviceSpec &device, const SimulationOptions &options,
+             toast::partir::MeshAttr mesh, SymbolTableCollection &symbols)
+      : device(device), options(options), mesh(mesh), symbols(symbols) {}
+
+  LogicalResult run(func::FuncOp func, SimulationResult &result);
+
+private:
+  using ValueMap = DenseMap<Value, unsigned>;
+
+  LogicalResult walkBlock(Block &block, ValueMap &values);
+  LogicalResult visitOp(Operation *op, ValueMap &values);
+  LogicalResult visitCall(func::CallOp call, ValueMap &values);
+  LogicalResult visitControlFlow(Operation *op, ValueMap &values);
+  /// Prices `op`, schedules it and allocates its results.
+  LogicalResult emit(Operation *op, ValueMap &values);
+
+  unsigned newBuffer(int64_t bytes, int64_t def, double ready) {
+    buffers.push_back({bytes, def, def, ready, false});
+    return buffers.size() - 1;
+  }
+  /// The buffer of `value`; values the walk never defined (e.g. block
+  /// arguments of regions it does not enter) get an empty buffer.
+  unsigned lookup(Value value, ValueMap &values) {
+    auto it = values.find(value);
+    if (it != values.end())
+      return it->second;
+    unsigned id = newBuffer(0, index(), 0);
+    values[value] = id;
+    return id;
+  }
+  /// Marks `buffer` used by the op at trace index `at`.
+  void use(unsigned buffer, int64_t at) {
+    Buffer &b = buffers[buffer];
+    b.lastUse = std::max(b.lastUse, at);
+    for (auto &scope : regionScopes)
+      if (b.def < scope.start)
+        scope.outerUses.push_back(buffer);
+  }
+  /// The trace index the next op gets.
+  int64_t index() const { return static_cast<int64_t>(trace.size()); }
+
+  const DeviceSpec &device;
+  const SimulationOptions &options;
+  toast::partir::MeshAttr mesh;
+  SymbolTableCollection &symbols;
+
+  SmallVector<Buffer> buffers;
+  SmallVector<Operation *> trace;
+  /// Control-flow regions being walked: buffers from outside that are used
+  /// inside stay alive until the region op ends (loops re-read them).
+  struct RegionScope {
+    int64_t start;
+    SmallVector<unsigned> outerUses;
+  };
+  SmallVector<RegionScope> regionScopes;
+  /// Functions on the call stack (recursion is an error).
+  SmallPtrSet<Operation *, 8> callStack;
+
+  /// Stream availability (one stream: only `computeFree` is used).
+  double computeFree = 0, commFree = 0, finish = 0;
+  SimulationResult *result = nullptr;
+};
+
+} // namespace
+
+LogicalResult Simulation::run(func::FuncOp func, SimulationResult &res) {
+  result = &res;
+  if (func.isExternal())
+    return func.emitError("cannot simulate external function @")
+           << func.getSymName();
+  Block &entry = func.getBody().front();
+  ValueMap values;
+  for (BlockArgument arg : entry.getArguments()) {
+    unsigned id = newBuffer(getTypeBytes(arg.getType()), -1, 0);
+    values[arg] = id;
+    res.argumentBytes += buffers[id].bytes;
+  }
+  callStack.insert(func);
+  if (failed(walkBlock(entry, values)))
+    return failure();
+
+  // Arguments of the entry function (they are owned by the caller) and its
+  // results live to the end.
+  int64_t end = index();
+  for (BlockArgument arg : entry.getArguments())
+    buffers[values.lookup(arg)].lastUse = end;
+  if (Operation *terminator = entry.getTerminator())
+    for (Value operand : terminator->getOperands()) {
+      Buffer &b = buffers[lookup(operand, values)];
+      b.lastUse = std::max(b.lastUse, end);
+      finish = std::max(finish, b.ready);
+    }
+  res.stepTime = finish;
+  res.numOps = end;
+
+  // Peak memory: +bytes where a buffer is defined, -bytes after its last
+  // use. Arguments are live from index 0 on, results until the end.
+  int64_t n = std::max<int64_t>(end, 1);
+  std::vector<int64_t> delta(n + 1, 0);
+  for (const Buffer &b : buffers) {
+    if (b.fused || b.bytes == 0)
+      continue;
+    int64_t from = std::max<int64_t>(b.def, 0);
+    int64_t to = std::min<int64_t>(std::max(b.lastUse, from), n - 1);
+    delta[from] += b.bytes;
+    delta[to + 1] -= b.bytes;
+  }
+  int64_t live = 0;
+  res.peakMemoryBytes = -1;
+  for (int64_t i = 0; i < n; ++i) {
+    live += delta[i];
+    if (live > res.peakMemoryBytes) {
+      res.peakMemoryBytes = live;
+      res.peakOpIndex = i < end ? i : -1;
+    }
+  }
+  if (res.peakOpIndex >= 0) {
+    Operation *op = trace[res.peakOpIndex];
+    res.peakOpName = op->getName().getStringRef().str();
+    std::string loc;
+    llvm::raw_string_ostream os(loc);
+    op->getLoc().print(os);
+    res.peakOpLocation = loc;
+  }
+  res.deviceMemoryBytes = static_cast<int64_t>(device.memoryBytes);
+  res.fitsInMemory = res.peakMemoryBytes <= res.deviceMemoryBytes;
+  return success();
+}
+
+LogicalResult Simulation::walkBlock(Block &block, ValueMap &values) {
+  for (Operation &op : block.without_terminator())
+    if (failed(visitOp(&op, values)))
+      return failure();
+  return success();
+}
+
+LogicalResult Simulation::visitOp(Operation *op, ValueMap &values) {
+  if (isa<toast::partir::LoopOp>(op))
+    return op->emitError("cannot simulate PartIR:Core loops: lower the "
+                         "program to device-local PartIR:HLO first "
+                         "(--partir-lower-to-hlo)");
+  if (auto call = dyn_cast<func::CallOp>(op))
+    return visitCall(call, values);
+  if (isControlFlow(op))
+    return visitControlFlow(op, values);
+  return emit(op, values);
+}
+
+LogicalResult Simulation::visitCall(func::CallOp call, ValueMap &values) {
+  auto callee = symbols.lookupNearestSymbolFrom<func::FuncOp>(
+      call, call.getCalleeAttr());
+  if (!callee || callee.isExternal())
+    return emit(call, values); // Opaque: allocate its results.
+  if (!callStack.insert(callee).second)
+    return call.emitError("cannot simulate recursive call to @")
+           << callee.getSymName();
+  // The callee's arguments alias the caller's operands; its results alias
+  // the buffers it returns.
+  Block &body = callee.getBody().front();
+  ValueMap calleeValues;
+  for (auto [arg, operand] : llvm::zip(body.getArguments(), call.getOperands()))
+    calleeValues[arg] = lookup(operand, values);
+  if (failed(walkBlock(body, calleeValues)))
+    return failure();
+  for (auto [res, operand] :
+       llvm::zip(call.getResults(), body.getTerminator()->getOperands()))
+    values[res] = lookup(operand, calleeValues);
+  callStack.erase(callee);
+  return success();
+}
+
+LogicalResult Simulation::visitControlFlow(Operation *op, ValueMap &values) {
+  // Region ops run their regions in sequence (while: condition and body
+  // once, since trip counts are unknown; if/case: every branch, a
+  // pessimistic bound), then the op itself allocates its results.
+  regionScopes.push_back({index(), {}});
+  SmallVector<unsigned> operandBuffers;
+  for (Value operand : op->getOperands())
+    operandBuffers.push_back(lookup(operand, values));
+  for (Region &region : op->getRegions()) {
+    if (region.empty())
+      continue;
+    Block &block = region.front();
+    // while: block arguments are the loop-carried values.
+    if (isa<hlo::WhileOp>(op))
+      for (auto [arg, buffer] :
+           llvm::zip(block.getArguments(), operandBuffers))
+        values[arg] = buffer;
+    if (failed(walkBlock(block, values)))
+      return failure();
+    for (Value operand : block.getTerminator()->getOperands())
+      use(lookup(operand, values), index() - 1);
+  }
+  RegionScope scope = regionScopes.pop_back_val();
+  if (failed(emit(op, values)))
+    return failure();
+  for (unsigned buffer : scope.outerUses)
+    use(buffer, index() - 1);
+  return success();
+}
+
+LogicalResult Simulation::emit(Operation *op, ValueMap &values) {
+  int64_t at = index();
+  trace.push_back(op);
+
+  SmallVector<unsigned, 4> operandBuffers;
+  double ready = 0;
+  double trafficBytes = 0;
+  for (Value operand : op->getOperands()) {
+    unsigned id = lookup(operand, values);
+    operandBuffers.push_back(id);
+    use(id, at);
+    ready = std::max(ready, buffers[id].ready);
+    if (!buffers[id].fused)
+      trafficBytes += static_cast<double>(buffers[id].bytes);
+  }
+
+  // Price the op.
+  double computeTime = 0, commTime = 0;
+  std::string error;
+  std::optional<CollectiveInfo> collective =
+      getCollectiveInfo(op, mesh, &error);
+  if (!error.empty())
+    return op->emitError(error);
+
+  // Results (fusion decides whether they are materialized).
+  bool aliasing = isAliasingOp(op);
+  SmallVector<unsigned, 2> resultBuffers;
+  for (OpResult res : op->getResults()) {
+    if (aliasing) {
+      resultBuffers.push_back(operandBuffers.front());
+      continue;
+    }
+    unsigned id = newBuffer(getTypeBytes(res.getType()), at, 0);
+    if (options.fusion && isFusibleProducer(op) && res.hasOneUse()) {
+      Operation *user = *res.getUsers().begin();
+      buffers[id].fused =
+          isElementwise(user) && user->getBlock() == op->getBlock();
+    }
+    if (!buffers[id].fused)
+      trafficBytes += static_cast<double>(buffers[id].bytes);
+    resultBuffers.push_back(id);
+  }
+
+  if (collective) {
+    CollectiveCost cost = ringCollectiveCost(
+        collective->kind, collective->groupSize, collective->localBytes,
+        getGroupLink(device, collective->axes));
+    commTime = cost.time;
+    CollectiveStats &stats =
+        result->collectives[static_cast<unsigned>(collective->kind)];
+    ++stats.count;
+    stats.time += cost.time;
+    stats.bytes += cost.bytes;
+    result->commBytes += cost.bytes;
+  } else if (isContraction(op)) {
+    double flops = getContractionFlops(op);
+    result->flops += flops;
+    Type element = getElementTypeOrSelf(op->getOperand(0).getType());
+    computeTime = flops / device.getPeakFlops(element);
+    if (options.memoryBound) {
+      computeTime = std::max(computeTime, trafficBytes / device.memoryBandwidth);
+      result->memoryTraffic += trafficBytes;
+    }
+  } else if (options.memoryBound && !isFreeOp(op) && !isControlFlow(op) &&
+             !isa<func::CallOp>(op)) {
+    computeTime = trafficBytes / device.memoryBandwidth;
+    result->memoryTraffic += trafficBytes;
+  }
+  result->computeTime += computeTime;
+  result->commTime += commTime;
+
+  // Schedule: after the operands are ready and the stream is free.
+  double &stream = (collective && options.overlap) ? commFree : computeFree;
+  double start = std::max(ready, stream);
+  double end = start + computeTime + commTime;
+  stream = end;
+  finish = std::max(finish, end);
+
+  for (auto [res, id] : llvm::zip(op->getResults(), resultBuffers)) {
+    if (!aliasing)
+      buffers[id].ready = end;
+    values[res] = id;
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Entry points
+//===----------------------------------------------------------------------===//
+
+FailureOr<SimulationResult> toast::sim::simulate(func::FuncOp func,
+                                                 const DeviceSpec &device,
+                                                 const SimulationOptions &options) {
+  SimulationResult result;
+  result.device = device.name;
+  result.function = func.getSymName().str();
+  SymbolTableCollection symbols;
+  Simulation simulation(device, options, toast::partir::getMesh(func),
+                        symbols);
+  if (failed(simulation.run(func, result)))
+    return failure();
+  return result;
+}
+
+FailureOr<SimulationResult> toast::sim::simulate(ModuleOp module,
+                                                 const DeviceSpec &device,
+                                                 const SimulationOptions &options) {
+  func::FuncOp entry;
+  if (!options.function.empty()) {
+    entry = module.lookupSymbol<func::FuncOp>(options.function);
+    if (!entry)
+      return module.emitError("no function @")
+             << options.function << " to simulate";
+  } else {
+    entry = module.lookupSymbol<func::FuncOp>("main");
+    if (!entry || entry.isExternal()) {
+      entry = {};
+      for (auto func : module.getOps<func::FuncOp>()) {
+        if (func.isPrivate() || func.isExternal())
+          continue;
+        if (entry)
+          return module.emitError("several public functions: name the one "
+                                  "to simulate (function=NAME)");
+        entry = func;
+      }
+    }
+    if (!entry)
+      return module.emitError("no function to simulate (expected @main or "
+                              "one public function)");
+  }
+  return simulate(entry, device, options);
+}
+
+//===----------------------------------------------------------------------===//
+// Relative cost
+//===----------------------------------------------------------------------===//
+
+RelativeCost toast::sim::computeRelativeCost(double initialRuntime,
+                                             double initialPeak,
+                                             double currentRuntime,
+                                             double currentPeak,
+                                             double deviceMemory,
+                                             double penalty) {
+  RelativeCost cost;
+  cost.runtime =
+      currentRuntime / (initialRuntime > 0 ? initialRuntime : 1.0);
+  if (currentPeak > deviceMemory)
+    cost.memoryPenalty = penalty * (currentPeak - deviceMemory) /
+                         (initialPeak > 0 ? initialPeak : 1.0);
+  cost.total = cost.runtime + cost.memoryPenalty;
+  return cost;
+}
+
+RelativeCost toast::sim::computeRelativeCost(const SimulationResult &initial,
+                                             const SimulationResult &current,
+                                             double penalty) {
+  return computeRelativeCost(
+      initial.stepTime, static_cast<double>(initial.peakMemoryBytes),
+      current.stepTime, static_cast<double>(current.peakMemoryBytes),
+      static_cast<double>(current.deviceMemoryBytes), penalty);
+}
+
+FailureOr<RelativeCostModel>
+RelativeCostModel::create(ModuleOp initialModule, DeviceSpec device,
+                          SimulationOptions options, double penalty) {
+  FailureOr<SimulationResult> initial =
+      simulate(initialModule, device, options);
+  if (failed(initial))
+    return failure();
+  return RelativeCostModel(std::move(device), std::move(*initial),
+                           std::move(options), penalty);
+}
+
+FailureOr<RelativeCost> RelativeCostModel::evaluate(ModuleOp module) const {
+  FailureOr<SimulationResult> current = simulate(module, device, options);
+  if (failed(current))
+    return failure();
+  return evaluate(*current);
+}
