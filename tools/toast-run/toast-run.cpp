@@ -62,6 +62,12 @@ static cl::opt<int64_t> maxWhileIterations(
              "limit)"),
     cl::init(0), cl::cat(category));
 
+static cl::opt<bool> reportCheckErrors(
+    "report-check-errors",
+    cl::desc("Remark the largest errors of every passing expect_close / "
+             "expect_almost_eq check"),
+    cl::cat(category));
+
 static const char *const kOverview = R"(Toast reference interpreter
 
   toast-run FILE [--entry NAME] [--seed N] [--print-results]
@@ -101,19 +107,25 @@ int main(int argc, char **argv) {
   toast::interp::registerInterpreterDialects(registry);
   MLIRContext context(registry);
   context.printOpOnDiagnostic(false);
-  llvm::SourceMgr sourceMgr;
-  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  // One SourceMgr per file: the parser reads the main buffer of its
+  // SourceMgr. Diagnostics in the second file are shown by loading it into
+  // the handler's SourceMgr on demand.
+  SmallVector<std::unique_ptr<llvm::SourceMgr>, 2> sourceMgrs;
+  for (size_t i = 0; i < inputFiles.size(); ++i)
+    sourceMgrs.push_back(std::make_unique<llvm::SourceMgr>());
+  SourceMgrDiagnosticHandler diagnostics(*sourceMgrs[0], &context);
 
   SmallVector<OwningOpRef<ModuleOp>, 2> modules;
-  for (const std::string &file : inputFiles) {
+  for (auto [file, sourceMgr] : llvm::zip_equal(inputFiles, sourceMgrs)) {
     modules.push_back(
-        toast::interp::parseModuleFile(file, context, sourceMgr));
+        toast::interp::parseModuleFile(file, context, *sourceMgr));
     if (!modules.back())
       return 1;
   }
 
   toast::interp::InterpreterOptions interpreterOptions;
   interpreterOptions.maxWhileIterations = maxWhileIterations;
+  interpreterOptions.reportCheckErrors = reportCheckErrors;
 
   if (compareMode) {
     toast::interp::CompareOptions options;

@@ -80,6 +80,9 @@ struct InterpreterOptions {
   /// Stop after this many iterations of a single `stablehlo.while` (0: no
   /// limit), to keep a runaway loop from hanging a test.
   int64_t maxWhileIterations = 0;
+  /// Emit a remark at every passing tolerance check with the largest
+  /// absolute and relative error seen (to tune tolerances).
+  bool reportCheckErrors = false;
   /// Non-null when running as one device of an SPMD program.
   SpmdContext *spmd = nullptr;
 };

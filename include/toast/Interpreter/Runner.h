@@ -34,7 +34,8 @@ namespace toast::interp {
 void registerInterpreterDialects(mlir::DialectRegistry &registry);
 
 /// Parses the file at `path` ("-" for stdin) into a module; errors are
-/// reported through `context`'s diagnostic handler.
+/// reported through `context`'s diagnostic handler. `sourceMgr` must be
+/// empty: the file becomes its main buffer.
 mlir::OwningOpRef<mlir::ModuleOp> parseModuleFile(llvm::StringRef path,
                                                   mlir::MLIRContext &context,
                                                   llvm::SourceMgr &sourceMgr);

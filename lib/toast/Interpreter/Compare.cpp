@@ -10,18 +10,18 @@ Tolerance toast::interp::getCheckTolerance(CheckKind kind,
                                            const ElementType &type) {
   if (kind == CheckKind::Eq || type.isIntegerLike())
     return {0.0, 0.0};
-  double base = 1e-4;
-  switch (type.getFloatFormat()) {
-  case FloatFormat::F16:
-    base = kind == CheckKind::AlmostEq ? 1e-3 : 2e-3;
-    break;
-  case FloatFormat::BF16:
-    base = kind == CheckKind::AlmostEq ? 1e-2 : 2e-2;
-    break;
-  default:
-    break;
+  double tol = 0.0;
+  FloatFormat format = type.getFloatFormat();
+  if (kind == CheckKind::AlmostEq) {
+    tol = format == FloatFormat::BF16  ? 1e-2
+          : format == FloatFormat::F16 ? 1e-3
+                                       : 1e-4;
+  } else {
+    tol = format == FloatFormat::F64   ? 1e-12
+          : format == FloatFormat::F32 ? 1e-5
+                                       : 2 * epsilonOf(format);
   }
-  return {base, base};
+  return {tol, tol};
 }
 
 bool toast::interp::withinTolerance(double actual, double expected,

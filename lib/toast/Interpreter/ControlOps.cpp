@@ -138,8 +138,17 @@ LogicalResult evalCheck(Interpreter &interp, Operation *op, CheckKind kind,
   Mismatch mismatch =
       compareTensors(actual, expected, tol, kind == CheckKind::Eq);
   interp.recordCheck(mismatch.count == 0);
-  if (mismatch.count == 0)
+  if (mismatch.count == 0) {
+    if (interp.getOptions().reportCheckErrors && kind != CheckKind::Eq &&
+        actual.getElementType().isFloatLike()) {
+      ErrorStats stats = computeErrorStats(actual, expected, tol);
+      op->emitRemark() << "check passed: @" << target << " on "
+                       << actual.getType() << ": max abs error "
+                       << stats.maxAbsError << ", max rel error "
+                       << stats.maxRelError;
+    }
     return success();
+  }
   int64_t i = mismatch.firstIndex;
   InFlightDiagnostic diag = op->emitError();
   diag << "check failed: @" << target << ": " << mismatch.count << " of "
