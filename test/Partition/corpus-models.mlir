@@ -12,4 +12,5 @@
 
 // CHECK: partir.mesh = #partir.mesh<["X"=2]>
 // CHECK: partir.loop "X" [#partir.tile<{{[0-9]}}>]
-// KAN1: tactic {{P}}: 1 actions, 7 ops partitioned on its axis
+// KAN1: remark: inlined 24 calls into @main so that tilings propagate through them
+// KAN1: tactic {{P}}: 1 actions, 192 ops partitioned on its axis

@@ -73,6 +73,16 @@ mlir::FailureOr<llvm::SmallVector<mlir::Value>>
 selectValues(mlir::func::FuncOp func, llvm::StringRef selector,
              llvm::StringRef tacticName);
 
+/// Inlines the calls directly in `func`'s body, repeating for calls that
+/// inlining exposes, at most `maxRounds` times. Returns how many calls were
+/// inlined. Calls that cannot be inlined stay (and are opaque).
+mlir::FailureOr<unsigned> inlineCalls(mlir::func::FuncOp func,
+                                      unsigned maxRounds = 16);
+
+/// Prepares the entry function for partitioning: inlines its calls (with a
+/// remark saying how many).
+mlir::LogicalResult prepareEntryFunction(mlir::func::FuncOp func);
+
 /// Applies one manual tactic's actions, then propagates.
 mlir::FailureOr<TacticReport> applyManualTactic(ShardingState &state,
                                                 const ManualTactic &tactic);

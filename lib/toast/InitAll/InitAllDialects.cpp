@@ -2,6 +2,7 @@
 
 #include "toast/InitAllDialects.h"
 
+#include "mlir/Dialect/Func/Extensions/InlinerExtension.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "toast/Dialect/CHLO/IR/ChloOps.h"
@@ -15,4 +16,5 @@ void toast::registerAllDialects(mlir::DialectRegistry &registry) {
                   toast::chlo::CHLODialect, toast::partir::PartIRDialect,
                   toast::partir_hlo::PartIRHLODialect>();
   toast::registerStablehloShardingRules(registry);
+  mlir::func::registerInlinerExtension(registry);
 }

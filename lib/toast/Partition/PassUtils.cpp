@@ -34,7 +34,7 @@ withSavedState(ModuleOp module, StringRef meshOption,
   if (failed(mesh))
     return failure();
   FailureOr<func::FuncOp> func = getEntryFunction(module);
-  if (failed(func))
+  if (failed(func) || failed(prepareEntryFunction(*func)))
     return failure();
   ShardingState state(*func, *mesh);
   if (failed(state.load()) || failed(fn(state)))

@@ -329,6 +329,18 @@ FailureOr<TacticReport> applyManualTactic(ShardingState &state,
   return report;
 }
 
+LogicalResult prepareEntryFunction(func::FuncOp func) {
+  FailureOr<unsigned> inlined = inlineCalls(func);
+  if (failed(inlined))
+    return failure();
+  if (*inlined)
+    emitRemark(func.getLoc()) << "inlined " << *inlined << " call"
+                              << (*inlined == 1 ? "" : "s") << " into @"
+                              << func.getSymName()
+                              << " so that tilings propagate through them";
+  return success();
+}
+
 FailureOr<SmallVector<TacticReport>>
 partition(ModuleOp module, const Schedule &schedule, bool materialize) {
   FailureOr<partir::MeshAttr> mesh = resolveMesh(module, schedule.mesh);
@@ -336,6 +348,8 @@ partition(ModuleOp module, const Schedule &schedule, bool materialize) {
     return failure();
   FailureOr<func::FuncOp> func = getEntryFunction(module);
   if (failed(func))
+    return failure();
+  if (failed(prepareEntryFunction(*func)))
     return failure();
   ShardingState state(*func, *mesh);
   if (failed(state.load()))

@@ -3,13 +3,25 @@
 #include "toast/Dialect/CHLO/IR/ChloOps.h"
 
 #include "mlir/IR/TypeUtilities.h"
+#include "mlir/Transforms/InliningUtils.h"
 
 using namespace mlir;
 using namespace toast::chlo;
 
 #include "toast/Dialect/CHLO/IR/ChloOpsDialect.cpp.inc"
 
+namespace {
+/// CHLO ops are pure elementwise functions: always legal to inline.
+struct ChloInlinerInterface : DialectInlinerInterface {
+  using DialectInlinerInterface::DialectInlinerInterface;
+  bool isLegalToInline(Operation *, Region *, bool, IRMapping &) const final {
+    return true;
+  }
+};
+} // namespace
+
 void CHLODialect::initialize() {
+  addInterfaces<ChloInlinerInterface>();
   addOperations<
 #define GET_OP_LIST
 #include "toast/Dialect/CHLO/IR/ChloOps.cpp.inc"

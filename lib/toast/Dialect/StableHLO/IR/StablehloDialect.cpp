@@ -3,14 +3,34 @@
 #include "toast/Dialect/StableHLO/IR/StablehloDialect.h"
 #include "toast/Dialect/StableHLO/IR/StablehloOps.h"
 
+#include "mlir/Transforms/InliningUtils.h"
+
 using namespace mlir;
 using namespace toast::stablehlo;
 
 #include "toast/Dialect/StableHLO/IR/StablehloDialect.cpp.inc"
 
+namespace {
+/// StableHLO ops have value semantics and no symbol or region constraints
+/// that inlining could break, so calls into StableHLO code can be inlined.
+struct StablehloInlinerInterface : DialectInlinerInterface {
+  using DialectInlinerInterface::DialectInlinerInterface;
+  bool isLegalToInline(Operation *, Operation *, bool) const final {
+    return true;
+  }
+  bool isLegalToInline(Region *, Region *, bool, IRMapping &) const final {
+    return true;
+  }
+  bool isLegalToInline(Operation *, Region *, bool, IRMapping &) const final {
+    return true;
+  }
+};
+} // namespace
+
 void StableHLODialect::initialize() {
   registerAttributes();
   registerOps();
+  addInterfaces<StablehloInlinerInterface>();
 }
 
 void StableHLODialect::registerOps() {
