@@ -3,63 +3,79 @@
 #include "toast/Simulator/Simulator.h"
 
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"
 
 #include <cmath>
 
 using namespace toast::sim;
 
-/// JSON has no integer type of its own: counts and byte sizes that are whole
-/// numbers are written as integers so FileCheck and readers see `1024`, not
-/// `1.024e+03`.
-static llvm::json::Value number(double value) {
-  if (std::isfinite(value) && value == std::floor(value) &&
-      std::fabs(value) < 9.0e15)
-    return static_cast<int64_t>(value);
-  return value;
+/// Writes a number the way a reader expects it: whole numbers (counts,
+/// bytes, FLOPs) as integers, other values with 12 significant digits so
+/// that hand-computed expectations such as `3.048e-06` match exactly.
+static void writeNumber(llvm::json::OStream &json, double value) {
+  if (!std::isfinite(value)) {
+    json.value(nullptr);
+    return;
+  }
+  if (value == std::floor(value) && std::fabs(value) < 9.0e15) {
+    json.value(static_cast<int64_t>(value));
+    return;
+  }
+  json.rawValue(llvm::formatv("{0}", llvm::format("%.12g", value)).str());
 }
 
 std::string toast::sim::toJSON(const SimulationResult &result,
                                const RelativeCost *relative, double penalty) {
-  llvm::json::Object collectives, collectiveTimes, collectiveBytes;
-  for (unsigned i = 0; i < kNumCollectiveKinds; ++i) {
-    llvm::StringRef name = getCollectiveKindName(static_cast<CollectiveKind>(i));
-    collectives[name] = result.collectives[i].count;
-    collectiveTimes[name] = result.collectives[i].time;
-    collectiveBytes[name] = number(result.collectives[i].bytes);
-  }
-  llvm::json::Object root{
-      {"device", result.device},
-      {"function", result.function},
-      {"step_time_s", result.stepTime},
-      {"compute_time_s", result.computeTime},
-      {"comm_time_s", result.commTime},
-      {"flops", number(result.flops)},
-      {"comm_bytes", number(result.commBytes)},
-      {"memory_traffic_bytes", number(result.memoryTraffic)},
-      {"peak_memory_bytes", result.peakMemoryBytes},
-      {"argument_bytes", result.argumentBytes},
-      {"peak_memory_op", result.peakOpName},
-      {"peak_memory_loc", result.peakOpLocation},
-      {"peak_memory_op_index", result.peakOpIndex},
-      {"device_memory_bytes", result.deviceMemoryBytes},
-      {"fits_in_memory", result.fitsInMemory},
-      {"memory_overflow_bytes", result.getMemoryOverflowBytes()},
-      {"num_ops", result.numOps},
-      {"collectives", std::move(collectives)},
-      {"collective_time_s", std::move(collectiveTimes)},
-      {"collective_bytes", std::move(collectiveBytes)},
-  };
-  if (relative)
-    root["relative_cost"] = llvm::json::Object{
-        {"rt", relative->runtime},
-        {"mp", relative->memoryPenalty},
-        {"cost", relative->total},
-        {"penalty", penalty},
-    };
   std::string out;
   llvm::raw_string_ostream os(out);
-  os << llvm::formatv("{0:2}", llvm::json::Value(std::move(root))) << "\n";
+  llvm::json::OStream json(os, /*IndentSize=*/2);
+  auto number = [&](llvm::StringRef key, double value) {
+    json.attributeBegin(key);
+    writeNumber(json, value);
+    json.attributeEnd();
+  };
+  auto perKind = [&](llvm::StringRef key, auto field) {
+    json.attributeObject(key, [&] {
+      for (unsigned i = 0; i < kNumCollectiveKinds; ++i)
+        number(getCollectiveKindName(static_cast<CollectiveKind>(i)),
+               field(result.collectives[i]));
+    });
+  };
+  json.object([&] {
+    // The keys the issue requires come first.
+    number("step_time_s", result.stepTime);
+    number("compute_time_s", result.computeTime);
+    number("comm_time_s", result.commTime);
+    number("flops", result.flops);
+    number("comm_bytes", result.commBytes);
+    number("peak_memory_bytes", static_cast<double>(result.peakMemoryBytes));
+    perKind("collectives",
+            [](const CollectiveStats &s) { return double(s.count); });
+    json.attribute("device", result.device);
+    json.attribute("function", result.function);
+    json.attribute("num_ops", result.numOps);
+    number("memory_traffic_bytes", result.memoryTraffic);
+    json.attribute("argument_bytes", result.argumentBytes);
+    json.attribute("peak_memory_op", result.peakOpName);
+    json.attribute("peak_memory_loc", result.peakOpLocation);
+    json.attribute("peak_memory_op_index", result.peakOpIndex);
+    json.attribute("device_memory_bytes", result.deviceMemoryBytes);
+    json.attribute("fits_in_memory", result.fitsInMemory);
+    json.attribute("memory_overflow_bytes", result.getMemoryOverflowBytes());
+    perKind("collective_time_s",
+            [](const CollectiveStats &s) { return s.time; });
+    perKind("collective_bytes",
+            [](const CollectiveStats &s) { return s.bytes; });
+    if (relative)
+      json.attributeObject("relative_cost", [&] {
+        number("rt", relative->runtime);
+        number("mp", relative->memoryPenalty);
+        number("cost", relative->total);
+        number("penalty", penalty);
+      });
+  });
+  os << "\n";
   return out;
 }
 
