@@ -263,7 +263,7 @@ LogicalResult Simulation::visitControlFlow(Operation *op, ValueMap &values) {
   // once, since trip counts are unknown; if/case: every branch, a
   // pessimistic bound), then the op itself allocates its results.
   regionScopes.push_back({index(), {}});
-  SmallVector<unsigned> operandBuffers;
+  SmallVector<unsigned> operandBuffers, yielded;
   for (Value operand : op->getOperands())
     operandBuffers.push_back(lookup(operand, values));
   for (Region &region : op->getRegions()) {
@@ -277,14 +277,19 @@ LogicalResult Simulation::visitControlFlow(Operation *op, ValueMap &values) {
         values[arg] = buffer;
     if (failed(walkBlock(block, values)))
       return failure();
+    // What a region yields stays alive until the op ends (it becomes the
+    // op's results or the next iteration's arguments).
     for (Value operand : block.getTerminator()->getOperands())
-      use(lookup(operand, values), index() - 1);
+      yielded.push_back(lookup(operand, values));
   }
   RegionScope scope = regionScopes.pop_back_val();
   if (failed(emit(op, values)))
     return failure();
+  int64_t end = index() - 1;
   for (unsigned buffer : scope.outerUses)
-    use(buffer, index() - 1);
+    use(buffer, end);
+  for (unsigned buffer : yielded)
+    use(buffer, end);
   return success();
 }
 
