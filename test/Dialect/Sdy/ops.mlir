@@ -1,0 +1,56 @@
+// Round trip of the minimal sdy dialect: meshes, shardings on arguments,
+// results and ops, sharding constraints. Both the pretty and the generic
+// forms re-parse to the same IR.
+// RUN: toast-opt %s | toast-opt | FileCheck %s
+// RUN: toast-opt %s --mlir-print-op-generic | toast-opt | FileCheck %s
+
+// CHECK: sdy.mesh @mesh = <["a"=2, "b"=4]>
+sdy.mesh @mesh = <["a"=2, "b"=4]>
+// CHECK: sdy.mesh @ordered = <["x"=2, "y"=2], device_ids=[0, 2, 1, 3]>
+sdy.mesh @ordered = <["x"=2, "y"=2], device_ids=[0, 2, 1, 3]>
+// CHECK: sdy.mesh @empty = <[]>
+sdy.mesh @empty = <[]>
+// CHECK: sdy.mesh @maximal = <[], device_ids=[3]>
+sdy.mesh @maximal = <[], device_ids=[3]>
+
+// CHECK-LABEL: func.func @args
+// CHECK-SAME: {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {"b", ?}]>}
+// CHECK-SAME: {sdy.sharding = #sdy.sharding<@mesh, [{?}, {}], replicated={"a"}>}
+// CHECK-SAME: -> (tensor<16x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a", "b"}, {}]>})
+func.func @args(%x: tensor<16x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {"b", ?}]>},
+                %y: tensor<16x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{?}, {}], replicated={"a"}>})
+    -> (tensor<16x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a", "b"}, {}]>}) {
+  %0 = stablehlo.add %x, %y : tensor<16x8xf32>
+  return %0 : tensor<16x8xf32>
+}
+
+// CHECK-LABEL: func.func @priorities
+// CHECK-SAME: #sdy.sharding<@mesh, [{"a"}p0, {"b", ?}p3]>
+func.func @priorities(%x: tensor<16x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}p0, {"b", ?}p3]>}) -> tensor<16x8xf32> {
+  return %x : tensor<16x8xf32>
+}
+
+// CHECK-LABEL: func.func @constraint
+// CHECK: %[[C:.*]] = sdy.sharding_constraint %{{.*}} <@mesh, [{}, {"b"}]> : tensor<16x8xf32>
+// CHECK: sdy.sharding_constraint %[[C]] <@mesh, [{"a", ?}, {?}], unreduced={"b"}> : tensor<16x8xf32>
+func.func @constraint(%x: tensor<16x8xf32>) -> tensor<16x8xf32> {
+  %0 = sdy.sharding_constraint %x <@mesh, [{}, {"b"}]> : tensor<16x8xf32>
+  %1 = sdy.sharding_constraint %0 <@mesh, [{"a", ?}, {?}], unreduced={"b"}> : tensor<16x8xf32>
+  return %1 : tensor<16x8xf32>
+}
+
+// CHECK-LABEL: func.func @per_value
+// CHECK: stablehlo.add {{.*}} {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a"}, {}]>]>}
+// CHECK: stablehlo.optimization_barrier {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}]>, <@ordered, [{"y"}]>]>}
+func.func @per_value(%x: tensor<16x8xf32>, %v: tensor<4xf32>) -> tensor<16x8xf32> {
+  %0 = stablehlo.add %x, %x {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a"}, {}]>]>} : tensor<16x8xf32>
+  %1:2 = "stablehlo.optimization_barrier"(%v, %v) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}]>, <@ordered, [{"y"}]>]>} : (tensor<4xf32>, tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>)
+  return %0 : tensor<16x8xf32>
+}
+
+// Scalars have no dimension shardings.
+// CHECK-LABEL: func.func @scalar
+// CHECK-SAME: #sdy.sharding<@empty, []>
+func.func @scalar(%s: tensor<f32> {sdy.sharding = #sdy.sharding<@empty, []>}) -> tensor<f32> {
+  return %s : tensor<f32>
+}
