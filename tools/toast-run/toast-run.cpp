@@ -24,9 +24,9 @@ namespace cl = llvm::cl;
 
 static cl::OptionCategory category("toast-run options");
 
-static cl::list<std::string>
-    inputFiles(cl::Positional, cl::desc("FILE | ORIGINAL PARTITIONED"),
-               cl::OneOrMore, cl::cat(category));
+static cl::list<std::string> inputFiles(cl::Positional,
+                                        cl::desc("FILE | ORIGINAL PARTITIONED"),
+                                        cl::OneOrMore, cl::cat(category));
 
 static cl::opt<bool> compareMode(
     "compare",
@@ -43,14 +43,14 @@ static cl::opt<uint64_t>
          cl::init(0), cl::cat(category));
 
 static cl::opt<double> relTolerance("rtol",
-                            cl::desc("Relative tolerance of --compare "
-                                     "(default: 1e-4)"),
-                            cl::init(1e-4), cl::cat(category));
+                                    cl::desc("Relative tolerance of --compare "
+                                             "(default: 1e-4)"),
+                                    cl::init(1e-4), cl::cat(category));
 
 static cl::opt<double> absTolerance("atol",
-                            cl::desc("Absolute tolerance of --compare "
-                                     "(default: 1e-5)"),
-                            cl::init(1e-5), cl::cat(category));
+                                    cl::desc("Absolute tolerance of --compare "
+                                             "(default: 1e-5)"),
+                                    cl::init(1e-5), cl::cat(category));
 
 static cl::opt<bool> printResults("print-results",
                                   cl::desc("Print the entry's results"),

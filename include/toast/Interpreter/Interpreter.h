@@ -40,10 +40,9 @@ class Interpreter;
 /// Evaluates one op: `operands` are the values of the op's operands, and the
 /// handler appends one tensor per op result to `results`. On failure the
 /// handler has emitted a diagnostic at the op.
-using OpHandler = mlir::LogicalResult (*)(Interpreter &interp,
-                                          mlir::Operation *op,
-                                          llvm::ArrayRef<Tensor> operands,
-                                          llvm::SmallVectorImpl<Tensor> &results);
+using OpHandler = mlir::LogicalResult (*)(
+    Interpreter &interp, mlir::Operation *op, llvm::ArrayRef<Tensor> operands,
+    llvm::SmallVectorImpl<Tensor> &results);
 
 /// The handlers, by op name (`stablehlo.add`). Built-in handlers are added on
 /// first use; other libraries may add their own with add().
@@ -118,9 +117,7 @@ public:
   const Tensor &lookup(mlir::Value value) const;
 
   /// Records the outcome of a check.
-  void recordCheck(bool passed) {
-    passed ? ++checks.passed : ++checks.failed;
-  }
+  void recordCheck(bool passed) { passed ? ++checks.passed : ++checks.failed; }
   const CheckSummary &getCheckSummary() const { return checks; }
   const InterpreterOptions &getOptions() const { return options; }
   mlir::ModuleOp getModule() const { return module; }

@@ -85,9 +85,7 @@ public:
   /// Floats and complex numbers: stored as doubles.
   bool isFloatLike() const { return isFloat() || isComplex(); }
 
-  bool operator==(const ElementType &other) const {
-    return type == other.type;
-  }
+  bool operator==(const ElementType &other) const { return type == other.type; }
   bool operator!=(const ElementType &other) const { return !(*this == other); }
 
 private:

@@ -95,7 +95,8 @@ LogicalResult evalIsInf(Interpreter &, Operation *op, ArrayRef<Tensor> operands,
   return success();
 }
 
-LogicalResult evalSquare(Interpreter &, Operation *op, ArrayRef<Tensor> operands,
+LogicalResult evalSquare(Interpreter &, Operation *op,
+                         ArrayRef<Tensor> operands,
                          SmallVectorImpl<Tensor> &results) {
   const Tensor &x = operands[0];
   Tensor result = makeResult(op);

@@ -42,8 +42,7 @@ static bool elementMatches(const Tensor &a, const Tensor &e, int64_t i,
   if (type.isComplex())
     return withinTolerance(a.getComplex(i).real(), e.getComplex(i).real(),
                            tol) &&
-           withinTolerance(a.getComplex(i).imag(), e.getComplex(i).imag(),
-                           tol);
+           withinTolerance(a.getComplex(i).imag(), e.getComplex(i).imag(), tol);
   return withinTolerance(a.getFloat(i), e.getFloat(i), tol);
 }
 
@@ -86,7 +85,8 @@ ErrorStats toast::interp::computeErrorStats(const Tensor &actual,
       double absError = std::fabs(a - r);
       stats.maxAbsError = std::max(stats.maxAbsError, absError);
       if (r != 0.0)
-        stats.maxRelError = std::max(stats.maxRelError, absError / std::fabs(r));
+        stats.maxRelError =
+            std::max(stats.maxRelError, absError / std::fabs(r));
     }
     if (outside) {
       if (stats.firstOutside < 0)

@@ -75,8 +75,8 @@ template <typename T>
 void batchedMatmul(const T *a, const T *b, T *c, int64_t batch, int64_t m,
                    int64_t k, int64_t n) {
   // Keep a block of about 256 KiB of B in cache.
-  int64_t kBlock = std::max<int64_t>(1, (256 * 1024 / sizeof(T)) /
-                                            std::max<int64_t>(n, 1));
+  int64_t kBlock =
+      std::max<int64_t>(1, (256 * 1024 / sizeof(T)) / std::max<int64_t>(n, 1));
   for (int64_t bi = 0; bi < batch; ++bi) {
     const T *ab = a + bi * m * k;
     const T *bb = b + bi * k * n;
@@ -91,8 +91,8 @@ void batchedMatmul(const T *a, const T *b, T *c, int64_t batch, int64_t m,
           const T *brow = bb + kk * n;
           if constexpr (std::is_same_v<T, int64_t>) {
             for (int64_t j = 0; j < n; ++j)
-              crow[j] = int64_t(uint64_t(crow[j]) +
-                                uint64_t(av) * uint64_t(brow[j]));
+              crow[j] =
+                  int64_t(uint64_t(crow[j]) + uint64_t(av) * uint64_t(brow[j]));
           } else {
             for (int64_t j = 0; j < n; ++j)
               crow[j] += av * brow[j];
@@ -222,9 +222,10 @@ void convolve(const ConvGeometry &g, const T *lhs, const T *rhs, T *out) {
           rem /= g.kernelSpatial[d];
         }
         for (int64_t d = 0; d < rank && valid; ++d) {
-          int64_t k = g.reversal[d] ? g.kernelSpatial[d] - 1 - kIdx[d] : kIdx[d];
-          int64_t pos = outIdx[d] * g.strides[d] - g.padLow[d] +
-                        k * g.rhsDilation[d];
+          int64_t k =
+              g.reversal[d] ? g.kernelSpatial[d] - 1 - kIdx[d] : kIdx[d];
+          int64_t pos =
+              outIdx[d] * g.strides[d] - g.padLow[d] + k * g.rhsDilation[d];
           if (pos < 0 || pos % g.lhsDilation[d] != 0 ||
               pos / g.lhsDilation[d] >= g.inSpatial[d])
             valid = false;

@@ -34,11 +34,10 @@ LogicalResult evalCall(Interpreter &interp, Operation *op,
                        ArrayRef<Tensor> operands,
                        SmallVectorImpl<Tensor> &results) {
   auto call = cast<func::CallOp>(op);
-  auto callee =
-      SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(op, call.getCalleeAttr());
+  auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+      op, call.getCalleeAttr());
   if (!callee)
-    return op->emitError("toast-run: no function named @")
-           << call.getCallee();
+    return op->emitError("toast-run: no function named @") << call.getCallee();
   return appendAll(interp.callFunction(callee, operands, op), results);
 }
 
@@ -102,14 +101,15 @@ LogicalResult evalIf(Interpreter &interp, Operation *op,
   return interp.runRegion(branch, {}, results);
 }
 
-LogicalResult evalIdentity(Interpreter &, Operation *, ArrayRef<Tensor> operands,
+LogicalResult evalIdentity(Interpreter &, Operation *,
+                           ArrayRef<Tensor> operands,
                            SmallVectorImpl<Tensor> &results) {
   results.append(operands.begin(), operands.end());
   return success();
 }
 
-LogicalResult evalDeviceId(Interpreter &interp, Operation *op,
-                           ArrayRef<Tensor>, SmallVectorImpl<Tensor> &results) {
+LogicalResult evalDeviceId(Interpreter &interp, Operation *op, ArrayRef<Tensor>,
+                           SmallVectorImpl<Tensor> &results) {
   Tensor result = makeResult(op);
   SpmdContext *spmd = interp.getOptions().spmd;
   result.setInt(0, spmd ? spmd->getDeviceId() : 0);
@@ -131,9 +131,8 @@ LogicalResult evalCheck(Interpreter &interp, Operation *op, CheckKind kind,
   if (!actual.isValid() || !expected.isValid() ||
       actual.getType() != expected.getType())
     return op->emitError("toast-run: malformed check: @")
-           << target << " compares " << op->getOperand(0).getType()
-           << " with " << op->getOperand(1).getType()
-           << " (the types must be equal)";
+           << target << " compares " << op->getOperand(0).getType() << " with "
+           << op->getOperand(1).getType() << " (the types must be equal)";
   Tolerance tol = getCheckTolerance(kind, actual.getElementType());
   Mismatch mismatch =
       compareTensors(actual, expected, tol, kind == CheckKind::Eq);

@@ -64,9 +64,9 @@ LogicalResult evalCompare(Interpreter &, Operation *op,
   else
     kind = hlo::ComparisonType::NOTYPE;
   if (kind == hlo::ComparisonType::NOTYPE)
-    kind = type.isFloatLike()     ? hlo::ComparisonType::FLOAT
-           : type.isSignedInt()   ? hlo::ComparisonType::SIGNED
-                                  : hlo::ComparisonType::UNSIGNED;
+    kind = type.isFloatLike()   ? hlo::ComparisonType::FLOAT
+           : type.isSignedInt() ? hlo::ComparisonType::SIGNED
+                                : hlo::ComparisonType::UNSIGNED;
   Tensor result = makeResult(op);
   MutableArrayRef<int64_t> out = result.mutableInts();
   int64_t n = a.getNumElements();
@@ -139,8 +139,7 @@ LogicalResult evalConvert(Interpreter &, Operation *op,
       if (to.isIntegerLike())
         result.setInt(i, x.getInt(i));
       else if (to.isFloat())
-        result.mutableFloats()[i] =
-            integerToFloat(x, i, to.getFloatFormat());
+        result.mutableFloats()[i] = integerToFloat(x, i, to.getFloatFormat());
       else
         result.setComplex(i, {integerToFloat(x, i, to.getFloatFormat()), 0.0});
     } else if (from.isFloat()) {
@@ -235,8 +234,8 @@ LogicalResult evalReducePrecision(Interpreter &, Operation *op,
   int exponentBits = rp.getExponentBits(), mantissaBits = rp.getMantissaBits();
   Tensor result = makeResult(op);
   for (int64_t i = 0, n = x.getNumElements(); i < n; ++i)
-    result.setFloat(i, reducePrecision(x.getFloat(i), exponentBits,
-                                       mantissaBits));
+    result.setFloat(i,
+                    reducePrecision(x.getFloat(i), exponentBits, mantissaBits));
   results.push_back(std::move(result));
   return success();
 }

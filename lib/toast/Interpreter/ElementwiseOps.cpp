@@ -395,7 +395,8 @@ LogicalResult evalRealImag(Interpreter &, Operation *op,
   Tensor result = makeResult(op);
   for (int64_t i = 0, n = result.getNumElements(); i < n; ++i) {
     if (x.getElementType().isComplex())
-      result.setFloat(i, Imag ? x.getComplex(i).imag() : x.getComplex(i).real());
+      result.setFloat(i,
+                      Imag ? x.getComplex(i).imag() : x.getComplex(i).real());
     else
       result.setFloat(i, Imag ? 0.0 : x.getFloat(i));
   }

@@ -54,7 +54,8 @@ int64_t batchValue(ArrayRef<int64_t> batch, int64_t dStart,
   return batch[dStart < indexVectorDim ? dStart : dStart - 1];
 }
 
-LogicalResult evalGather(Interpreter &, Operation *op, ArrayRef<Tensor> operands,
+LogicalResult evalGather(Interpreter &, Operation *op,
+                         ArrayRef<Tensor> operands,
                          SmallVectorImpl<Tensor> &results) {
   auto gather = cast<hlo::GatherOp>(op);
   hlo::GatherDimensionNumbersAttr dn = gather.getDimensionNumbers();

@@ -93,8 +93,8 @@ const Tensor &Interpreter::lookup(Value value) const {
   return frames.back()->values.find(value)->second;
 }
 
-FailureOr<SmallVector<Tensor>>
-Interpreter::runFunction(StringRef name, ArrayRef<Tensor> args) {
+FailureOr<SmallVector<Tensor>> Interpreter::runFunction(StringRef name,
+                                                        ArrayRef<Tensor> args) {
   auto func = module.lookupSymbol<func::FuncOp>(name);
   if (!func) {
     emitError(module.getLoc()) << "toast-run: no function named @" << name;
@@ -103,9 +103,9 @@ Interpreter::runFunction(StringRef name, ArrayRef<Tensor> args) {
   return callFunction(func, args);
 }
 
-FailureOr<SmallVector<Tensor>>
-Interpreter::callFunction(func::FuncOp func, ArrayRef<Tensor> args,
-                          Operation *caller) {
+FailureOr<SmallVector<Tensor>> Interpreter::callFunction(func::FuncOp func,
+                                                         ArrayRef<Tensor> args,
+                                                         Operation *caller) {
   Location loc = caller ? caller->getLoc() : func.getLoc();
   if (func.isExternal()) {
     emitError(loc) << "toast-run: cannot call external function @"
@@ -210,8 +210,7 @@ LogicalResult Interpreter::runOp(Operation *op) {
     handlerCache[op->getName()] = handler;
   }
   if (!handler)
-    return op->emitError("toast-run: unsupported op '")
-           << op->getName() << "'";
+    return op->emitError("toast-run: unsupported op '") << op->getName() << "'";
   if (failed(detail::checkSupportedTypes(op)))
     return failure();
 
@@ -226,8 +225,8 @@ LogicalResult Interpreter::runOp(Operation *op) {
     if (isa<RankedTensorType>(result.getType()) &&
         value.getType() != result.getType())
       return op->emitError("toast-run: internal error: result #")
-             << result.getResultNumber() << " evaluated to "
-             << value.getType() << ", expected " << result.getType();
+             << result.getResultNumber() << " evaluated to " << value.getType()
+             << ", expected " << result.getType();
     values[result] = std::move(value);
   }
   return success();

@@ -57,11 +57,10 @@ double floatMin(double a, double b);
 /// Runs `region` on scalar operands built from elements of `inputs` at
 /// `indices` and returns the scalar results. Used by the generic (slow) paths
 /// of sort, reduce, scatter, ... .
-mlir::LogicalResult
-runScalarRegion(Interpreter &interp, mlir::Region &region,
-                llvm::ArrayRef<const Tensor *> inputs,
-                llvm::ArrayRef<int64_t> indices,
-                llvm::SmallVectorImpl<Tensor> &results);
+mlir::LogicalResult runScalarRegion(Interpreter &interp, mlir::Region &region,
+                                    llvm::ArrayRef<const Tensor *> inputs,
+                                    llvm::ArrayRef<int64_t> indices,
+                                    llvm::SmallVectorImpl<Tensor> &results);
 
 /// A rank-0 tensor holding element `i` of `t`.
 Tensor extractScalar(const Tensor &t, int64_t i);

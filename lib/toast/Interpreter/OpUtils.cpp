@@ -146,9 +146,10 @@ LogicalResult toast::interp::detail::runScalarRegion(
 
 namespace {
 template <typename T>
-void copyStridedImpl(const T *src, int64_t srcBase, ArrayRef<int64_t> srcStrides,
-                     T *dst, int64_t dstBase, ArrayRef<int64_t> dstStrides,
-                     ArrayRef<int64_t> shape, int64_t width) {
+void copyStridedImpl(const T *src, int64_t srcBase,
+                     ArrayRef<int64_t> srcStrides, T *dst, int64_t dstBase,
+                     ArrayRef<int64_t> dstStrides, ArrayRef<int64_t> shape,
+                     int64_t width) {
   int64_t rank = shape.size();
   for (int64_t d : shape)
     if (d == 0)

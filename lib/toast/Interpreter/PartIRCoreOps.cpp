@@ -28,8 +28,8 @@ LogicalResult combineTile(Interpreter &interp, Operation *op, Attribute action,
   if (auto tileAttr = dyn_cast<partir::TileAttr>(action)) {
     int64_t d = tileAttr.getDim();
     SmallVector<int64_t> strides = acc.getStrides();
-    copyStrided(tile, 0, tile.getStrides(), acc, r * tile.getDim(d) * strides[d],
-                strides, tile.getShape());
+    copyStrided(tile, 0, tile.getStrides(), acc,
+                r * tile.getDim(d) * strides[d], strides, tile.getShape());
     return success();
   }
   if (r == 0) {

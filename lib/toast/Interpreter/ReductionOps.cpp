@@ -75,7 +75,8 @@ LogicalResult evalReduce(Interpreter &interp, Operation *op,
       if (!llvm::is_contained(reduce.getDimensions(), d))
         resultStrides[d] = strides[r++];
   }
-  Combiner combiner = n == 1 ? detectCombiner(reduce.getBody()) : Combiner::None;
+  Combiner combiner =
+      n == 1 ? detectCombiner(reduce.getBody()) : Combiner::None;
   SmallVector<const Tensor *, 4> xs;
   for (const Tensor &t : inputs)
     xs.push_back(&t);
@@ -89,8 +90,8 @@ LogicalResult evalReduce(Interpreter &interp, Operation *op,
       continue;
     }
     std::fill(xIndices.begin(), xIndices.end(), it.flat());
-    if (failed(combineWithRegion(interp, reduce.getBody(), accs, r, xs,
-                                 xIndices)))
+    if (failed(
+            combineWithRegion(interp, reduce.getBody(), accs, r, xs, xIndices)))
       return failure();
   }
   results.append(accs.begin(), accs.end());
@@ -152,8 +153,8 @@ LogicalResult evalReduceWindow(Interpreter &interp, Operation *op,
       int64_t flat = 0;
       bool isInput = true;
       for (size_t d = 0; d < rank && isInput; ++d) {
-        int64_t q = out.index()[d] * strides[d] + w.index()[d] * winDil[d] -
-                    lows[d];
+        int64_t q =
+            out.index()[d] * strides[d] + w.index()[d] * winDil[d] - lows[d];
         if (q < 0 || q % baseDil[d] != 0 || q / baseDil[d] >= first.getDim(d))
           isInput = false;
         else

@@ -57,7 +57,8 @@ LogicalResult evalRngBitGenerator(Interpreter &, Operation *op,
   Tensor newState = makeResult(op, 0);
   Tensor output = makeResult(op, 1);
   uint64_t key = state.getUInt(0), counter = state.getUInt(1);
-  uint32_t k0 = static_cast<uint32_t>(key), k1 = static_cast<uint32_t>(key >> 32);
+  uint32_t k0 = static_cast<uint32_t>(key),
+           k1 = static_cast<uint32_t>(key >> 32);
   int64_t n = output.getNumElements();
   unsigned width = output.getElementType().getBitWidth();
   uint64_t consumed;

@@ -23,9 +23,9 @@ void toast::interp::registerInterpreterDialects(DialectRegistry &registry) {
                   toast::chlo::CHLODialect, toast::partir::PartIRDialect>();
 }
 
-OwningOpRef<ModuleOp> toast::interp::parseModuleFile(StringRef path,
-                                                     MLIRContext &context,
-                                                     llvm::SourceMgr &sourceMgr) {
+OwningOpRef<ModuleOp>
+toast::interp::parseModuleFile(StringRef path, MLIRContext &context,
+                               llvm::SourceMgr &sourceMgr) {
   auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(path);
   if (std::error_code ec = buffer.getError()) {
     emitError(UnknownLoc::get(&context))
@@ -75,9 +75,9 @@ toast::interp::makeRandomArguments(func::FuncOp func, uint64_t seed) {
         tensorType ? ElementType::get(tensorType.getElementType())
                    : std::nullopt;
     if (!elementType || !tensorType.hasStaticShape()) {
-      emitError(func.getLoc()) << "toast-run: unsupported type " << type
-                               << " of argument #" << i << " of @"
-                               << func.getSymName();
+      emitError(func.getLoc())
+          << "toast-run: unsupported type " << type << " of argument #" << i
+          << " of @" << func.getSymName();
       return failure();
     }
     args.push_back(makeRandomTensor(*elementType, tensorType.getShape(), rng));
@@ -101,8 +101,7 @@ FailureOr<RunReport> toast::interp::runEntry(ModuleOp module,
   func::FuncOp func = lookupEntry(module, options.entry);
   if (!func)
     return failure();
-  FailureOr<SmallVector<Tensor>> args =
-      makeRandomArguments(func, options.seed);
+  FailureOr<SmallVector<Tensor>> args = makeRandomArguments(func, options.seed);
   if (failed(args))
     return failure();
   Interpreter interp(module, options.interpreter);
@@ -130,7 +129,8 @@ FailureOr<RunReport> toast::interp::runEntry(ModuleOp module,
 /// Fails with an error unless the two functions have the same signature.
 static LogicalResult checkSignatures(func::FuncOp original,
                                      func::FuncOp partitioned) {
-  FunctionType a = original.getFunctionType(), b = partitioned.getFunctionType();
+  FunctionType a = original.getFunctionType(),
+               b = partitioned.getFunctionType();
   if (a.getNumInputs() != b.getNumInputs()) {
     emitError(partitioned.getLoc())
         << "toast-run: argument count mismatch: the original @"
@@ -177,11 +177,13 @@ LogicalResult toast::interp::compareModules(ModuleOp original,
   if (failed(args))
     return failure();
   Interpreter origInterp(original, options.interpreter);
-  FailureOr<SmallVector<Tensor>> expected = origInterp.callFunction(origFunc, *args);
+  FailureOr<SmallVector<Tensor>> expected =
+      origInterp.callFunction(origFunc, *args);
   if (failed(expected))
     return failure();
   Interpreter partInterp(partitioned, options.interpreter);
-  FailureOr<SmallVector<Tensor>> actual = partInterp.callFunction(partFunc, *args);
+  FailureOr<SmallVector<Tensor>> actual =
+      partInterp.callFunction(partFunc, *args);
   if (failed(actual))
     return failure();
 

@@ -26,9 +26,8 @@ namespace {
 //===--- constant --------------------------------------------------------===//
 
 void setFromAPFloat(Tensor &t, int64_t i, const APFloat &value) {
-  t.mutableFloats()[i] =
-      bitsToFloat(value.bitcastToAPInt().getZExtValue(),
-                  t.getElementType().getFloatFormat());
+  t.mutableFloats()[i] = bitsToFloat(value.bitcastToAPInt().getZExtValue(),
+                                     t.getElementType().getFloatFormat());
 }
 
 /// Fills `t` from a dense attribute (splat or not).
@@ -47,9 +46,9 @@ void fillFromDense(Tensor &t, DenseElementsAttr attr) {
       setFromAPFloat(one, 0, attr.getSplatValue<APFloat>());
     else {
       auto c = attr.getSplatValue<std::complex<APFloat>>();
-      Tensor re(*ElementType::get(
-                    cast<ComplexType>(type.getType()).getElementType()),
-                {2});
+      Tensor re(
+          *ElementType::get(cast<ComplexType>(type.getType()).getElementType()),
+          {2});
       setFromAPFloat(re, 0, c.real());
       setFromAPFloat(re, 1, c.imag());
       one.setComplex(0, {re.getFloat(0), re.getFloat(1)});
@@ -66,9 +65,9 @@ void fillFromDense(Tensor &t, DenseElementsAttr attr) {
     for (const APFloat &v : attr.getValues<APFloat>())
       setFromAPFloat(t, i++, v);
   } else {
-    Tensor parts(*ElementType::get(
-                     cast<ComplexType>(type.getType()).getElementType()),
-                 {2});
+    Tensor parts(
+        *ElementType::get(cast<ComplexType>(type.getType()).getElementType()),
+        {2});
     for (const std::complex<APFloat> &v :
          attr.getValues<std::complex<APFloat>>()) {
       setFromAPFloat(parts, 0, v.real());
@@ -116,8 +115,7 @@ LogicalResult evalConstant(Interpreter &, Operation *op, ArrayRef<Tensor>,
     if (failed(fillFromBytes(op, result, blob->getData())))
       return failure();
   } else {
-    return op->emitError("toast-run: unsupported constant attribute ")
-           << value;
+    return op->emitError("toast-run: unsupported constant attribute ") << value;
   }
   results.push_back(std::move(result));
   return success();
@@ -275,7 +273,8 @@ LogicalResult evalPad(Interpreter &, Operation *op, ArrayRef<Tensor> operands,
     result.copyElement(i, value, 0);
   // Operand element i of dimension d lands at low + i * (interior + 1); copy
   // the range of i that lands inside the result.
-  SmallVector<int64_t> xStrides = x.getStrides(), rStrides = result.getStrides();
+  SmallVector<int64_t> xStrides = x.getStrides(),
+                       rStrides = result.getStrides();
   SmallVector<int64_t> srcStrides, dstStrides, shape;
   int64_t srcBase = 0, dstBase = 0;
   for (int64_t d = 0; d < x.getRank(); ++d) {

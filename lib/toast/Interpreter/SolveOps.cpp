@@ -110,7 +110,8 @@ LogicalResult evalCholesky(Interpreter &, Operation *op,
     int64_t base = batch * n * n;
     // Read the used triangle as the lower factor's source.
     auto at = [&](int64_t i, int64_t j) {
-      return lower ? a.getFloat(base + i * n + j) : a.getFloat(base + j * n + i);
+      return lower ? a.getFloat(base + i * n + j)
+                   : a.getFloat(base + j * n + i);
     };
     std::fill(l.begin(), l.end(), 0.0);
     for (int64_t j = 0; j < n; ++j) {
@@ -160,8 +161,8 @@ void dftAlong(std::vector<Complex> &data, ArrayRef<int64_t> shape, int64_t dim,
     for (int64_t k = 0; k < len; ++k) {
       Complex sum = 0;
       for (int64_t i = 0; i < len; ++i)
-        sum += line[i] * std::polar(1.0, sign * 2.0 * M_PI *
-                                             double((i * k) % len) / len);
+        sum += line[i] *
+               std::polar(1.0, sign * 2.0 * M_PI * double((i * k) % len) / len);
       out[k] = inverse ? sum / double(len) : sum;
     }
     for (int64_t k = 0; k < len; ++k)
@@ -179,8 +180,7 @@ LogicalResult evalFft(Interpreter &, Operation *op, ArrayRef<Tensor> operands,
   hlo::FftType type = fft.getFftType();
   // Work on complex values in the shape of the complex side.
   bool realOut = type == hlo::FftType::IRFFT;
-  SmallVector<int64_t> shape(
-      realOut ? x.getShape() : result.getShape());
+  SmallVector<int64_t> shape(realOut ? x.getShape() : result.getShape());
   std::vector<Complex> data(x.getNumElements());
   for (int64_t i = 0; i < x.getNumElements(); ++i)
     data[i] = x.getElementType().isComplex() ? x.getComplex(i)

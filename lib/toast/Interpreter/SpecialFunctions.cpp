@@ -69,12 +69,12 @@ double special::digamma(double x) {
   }
   double inv = 1.0 / x, inv2 = inv * inv;
   double series =
-      inv2 * (1.0 / 12 -
-              inv2 * (1.0 / 120 -
-                      inv2 * (1.0 / 252 -
-                              inv2 * (1.0 / 240 -
-                                      inv2 * (1.0 / 132 -
-                                              inv2 * (691.0 / 32760))))));
+      inv2 *
+      (1.0 / 12 -
+       inv2 * (1.0 / 120 -
+               inv2 * (1.0 / 252 -
+                       inv2 * (1.0 / 240 -
+                               inv2 * (1.0 / 132 - inv2 * (691.0 / 32760))))));
   return result + std::log(x) - 0.5 * inv - series;
 }
 
@@ -129,11 +129,9 @@ double special::zeta(double s, double q) {
     sum += std::pow(q + k, -s);
   double a = q + n;
   sum += std::pow(a, 1.0 - s) / (s - 1.0) + 0.5 * std::pow(a, -s);
-  static constexpr double kBernoulli[] = {1.0 / 6,        -1.0 / 30,
-                                          1.0 / 42,       -1.0 / 30,
-                                          5.0 / 66,       -691.0 / 2730,
-                                          7.0 / 6,        -3617.0 / 510,
-                                          43867.0 / 798,  -174611.0 / 330};
+  static constexpr double kBernoulli[] = {
+      1.0 / 6,       -1.0 / 30, 1.0 / 42,      -1.0 / 30,     5.0 / 66,
+      -691.0 / 2730, 7.0 / 6,   -3617.0 / 510, 43867.0 / 798, -174611.0 / 330};
   // Term j: B_2j / (2j)! * s (s+1) ... (s+2j-2) * a^(-s-2j+1).
   double factor = s * std::pow(a, -s - 1.0); // j = 1: s / a^(s+1)
   double factorial = 2.0;                    // (2j)!

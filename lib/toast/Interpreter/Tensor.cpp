@@ -87,8 +87,8 @@ uint64_t toast::interp::floatToBits(double x, FloatFormat format) {
   uint64_t exponent = 0, mantissa = 0;
   if (std::isnan(x)) {
     exponent = expMask;
-    mantissa = (doubleBits(x) & ((uint64_t(1) << 52) - 1)) >>
-               (52 - info.mantissaBits);
+    mantissa =
+        (doubleBits(x) & ((uint64_t(1) << 52) - 1)) >> (52 - info.mantissaBits);
     if (mantissa == 0)
       mantissa = uint64_t(1) << (info.mantissaBits - 1);
   } else if (std::isinf(x)) {
@@ -102,8 +102,8 @@ uint64_t toast::interp::floatToBits(double x, FloatFormat format) {
       mantissa = static_cast<uint64_t>(std::ldexp(a, info.mantissaBits - e)) -
                  (uint64_t(1) << info.mantissaBits);
     } else {
-      mantissa = static_cast<uint64_t>(
-          std::ldexp(a, info.mantissaBits - minExponent));
+      mantissa =
+          static_cast<uint64_t>(std::ldexp(a, info.mantissaBits - minExponent));
     }
   }
   return (sign << (info.exponentBits + info.mantissaBits)) |
@@ -181,8 +181,8 @@ std::optional<ElementType> ElementType::get(Type type) {
     if (width != 2 && width != 4 && width != 8 && width != 16 && width != 32 &&
         width != 64)
       return std::nullopt;
-    result.kind = intType.isUnsigned() ? ElementKind::Unsigned
-                                       : ElementKind::Signed;
+    result.kind =
+        intType.isUnsigned() ? ElementKind::Unsigned : ElementKind::Signed;
     result.bitWidth = width;
     return result;
   }
@@ -273,8 +273,7 @@ void Tensor::setInt(int64_t i, int64_t v) {
   if (elementType.isBool())
     slot = v != 0;
   else
-    slot = wrapInteger(v, elementType.getBitWidth(),
-                       elementType.isSignedInt());
+    slot = wrapInteger(v, elementType.getBitWidth(), elementType.isSignedInt());
 }
 
 void Tensor::setComplex(int64_t i, std::complex<double> v) {

@@ -1,0 +1,203 @@
+//===- InterpreterTest.cpp - Tests of op semantics through the API -------===//
+//
+// Small programs run through the Interpreter API: the corner cases of the
+// StableHLO specification (integer division, NaN propagation, shifts,
+// conversions), PartIR:Core loops, and errors for unsupported input.
+//
+//===----------------------------------------------------------------------===//
+
+#include "toast/Interpreter/Interpreter.h"
+#include "toast/Interpreter/Runner.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "gtest/gtest.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace toast::interp;
+
+namespace {
+
+class InterpreterTest : public ::testing::Test {
+protected:
+  InterpreterTest() {
+    DialectRegistry registry;
+    registerInterpreterDialects(registry);
+    context.appendDialectRegistry(registry);
+    context.printOpOnDiagnostic(false);
+  }
+
+  /// Runs @main of `source`; on failure returns failure and keeps the
+  /// diagnostics in `errors`.
+  FailureOr<SmallVector<Tensor>> run(StringRef source,
+                                     ArrayRef<Tensor> args = {}) {
+    ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
+      errors += diag.str() + "\n";
+      return success();
+    });
+    module = parseSourceString<ModuleOp>(source, ParserConfig(&context));
+    if (!module)
+      return failure();
+    Interpreter interp(*module);
+    auto results = interp.runFunction("main", args);
+    checks = interp.getCheckSummary();
+    return results;
+  }
+
+  MLIRContext context;
+  OwningOpRef<ModuleOp> module;
+  std::string errors;
+  CheckSummary checks;
+};
+
+TEST_F(InterpreterTest, IntegerDivisionCornerCases) {
+  auto results = run(R"mlir(
+    func.func @main() -> (tensor<4xi32>, tensor<4xi32>, tensor<2xui8>) {
+      %a = stablehlo.constant dense<[7, -7, 5, -2147483648]> : tensor<4xi32>
+      %b = stablehlo.constant dense<[0, 2, 0, -1]> : tensor<4xi32>
+      %q = stablehlo.divide %a, %b : tensor<4xi32>
+      %r = stablehlo.remainder %a, %b : tensor<4xi32>
+      %c = stablehlo.constant dense<[200, 7]> : tensor<2xui8>
+      %z = stablehlo.constant dense<[0, 2]> : tensor<2xui8>
+      %u = stablehlo.divide %c, %z : tensor<2xui8>
+      return %q, %r, %u : tensor<4xi32>, tensor<4xi32>, tensor<2xui8>
+    })mlir");
+  ASSERT_TRUE(succeeded(results)) << errors;
+  const Tensor &q = (*results)[0], &r = (*results)[1], &u = (*results)[2];
+  EXPECT_EQ(q.getInt(0), -1);
+  EXPECT_EQ(q.getInt(1), -3);
+  EXPECT_EQ(q.getInt(3), -2147483648LL);
+  EXPECT_EQ(r.getInt(0), 7);
+  EXPECT_EQ(r.getInt(1), -1);
+  EXPECT_EQ(r.getInt(2), 5);
+  EXPECT_EQ(r.getInt(3), 0);
+  EXPECT_EQ(u.getInt(0), 255);
+  EXPECT_EQ(u.getInt(1), 3);
+}
+
+TEST_F(InterpreterTest, FloatSemantics) {
+  auto results = run(R"mlir(
+    func.func @main() -> (tensor<3xf32>, tensor<3xf32>, tensor<2xbf16>) {
+      %a = stablehlo.constant dense<[0x7FC00000, 1.0, -0.0]> : tensor<3xf32>
+      %b = stablehlo.constant dense<[1.0, 0x7FC00000, 0.0]> : tensor<3xf32>
+      %m = stablehlo.maximum %a, %b : tensor<3xf32>
+      %x = stablehlo.constant dense<[5.5, -5.5, 2.5]> : tensor<3xf32>
+      %y = stablehlo.constant dense<[2.0, 2.0, -1.0]> : tensor<3xf32>
+      %r = stablehlo.remainder %x, %y : tensor<3xf32>
+      %s = stablehlo.constant dense<[1.0, 255.0]> : tensor<2xf32>
+      %t = stablehlo.constant dense<[0.00390625, 1.0]> : tensor<2xf32>
+      %sum = stablehlo.add %s, %t : tensor<2xf32>
+      %bf = stablehlo.convert %sum : (tensor<2xf32>) -> tensor<2xbf16>
+      return %m, %r, %bf : tensor<3xf32>, tensor<3xf32>, tensor<2xbf16>
+    })mlir");
+  ASSERT_TRUE(succeeded(results)) << errors;
+  const Tensor &m = (*results)[0], &r = (*results)[1], &bf = (*results)[2];
+  EXPECT_TRUE(std::isnan(m.getFloat(0)));
+  EXPECT_TRUE(std::isnan(m.getFloat(1)));
+  EXPECT_FALSE(std::signbit(m.getFloat(2))); // max(-0, +0) = +0
+  EXPECT_EQ(r.getFloat(0), 1.5);
+  EXPECT_EQ(r.getFloat(1), -1.5);
+  EXPECT_EQ(r.getFloat(2), 0.5);
+  EXPECT_EQ(bf.getFloat(0), 1.0); // 1 + 2^-8 ties to even
+  EXPECT_EQ(bf.getFloat(1), 256.0);
+}
+
+TEST_F(InterpreterTest, ShiftsAndConversions) {
+  auto results = run(R"mlir(
+    func.func @main() -> (tensor<3xi8>, tensor<3xi8>, tensor<3xi8>, tensor<2xf32>) {
+      %a = stablehlo.constant dense<[1, -8, 64]> : tensor<3xi8>
+      %s = stablehlo.constant dense<[9, 10, 1]> : tensor<3xi8>
+      %l = stablehlo.shift_left %a, %s : tensor<3xi8>
+      %r = stablehlo.shift_right_arithmetic %a, %s : tensor<3xi8>
+      %f = stablehlo.constant dense<[300.5, -1.0e10, 0x7FC00000]> : tensor<3xf32>
+      %c = stablehlo.convert %f : (tensor<3xf32>) -> tensor<3xi8>
+      %big = stablehlo.constant dense<[16777217, 16777219]> : tensor<2xui32>
+      %g = stablehlo.convert %big : (tensor<2xui32>) -> tensor<2xf32>
+      return %l, %r, %c, %g : tensor<3xi8>, tensor<3xi8>, tensor<3xi8>, tensor<2xf32>
+    })mlir");
+  ASSERT_TRUE(succeeded(results)) << errors;
+  const Tensor &l = (*results)[0], &r = (*results)[1], &c = (*results)[2],
+               &g = (*results)[3];
+  EXPECT_EQ(l.getInt(0), 0);
+  EXPECT_EQ(l.getInt(2), -128);
+  EXPECT_EQ(r.getInt(1), -1);
+  EXPECT_EQ(r.getInt(2), 32);
+  EXPECT_EQ(c.getInt(0), 127);
+  EXPECT_EQ(c.getInt(1), -128);
+  EXPECT_EQ(c.getInt(2), 0);
+  EXPECT_EQ(g.getFloat(0), 16777216.0);
+  EXPECT_EQ(g.getFloat(1), 16777220.0);
+}
+
+TEST_F(InterpreterTest, PartIRCoreLoops) {
+  auto results = run(R"mlir(
+    module attributes {partir.mesh = #partir.mesh<["B"=2]>} {
+      func.func @main() -> (tensor<4x2xf32>, tensor<2xf32>, tensor<2xf32>) {
+        %x = stablehlo.iota dim = 0 : tensor<4x2xf32>
+        %t = partir.loop "B" [#partir.tile<0>] (%r: !partir.range<2>) {
+          %s = partir.slice 0 %x[%r] : tensor<4x2xf32> -> tensor<2x2xf32>
+          %d = stablehlo.add %s, %s : tensor<2x2xf32>
+          partir.yield %d : tensor<2x2xf32>
+        } : tensor<4x2xf32>
+        %sum = partir.loop "B" [#partir.sum] (%r: !partir.range<2>) {
+          %s = partir.slice 0 %x[%r] : tensor<4x2xf32> -> tensor<2x2xf32>
+          %zero = stablehlo.constant dense<0.0> : tensor<f32>
+          %red = stablehlo.reduce(%s init: %zero) applies stablehlo.add across dimensions = [0] : (tensor<2x2xf32>, tensor<f32>) -> tensor<2xf32>
+          partir.yield %red : tensor<2xf32>
+        } : tensor<2xf32>
+        %any = partir.loop "B" [#partir.any] (%r: !partir.range<2>) {
+          %c = stablehlo.constant dense<[1.0, 2.0]> : tensor<2xf32>
+          partir.yield %c : tensor<2xf32>
+        } : tensor<2xf32>
+        return %t, %sum, %any : tensor<4x2xf32>, tensor<2xf32>, tensor<2xf32>
+      }
+    })mlir");
+  ASSERT_TRUE(succeeded(results)) << errors;
+  const Tensor &t = (*results)[0], &sum = (*results)[1], &any = (*results)[2];
+  for (int64_t i = 0; i < 8; ++i)
+    EXPECT_EQ(t.getFloat(i), 2.0 * (i / 2));
+  EXPECT_EQ(sum.getFloat(0), 0.0 + 1 + 2 + 3);
+  EXPECT_EQ(any.getFloat(1), 2.0);
+}
+
+TEST_F(InterpreterTest, ChecksAreCounted) {
+  auto results = run(R"mlir(
+    func.func @main() {
+      %a = stablehlo.constant dense<[1.0, 2.0]> : tensor<2xf32>
+      %b = stablehlo.constant dense<[1.0, 2.00001]> : tensor<2xf32>
+      stablehlo.custom_call @check.expect_close(%a, %b) {has_side_effect = true} : (tensor<2xf32>, tensor<2xf32>) -> ()
+      stablehlo.custom_call @check.expect_eq(%a, %b) {has_side_effect = true} : (tensor<2xf32>, tensor<2xf32>) -> ()
+      return
+    })mlir");
+  ASSERT_TRUE(succeeded(results)) << errors;
+  EXPECT_EQ(checks.passed, 1);
+  EXPECT_EQ(checks.failed, 1);
+  EXPECT_NE(errors.find("first at index [1]"), std::string::npos) << errors;
+}
+
+TEST_F(InterpreterTest, UnsupportedInputIsAnError) {
+  EXPECT_TRUE(failed(run(R"mlir(
+    func.func @main() -> tensor<2xf32> {
+      %a = stablehlo.constant dense<1.0> : tensor<2xf32>
+      %b = stablehlo.custom_call @foo(%a) : (tensor<2xf32>) -> tensor<2xf32>
+      return %b : tensor<2xf32>
+    })mlir")));
+  EXPECT_NE(errors.find("unsupported custom_call target @foo"),
+            std::string::npos)
+      << errors;
+  errors.clear();
+  EXPECT_TRUE(failed(run(R"mlir(
+    func.func @main() -> tensor<2xf8E4M3FN> {
+      %a = stablehlo.constant dense<1.0> : tensor<2xf32>
+      %b = stablehlo.convert %a : (tensor<2xf32>) -> tensor<2xf8E4M3FN>
+      return %b : tensor<2xf8E4M3FN>
+    })mlir")));
+  EXPECT_NE(errors.find("unsupported element type"), std::string::npos)
+      << errors;
+}
+
+} // namespace
