@@ -37,8 +37,13 @@ static cl::opt<bool> listModels("list", cl::desc("List models and presets"),
 static cl::opt<bool> inference("inference",
                                cl::desc("Forward pass only (mlp, transformer)"),
                                cl::cat(category));
+static cl::opt<bool> gradients(
+    "gradients",
+    cl::desc("Training steps return the loss and the gradients (grad.*) "
+             "instead of applying Adam"),
+    cl::cat(category));
 static cl::opt<std::string>
-    dtype("dtype", cl::desc("Parameter element type: f32 (default) or bf16"),
+    dtype("dtype", cl::desc("Parameter element type: f32 (default), bf16 or f64"),
           cl::init("f32"), cl::cat(category));
 static cl::opt<bool> quiet("quiet", cl::desc("Do not print statistics"),
                            cl::cat(category));
@@ -79,6 +84,7 @@ int main(int argc, char **argv) {
 
   toast::models::ModelOptions options;
   options.inference = inference;
+  options.gradients = gradients;
   options.dtype = dtype;
   for (auto &opt : intOptions)
     if (opt.getNumOccurrences())

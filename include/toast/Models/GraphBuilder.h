@@ -87,6 +87,11 @@ public:
   mlir::Type bf16() { return builder.getBF16Type(); }
   mlir::Type i32() { return builder.getI32Type(); }
   mlir::Type i1() { return builder.getI1Type(); }
+  /// The type statistics, softmax and losses are computed in: f32 for
+  /// narrower floats (bf16), else the value's own type (f32, f64).
+  mlir::Type computeType(mlir::Value v);
+  /// `convert(v, computeType(v))`.
+  mlir::Value upcast(mlir::Value v) { return convert(v, computeType(v)); }
   static mlir::RankedTensorType typeOf(mlir::Value v);
   static llvm::ArrayRef<int64_t> shapeOf(mlir::Value v);
   static int64_t rankOf(mlir::Value v) { return shapeOf(v).size(); }

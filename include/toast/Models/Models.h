@@ -23,7 +23,11 @@ struct ModelOptions {
   llvm::StringMap<int64_t> ints;
   /// Forward pass only (models that have a training step).
   bool inference = false;
-  /// Parameter element type: "f32" or "bf16".
+  /// Training steps return `loss` and `grad.<path>` per parameter instead of
+  /// applying Adam (no optimizer state); for gradient checks.
+  bool gradients = false;
+  /// Parameter element type: "f32", "bf16" or "f64" (f64 for numerical
+  /// tests: no value is computed in a narrower type).
   std::string dtype = "f32";
 };
 

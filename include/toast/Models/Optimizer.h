@@ -60,6 +60,10 @@ AdamUpdate emitAdamUpdate(GraphBuilder &b, const Params &params,
                           llvm::ArrayRef<mlir::Value> grads,
                           const AdamState &state, const AdamConfig &config);
 
+/// grad(loss, params) and the function results `loss`, `grad.<path>`...
+void emitGradientResults(GraphBuilder &b, const Params &params,
+                         mlir::Value loss);
+
 /// grad(loss, params), the Adam update, and the function results `loss`,
 /// `params.*`, `opt_state.mu.*`, `opt_state.nu.*`, `opt_state.step`.
 void emitAdamTrainStep(GraphBuilder &b, const Params &params,

@@ -128,7 +128,7 @@ OwningOpRef<ModuleOp> gen::buildGNS(MLIRContext *ctx, StringRef preset,
   }
   MLP decoder =
       declareMLP(b, params, c, "decoder", L, c.outputs, false, elt);
-  AdamState state = declareAdamState(b, params);
+  AdamState state = declareTrainState(b, params, options);
   Value nodeFeats = b.argument("batch.nodes", {c.nodes, c.nodeFeatures}, elt);
   Value edgeFeats = b.argument("batch.edges", {c.edges, c.edgeFeatures}, elt);
   Value globalFeats =
@@ -157,9 +157,9 @@ OwningOpRef<ModuleOp> gen::buildGNS(MLIRContext *ctx, StringRef preset,
     u = b.add(u, applyMLP(b, step.global, globalIn));
   }
   Value predictions = applyMLP(b, decoder, v);
-  Value diff = b.convert(b.sub(predictions, targets), b.f32());
+  Value diff = b.upcast(b.sub(predictions, targets));
   Value loss = mean(b, b.mul(diff, diff), {0, 1});
-  emitAdamTrainStep(b, params, state, loss);
+  emitTrainStep(b, params, state, loss, options);
   OwningOpRef<ModuleOp> module = b.finish();
   check(bool(module), "generated gns does not verify", error);
   return module;

@@ -74,6 +74,13 @@ OwningOpRef<ModuleOp> GraphBuilder::finish() {
 // Types and constants
 //===----------------------------------------------------------------------===//
 
+Type GraphBuilder::computeType(Value v) {
+  Type elt = elementTypeOf(v);
+  if (auto fl = dyn_cast<FloatType>(elt); fl && fl.getWidth() >= 32)
+    return elt;
+  return f32();
+}
+
 RankedTensorType GraphBuilder::typeOf(Value v) {
   return cast<RankedTensorType>(v.getType());
 }

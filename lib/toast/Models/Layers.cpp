@@ -47,7 +47,7 @@ Value models::broadcastLast(GraphBuilder &b, Value vec, ArrayRef<int64_t> shape)
 
 Value models::softmax(GraphBuilder &b, Value x, int64_t axis) {
   Type elt = GraphBuilder::elementTypeOf(x);
-  Value x32 = b.convert(x, b.f32());
+  Value x32 = b.upcast(x);
   SmallVector<int64_t> shape(GraphBuilder::shapeOf(x));
   Value maxB;
   {
@@ -61,7 +61,7 @@ Value models::softmax(GraphBuilder &b, Value x, int64_t axis) {
 }
 
 Value models::logSoftmax(GraphBuilder &b, Value x, int64_t axis) {
-  Value x32 = b.convert(x, b.f32());
+  Value x32 = b.upcast(x);
   SmallVector<int64_t> shape(GraphBuilder::shapeOf(x));
   Value maxB;
   {
@@ -78,11 +78,11 @@ Value models::rmsNorm(GraphBuilder &b, Value x, Value scale, bool plusOne,
   Type elt = GraphBuilder::elementTypeOf(x);
   SmallVector<int64_t> shape(GraphBuilder::shapeOf(x));
   int64_t last = shape.size() - 1;
-  Value x32 = b.convert(x, b.f32());
+  Value x32 = b.upcast(x);
   Value ms = mean(b, b.mul(x32, x32), {last});
   Value inv = b.rsqrt(b.addScalar(ms, eps));
   Value normed = b.mul(x32, expandTo(b, inv, shape, {last}));
-  Value s = b.convert(scale, b.f32());
+  Value s = b.convert(scale, b.computeType(x32));
   if (plusOne)
     s = b.addScalar(s, 1.0);
   return b.convert(b.mul(normed, broadcastLast(b, s, shape)), elt);
@@ -93,14 +93,15 @@ Value models::layerNorm(GraphBuilder &b, Value x, Value scale, Value offset,
   Type elt = GraphBuilder::elementTypeOf(x);
   SmallVector<int64_t> shape(GraphBuilder::shapeOf(x));
   int64_t last = shape.size() - 1;
-  Value x32 = b.convert(x, b.f32());
+  Value x32 = b.upcast(x);
   Value mu = expandTo(b, mean(b, x32, {last}), shape, {last});
   Value centered = b.sub(x32, mu);
   Value var = mean(b, b.mul(centered, centered), {last});
   Value inv = b.rsqrt(b.addScalar(var, eps));
   Value normed = b.mul(centered, expandTo(b, inv, shape, {last}));
-  Value y = b.mul(normed, broadcastLast(b, b.convert(scale, b.f32()), shape));
-  y = b.add(y, broadcastLast(b, b.convert(offset, b.f32()), shape));
+  Type ct = b.computeType(x32);
+  Value y = b.mul(normed, broadcastLast(b, b.convert(scale, ct), shape));
+  y = b.add(y, broadcastLast(b, b.convert(offset, ct), shape));
   return b.convert(y, elt);
 }
 
@@ -111,7 +112,7 @@ Value models::groupNorm(GraphBuilder &b, Value x, int64_t groups, Value scale,
   assert(shape.size() == 4 && "NHWC input");
   int64_t n = shape[0], h = shape[1], w = shape[2], c = shape[3];
   SmallVector<int64_t> grouped{n, h, w, groups, c / groups};
-  Value xg = b.reshape(b.convert(x, b.f32()), grouped);
+  Value xg = b.reshape(b.upcast(x), grouped);
   SmallVector<int64_t> dims{1, 2, 4};
   Value mu = expandTo(b, mean(b, xg, dims), grouped, dims);
   Value centered = b.sub(xg, mu);
@@ -119,8 +120,9 @@ Value models::groupNorm(GraphBuilder &b, Value x, int64_t groups, Value scale,
   Value inv = b.rsqrt(b.addScalar(var, eps));
   Value normed = b.reshape(b.mul(centered, expandTo(b, inv, grouped, dims)),
                            shape);
-  Value y = b.mul(normed, broadcastLast(b, b.convert(scale, b.f32()), shape));
-  y = b.add(y, broadcastLast(b, b.convert(offset, b.f32()), shape));
+  Type ct = b.computeType(xg);
+  Value y = b.mul(normed, broadcastLast(b, b.convert(scale, ct), shape));
+  y = b.add(y, broadcastLast(b, b.convert(offset, ct), shape));
   return b.convert(y, elt);
 }
 
@@ -148,7 +150,7 @@ Value models::crossEntropy(GraphBuilder &b, Value logits, Value labels) {
   SmallVector<int64_t> shape(GraphBuilder::shapeOf(logits));
   int64_t last = shape.size() - 1;
   Value logp = logSoftmax(b, logits, last);
-  Value target = oneHot(b, labels, shape[last], b.f32());
+  Value target = oneHot(b, labels, shape[last], b.computeType(logp));
   // -sum(onehot * logp) / count
   SmallVector<int64_t> all = llvm::to_vector(llvm::seq<int64_t>(0, shape.size()));
   Value total = b.reduceSum(b.mul(target, logp), all);

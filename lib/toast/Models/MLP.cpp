@@ -43,7 +43,7 @@ OwningOpRef<ModuleOp> gen::buildMLP(MLIRContext *ctx, StringRef preset,
   }
   AdamState state;
   if (!options.inference)
-    state = declareAdamState(b, params);
+    state = declareTrainState(b, params, options);
   Value x = b.argument("batch.x", {batch, dModel}, elt);
 
   Value h = x;
@@ -56,9 +56,9 @@ OwningOpRef<ModuleOp> gen::buildMLP(MLIRContext *ctx, StringRef preset,
     b.result("y", h);
   } else {
     Value y = b.argument("batch.y", {batch, dModel}, elt);
-    Value diff = b.convert(b.sub(h, y), b.f32());
+    Value diff = b.upcast(b.sub(h, y));
     Value loss = mean(b, b.mul(diff, diff), {0, 1});
-    emitAdamTrainStep(b, params, state, loss);
+    emitTrainStep(b, params, state, loss, options);
   }
   OwningOpRef<ModuleOp> module = b.finish();
   check(bool(module), "generated mlp does not verify", error);

@@ -10,6 +10,7 @@
 
 #include "toast/Models/GraphBuilder.h"
 #include "toast/Models/Models.h"
+#include "toast/Models/Optimizer.h"
 
 namespace toast::models::gen {
 
@@ -26,6 +27,14 @@ bool applyOptions(llvm::StringRef model, const ModelOptions &options,
 
 /// Parameter element type from `options.dtype`.
 mlir::Type paramType(GraphBuilder &b, const ModelOptions &options);
+
+/// The optimizer state arguments, unless `options.gradients`.
+AdamState declareTrainState(GraphBuilder &b, const Params &params,
+                            const ModelOptions &options);
+/// The Adam step, or the gradients when `options.gradients`.
+void emitTrainStep(GraphBuilder &b, const Params &params,
+                   const AdamState &state, mlir::Value loss,
+                   const ModelOptions &options);
 
 /// Sets `error` and returns false unless `cond`.
 bool check(bool cond, const llvm::Twine &message, std::string &error);

@@ -75,6 +75,14 @@ AdamUpdate models::emitAdamUpdate(GraphBuilder &b, const Params &params,
   return update;
 }
 
+void models::emitGradientResults(GraphBuilder &b, const Params &params,
+                                 Value loss) {
+  SmallVector<Value> grads = b.grad(loss, params.values());
+  b.result("loss", loss);
+  for (auto [path, g] : llvm::zip_equal(params.paths(), grads))
+    b.result("grad." + path, g);
+}
+
 void models::emitAdamTrainStep(GraphBuilder &b, const Params &params,
                                const AdamState &state, Value loss,
                                const AdamConfig &config) {

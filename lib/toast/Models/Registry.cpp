@@ -122,15 +122,37 @@ bool gen::applyOptions(StringRef model, const ModelOptions &options,
   return true;
 }
 
+AdamState gen::declareTrainState(GraphBuilder &b, const Params &params,
+                                const ModelOptions &options) {
+  if (options.gradients)
+    return {};
+  return declareAdamState(b, params);
+}
+
+void gen::emitTrainStep(GraphBuilder &b, const Params &params,
+                        const AdamState &state, Value loss,
+                        const ModelOptions &options) {
+  if (options.gradients)
+    emitGradientResults(b, params, loss);
+  else
+    emitAdamTrainStep(b, params, state, loss);
+}
+
 Type gen::paramType(GraphBuilder &b, const ModelOptions &options) {
-  return options.dtype == "bf16" ? b.bf16() : b.f32();
+  if (options.dtype == "bf16")
+    return b.bf16();
+  if (options.dtype == "f64")
+    return b.getBuilder().getF64Type();
+  return b.f32();
 }
 
 OwningOpRef<ModuleOp> models::buildModel(MLIRContext *ctx, StringRef name,
                                          const ModelOptions &options,
                                          std::string &error) {
-  if (options.dtype != "f32" && options.dtype != "bf16") {
-    error = "unknown --dtype '" + options.dtype + "' (expected f32 or bf16)";
+  if (options.dtype != "f32" && options.dtype != "bf16" &&
+      options.dtype != "f64") {
+    error = "unknown --dtype '" + options.dtype +
+            "' (expected f32, bf16 or f64)";
     return nullptr;
   }
   for (const Entry &e : entries()) {

@@ -195,7 +195,7 @@ OwningOpRef<ModuleOp> gen::buildTransformer(MLIRContext *ctx,
     finalScale = params.add(b, "final_norm.scale", {c.dModel}, elt);
   AdamState state;
   if (!options.inference)
-    state = declareAdamState(b, params);
+    state = declareTrainState(b, params, options);
   Value tokens = b.argument("batch.tokens", {c.batch, c.seq}, b.i32());
   Value targets;
   if (!options.inference)
@@ -227,7 +227,7 @@ OwningOpRef<ModuleOp> gen::buildTransformer(MLIRContext *ctx,
     b.result("logits", logits);
   } else {
     Value loss = crossEntropy(b, logits, targets);
-    emitAdamTrainStep(b, params, state, loss);
+    emitTrainStep(b, params, state, loss, options);
   }
   OwningOpRef<ModuleOp> module = b.finish();
   check(bool(module), "generated transformer does not verify", error);

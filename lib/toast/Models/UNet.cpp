@@ -207,10 +207,10 @@ OwningOpRef<ModuleOp> gen::buildUNet(MLIRContext *ctx, StringRef preset,
   Value timesteps = b.trailingArgument("batch.timesteps", {c.batch}, b.f32());
   Value noise = b.trailingArgument("batch.noise", imageShape, elt);
   Value predicted = net.build(images, timesteps);
-  AdamState state = declareAdamState(b, params);
-  Value diff = b.convert(b.sub(predicted, noise), b.f32());
+  AdamState state = declareTrainState(b, params, options);
+  Value diff = b.upcast(b.sub(predicted, noise));
   Value loss = mean(b, b.mul(diff, diff), {0, 1, 2, 3});
-  emitAdamTrainStep(b, params, state, loss);
+  emitTrainStep(b, params, state, loss, options);
   OwningOpRef<ModuleOp> module = b.finish();
   check(bool(module), "generated unet does not verify", error);
   return module;
