@@ -1,0 +1,449 @@
+//===- ImportShardings.cpp - User shardings as the first tactic ----------===//
+//
+// --partir-import-shardings: JAX exports carry the shardings the user asked
+// for, either as Shardy attributes (`sdy.mesh` + `sdy.sharding`,
+// `sdy.sharding_constraint`) or as XLA HloSharding strings
+// (`mhlo.sharding`). They become tile actions on the entry function's
+// arguments, results and constrained values, then propagation, saved like
+// any tactic pass's state so that later tactics build on them and cannot
+// undo them (PartIR's priority-by-order).
+//
+// HloSharding names devices, not axes: each sharding is decomposed into
+// device-space axes (HloSharding.h) and matched against the mesh, which is
+// the sdy mesh, the module's partir.mesh, or synthesized from the
+// shardings themselves.
+//
+//===----------------------------------------------------------------------===//
+
+#include "toast/Export/Passes.h"
+#include "toast/Export/ReplicaGroups.h"
+
+#include "toast/Partition/Schedule.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/StringSet.h"
+
+using namespace mlir;
+
+namespace toast::xla {
+#define GEN_PASS_DEF_PARTIRIMPORTSHARDINGSPASS
+#include "toast/Export/Passes.h.inc"
+
+static constexpr StringLiteral kMhloSharding = "mhlo.sharding";
+
+namespace {
+/// One sharding to apply to one value.
+struct Request {
+  Value value;
+  /// Where diagnostics go and how to name the value in them.
+  Operation *anchor;
+  std::string what;
+  /// Exactly one of the two is set.
+  sdy::TensorShardingAttr sdy;
+  std::optional<HloSharding> mhlo;
+  /// For mhlo: the device-space axes.
+  AxisDecomposition decomposition;
+  /// Result: per-dimension mesh axes, and axes to keep atomic.
+  DimAxisNames dims;
+  SmallVector<std::string> atomic;
+  /// Whether axes the sharding does not use are fixed (closed).
+  bool closed = true;
+
+  InFlightDiagnostic emitError() {
+    return anchor->emitError() << what << ": ";
+  }
+  InFlightDiagnostic emitWarning() {
+    return anchor->emitWarning() << what << ": ";
+  }
+};
+
+/// Collects, classifies and applies the annotations of one entry function.
+class ShardingImporter {
+public:
+  ShardingImporter(ModuleOp module, func::FuncOp func,
+                   const ShardingImportOptions &options)
+      : module(module), func(func), options(options) {}
+
+  LogicalResult run();
+
+private:
+  /// Reads `attrs` of a value into a request (or none, or a warning).
+  LogicalResult collect(Value value, DictionaryAttr attrs, std::string what);
+  LogicalResult collectAll();
+  /// The mesh from sdy.mesh, partir.mesh or the mhlo shardings.
+  FailureOr<partir::MeshAttr> resolveMesh();
+  FailureOr<partir::MeshAttr> synthesizeMesh();
+  LogicalResult mapRequests(partir::MeshAttr mesh);
+  LogicalResult apply(partir::MeshAttr mesh);
+
+  ModuleOp module;
+  func::FuncOp func;
+  const ShardingImportOptions &options;
+  SmallVector<Request, 4> requests;
+  SmallVector<sdy::ShardingConstraintOp> constraints;
+};
+} // namespace
+
+LogicalResult ShardingImporter::collect(Value value, DictionaryAttr attrs,
+                                        std::string what) {
+  if (!attrs)
+    return success();
+  Request request{value, func, what, {}, std::nullopt, {}, {}, {}, true};
+  if (auto attr = attrs.get(sdy::SdyDialect::kShardingAttrName)) {
+    auto sharding = dyn_cast<sdy::TensorShardingAttr>(attr);
+    if (!sharding)
+      return request.emitError() << "'sdy.sharding' must be a #sdy.sharding";
+    request.sdy = sharding;
+    requests.push_back(request);
+    return success();
+  }
+  Attribute attr = attrs.get(kMhloSharding);
+  if (!attr)
+    return success();
+  auto text = dyn_cast<StringAttr>(attr);
+  if (!text)
+    return request.emitError() << "'mhlo.sharding' must be a string";
+  std::string error;
+  FailureOr<HloSharding> sharding = parseHloSharding(text.getValue(), error);
+  if (failed(sharding))
+    return request.emitError()
+           << "malformed mhlo.sharding \"" << text.getValue() << "\": "
+           << error;
+  switch (sharding->kind) {
+  case HloSharding::Kind::Replicated:
+    break;
+  case HloSharding::Kind::Tiled: {
+    auto type = dyn_cast<RankedTensorType>(value.getType());
+    if (!type || type.getRank() != sharding->getTensorRank())
+      return request.emitError()
+             << "mhlo.sharding \"" << text.getValue() << "\" tiles "
+             << sharding->getTensorRank() << " dimensions but the type is "
+             << value.getType();
+    auto decomposition = decomposeHloSharding(*sharding, error);
+    if (failed(decomposition)) {
+      request.emitWarning() << "ignoring mhlo.sharding \"" << text.getValue()
+                            << "\": " << error;
+      return success();
+    }
+    request.decomposition = *decomposition;
+    break;
+  }
+  case HloSharding::Kind::Maximal:
+  case HloSharding::Kind::Manual:
+  case HloSharding::Kind::Unsupported:
+    request.emitWarning() << "ignoring unsupported mhlo.sharding \""
+                          << text.getValue() << "\"";
+    return success();
+  }
+  request.mhlo = *sharding;
+  requests.push_back(request);
+  return success();
+}
+
+LogicalResult ShardingImporter::collectAll() {
+  for (BlockArgument arg : func.getArguments())
+    if (failed(collect(arg, func.getArgAttrDict(arg.getArgNumber()),
+                       "argument " + std::to_string(arg.getArgNumber()))))
+      return failure();
+  Operation *ret = func.getBody().front().getTerminator();
+  for (unsigned i = 0; i < func.getNumResults(); ++i)
+    if (failed(collect(ret->getOperand(i), func.getResultAttrDict(i),
+                       "result " + std::to_string(i))))
+      return failure();
+  func.walk([&](sdy::ShardingConstraintOp op) {
+    constraints.push_back(op);
+    Request request{op.getInput(), op,          "sharding_constraint",
+                    op.getSharding(), std::nullopt, {},
+                    {},            {},          true};
+    requests.push_back(request);
+  });
+  return success();
+}
+
+static partir::MeshAttr toPartirMesh(MLIRContext *ctx, ArrayRef<MeshAxis> axes) {
+  SmallVector<StringAttr> names;
+  SmallVector<int64_t> sizes;
+  for (const MeshAxis &axis : axes) {
+    names.push_back(StringAttr::get(ctx, axis.name));
+    sizes.push_back(axis.size);
+  }
+  return partir::MeshAttr::get(ctx, names, sizes);
+}
+
+FailureOr<partir::MeshAttr> ShardingImporter::synthesizeMesh() {
+  SmallVector<AxisDecomposition> decompositions;
+  for (Request &r : requests)
+    if (r.mhlo && r.mhlo->kind == HloSharding::Kind::Tiled)
+      decompositions.push_back(r.decomposition);
+  if (decompositions.empty())
+    return partir::MeshAttr();
+  std::string error;
+  auto sizes = synthesizeMeshSizes(decompositions, error);
+  if (failed(sizes))
+    return func.emitError("cannot build a mesh from the mhlo.sharding "
+                          "annotations: ")
+           << error;
+  // Provisional names, then one per axis after the first dimension it
+  // splits.
+  SmallVector<MeshAxis> axes;
+  for (auto [i, size] : llvm::enumerate(*sizes))
+    axes.push_back({"#" + std::to_string(i), size});
+  SmallVector<std::string> names(axes.size());
+  llvm::StringSet<> taken;
+  auto name = [&](unsigned axis, StringRef base) {
+    if (!names[axis].empty())
+      return;
+    std::string candidate = base.str();
+    for (int k = 1; taken.contains(candidate); ++k)
+      candidate = base.str() + "_" + std::to_string(k);
+    taken.insert(candidate);
+    names[axis] = candidate;
+  };
+  auto indexOf = [&](StringRef provisional) {
+    unsigned index = 0;
+    (void)provisional.drop_front().getAsInteger(10, index);
+    return index;
+  };
+  for (Request &r : requests) {
+    if (!r.mhlo || r.mhlo->kind != HloSharding::Kind::Tiled)
+      continue;
+    SmallVector<std::string> replicated;
+    auto dims = mapToMesh(r.decomposition, axes, replicated, error);
+    if (failed(dims))
+      return r.emitError() << error;
+    for (auto [d, dimAxes] : llvm::enumerate(*dims))
+      for (const std::string &axis : dimAxes)
+        name(indexOf(axis), "d" + std::to_string(d));
+  }
+  unsigned copies = 0;
+  for (auto [i, axis] : llvm::enumerate(axes)) {
+    if (names[i].empty())
+      name(i, "r" + std::to_string(copies++));
+    axis.name = names[i];
+  }
+  return toPartirMesh(module.getContext(), axes);
+}
+
+FailureOr<partir::MeshAttr> ShardingImporter::resolveMesh() {
+  MLIRContext *ctx = module.getContext();
+  partir::MeshAttr existing = partir::getMesh(module);
+  // The sdy mesh all sdy shardings (with axes) name.
+  sdy::MeshOp sdyMesh;
+  for (Request &r : requests) {
+    if (!r.sdy)
+      continue;
+    sdy::MeshOp mesh = r.sdy.lookupMesh(func);
+    if (!mesh)
+      return r.emitError() << "sharding refers to unknown mesh "
+                           << r.sdy.getMeshName();
+    if (mesh.getMesh().getAxisNames().empty())
+      continue; // an empty or maximal mesh: replicated
+    if (sdyMesh && sdyMesh.getMesh() != mesh.getMesh())
+      return r.emitError() << "shardings use different meshes @"
+                           << sdyMesh.getSymName() << " and @"
+                           << mesh.getSymName();
+    if (!sdyMesh && !mesh.getMesh().hasIotaDeviceIds()) {
+      mesh.emitWarning("mesh with a device order (device_ids) Toast cannot "
+                       "represent; ignoring the shardings that use it");
+      for (Request &other : requests)
+        if (other.sdy && other.sdy.getMeshName() == r.sdy.getMeshName())
+          other.sdy = {};
+      continue;
+    }
+    sdyMesh = mesh;
+  }
+  if (sdyMesh) {
+    sdy::MeshAttr attr = sdyMesh.getMesh();
+    auto mesh = partir::MeshAttr::get(ctx, attr.getAxisNames(),
+                                      attr.getAxisSizes());
+    if (existing && existing != mesh)
+      return sdyMesh.emitError("mesh mismatch: the module's partir.mesh is ")
+             << existing << " but the shardings use this mesh";
+    return mesh;
+  }
+  if (existing)
+    return existing;
+  return synthesizeMesh();
+}
+
+LogicalResult ShardingImporter::mapRequests(partir::MeshAttr mesh) {
+  SmallVector<MeshAxis> axes = getMeshAxes(mesh);
+  for (Request &r : requests) {
+    if (r.sdy) {
+      auto type = dyn_cast<RankedTensorType>(r.value.getType());
+      if (!type || type.getRank() != r.sdy.getRank())
+        return r.emitError() << "sharding has " << r.sdy.getRank()
+                             << " dimensions but the type is "
+                             << r.value.getType();
+      llvm::StringSet<> used;
+      for (int64_t d = 0; d < r.sdy.getRank(); ++d) {
+        auto &dim = r.dims.emplace_back();
+        for (StringRef axis : r.sdy.getDimAxes(d)) {
+          dim.push_back(axis.str());
+          used.insert(axis);
+        }
+        r.closed &= r.sdy.getDimShardings()[d].getIsClosed();
+      }
+      for (StringAttr axis : r.sdy.getReplicatedAxes())
+        r.atomic.push_back(axis.str());
+      if (r.closed && options.atomic)
+        for (const MeshAxis &axis : axes)
+          if (!used.contains(axis.name) &&
+              !llvm::is_contained(r.atomic, axis.name))
+            r.atomic.push_back(axis.name);
+      continue;
+    }
+    if (!r.mhlo)
+      continue;
+    if (r.mhlo->kind == HloSharding::Kind::Replicated) {
+      r.dims.resize(cast<ShapedType>(r.value.getType()).getRank());
+      if (options.atomic)
+        for (const MeshAxis &axis : axes)
+          r.atomic.push_back(axis.name);
+      continue;
+    }
+    std::string error;
+    SmallVector<std::string> replicated;
+    auto dims = mapToMesh(r.decomposition, axes, replicated, error);
+    if (failed(dims))
+      return r.emitError() << "mesh mismatch: mhlo.sharding \""
+                           << printHloSharding(*r.mhlo) << "\" on mesh "
+                           << mesh << ": " << error;
+    r.dims = *dims;
+    if (options.atomic)
+      r.atomic = replicated;
+  }
+  return success();
+}
+
+LogicalResult ShardingImporter::apply(partir::MeshAttr mesh) {
+  partition::ShardingState state(func, mesh);
+  if (failed(state.load()))
+    return failure();
+  // Each sharding is applied and propagated in turn, so that earlier ones
+  // win conflicts (PartIR's priority by order). Larger tensors go first:
+  // when two shardings disagree inside the program, the smaller tensor is
+  // then the one that is communicated. Ties keep the order arguments,
+  // results, constraints.
+  SmallVector<Request *> order;
+  for (Request &r : requests)
+    if (r.sdy || r.mhlo)
+      order.push_back(&r);
+  auto numElements = [](Request *r) {
+    auto type = dyn_cast<ShapedType>(r->value.getType());
+    return type && type.hasStaticShape() ? type.getNumElements() : 0;
+  };
+  std::stable_sort(order.begin(), order.end(), [&](Request *a, Request *b) {
+    return numElements(a) > numElements(b);
+  });
+  for (Request *request : order) {
+    Request &r = *request;
+    SmallVector<partition::AxisDim> tiling = state.getTiling(r.value);
+    for (auto [d, axes] : llvm::enumerate(r.dims))
+      for (const std::string &axis : axes) {
+        // A value may be annotated twice (argument and constraint).
+        if (llvm::is_contained(tiling,
+                               partition::AxisDim{axis, int64_t(d)}))
+          continue;
+        if (failed(state.tile(r.value, d, axis)))
+          return r.emitError() << "cannot apply the sharding";
+      }
+    tiling = state.getTiling(r.value);
+    for (const std::string &axis : r.atomic) {
+      if (llvm::any_of(tiling, [&](const partition::AxisDim &level) {
+            return level.axis == axis;
+          }) ||
+          llvm::is_contained(state.getAtomicAxes(r.value), axis))
+        continue;
+      if (failed(state.atomic(r.value, axis)))
+        return r.emitError() << "cannot keep the value replicated";
+    }
+    state.propagate();
+  }
+  state.save();
+  return success();
+}
+
+LogicalResult ShardingImporter::run() {
+  if (failed(collectAll()))
+    return failure();
+  FailureOr<partir::MeshAttr> mesh = resolveMesh();
+  if (failed(mesh))
+    return failure();
+  if (*mesh) {
+    if (auto partitions =
+            module->getAttrOfType<IntegerAttr>("mhlo.num_partitions"))
+      if (partitions.getInt() != 1 &&
+          partitions.getInt() != mesh->getNumDevices())
+        return module.emitError("mesh mismatch: mhlo.num_partitions is ")
+               << partitions.getInt() << " but the mesh " << *mesh << " has "
+               << mesh->getNumDevices() << " devices";
+    module->setAttr(partir::PartIRDialect::kMeshAttrName, *mesh);
+    if (failed(mapRequests(*mesh)))
+      return failure();
+    // Constraints become tilings of their operand; removing them first lets
+    // propagation see the uses they separated.
+    for (sdy::ShardingConstraintOp op : constraints) {
+      op.getResult().replaceAllUsesWith(op.getInput());
+      op.erase();
+    }
+    constraints.clear();
+    if (failed(apply(*mesh)))
+      return failure();
+  }
+  // The annotations now live in the partitioning state.
+  dropShardings(module);
+  return success();
+}
+
+void dropShardings(ModuleOp module) {
+  for (auto func : module.getOps<func::FuncOp>()) {
+    for (unsigned i = 0; i < func.getNumArguments(); ++i) {
+      func.removeArgAttr(i, sdy::SdyDialect::kShardingAttrName);
+      func.removeArgAttr(i, kMhloSharding);
+    }
+    for (unsigned i = 0; i < func.getNumResults(); ++i) {
+      func.removeResultAttr(
+          i, StringAttr::get(module.getContext(),
+                             sdy::SdyDialect::kShardingAttrName));
+      func.removeResultAttr(i,
+                            StringAttr::get(module.getContext(), kMhloSharding));
+    }
+  }
+  module.walk([](Operation *op) {
+    if (auto constraint = dyn_cast<sdy::ShardingConstraintOp>(op)) {
+      constraint.getResult().replaceAllUsesWith(constraint.getInput());
+      constraint.erase();
+      return;
+    }
+    op->removeAttr(sdy::SdyDialect::kShardingAttrName);
+  });
+}
+
+LogicalResult importShardings(ModuleOp module,
+                              const ShardingImportOptions &options) {
+  FailureOr<func::FuncOp> func = partition::getEntryFunction(module);
+  if (failed(func))
+    return failure();
+  return ShardingImporter(module, *func, options).run();
+}
+
+namespace {
+struct PartirImportShardingsPass
+    : impl::PartirImportShardingsPassBase<PartirImportShardingsPass> {
+  using PartirImportShardingsPassBase::PartirImportShardingsPassBase;
+  void runOnOperation() override {
+    if (ignore) {
+      dropShardings(getOperation());
+      return;
+    }
+    ShardingImportOptions options;
+    options.atomic = atomic;
+    if (failed(importShardings(getOperation(), options)))
+      signalPassFailure();
+  }
+};
+} // namespace
+
+} // namespace toast::xla
