@@ -8,7 +8,7 @@
 // ONE-SAME: tensor<2x1x16x4xf32> {{{.*}}partir.name = "params.layer_0.attn.kv_einsum.w"}
 // ONE-SAME: tensor<16x32xf32> {{{.*}}partir.name = "params.unembed.w"}
 // ONE-SAME: tensor<2x8xi32> {{{.*}}partir.name = "batch.prompt"}
-// ONE-SAME: -> (tensor<2x1xi32> {jax.result_info = "generated"}, tensor<2x32xf32> {jax.result_info = "logits"})
+// ONE-SAME: -> (tensor<2x2xi32> {jax.result_info = "generated"}, tensor<2x32xf32> {jax.result_info = "logits"})
 // RoPE and the cache write of the prefill.
 // ONE: stablehlo.sine
 // ONE: stablehlo.cosine
@@ -21,7 +21,7 @@
 // ONE-NOT: stablehlo.while
 
 // LOOP-LABEL: module @itx_generate
-// LOOP: -> (tensor<2x4xi32> {jax.result_info = "generated"}
+// LOOP: -> (tensor<2x5xi32> {jax.result_info = "generated"}
 // LOOP: stablehlo.while
 // LOOP: cond
 // LOOP: stablehlo.compare LT

@@ -11,7 +11,8 @@
 //      is a lax.fori_loop, not unrolled), whose carry holds the step, the
 //      token, the output buffer, the caches and the parameters (JAX lifts
 //      closed-over values into the carry).
-// Results: `generated` [B, S] tokens and the last step's `logits` [B, V].
+// Results: `generated` [B, S + 1] tokens (the prefill's and one per decode
+// step) and the last step's `logits` [B, V].
 //
 // Parameter names follow the transformer's: params.embedder.embedding,
 // params.layer_<i>.{pre_attn_norm.scale, attn.q_einsum.w [H,D,K],
@@ -151,7 +152,10 @@ static Value decodeLoop(GraphBuilder &b, const Config &c, const Weights &w,
   OpBuilder &ob = b.getBuilder();
   Location loc = b.getLoc();
   int64_t S = c.decodeSteps, n = c.layers;
-  Value buffer = b.full(0, {c.batch, S}, b.i32());
+  Value zero = b.scalar(0, b.i32());
+  Value buffer = b.dynamicUpdateSlice(b.full(0, {c.batch, S + 1}, b.i32()),
+                                      b.reshape(firstToken, {c.batch, 1}),
+                                      {zero, zero});
   logits = b.full(0.0, {c.batch, c.vocab}, GraphBuilder::elementTypeOf(w.unembed));
   // Carry: step, token, buffer, logits, keys..., values..., weights...
   SmallVector<Value> carry{b.scalar(0, b.i32()), firstToken, buffer, logits};
@@ -184,8 +188,9 @@ static Value decodeLoop(GraphBuilder &b, const Config &c, const Weights &w,
     Value pos = b.add(step, b.scalar(static_cast<double>(c.seq), b.i32()));
     Value stepLogits = decodeStep(b, c, wi, token, pos, inner);
     Value next = b.argmax(stepLogits, 1, b.i32());
-    out = b.dynamicUpdateSlice(out, b.reshape(next, {c.batch, 1}),
-                               {b.scalar(0, b.i32()), step});
+    out = b.dynamicUpdateSlice(
+        out, b.reshape(next, {c.batch, 1}),
+        {b.scalar(0, b.i32()), b.add(step, b.scalar(1, b.i32()))});
     SmallVector<Value> yield{b.add(step, b.scalar(1, b.i32())), next, out,
                              stepLogits};
     llvm::append_range(yield, inner.keys);
@@ -267,7 +272,10 @@ OwningOpRef<ModuleOp> gen::buildInferenceTransformer(
   if (c.decodeSteps == 1) {
     logits = decodeStep(b, c, w, token,
                         b.scalar(static_cast<double>(c.seq), b.i32()), cache);
-    generated = b.reshape(b.argmax(logits, 1, b.i32()), {c.batch, 1});
+    Value next = b.argmax(logits, 1, b.i32());
+    generated = b.concatenate({b.reshape(token, {c.batch, 1}),
+                               b.reshape(next, {c.batch, 1})},
+                              1);
   } else {
     generated = decodeLoop(b, c, w, token, cache, logits);
   }
