@@ -168,8 +168,10 @@ public:
   }
 
   void fail(const Twine &path, const Twine &message) {
-    if (error.empty())
-      error = (path.isTriviallyEmpty() ? message : path + ": " + message).str();
+    if (!error.empty())
+      return;
+    std::string where = path.str();
+    error = where.empty() ? message.str() : "'" + where + "': " + message.str();
   }
 
   /// A number > 0 (or >= 0 when `allowZero`).
@@ -199,8 +201,7 @@ public:
     llvm::sort(keys);
     for (StringRef key : keys)
       if (!llvm::is_contained(allowed, key))
-        fail(path.isTriviallyEmpty() ? Twine("'") + key + "'"
-                                     : path + "." + key,
+        fail(path.isTriviallyEmpty() ? Twine(key) : path + "." + key,
              llvm::formatv("unknown key (expected one of: {0})",
                            llvm::join(allowed, ", ")));
   }
@@ -261,12 +262,12 @@ Expected<DeviceSpec> toast::sim::parseDeviceJSON(StringRef text,
   if (const llvm::json::Value *base = root->get("base")) {
     std::optional<StringRef> baseName = base->getAsString();
     if (!baseName) {
-      parser.fail("'base'", "expected a built-in device name");
+      parser.fail("base", "expected a built-in device name");
       return parser.takeError();
     }
     Expected<DeviceSpec> builtin = getBuiltinDevice(*baseName);
     if (!builtin) {
-      parser.fail("'base'", llvm::toString(builtin.takeError()));
+      parser.fail("base", llvm::toString(builtin.takeError()));
       return parser.takeError();
     }
     device = std::move(*builtin);
@@ -284,7 +285,7 @@ Expected<DeviceSpec> toast::sim::parseDeviceJSON(StringRef text,
     if (std::optional<StringRef> str = name->getAsString(); str && !str->empty())
       device.name = str->str();
     else
-      parser.fail("'name'", "expected a non-empty string");
+      parser.fail("name", "expected a non-empty string");
   } else if (!hasBase) {
     device.name = llvm::sys::path::stem(origin).str();
   }
@@ -292,14 +293,13 @@ Expected<DeviceSpec> toast::sim::parseDeviceJSON(StringRef text,
     if (std::optional<StringRef> str = desc->getAsString())
       device.description = str->str();
     else
-      parser.fail("'description'", "expected a string");
+      parser.fail("description", "expected a string");
   }
 
   if (const llvm::json::Value *flops = requireKey("peak_flops")) {
     const llvm::json::Object *object = flops->getAsObject();
     if (!object) {
-      parser.fail("'peak_flops'",
-                  "expected an object of element type -> FLOP/s");
+      parser.fail("peak_flops", "expected an object of element type -> FLOP/s");
     } else {
       SmallVector<StringRef> keys;
       for (const auto &entry : *object)
@@ -307,25 +307,25 @@ Expected<DeviceSpec> toast::sim::parseDeviceJSON(StringRef text,
       llvm::sort(keys);
       for (StringRef key : keys)
         if (auto n = parser.number(*object->get(key),
-                                   Twine("'peak_flops.") + key + "'"))
+                                   Twine("peak_flops.") + key))
           device.peakFlops[key.str()] = *n;
       if (!device.peakFlops.count("f32"))
-        parser.fail("'peak_flops'", "missing key 'f32' (the fallback rate)");
+        parser.fail("peak_flops", "missing key 'f32' (the fallback rate)");
     }
   }
   if (const llvm::json::Value *bytes = requireKey("memory_bytes"))
-    if (auto n = parser.number(*bytes, "'memory_bytes'"))
+    if (auto n = parser.number(*bytes, "memory_bytes"))
       device.memoryBytes = *n;
   if (const llvm::json::Value *bw = requireKey("memory_bandwidth"))
-    if (auto n = parser.number(*bw, "'memory_bandwidth'"))
+    if (auto n = parser.number(*bw, "memory_bandwidth"))
       device.memoryBandwidth = *n;
   if (const llvm::json::Value *link = requireKey("interconnect"))
     parser.link(*link, device.interconnect, /*partial=*/hasBase,
-                "'interconnect'");
+                "interconnect");
   if (const llvm::json::Value *axes = root->get("axes")) {
     const llvm::json::Object *object = axes->getAsObject();
     if (!object) {
-      parser.fail("'axes'", "expected an object of mesh axis -> link");
+      parser.fail("axes", "expected an object of mesh axis -> link");
     } else {
       SmallVector<StringRef> keys;
       for (const auto &entry : *object)
@@ -336,7 +336,7 @@ Expected<DeviceSpec> toast::sim::parseDeviceJSON(StringRef text,
         // comes from `interconnect`.
         LinkSpec link = device.interconnect;
         parser.link(*object->get(key), link, /*partial=*/true,
-                    Twine("'axes.") + key + "'");
+                    Twine("axes.") + key);
         device.axisLinks[key.str()] = link;
       }
     }

@@ -1,0 +1,315 @@
+//===- SimulatorTest.cpp - simulate(), relative cost, corpus BP ----------===//
+//
+// The C++ API the search reuses: simulate() on hand-priced programs, the
+// relative cost C(s) = RT(s) + MP(s) through RelativeCostModel, and batch
+// parallelism on the corpus models (compute time and activation memory
+// divided by the number of devices).
+//
+//===----------------------------------------------------------------------===//
+
+#include "toast/InitAllDialects.h"
+#include "toast/InitAllPasses.h"
+#include "toast/Simulator/Simulator.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+#include "gtest/gtest.h"
+
+#include <cstdlib>
+
+using namespace mlir;
+using namespace toast::sim;
+
+namespace {
+
+constexpr const char *kChain = R"mlir(
+func.func @main(%x: tensor<256x8xf32> {partir.name = "x"},
+                %w1: tensor<8x16xf32> {partir.name = "w1"},
+                %w2: tensor<16x8xf32> {partir.name = "w2"}) -> tensor<256x8xf32> {
+  %x1 = stablehlo.dot_general %x, %w1, contracting_dims = [1] x [0] : (tensor<256x8xf32>, tensor<8x16xf32>) -> tensor<256x16xf32>
+  %x2 = stablehlo.dot_general %x1, %w2, contracting_dims = [1] x [0] : (tensor<256x16xf32>, tensor<16x8xf32>) -> tensor<256x8xf32>
+  return %x2 : tensor<256x8xf32>
+}
+)mlir";
+
+/// A device with round numbers (the lit tests' unit device).
+DeviceSpec unitDevice() {
+  DeviceSpec device;
+  device.name = "unit";
+  device.peakFlops = {{"f32", 1e12}, {"bf16", 4e12}};
+  device.memoryBytes = 1e6;
+  device.memoryBandwidth = 1e9;
+  device.interconnect = {1e9, 1e-6};
+  return device;
+}
+
+class SimulatorTest : public ::testing::Test {
+protected:
+  SimulatorTest() {
+    static bool registered = [] {
+      toast::registerAllPasses();
+      return true;
+    }();
+    (void)registered;
+    DialectRegistry registry;
+    toast::registerAllDialects(registry);
+    ctx.appendDialectRegistry(registry);
+    ctx.loadAllAvailableDialects();
+    handler = ctx.getDiagEngine().registerHandler([this](Diagnostic &d) {
+      if (d.getSeverity() == DiagnosticSeverity::Error)
+        errors.push_back(d.str());
+      return success();
+    });
+  }
+  ~SimulatorTest() override { ctx.getDiagEngine().eraseHandler(handler); }
+
+  OwningOpRef<ModuleOp> parse(StringRef source) {
+    return parseSourceString<ModuleOp>(source, &ctx);
+  }
+
+  /// Runs --partir-schedule (from JSON text) and --partir-lower-to-hlo.
+  LogicalResult partition(ModuleOp module, StringRef scheduleJson) {
+    SmallString<128> path;
+    int fd;
+    if (llvm::sys::fs::createTemporaryFile("schedule", "json", fd, path))
+      return failure();
+    {
+      llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+      os << scheduleJson;
+    }
+    PassManager pm(&ctx, ModuleOp::getOperationName());
+    std::string pipeline =
+        "partir-schedule{file=" + path.str().str() + "},partir-lower-to-hlo";
+    std::string parseErrors;
+    llvm::raw_string_ostream errorStream(parseErrors);
+    LogicalResult result = parsePassPipeline(pipeline, pm, errorStream);
+    if (succeeded(result))
+      result = pm.run(module);
+    else
+      ADD_FAILURE() << "bad pipeline '" << pipeline << "': " << parseErrors;
+    llvm::sys::fs::remove(path);
+    return result;
+  }
+
+  MLIRContext ctx;
+  DiagnosticEngine::HandlerID handler;
+  std::vector<std::string> errors;
+};
+
+TEST_F(SimulatorTest, MatmulChainByHand) {
+  auto module = parse(kChain);
+  ASSERT_TRUE(module);
+  FailureOr<SimulationResult> result = simulate(*module, unitDevice());
+  ASSERT_TRUE(succeeded(result));
+  // 2 * 256*16*8 + 2 * 256*8*16 = 131072 FLOPs at 1e12 FLOP/s.
+  EXPECT_DOUBLE_EQ(result->flops, 131072);
+  EXPECT_DOUBLE_EQ(result->computeTime, 131072 / 1e12);
+  EXPECT_DOUBLE_EQ(result->stepTime, 131072 / 1e12);
+  EXPECT_EQ(result->commTime, 0);
+  // Arguments 8192 + 512 + 512; at dot #1: + x1 16384 + x2 8192.
+  EXPECT_EQ(result->argumentBytes, 9216);
+  EXPECT_EQ(result->peakMemoryBytes, 9216 + 16384 + 8192);
+  EXPECT_EQ(result->peakOpIndex, 1);
+  EXPECT_EQ(result->peakOpName, "stablehlo.dot_general");
+  EXPECT_EQ(result->numOps, 2);
+  EXPECT_TRUE(result->fitsInMemory);
+}
+
+TEST_F(SimulatorTest, MatmulChainBPMPZ3) {
+  auto module = parse(kChain);
+  ASSERT_TRUE(module);
+  ASSERT_TRUE(succeeded(partition(*module, R"json(
+    {"mesh": {"B": 4, "M": 2},
+     "tactics": [{"name": "BP", "kind": "manual", "axis": "B", "inputs": {"x": 0}},
+                 {"name": "MP", "kind": "manual", "axis": "M", "inputs": {"w1": 1}},
+                 {"name": "Z3", "kind": "manual", "axis": "B", "inputs": {"w1": 0, "w2": 1}}]})json")));
+  FailureOr<SimulationResult> result = simulate(*module, unitDevice());
+  ASSERT_TRUE(succeeded(result));
+  // Two all_gathers over B (n=4) of 8x8xf32 (256 B): 3 steps, 192 B each;
+  // one all_reduce over M (n=2) of 64x8xf32 (2048 B): 2 steps, 2048 B.
+  EXPECT_EQ(result->count(CollectiveKind::AllGather), 2);
+  EXPECT_EQ(result->count(CollectiveKind::AllReduce), 1);
+  EXPECT_EQ(result->count(CollectiveKind::ReduceScatter), 0);
+  EXPECT_EQ(result->count(CollectiveKind::AllToAll), 0);
+  EXPECT_DOUBLE_EQ(result->commBytes, 2 * 192 + 2048);
+  double ag = 3e-6 + 192 / 1e9, ar = 2e-6 + 2048 / 1e9;
+  EXPECT_DOUBLE_EQ(result->get(CollectiveKind::AllGather).time, 2 * ag);
+  EXPECT_DOUBLE_EQ(result->commTime, 2 * ag + ar);
+  EXPECT_DOUBLE_EQ(result->flops, 16384);
+  EXPECT_DOUBLE_EQ(result->stepTime, 2 * ag + ar + 16384 / 1e12);
+  EXPECT_EQ(result->peakMemoryBytes, 6528);
+}
+
+TEST_F(SimulatorTest, RelativeCostModel) {
+  // s0: the unpartitioned chain; s: batch-parallel over 4 devices.
+  auto initial = parse(kChain);
+  ASSERT_TRUE(initial);
+  FailureOr<RelativeCostModel> model =
+      RelativeCostModel::create(*initial, unitDevice());
+  ASSERT_TRUE(succeeded(model));
+  RelativeCost self = model->evaluate(model->getInitial());
+  EXPECT_DOUBLE_EQ(self.runtime, 1);
+  EXPECT_EQ(self.memoryPenalty, 0);
+
+  auto bp = parse(kChain);
+  ASSERT_TRUE(succeeded(partition(*bp, R"json(
+    {"mesh": {"B": 4}, "tactics": [{"name": "BP", "kind": "manual",
+      "axis": "B", "inputs": {"x": 0}}]})json")));
+  FailureOr<RelativeCost> cost = model->evaluate(*bp);
+  ASSERT_TRUE(succeeded(cost));
+  EXPECT_DOUBLE_EQ(cost->runtime, 0.25);
+  EXPECT_EQ(cost->memoryPenalty, 0);
+  EXPECT_DOUBLE_EQ(cost->total, 0.25);
+}
+
+TEST_F(SimulatorTest, MemoryPenalty) {
+  // MP = C * (peak - DM) / initial peak, only above device memory.
+  RelativeCost fits = computeRelativeCost(2.0, 100, 1.0, 80, 90, 10);
+  EXPECT_DOUBLE_EQ(fits.runtime, 0.5);
+  EXPECT_EQ(fits.memoryPenalty, 0);
+  RelativeCost over = computeRelativeCost(2.0, 100, 1.0, 120, 90, 10);
+  EXPECT_DOUBLE_EQ(over.memoryPenalty, 10 * 30 / 100.0);
+  EXPECT_DOUBLE_EQ(over.total, 0.5 + 3.0);
+  RelativeCost gentle = computeRelativeCost(2.0, 100, 1.0, 120, 90, 1);
+  EXPECT_DOUBLE_EQ(gentle.memoryPenalty, 0.3);
+
+  // A program that does not fit the unit device (1e6 B): 2 x 1 MiB.
+  auto module = parse(R"mlir(
+    func.func @main(%x: tensor<256x1024xf32>) -> tensor<256x1024xf32> {
+      %e = stablehlo.exponential %x : tensor<256x1024xf32>
+      return %e : tensor<256x1024xf32>
+    })mlir");
+  ASSERT_TRUE(module);
+  FailureOr<SimulationResult> result = simulate(*module, unitDevice());
+  ASSERT_TRUE(succeeded(result));
+  EXPECT_EQ(result->peakMemoryBytes, 2 * 1048576);
+  EXPECT_FALSE(result->fitsInMemory);
+  EXPECT_EQ(result->getMemoryOverflowBytes(), 2 * 1048576 - 1000000);
+  RelativeCost cost = computeRelativeCost(*result, *result, 10);
+  EXPECT_GT(cost.memoryPenalty, 0);
+  EXPECT_DOUBLE_EQ(cost.memoryPenalty, 10.0 * (2097152 - 1e6) / 2097152);
+}
+
+TEST_F(SimulatorTest, MemoryBoundAndFusion) {
+  auto module = parse(R"mlir(
+    func.func @main(%x: tensor<1024xf32>) -> tensor<1024xf32> {
+      %a = stablehlo.exponential %x : tensor<1024xf32>
+      %b = stablehlo.exponential %a : tensor<1024xf32>
+      %c = stablehlo.add %a, %b : tensor<1024xf32>
+      %d = stablehlo.exponential %c : tensor<1024xf32>
+      return %d : tensor<1024xf32>
+    })mlir");
+  ASSERT_TRUE(module);
+  SimulationOptions options;
+  options.memoryBound = true;
+  FailureOr<SimulationResult> plain = simulate(*module, unitDevice(), options);
+  ASSERT_TRUE(succeeded(plain));
+  // exp 8192, exp 8192, add 12288, exp 8192 bytes through HBM.
+  EXPECT_DOUBLE_EQ(plain->memoryTraffic, 36864);
+  EXPECT_DOUBLE_EQ(plain->stepTime, 36864 / 1e9);
+  EXPECT_EQ(plain->peakMemoryBytes, 16384);
+
+  options.fusion = true;
+  FailureOr<SimulationResult> fused = simulate(*module, unitDevice(), options);
+  ASSERT_TRUE(succeeded(fused));
+  // b and c are not materialized: exp 8192, exp 4096 (reads a),
+  // add 4096 (reads a), exp 4096 (writes d).
+  EXPECT_DOUBLE_EQ(fused->memoryTraffic, 20480);
+  EXPECT_EQ(fused->peakMemoryBytes, 8192);
+}
+
+TEST_F(SimulatorTest, EntryFunctionErrors) {
+  auto module = parse(R"mlir(
+    func.func @a(%x: tensor<4xf32>) -> tensor<4xf32> { return %x : tensor<4xf32> }
+    func.func @b(%x: tensor<4xf32>) -> tensor<4xf32> { return %x : tensor<4xf32> })mlir");
+  ASSERT_TRUE(module);
+  EXPECT_TRUE(failed(simulate(*module, unitDevice())));
+  ASSERT_FALSE(errors.empty());
+  EXPECT_NE(errors.back().find("several public functions"), std::string::npos);
+  SimulationOptions options;
+  options.function = "b";
+  EXPECT_TRUE(succeeded(simulate(*module, unitDevice(), options)));
+}
+
+//===----------------------------------------------------------------------===//
+// Batch parallelism on the corpus models
+//===----------------------------------------------------------------------===//
+
+/// Batch parallelism over n devices: FLOPs and compute time divide by n
+/// exactly (contractions only, no collective needed), and so should the
+/// activation memory (peak minus arguments). The batch input is arg0 for
+/// the KANs (batch 100) and arg94 for searchless_chess_9m (33 boards);
+/// pt_bert and jax_resnet_50 have batch 1 and are not checked.
+struct BPCase {
+  const char *model;
+  const char *input;
+  int64_t n;
+  /// Lower bound on activation(1) / activation(n), as a fraction of n:
+  /// 0.99 where every activation carries the batch, lower for the KANs,
+  /// whose weight-shaped intermediates (transposes and reshapes of the
+  /// replicated parameter vector) stay whole on every device.
+  double activationFraction;
+};
+
+class CorpusBatchParallelTest : public SimulatorTest,
+                                public ::testing::WithParamInterface<BPCase> {};
+
+TEST_P(CorpusBatchParallelTest, DividesComputeAndActivations) {
+  const BPCase &c = GetParam();
+  const char *dir = std::getenv("TOAST_CORPUS_DIR");
+  std::string path =
+      std::string(dir ? dir : "") + "/models/" + c.model + ".mlir";
+  if (!dir || !llvm::sys::fs::exists(path)) {
+    const char *ci = std::getenv("CI");
+    if (ci && std::string(ci) == "true")
+      FAIL() << "corpus model '" << path << "' missing (required under CI)";
+    GTEST_SKIP() << "corpus not found; set TOAST_CORPUS_DIR";
+  }
+  auto base = parseSourceFile<ModuleOp>(path, &ctx);
+  auto split = parseSourceFile<ModuleOp>(path, &ctx);
+  ASSERT_TRUE(base && split);
+  DeviceSpec a100 = cantFail(getBuiltinDevice("a100"));
+  FailureOr<SimulationResult> s0 = simulate(*base, a100);
+  ASSERT_TRUE(succeeded(s0));
+
+  std::string schedule = "{\"mesh\": {\"B\": " + std::to_string(c.n) +
+                         "}, \"tactics\": [{\"name\": \"BP\", \"kind\": "
+                         "\"manual\", \"axis\": \"B\", \"inputs\": {\"" +
+                         c.input + "\": 0}}]}";
+  ASSERT_TRUE(succeeded(partition(*split, schedule)));
+  FailureOr<SimulationResult> sn = simulate(*split, a100);
+  ASSERT_TRUE(succeeded(sn));
+
+  double n = static_cast<double>(c.n);
+  EXPECT_EQ(sn->commTime, 0);
+  EXPECT_NEAR(s0->flops / sn->flops, n, 1e-9 * n);
+  EXPECT_NEAR(s0->computeTime / sn->computeTime, n, 1e-9 * n);
+  EXPECT_NEAR(s0->stepTime / sn->stepTime, n, 1e-9 * n);
+  double act0 = static_cast<double>(s0->peakMemoryBytes - s0->argumentBytes);
+  double actn = static_cast<double>(sn->peakMemoryBytes - sn->argumentBytes);
+  ASSERT_GT(actn, 0);
+  double ratio = act0 / actn;
+  EXPECT_GE(ratio, c.activationFraction * n) << "activation ratio " << ratio;
+  EXPECT_LE(ratio, 1.01 * n) << "activation ratio " << ratio;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Models, CorpusBatchParallelTest,
+    ::testing::Values(BPCase{"searchless_chess_9m", "arg94", 3, 0.99},
+                      BPCase{"searchless_chess_9m", "arg94", 11, 0.99},
+                      BPCase{"kan1", "arg0", 2, 0.5},
+                      BPCase{"kan1", "arg0", 4, 0.5},
+                      BPCase{"kan2", "arg0", 2, 0.5},
+                      BPCase{"kan2", "arg0", 4, 0.5}),
+    [](const ::testing::TestParamInfo<BPCase> &info) {
+      return std::string(info.param.model) + "_x" +
+             std::to_string(info.param.n);
+    });
+
+} // namespace
