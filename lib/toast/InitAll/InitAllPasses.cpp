@@ -3,7 +3,7 @@
 #include "toast/InitAllPasses.h"
 
 #include "toast/Dialect/PartIR/HLO/Transforms/Passes.h"
-#include "toast/Export/Passes.h"
+#include "toast/Dialect/PartIR/Temporal/Passes.h"
 #include "toast/Partition/Passes.h"
 #include "toast/Simulator/Passes.h"
 #include "toast/Transforms/Passes.h"
@@ -12,6 +12,6 @@ void toast::registerAllPasses() {
   registerToastPasses();
   partition::registerPartitionPasses();
   partir_hlo::registerPartIRHLOPasses();
-  xla::registerExportPasses();
+  partir_temporal::registerPartIRTemporalPasses();
   sim::registerSimulatorPasses();
 }
