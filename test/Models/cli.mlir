@@ -8,6 +8,7 @@
 // RUN: not toast-models mlp --vocab 10 2>&1 | FileCheck %s --check-prefix=NOTTAKEN
 // RUN: not toast-models t32 --heads 6 --kv-heads 4 --layers 1 2>&1 | FileCheck %s --check-prefix=HEADS
 // RUN: not toast-models mlp --dtype f16 2>&1 | FileCheck %s --check-prefix=DTYPE
+// RUN: not toast-models t32 --embedding table 2>&1 | FileCheck %s --check-prefix=EMB
 // RUN: not toast-models mlp --layers abc 2>&1 | FileCheck %s --check-prefix=NOTINT
 
 // LIST: mlp
@@ -34,4 +35,5 @@
 // NOTTAKEN: toast-models: model 'mlp' does not take --vocab (it takes: --layers --batch --d-model --hidden)
 // HEADS: toast-models: --heads (6) must be a multiple of --kv-heads (4)
 // DTYPE: toast-models: unknown --dtype 'f16' (expected f32, bf16 or f64)
+// EMB: toast-models: unknown --embedding 'table' (expected gather or onehot)
 // NOTINT: for the --layers option: 'abc' value invalid

@@ -3,6 +3,7 @@
 // RUN: toast-models t2b --layers 2 --batch 2 --seq 8 --d-model 16 --heads 4 --key-size 4 --vocab 32 --hidden 24 --quiet | toast-opt | toast-opt | FileCheck %s --check-prefix=T2B
 // RUN: toast-models t7b --layers 1 --batch 2 --seq 8 --d-model 16 --heads 4 --key-size 4 --vocab 32 --hidden 24 --quiet | toast-opt --mlir-print-op-generic | toast-opt | FileCheck %s --check-prefix=T7B
 // RUN: toast-models transformer --layers 1 --batch 2 --seq 8 --d-model 16 --heads 2 --key-size 8 --vocab 32 --hidden 24 --inference --quiet | toast-opt | FileCheck %s --check-prefix=INF
+// RUN: toast-models t32 --embedding gather --layers 1 --batch 2 --seq 8 --d-model 16 --heads 4 --key-size 4 --vocab 32 --hidden 24 --quiet | FileCheck %s --check-prefix=GATHER
 // RUN: toast-models t32 --layers 3 --batch 2 --seq 8 --d-model 16 --heads 4 --key-size 4 --vocab 32 --hidden 24 -o /dev/null 2>&1 | FileCheck %s --check-prefix=COUNT
 
 // T32-LABEL: module @t32_train_step
@@ -19,18 +20,21 @@
 // T32-SAME: partir.name = "opt_state.step"
 // T32-SAME: tensor<2x8xi32> {{{.*}}partir.name = "batch.tokens"}
 // T32-SAME: tensor<2x8xi32> {{{.*}}partir.name = "batch.targets"}
-// Causal mask, embedding gather, heads as dot_general batching dims.
+// Causal mask, one-hot embedding, heads as dot_general batching dims.
 // T32: stablehlo.iota dim = 0 : tensor<8x8xi32>
 // T32: stablehlo.compare GE,
-// T32: "stablehlo.gather"
+// T32: stablehlo.iota dim = 2 : tensor<2x8x32xi32>
+// T32: stablehlo.compare EQ,
+// T32: stablehlo.dot_general {{.*}}contracting_dims = [2] x [0]{{.*}} : (tensor<2x8x32xf32>, tensor<32x16xf32>) -> tensor<2x8x16xf32>
 // T32: stablehlo.dot_general {{.*}}batching_dims = [0, 2] x [0, 2], contracting_dims = [3] x [3]{{.*}} -> tensor<2x4x8x8xf32>
 // T32: stablehlo.select
 // T32: stablehlo.reduce({{.*}}) applies stablehlo.maximum across dimensions = [3]
 // T32: stablehlo.exponential
 // T32: stablehlo.dot_general {{.*}}batching_dims = [0, 1] x [0, 2], contracting_dims = [3] x [1]{{.*}} -> tensor<2x4x8x4xf32>
 // T32: stablehlo.tanh
-// The backward pass scatters into the embedding.
-// T32: "stablehlo.scatter"
+// The gated MLP uses its [2, D, F] weight in one contraction.
+// T32: stablehlo.dot_general {{.*}}contracting_dims = [2] x [1]{{.*}} : (tensor<2x8x16xf32>, tensor<2x16x24xf32>) -> tensor<2x8x2x24xf32>
+// T32-NOT: stablehlo.scatter
 // T32: return
 
 // Multi-query attention splits the query heads with a reshape.
@@ -38,13 +42,18 @@
 // T2B: tensor<4x16x4xf32> {{{.*}}partir.name = "params.layer_0.attn.q_einsum.w"}
 // T2B-SAME: tensor<2x1x16x4xf32> {{{.*}}partir.name = "params.layer_0.attn.kv_einsum.w"}
 // T2B-SAME: partir.name = "params.final_norm.scale"
+// Gemma looks the embedding up with a gather and scatter-adds its gradient.
+// T2B: "stablehlo.gather"
 // T2B: stablehlo.reshape {{.*}} -> tensor<2x8x1x4x4xf32>
 // T2B: stablehlo.dot_general {{.*}}batching_dims = [0, 2] x [0, 2], contracting_dims = [4] x [3]{{.*}} -> tensor<2x1x8x4x8xf32>
+// T2B: "stablehlo.scatter"
 
 // T7B-LABEL: module @t7b_train_step
 // T7B: partir.name = "params.layer_0.attn.qkv_einsum.w"
 // T7B-NOT: post_attn_norm
 // T7B: return
+
+// GATHER: "stablehlo.gather"
 
 // INF-LABEL: module @transformer_forward
 // INF-NOT: opt_state

@@ -42,6 +42,11 @@ static cl::opt<bool> gradients(
     cl::desc("Training steps return the loss and the gradients (grad.*) "
              "instead of applying Adam"),
     cl::cat(category));
+static cl::opt<std::string> embedding(
+    "embedding",
+    cl::desc("Transformer embedding lookup: gather or onehot (default: the "
+             "preset's; t32/t48 onehot, t2b/t7b gather)"),
+    cl::cat(category));
 static cl::opt<std::string>
     dtype("dtype", cl::desc("Parameter element type: f32 (default), bf16 or f64"),
           cl::init("f32"), cl::cat(category));
@@ -86,6 +91,7 @@ int main(int argc, char **argv) {
   options.inference = inference;
   options.gradients = gradients;
   options.dtype = dtype;
+  options.embedding = embedding;
   for (auto &opt : intOptions)
     if (opt.getNumOccurrences())
       options.ints[opt.ArgStr] = opt;

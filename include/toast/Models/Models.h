@@ -26,6 +26,9 @@ struct ModelOptions {
   /// Training steps return `loss` and `grad.<path>` per parameter instead of
   /// applying Adam (no optimizer state); for gradient checks.
   bool gradients = false;
+  /// Transformer embedding lookup: "gather", "onehot", or "" for the
+  /// preset's choice.
+  std::string embedding;
   /// Parameter element type: "f32", "bf16" or "f64" (f64 for numerical
   /// tests: no value is computed in a narrower type).
   std::string dtype = "f32";

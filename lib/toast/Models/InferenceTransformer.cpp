@@ -125,8 +125,9 @@ static Value forward(GraphBuilder &b, const Config &c, const Weights &w,
                                              cache.values[i], mask);
     x = b.add(x, b.dotGeneral(attn, l.out, {{}, {}, {2, 3}, {0, 1}}));
     h = rmsNorm(b, x, l.preMlpScale, /*plusOne=*/true);
-    Value gate = gelu(b, dense(b, h, b.index(l.up, 0, 0)));
-    Value up = dense(b, h, b.index(l.up, 0, 1));
+    Value both = b.dotGeneral(h, l.up, {{}, {}, {2}, {1}}); // [B,T,2,F]
+    Value gate = gelu(b, b.index(both, 2, 0));
+    Value up = b.index(both, 2, 1);
     x = b.add(x, dense(b, b.mul(gate, up), l.down));
   }
   Value last = b.index(b.slice(x, {0, T - 1, 0}, {B, T, c.dModel}), 1, 0);

@@ -155,6 +155,12 @@ OwningOpRef<ModuleOp> models::buildModel(MLIRContext *ctx, StringRef name,
             "' (expected f32, bf16 or f64)";
     return nullptr;
   }
+  if (!options.embedding.empty() && options.embedding != "gather" &&
+      options.embedding != "onehot") {
+    error = "unknown --embedding '" + options.embedding +
+            "' (expected gather or onehot)";
+    return nullptr;
+  }
   for (const Entry &e : entries()) {
     if (e.info.name != name)
       continue;

@@ -38,6 +38,9 @@ struct Config {
   /// norm; Gemma: RMSNorm with (1 + scale), sqrt(D) embedding scale and a
   /// final norm.
   bool gemma;
+  /// Embedding lookup as a one-hot dot_general (T32/T48) instead of a
+  /// gather (Gemma); the gradient is then a contraction, not a scatter-add.
+  bool oneHotEmbedding;
 };
 
 /// Large negative logit of masked positions (Gemma's K_MASK).
@@ -51,13 +54,13 @@ struct LayerParams {
 
 static bool presetConfig(StringRef preset, Config &c, std::string &error) {
   if (preset.empty() || preset == "t32")
-    c = {32, 48, 2048, 4096, 32, 32, 128, 32000, 7168, false};
+    c = {32, 48, 2048, 4096, 32, 32, 128, 32000, 7168, false, true};
   else if (preset == "t48")
-    c = {48, 64, 2048, 8192, 64, 64, 128, 32000, 28672, false};
+    c = {48, 64, 2048, 8192, 64, 64, 128, 32000, 28672, false, true};
   else if (preset == "t2b")
-    c = {18, 8, 2048, 2048, 8, 1, 256, 256128, 16384, true};
+    c = {18, 8, 2048, 2048, 8, 1, 256, 256128, 16384, true, false};
   else if (preset == "t7b")
-    c = {28, 8, 2048, 3072, 16, 16, 256, 256128, 24576, true};
+    c = {28, 8, 2048, 3072, 16, 16, 256, 256128, 24576, true, false};
   else
     return check(false, "unknown transformer preset '" + preset + "'", error);
   return true;
@@ -119,8 +122,11 @@ static Value attention(GraphBuilder &b, const Config &c, const LayerParams &p,
 }
 
 static Value mlp(GraphBuilder &b, const LayerParams &p, Value h) {
-  Value gate = gelu(b, dense(b, h, b.index(p.up, 0, 0)));
-  Value up = dense(b, h, b.index(p.up, 0, 1));
+  // 'BTD,CDF->BTCF' with the whole [2, D, F] weight, so that its gradient
+  // is a single contraction (one all-reduce under batch parallelism).
+  Value both = b.dotGeneral(h, p.up, {{}, {}, {2}, {1}});
+  Value gate = gelu(b, b.index(both, 2, 0));
+  Value up = b.index(both, 2, 1);
   return dense(b, b.mul(gate, up), p.down);
 }
 
@@ -207,7 +213,13 @@ OwningOpRef<ModuleOp> gen::buildTransformer(MLIRContext *ctx,
     positions = b.convert(b.iota({c.seq}, 0, b.i32()), b.f32());
     mask = causalMask(b, c.seq, c.seq);
   }
-  Value x = b.take(embedding, tokens);
+  if (!options.embedding.empty())
+    c.oneHotEmbedding = options.embedding == "onehot";
+  // 'BTV,VD->BTD' or embedding[tokens].
+  Value x = c.oneHotEmbedding
+                ? b.dotGeneral(oneHot(b, tokens, c.vocab, elt), embedding,
+                               {{}, {}, {2}, {0}})
+                : b.take(embedding, tokens);
   if (c.gemma)
     x = b.mulScalar(x, std::sqrt(static_cast<double>(c.dModel)));
   for (const LayerParams &p : layers) {
