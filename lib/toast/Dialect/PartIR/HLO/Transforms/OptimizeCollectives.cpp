@@ -27,39 +27,29 @@ DimAxes concatAxes(const DimAxes &first, const DimAxes &second) {
   return result;
 }
 
-/// all_slice(all_slice(x)) -> one all_slice (the first slice is major).
-struct MergeSlices : OpRewritePattern<AllSliceOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(AllSliceOp op,
+/// Two chained collectives of one kind become one: all_slice(all_slice(x))
+/// with the first slice's axes major, all_gather(all_gather(x)) with the
+/// outer gather's axes major (it splits the gathered dimension first).
+template <typename OpTy, bool innerIsMajor>
+struct MergeChain : OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
-    auto inner = op.getOperand().getDefiningOp<AllSliceOp>();
-    if (!inner)
+    auto inner = op.getOperand().template getDefiningOp<OpTy>();
+    // A gather feeding other users stays; merging would duplicate traffic.
+    if (!inner || (!innerIsMajor && !inner->hasOneUse()))
       return failure();
-    DimAxes dims =
-        concatAxes(getDimAxes(inner.getDims()), getDimAxes(op.getDims()));
-    rewriter.replaceOpWithNewOp<AllSliceOp>(
-        op, op.getType(), inner.getOperand(),
-        buildDimAxes(op.getContext(), dims));
+    DimAxes innerAxes = getDimAxes(inner.getDims());
+    DimAxes outerAxes = getDimAxes(op.getDims());
+    DimAxes dims = innerIsMajor ? concatAxes(innerAxes, outerAxes)
+                                : concatAxes(outerAxes, innerAxes);
+    rewriter.replaceOpWithNewOp<OpTy>(op, op.getType(), inner.getOperand(),
+                                      buildDimAxes(op.getContext(), dims));
     return success();
   }
 };
-
-/// all_gather(all_gather(x)) -> one all_gather (the outer gather is major).
-struct MergeGathers : OpRewritePattern<AllGatherOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(AllGatherOp op,
-                                PatternRewriter &rewriter) const override {
-    auto inner = op.getOperand().getDefiningOp<AllGatherOp>();
-    if (!inner || !inner->hasOneUse())
-      return failure();
-    DimAxes dims =
-        concatAxes(getDimAxes(op.getDims()), getDimAxes(inner.getDims()));
-    rewriter.replaceOpWithNewOp<AllGatherOp>(
-        op, op.getType(), inner.getOperand(),
-        buildDimAxes(op.getContext(), dims));
-    return success();
-  }
-};
+using MergeSlices = MergeChain<AllSliceOp, /*innerIsMajor=*/true>;
+using MergeGathers = MergeChain<AllGatherOp, /*innerIsMajor=*/false>;
 
 /// all_slice(all_gather(x)): where the slice axes are a prefix of the
 /// gather axes in every dimension, the result is the gather of the rest.
