@@ -34,5 +34,5 @@ else:
 
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tool_dirs = [config.toast_tools_dir, config.llvm_tools_dir]
-tools = ["toast-opt", "toast-models"]
+tools = ["toast-opt", "toast-models", "toast-run"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)

@@ -1,0 +1,93 @@
+// Bad input is reported with a located error and exit status 1.
+// RUN: split-file %s %t
+
+// RUN: not toast-run %t/unsupported-op.mlir 2>&1 | FileCheck %s --check-prefix=OP
+// OP: unsupported-op.mlir:4:8: error: toast-run: unsupported op 'stablehlo.collective_permute'
+
+// RUN: not toast-run %t/unsupported-target.mlir 2>&1 | FileCheck %s --check-prefix=TARGET
+// TARGET: unsupported-target.mlir:3:8: error: toast-run: unsupported custom_call target @my.kernel
+
+// RUN: not toast-run %t/unsupported-type.mlir 2>&1 | FileCheck %s --check-prefix=TYPE
+// TYPE: unsupported-type.mlir:3:8: error: toast-run: unsupported element type 'f8E4M3FN' in result of 'stablehlo.convert'
+
+// RUN: not toast-run %t/unsupported-arg.mlir 2>&1 | FileCheck %s --check-prefix=ARG
+// ARG: unsupported-arg.mlir:1:1: error: toast-run: unsupported type 'tensor<?xf32>' of argument #0 of @main
+
+// RUN: not toast-run %t/elided.mlir 2>&1 | FileCheck %s --check-prefix=ELIDED
+// ELIDED: elided.mlir:2:8: error: toast-run: elided constant (dense_resource '__elided__' has no data); cannot evaluate
+
+// RUN: not toast-run %t/malformed-check.mlir 2>&1 | FileCheck %s --check-prefix=MALFORMED
+// MALFORMED: malformed-check.mlir:3:3: error: toast-run: malformed check: @check.expect_eq takes two tensors (actual, expected) and has no results, got 1 operands and 0 results
+
+// RUN: not toast-run %t/check-types.mlir 2>&1 | FileCheck %s --check-prefix=CHECKTYPES
+// CHECKTYPES: check-types.mlir:4:3: error: toast-run: malformed check: @check.expect_close compares 'tensor<2xf32>' with 'tensor<2xf64>' (the types must be equal)
+
+// RUN: not toast-run %t/philox.mlir 2>&1 | FileCheck %s --check-prefix=PHILOX
+// PHILOX: philox.mlir:3:12: error: toast-run: unsupported rng_bit_generator algorithm PHILOX (only THREE_FRY is implemented)
+
+// RUN: not toast-run %t/unsupported-op.mlir --entry nope 2>&1 | FileCheck %s --check-prefix=ENTRY
+// ENTRY: error: toast-run: no function named @nope to run
+
+// RUN: not toast-run %t/no-such-file.mlir 2>&1 | FileCheck %s --check-prefix=FILE
+// FILE: error: toast-run: cannot open '{{.*}}no-such-file.mlir'
+
+// RUN: not toast-run %S/Inputs/syntax-error.mlir 2>&1 | FileCheck %s --check-prefix=SYNTAX
+// SYNTAX: syntax-error.mlir:2:38: error: expected ']'
+
+// RUN: not toast-run --compare %t/elided.mlir 2>&1 | FileCheck %s --check-prefix=USAGE1
+// USAGE1: toast-run: --compare needs two files (ORIGINAL PARTITIONED), got 1
+
+// RUN: not toast-run %t/elided.mlir %t/elided.mlir 2>&1 | FileCheck %s --check-prefix=USAGE2
+// USAGE2: toast-run: expected one input file, got 2 (use --compare for two)
+
+// RUN: toast-run --help | FileCheck %s --check-prefix=HELP
+// HELP: toast-run FILE [--entry NAME] [--seed N] [--print-results]
+// HELP: toast-run --compare ORIGINAL PARTITIONED [--seed N] [--rtol X] [--atol X]
+
+//--- unsupported-op.mlir
+func.func @main() -> tensor<2xf32> {
+  %a = stablehlo.constant dense<1.0> : tensor<2xf32>
+  // A collective: needs an SPMD run over devices.
+  %b = "stablehlo.collective_permute"(%a) {source_target_pairs = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<2xf32>) -> tensor<2xf32>
+  return %b : tensor<2xf32>
+}
+//--- unsupported-target.mlir
+func.func @main() -> tensor<2xf32> {
+  %a = stablehlo.constant dense<1.0> : tensor<2xf32>
+  %b = stablehlo.custom_call @my.kernel(%a) : (tensor<2xf32>) -> tensor<2xf32>
+  return %b : tensor<2xf32>
+}
+//--- unsupported-type.mlir
+func.func @main() -> tensor<2xf8E4M3FN> {
+  %a = stablehlo.constant dense<1.0> : tensor<2xf32>
+  %b = stablehlo.convert %a : (tensor<2xf32>) -> tensor<2xf8E4M3FN>
+  return %b : tensor<2xf8E4M3FN>
+}
+//--- unsupported-arg.mlir
+func.func @main(%a: tensor<?xf32>) -> tensor<?xf32> {
+  return %a : tensor<?xf32>
+}
+//--- elided.mlir
+func.func @main() -> tensor<2xf32> {
+  %a = stablehlo.constant dense_resource<__elided__> : tensor<2xf32>
+  return %a : tensor<2xf32>
+}
+//--- malformed-check.mlir
+func.func @main() {
+  %a = stablehlo.constant dense<1.0> : tensor<2xf32>
+  stablehlo.custom_call @check.expect_eq(%a) {has_side_effect = true} : (tensor<2xf32>) -> ()
+  return
+}
+//--- check-types.mlir
+func.func @main() {
+  %a = stablehlo.constant dense<1.0> : tensor<2xf32>
+  %b = stablehlo.constant dense<1.0> : tensor<2xf64>
+  stablehlo.custom_call @check.expect_close(%a, %b) {has_side_effect = true} : (tensor<2xf32>, tensor<2xf64>) -> ()
+  return
+}
+//--- philox.mlir
+func.func @main() -> tensor<4xui32> {
+  %s = stablehlo.constant dense<[1, 2]> : tensor<2xui64>
+  %n, %b = stablehlo.rng_bit_generator %s, algorithm = PHILOX : (tensor<2xui64>) -> (tensor<2xui64>, tensor<4xui32>)
+  return %b : tensor<4xui32>
+}
