@@ -169,12 +169,26 @@ LogicalResult ShardingState::tile(Value value, int64_t dim, StringRef axis) {
                           << "\" has size " << *size << ")";
   // Deep tiling (appendix B.1.2): slicings every consumer already applies
   // become part of the value's tiling first, so the new tiling nests inside
-  // them instead of undoing them.
-  auto &explicitTiling = values[value].tiling;
+  // them instead of undoing them. If together they would not divide the
+  // dimensions, the tiling stays flat (consumers then slice the tiled value).
+  SmallVector<AxisDim> deep = tiling;
+  SmallVector<AxisDim> added;
   for (const AxisDim &level : commonConsumerSlicing(value))
     if (level.axis != axis &&
-        !llvm::any_of(tiling, [&](auto &l) { return l.axis == level.axis; }))
-      explicitTiling.push_back(level);
+        !llvm::any_of(deep, [&](auto &l) { return l.axis == level.axis; })) {
+      deep.push_back(level);
+      added.push_back(level);
+    }
+  deep.push_back({axis.str(), dim});
+  bool divides = llvm::all_of(llvm::seq<int64_t>(0, type.getRank()),
+                              [&](int64_t d) {
+                                return type.getDimSize(d) %
+                                           tiledBy(deep, d, *this) ==
+                                       0;
+                              });
+  auto &explicitTiling = values[value].tiling;
+  if (divides)
+    llvm::append_range(explicitTiling, added);
   explicitTiling.push_back({axis.str(), dim});
   if (Operation *def = value.getDefiningOp())
     enqueue(def);
