@@ -131,6 +131,9 @@ LogicalResult dotGeneral(Operation *op, const Tensor &lhs, const Tensor &rhs,
   };
   int64_t b = product(lhs, lhsBatch), m = product(lhs, lhsFree),
           k = product(lhs, lhsContract), n = product(rhs, rhsFree);
+  if (b * m * n != result.getNumElements() ||
+      b != product(rhs, rhsBatch) || k != product(rhs, rhsContract))
+    return op->emitError("toast-run: inconsistent dot_general shapes");
   SmallVector<int64_t> lhsPerm(lhsBatch.begin(), lhsBatch.end());
   lhsPerm.append(lhsFree);
   lhsPerm.append(lhsContract.begin(), lhsContract.end());
@@ -296,17 +299,28 @@ LogicalResult evalConvolution(Interpreter &, Operation *op,
   g.padLow.assign(rank, 0);
   if (auto padding = conv.getPadding()) {
     SmallVector<int64_t> flat(padding->getValues<int64_t>());
-    for (int64_t d = 0; d < rank; ++d)
+    for (int64_t d = 0; d < rank && 2 * d < int64_t(flat.size()); ++d)
       g.padLow[d] = flat[2 * d];
   }
   g.reversal.assign(rank, false);
   if (auto reversal = conv.getWindowReversal())
-    for (int64_t d = 0; d < rank; ++d)
+    for (int64_t d = 0; d < rank && d < int64_t(reversal->size()); ++d)
       g.reversal[d] = (*reversal)[d];
   if (g.featureGroups < 1 || g.batchGroups < 1 ||
       g.outFeatures % std::max(g.featureGroups, g.batchGroups) != 0 ||
-      g.batch % g.batchGroups != 0)
-    return op->emitError("toast-run: invalid convolution group counts");
+      g.batch % g.batchGroups != 0 ||
+      g.inFeatures != g.kernelInFeatures * g.featureGroups ||
+      result.getDim(dn.getOutputBatchDimension()) != g.batch / g.batchGroups ||
+      result.getDim(dn.getOutputFeatureDimension()) != g.outFeatures ||
+      static_cast<int64_t>(g.strides.size()) != rank ||
+      static_cast<int64_t>(g.lhsDilation.size()) != rank ||
+      static_cast<int64_t>(g.rhsDilation.size()) != rank)
+    return op->emitError("toast-run: inconsistent convolution shapes or "
+                         "group counts");
+  for (int64_t d = 0; d < rank; ++d)
+    if (g.strides[d] < 1 || g.lhsDilation[d] < 1 || g.rhsDilation[d] < 1)
+      return op->emitError("toast-run: convolution strides and dilations "
+                           "must be positive");
 
   // Packed layouts: lhs [N, spatial..., C], rhs [spatial..., I, O],
   // out [N', spatial..., O].

@@ -92,6 +92,11 @@ LogicalResult evalGather(Interpreter &, Operation *op,
           batchValue(batch, dStart, dn.getIndexVectorDim());
     for (auto [k, dResult] : llvm::enumerate(offsetDims))
       operandIndex[offsetOperandDims[k]] += ri[dResult];
+    for (int64_t d = 0; d < operand.getRank(); ++d)
+      if (operandIndex[d] < 0 || operandIndex[d] >= operand.getDim(d))
+        return op->emitError("toast-run: gather reads out of bounds at "
+                             "operand dimension ")
+               << d << " (inconsistent dimension numbers)";
     result.copyElement(it.flat(), operand, operand.getFlatIndex(operandIndex));
   }
   results.push_back(std::move(result));

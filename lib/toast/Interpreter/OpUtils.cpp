@@ -21,11 +21,17 @@ ElementType toast::interp::detail::elementTypeOf(Type tensorType) {
   return *ElementType::get(cast<ShapedType>(tensorType).getElementType());
 }
 
+/// Tensors above this many elements are refused rather than risking an
+/// allocation failure (storage is 8 bytes per element, 16 for complex).
+static constexpr int64_t kMaxElements = int64_t(1) << 29;
+
 LogicalResult toast::interp::detail::checkSupportedTypes(Operation *op) {
   for (Type type : op->getResultTypes()) {
     auto tensorType = dyn_cast<RankedTensorType>(type);
     if (!tensorType)
-      continue; // Non-tensor results are checked by their handlers.
+      return op->emitError("toast-run: unsupported type ")
+             << type << " in result of '" << op->getName()
+             << "' (only ranked tensors are supported)";
     if (!ElementType::get(tensorType.getElementType()))
       return op->emitError("toast-run: unsupported element type ")
              << tensorType.getElementType() << " in result of '"
@@ -33,6 +39,10 @@ LogicalResult toast::interp::detail::checkSupportedTypes(Operation *op) {
     if (!tensorType.hasStaticShape())
       return op->emitError("toast-run: unsupported dynamic shape ")
              << type << " in result of '" << op->getName() << "'";
+    if (tensorType.getNumElements() > kMaxElements)
+      return op->emitError("toast-run: result type ")
+             << type << " of '" << op->getName()
+             << "' is too large for the interpreter";
   }
   return success();
 }

@@ -67,6 +67,9 @@ LogicalResult evalReduce(Interpreter &interp, Operation *op,
   }
   // Result stride of each input dimension (0 for reduced dimensions).
   const Tensor &first = inputs[0];
+  if (accs[0].getRank() + static_cast<int64_t>(reduce.getDimensions().size()) !=
+      first.getRank())
+    return op->emitError("toast-run: inconsistent reduce shapes");
   SmallVector<int64_t> resultStrides(first.getRank(), 0);
   {
     SmallVector<int64_t> strides = accs[0].getStrides();
@@ -132,6 +135,14 @@ LogicalResult evalReduceWindow(Interpreter &interp, Operation *op,
   SmallVector<int64_t> baseDil = orDefault(rw.getBaseDilations(), rank, 1);
   SmallVector<int64_t> winDil = orDefault(rw.getWindowDilations(), rank, 1);
   SmallVector<int64_t> lows = paddingLows(rw.getPadding(), rank);
+  if (window.size() != rank || strides.size() != rank ||
+      baseDil.size() != rank || winDil.size() != rank)
+    return op->emitError("toast-run: window attributes must have one entry "
+                         "per dimension");
+  for (size_t d = 0; d < rank; ++d)
+    if (strides[d] < 1 || baseDil[d] < 1 || winDil[d] < 1)
+      return op->emitError("toast-run: window strides and dilations must be "
+                           "positive");
 
   SmallVector<Tensor> accs;
   for (size_t k = 0; k < n; ++k) {
@@ -188,6 +199,9 @@ LogicalResult evalSelectAndScatter(Interpreter &interp, Operation *op,
   SmallVector<int64_t> window = orDefault(sas.getWindowDimensions(), rank, 1);
   SmallVector<int64_t> strides = orDefault(sas.getWindowStrides(), rank, 1);
   SmallVector<int64_t> lows = paddingLows(sas.getPadding(), rank);
+  if (window.size() != rank || strides.size() != rank)
+    return op->emitError("toast-run: window attributes must have one entry "
+                         "per dimension");
   Tensor result = makeResult(op);
   fill(result, init);
   Combiner scatter = detectCombiner(sas.getScatter());
