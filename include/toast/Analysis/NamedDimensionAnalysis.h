@@ -1,0 +1,221 @@
+//===- NamedDimensionAnalysis.h - TOAST named dimension analysis -*- C++ -*-===//
+//
+// The named dimension analysis (NDA) of the TOAST paper, section 3, over a
+// function (and the functions it calls) or a module.
+//
+//  * Every dimension of every value definition (op result, block argument)
+//    and of every use (op operand) gets a fresh *name*.
+//  * Identities I come from the sharding rules only (toast::getShardingRule):
+//    the names of all operand and result dims mapped by one tileable factor
+//    are identified. Ops without a rule are opaque (no identities).
+//    Not-tileable factors identify nothing and their dims are *blocked*.
+//  * The map M links the name of definition dim d to the name of each use's
+//    dim d.
+//  * Region data flow is identified with I: while operands, the cond/body
+//    block arguments, the body's return and the while results; case/if
+//    branch returns and results; func.call operands/results with the callee's
+//    arguments/returned values (context-insensitively). func.return operands
+//    get no use names.
+//  * *Nodes* of the dimension graph = classes of names under I; M gives its
+//    directed edges. *Colors* = classes under I and M.
+//  * A *conflict* = two different nodes of one color annotating the same
+//    definition or use (deduplicated by node pair). Two conflicts are
+//    *compatible* when they form a box: (N,O) on a definition, (L,R) on a use
+//    of it, N->L and O->R, and no edge across (N->R or O->L). Compatibility
+//    sets are the transitive closure, each with two resolutions.
+//  * Isomorphic compatibility sets (repeated layers, section 3.6) share one
+//    resolution bit. Function arguments of the entry function are grouped by
+//    keys built from their uses (section 4.4).
+//
+//===----------------------------------------------------------------------===//
+#ifndef TOAST_ANALYSIS_NAMEDDIMENSIONANALYSIS_H
+#define TOAST_ANALYSIS_NAMEDDIMENSIONANALYSIS_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Value.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <string>
+#include <vector>
+
+namespace toast {
+
+class NamedDimensionAnalysis {
+public:
+  /// A definition or use that carries names (one per tensor dimension).
+  struct Site {
+    mlir::Value value;                ///< The value defined or used.
+    mlir::OpOperand *use = nullptr;   ///< Set for uses.
+    unsigned firstName = 0;
+    unsigned rank = 0;
+    bool isUse() const { return use != nullptr; }
+  };
+  /// A dimension name.
+  struct Name {
+    unsigned site = 0;
+    unsigned dim = 0;
+    int64_t size = 0;     ///< Factor size for mapped dims, else dim size.
+    bool blocked = false; ///< Unmapped or not-tileable in a ruled op.
+  };
+  struct Conflict {
+    unsigned a = 0, b = 0; ///< Nodes, a < b.
+    unsigned color = 0;
+    unsigned firstSite = 0; ///< A site where it occurs.
+    unsigned numSites = 0;
+    unsigned set = 0;       ///< Compatibility set.
+    bool parity = false;    ///< Orientation relative to the set.
+  };
+  struct CompatibilitySet {
+    llvm::SmallVector<unsigned> conflicts;
+    unsigned bit = 0;           ///< Resolution bit after isomorphism merging.
+    bool flip = false;          ///< Bit value b selects resolution b ^ flip.
+    bool consistent = true;     ///< No odd cycle among box constraints.
+    uint64_t signature = 0;     ///< Structural hash used for merging.
+  };
+
+  /// Analyses `func` and every function it calls.
+  explicit NamedDimensionAnalysis(mlir::func::FuncOp func);
+  /// Analyses every function of the module; the entry function (argument
+  /// groups) is the public `main`, else the first public function.
+  explicit NamedDimensionAnalysis(mlir::ModuleOp module);
+  /// For getAnalysis<>: dispatches on FuncOp / ModuleOp.
+  explicit NamedDimensionAnalysis(mlir::Operation *op);
+
+  // --- Sizes -------------------------------------------------------------
+  unsigned getNumNames() const { return names.size(); }
+  unsigned getNumNodes() const { return nodeColor.size(); }
+  unsigned getNumColors() const { return colorStart.size() - 1; }
+  unsigned getNumConflicts() const { return conflicts.size(); }
+  unsigned getNumEdges() const { return numEdges; }
+  unsigned getNumSets() const { return sets.size(); }
+  unsigned getNumResolutionBits() const { return numBits; }
+  unsigned getNumOpaqueOps() const { return numOpaqueOps; }
+  mlir::func::FuncOp getEntry() const { return entry; }
+
+  // --- Names, nodes, colors ---------------------------------------------
+  llvm::ArrayRef<Site> getSites() const { return sites; }
+  const Name &getName(unsigned n) const { return names[n]; }
+  unsigned getNode(unsigned name) const { return nameNode[name]; }
+  unsigned getColorOfName(unsigned name) const {
+    return nodeColor[nameNode[name]];
+  }
+  unsigned getColorOfNode(unsigned node) const { return nodeColor[node]; }
+  /// Site of a definition / use, or -1 if it carries no names.
+  int getDefSite(mlir::Value v) const;
+  int getUseSite(mlir::OpOperand &use) const;
+  /// Colors of the dims of a value's definition (empty if none).
+  llvm::SmallVector<unsigned> getColors(mlir::Value v) const;
+  /// Names of a color (definition and use dims), O(1).
+  llvm::ArrayRef<unsigned> getNamesOfColor(unsigned color) const {
+    return llvm::ArrayRef(colorNames).slice(colorStart[color],
+                                            colorStart[color + 1] -
+                                                colorStart[color]);
+  }
+  /// Nodes (dimension graph) of a color.
+  llvm::ArrayRef<unsigned> getNodesOfColor(unsigned color) const {
+    return llvm::ArrayRef(colorNodes).slice(colorNodeStart[color],
+                                            colorNodeStart[color + 1] -
+                                                colorNodeStart[color]);
+  }
+  /// Number of definition dims (value dims) in a color.
+  unsigned getNumDefDims(unsigned color) const { return colorDefDims[color]; }
+  unsigned getNumBlocked(unsigned color) const { return colorBlocked[color]; }
+  /// gcd of the sizes of the color's names (0 if none).
+  int64_t getSizeGcd(unsigned color) const { return colorGcd[color]; }
+  /// Sharding `color` on an axis of size k is legal: every size of the color
+  /// is divisible by k (and, unless allowBlocked, no dim is blocked). O(1).
+  bool isLegal(unsigned color, int64_t k, bool allowBlocked = true) const;
+
+  /// Dimension graph edges (M after I), deduplicated, by source node.
+  llvm::ArrayRef<unsigned> getSuccessors(unsigned node) const {
+    return llvm::ArrayRef(succ).slice(succStart[node],
+                                      succStart[node + 1] - succStart[node]);
+  }
+  bool hasEdge(unsigned from, unsigned to) const;
+
+  // --- Conflicts ---------------------------------------------------------
+  llvm::ArrayRef<Conflict> getConflicts() const { return conflicts; }
+  llvm::ArrayRef<CompatibilitySet> getSets() const { return sets; }
+  /// Conflicts whose nodes lie in `color`, O(1).
+  llvm::ArrayRef<unsigned> getConflictsOfColor(unsigned color) const {
+    return llvm::ArrayRef(colorConflicts).slice(
+        colorConflictStart[color],
+        colorConflictStart[color + 1] - colorConflictStart[color]);
+  }
+  /// The node a conflict shards under resolution `r` (0/1) of its set.
+  unsigned getSelectedNode(unsigned conflict, bool r) const {
+    const Conflict &c = conflicts[conflict];
+    return (r ^ c.parity) ? c.b : c.a;
+  }
+  /// The node a conflict shards when resolution bit `bit` of the
+  /// resolution_order is `value` (after isomorphism merging).
+  unsigned getSelectedNodeForBit(unsigned conflict, bool value) const {
+    const CompatibilitySet &s = sets[conflicts[conflict].set];
+    return getSelectedNode(conflict, value ^ s.flip);
+  }
+
+  // --- Argument groups (section 4.4) ------------------------------------
+  /// Groups of entry-function argument numbers with equal use keys; every
+  /// argument is in exactly one group; groups in order of first argument.
+  llvm::ArrayRef<llvm::SmallVector<unsigned>> getArgumentGroups() const {
+    return argGroups;
+  }
+  /// Group index of entry argument i.
+  unsigned getArgumentGroup(unsigned arg) const { return argGroupOf[arg]; }
+
+  // --- Printing ---------------------------------------------------------
+  /// Stable description of a site, e.g. "arg0", "%3 stablehlo.add#0",
+  /// "use %5 stablehlo.dot_general(1)".
+  std::string describeSite(unsigned site) const;
+  std::string describeName(unsigned name) const;
+  /// Short id of a color / node for annotations: "c3", "n17".
+  static std::string colorLabel(unsigned c) { return "c" + std::to_string(c); }
+
+private:
+  void run(llvm::ArrayRef<mlir::func::FuncOp> funcs);
+  // NamedDimensionAnalysis.cpp
+  void assignNames(llvm::ArrayRef<mlir::func::FuncOp> funcs);
+  unsigned addSite(mlir::Value v, mlir::OpOperand *use);
+  void addIdentities(mlir::Operation *op, class UnionFind &ids);
+  void addRegionIdentities(mlir::Operation *op, UnionFind &ids);
+  void buildNodesAndColors(UnionFind &ids);
+  // Conflicts.cpp
+  void findConflicts();
+  void buildCompatibilitySets();
+  void mergeIsomorphicSets();
+  // ArgumentGroups.cpp
+  void groupArguments();
+
+  mlir::func::FuncOp entry;
+  std::vector<Site> sites;
+  std::vector<Name> names;
+  llvm::DenseMap<mlir::Value, unsigned> defSite;
+  llvm::DenseMap<mlir::OpOperand *, unsigned> useSite;
+  llvm::DenseMap<mlir::Operation *, unsigned> opNumber;
+  unsigned numOpaqueOps = 0;
+
+  std::vector<unsigned> nameNode;  ///< name -> node
+  std::vector<unsigned> nodeRep;   ///< node -> a representative name
+  std::vector<unsigned> nodeColor; ///< node -> color
+  std::vector<unsigned> colorStart, colorNames;
+  std::vector<unsigned> colorNodeStart, colorNodes;
+  std::vector<unsigned> colorDefDims, colorBlocked;
+  std::vector<int64_t> colorGcd;
+  std::vector<unsigned> succStart, succ;
+  unsigned numEdges = 0;
+
+  std::vector<Conflict> conflicts;
+  std::vector<unsigned> colorConflictStart, colorConflicts;
+  std::vector<CompatibilitySet> sets;
+  unsigned numBits = 0;
+
+  std::vector<llvm::SmallVector<unsigned>> argGroups;
+  std::vector<unsigned> argGroupOf;
+};
+
+} // namespace toast
+
+#endif // TOAST_ANALYSIS_NAMEDDIMENSIONANALYSIS_H

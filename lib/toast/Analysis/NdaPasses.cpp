@@ -1,0 +1,119 @@
+//===- NdaPasses.cpp - --toast-nda and --toast-test-nda-colors -----------===//
+
+#include "toast/Analysis/Passes.h"
+#include "toast/Analysis/NamedDimensionAnalysis.h"
+#include "toast/Analysis/NdaReport.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+using namespace mlir;
+using namespace toast;
+
+namespace {
+
+/// Writes `emit`'s output to `path` ("-" is stdout); false on error.
+bool writeFile(Operation *op, StringRef what, StringRef path,
+               llvm::function_ref<void(llvm::raw_ostream &)> emit) {
+  std::string error;
+  auto file = openOutputFile(path, &error);
+  if (!file) {
+    op->emitError() << "toast-nda: cannot write " << what << " to '" << path
+                    << "': " << error;
+    return false;
+  }
+  emit(file->os());
+  file->keep();
+  return true;
+}
+
+struct NdaPass : PassWrapper<NdaPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(NdaPass)
+  NdaPass() = default;
+  NdaPass(const NdaPass &other) : PassWrapper(other) {}
+  StringRef getArgument() const final { return "toast-nda"; }
+  StringRef getDescription() const final {
+    return "Named dimension analysis (TOAST section 3): writes a JSON report "
+           "and a Graphviz drawing of the dimension graph";
+  }
+  Option<std::string> json{*this, "json",
+                           llvm::cl::desc("JSON report path ('-': stdout)")};
+  Option<std::string> dot{*this, "dot",
+                          llvm::cl::desc("Graphviz DOT path ('-': stdout)")};
+  Option<bool> dotAll{*this, "dot-all",
+                      llvm::cl::desc("Draw every color, not only those "
+                                     "with conflicts"),
+                      llvm::cl::init(false)};
+
+  void runOnOperation() override {
+    auto &nda = getAnalysis<NamedDimensionAnalysis>();
+    if (!nda.getEntry()) {
+      getOperation().emitError("toast-nda: the module has no function");
+      return signalPassFailure();
+    }
+    if (!json.empty() &&
+        !writeFile(getOperation(), "the JSON report", json,
+                   [&](llvm::raw_ostream &os) { writeNdaJson(nda, os); }))
+      return signalPassFailure();
+    if (!dot.empty() &&
+        !writeFile(getOperation(), "the DOT drawing", dot,
+                   [&](llvm::raw_ostream &os) {
+                     writeNdaDot(nda, os, dotAll);
+                   }))
+      return signalPassFailure();
+    markAllAnalysesPreserved();
+  }
+};
+
+/// Annotates results and function arguments with the colors of their dims
+/// (`nda.colors = ["c0,c1", ...]`) and the module with the counts.
+struct TestNdaColorsPass
+    : PassWrapper<TestNdaColorsPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(TestNdaColorsPass)
+  StringRef getArgument() const final { return "toast-test-nda-colors"; }
+  StringRef getDescription() const final {
+    return "Test: annotate values with their NDA colors";
+  }
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    NamedDimensionAnalysis nda(module);
+    Builder b(module.getContext());
+    auto colors = [&](Value v) {
+      std::string s;
+      for (auto [i, c] : llvm::enumerate(nda.getColors(v)))
+        s += (i ? "," : "") + NamedDimensionAnalysis::colorLabel(c);
+      return s;
+    };
+    // Conflict markers per def site: "c3!" lists the conflicting colors.
+    module.walk([&](Operation *op) {
+      if (auto f = dyn_cast<func::FuncOp>(op)) {
+        for (BlockArgument arg : f.getArguments())
+          f.setArgAttr(arg.getArgNumber(), "nda.colors",
+                       b.getStringAttr(colors(arg)));
+        return;
+      }
+      if (op->getNumResults() == 0)
+        return;
+      SmallVector<Attribute> attrs;
+      for (Value r : op->getResults())
+        attrs.push_back(b.getStringAttr(colors(r)));
+      op->setAttr("nda.colors", b.getArrayAttr(attrs));
+    });
+    module->setAttr("nda.num_colors", b.getI64IntegerAttr(nda.getNumColors()));
+    module->setAttr("nda.num_conflicts",
+                    b.getI64IntegerAttr(nda.getNumConflicts()));
+    module->setAttr("nda.num_sets", b.getI64IntegerAttr(nda.getNumSets()));
+    module->setAttr("nda.num_bits",
+                    b.getI64IntegerAttr(nda.getNumResolutionBits()));
+  }
+};
+
+} // namespace
+
+void toast::registerNdaPasses() {
+  PassRegistration<NdaPass>();
+  PassRegistration<TestNdaColorsPass>();
+}
