@@ -25,6 +25,8 @@
 #include "mlir/IR/Operation.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/DenseMap.h"
+
+#include <map>
 #include "llvm/ADT/StringMap.h"
 
 #include <functional>
@@ -136,9 +138,11 @@ private:
   CheckSummary checks;
   llvm::SmallVector<std::unique_ptr<Frame>> frames;
   llvm::DenseMap<mlir::OperationName, OpHandler> handlerCache;
-  llvm::DenseMap<
-      mlir::Block *,
-      llvm::DenseMap<mlir::Operation *, llvm::SmallVector<mlir::Value, 2>>>
+  // std::map: runBlock keeps a reference to its block's entry while nested
+  // blocks add theirs, so entries must not move (a DenseMap rehash would
+  // leave that reference dangling).
+  std::map<mlir::Block *,
+           llvm::DenseMap<mlir::Operation *, llvm::SmallVector<mlir::Value, 2>>>
       deadValues;
   int64_t callDepth = 0;
 };
