@@ -66,8 +66,13 @@ void NamedDimensionAnalysis::groupArguments() {
       SmallVector<uint64_t> consumers;
       for (Value r : owner->getResults())
         for (OpOperand &u : r.getUses())
+          // A terminator's operand number is the position among the
+          // function results: it differs across layers, so it is left out.
           consumers.push_back(llvm::hash_combine(
-              u.getOwner()->getName().getStringRef(), u.getOperandNumber()));
+              u.getOwner()->getName().getStringRef(),
+              u.getOwner()->hasTrait<OpTrait::IsTerminator>()
+                  ? 0u
+                  : u.getOperandNumber()));
       llvm::sort(consumers);
       h = llvm::hash_combine(
           h, llvm::hash_combine_range(consumers.begin(), consumers.end()));

@@ -2,6 +2,7 @@
 
 #include "toast/InitAllPasses.h"
 
+#include "toast/Analysis/Passes.h"
 #include "toast/Dialect/PartIR/HLO/Transforms/Passes.h"
 #include "toast/Dialect/PartIR/Temporal/Passes.h"
 #include "toast/Partition/Passes.h"
@@ -14,4 +15,5 @@ void toast::registerAllPasses() {
   partir_hlo::registerPartIRHLOPasses();
   partir_temporal::registerPartIRTemporalPasses();
   sim::registerSimulatorPasses();
+  registerNdaPasses();
 }

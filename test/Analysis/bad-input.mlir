@@ -1,0 +1,16 @@
+// Unwritable output paths are clear errors.
+// RUN: not toast-opt %s --toast-nda=json=%t.missing/dir/out.json -o /dev/null 2>&1 | FileCheck %s --check-prefix=JSON
+// RUN: not toast-opt %s --toast-nda=dot=%t.missing/dir/out.dot -o /dev/null 2>&1 | FileCheck %s --check-prefix=DOT
+// RUN: not toast-opt %s --toast-nda=bogus=1 -o /dev/null 2>&1 | FileCheck %s --check-prefix=OPT
+// RUN: echo "module {}" | not toast-opt --toast-nda=json=- -o /dev/null 2>&1 | FileCheck %s --check-prefix=EMPTY
+
+// JSON: error: toast-nda: cannot write the JSON report to '{{.*}}out.json'
+// DOT: error: toast-nda: cannot write the DOT drawing to '{{.*}}out.dot'
+// OPT: no such option bogus
+// EMPTY: error: toast-nda: the module has no function
+module {
+  func.func @f(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
+    %y = stablehlo.add %x, %x : tensor<4x4xf32>
+    return %y : tensor<4x4xf32>
+  }
+}
