@@ -16,8 +16,9 @@
 // what JAX computed on CPU. `expect_close` is its default check; measured
 // over the corpus, the largest error in units of eps * (1 + |expected|) is
 // 1.6 for f64, 23 for f32 (triangular_solve; 4.4 otherwise), 0.94 for f16
-// and 0.66 for bf16, so "close" means a couple of ulp for the narrow types
-// and a margin of about 4x above the worst case for f32 and f64.
+// and 0.66 for bf16, so "close" means 2 ulp for the narrow types, about
+// 4x the worst case for f32, and 1e-12 for f64 (the worst case is 4e-16;
+// the margin absorbs other math libraries).
 // `expect_almost_eq` marks results of approximate algorithms (XLA's
 // digamma, lgamma, convolutions with reassociated sums): the worst cases
 // are 2857 eps for f64 digamma and 137 eps for f32 convolutions, so it uses
