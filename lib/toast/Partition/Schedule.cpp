@@ -203,9 +203,12 @@ static SmallVector<StringRef> argumentNames(func::FuncOp func, unsigned i) {
 static SmallVector<std::pair<std::string, Value>>
 namedValues(func::FuncOp func) {
   SmallVector<std::pair<std::string, Value>> named;
-  for (BlockArgument arg : func.getArguments())
+  for (BlockArgument arg : func.getArguments()) {
     for (StringRef name : argumentNames(func, arg.getArgNumber()))
       named.push_back({name.str(), arg});
+    // Every argument also answers to "argN", so `re:.*` selects them all.
+    named.push_back({"arg" + std::to_string(arg.getArgNumber()), arg});
+  }
   func.walk([&](partir::TagOp tag) {
     named.push_back({tag.getName().str(), tag.getResult()});
   });
@@ -248,6 +251,11 @@ FailureOr<SmallVector<Value>> selectValues(func::FuncOp func,
   InFlightDiagnostic diag = func.emitError()
                             << "tactic '" << tacticName
                             << "': no input matches '" << selector << "'";
+  // List the real names only, not the implicit argN ones.
+  llvm::erase_if(named, [&](const auto &entry) {
+    auto arg = dyn_cast<BlockArgument>(entry.second);
+    return arg && entry.first == "arg" + std::to_string(arg.getArgNumber());
+  });
   if (named.empty()) {
     diag << " (the function has no named inputs; use argN)";
   } else {
