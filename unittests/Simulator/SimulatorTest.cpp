@@ -22,6 +22,7 @@
 #include "gtest/gtest.h"
 
 #include <cstdlib>
+#include <ostream>
 
 using namespace mlir;
 using namespace toast::sim;
@@ -256,6 +257,10 @@ struct BPCase {
   /// replicated parameter vector) stay whole on every device.
   double activationFraction;
 };
+
+void PrintTo(const BPCase &c, std::ostream *os) {
+  *os << c.model << " BP over " << c.n << " devices on " << c.input;
+}
 
 class CorpusBatchParallelTest : public SimulatorTest,
                                 public ::testing::WithParamInterface<BPCase> {};
