@@ -69,8 +69,9 @@ void BM_Matmul512(benchmark::State &state, const char *type) {
     return;
   }
   runMain(state, *module);
-  state.counters["GFLOP/s"] = benchmark::Counter(
-      2.0 * 512 * 512 * 512 * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["GFLOP/s"] =
+      benchmark::Counter(2.0 * 512 * 512 * 512 * 1e-9,
+                         benchmark::Counter::kIsIterationInvariantRate);
 }
 BENCHMARK_CAPTURE(BM_Matmul512, f32, "f32")->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_Matmul512, f64, "f64")->Unit(benchmark::kMillisecond);

@@ -26,8 +26,8 @@
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/DenseMap.h"
 
-#include <map>
 #include "llvm/ADT/StringMap.h"
+#include <map>
 
 #include <functional>
 

@@ -131,8 +131,8 @@ LogicalResult dotGeneral(Operation *op, const Tensor &lhs, const Tensor &rhs,
   };
   int64_t b = product(lhs, lhsBatch), m = product(lhs, lhsFree),
           k = product(lhs, lhsContract), n = product(rhs, rhsFree);
-  if (b * m * n != result.getNumElements() ||
-      b != product(rhs, rhsBatch) || k != product(rhs, rhsContract))
+  if (b * m * n != result.getNumElements() || b != product(rhs, rhsBatch) ||
+      k != product(rhs, rhsContract))
     return op->emitError("toast-run: inconsistent dot_general shapes");
   SmallVector<int64_t> lhsPerm(lhsBatch.begin(), lhsBatch.end());
   lhsPerm.append(lhsFree);
