@@ -45,7 +45,6 @@ public:
   }
 
   LogicalResult rewrite(Operation *op);
-  unsigned getNumCreated() const { return numCreated; }
 
 private:
   DenseIntElementsAttr groupsAttr(Operation *op, ArrayRef<std::string> axes);
@@ -70,7 +69,6 @@ private:
   MLIRContext *ctx;
   SmallVector<MeshAxis> mesh;
   int64_t nextHandle = 1;
-  unsigned numCreated = 0;
   /// Per function body: partition id, coordinates per axis, constants.
   struct Cache {
     Value partitionId;
@@ -222,7 +220,6 @@ LogicalResult CollectiveExporter::rewriteAllReduce(phlo::AllReduceOp op) {
       groups, freshHandle(), b.getUnitAttr());
   buildReduction(reduce.getComputation(), op.getType().getElementType(),
                  op.getReduction(), op.getLoc());
-  ++numCreated;
   op.replaceAllUsesWith(reduce->getResult(0));
   op.erase();
   return success();
@@ -243,7 +240,6 @@ LogicalResult CollectiveExporter::rewriteAllGather(phlo::AllGatherOp op) {
     auto gather = hlo::AllGatherOp::create(
         b, op.getLoc(), TypeRange{type.clone(shape)}, ValueRange{current},
         b.getI64IntegerAttr(d), groups, freshHandle(), b.getUnitAttr());
-    ++numCreated;
     current = gather->getResult(0);
   }
   op.replaceAllUsesWith(current);
@@ -303,7 +299,6 @@ CollectiveExporter::rewriteReduceScatter(phlo::ReduceScatterOp op) {
         groups, freshHandle(), b.getUnitAttr());
     buildReduction(scatter.getComputation(), type.getElementType(),
                    op.getReduction(), op.getLoc());
-    ++numCreated;
     current = scatter.getResult();
   }
   op.replaceAllUsesWith(current);
@@ -325,7 +320,6 @@ LogicalResult CollectiveExporter::rewriteAllToAll(phlo::AllToAllOp op) {
       b.getI64IntegerAttr(op.getSliceDim()),
       b.getI64IntegerAttr(op.getGatherDim()),
       b.getI64IntegerAttr(axesProduct(mesh, axes)), groups, freshHandle());
-  ++numCreated;
   op.replaceAllUsesWith(a2a->getResult(0));
   op.erase();
   return success();

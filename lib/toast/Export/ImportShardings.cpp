@@ -37,7 +37,7 @@ namespace {
 struct Request {
   Value value;
   /// Where diagnostics go and how to name the value in them.
-  Operation *anchor;
+  Operation *anchor = nullptr;
   std::string what;
   /// Exactly one of the two is set.
   sdy::TensorShardingAttr sdy;
@@ -89,7 +89,10 @@ LogicalResult ShardingImporter::collect(Value value, DictionaryAttr attrs,
                                         std::string what) {
   if (!attrs)
     return success();
-  Request request{value, func, what, {}, std::nullopt, {}, {}, {}, true};
+  Request request;
+  request.value = value;
+  request.anchor = func;
+  request.what = std::move(what);
   if (auto attr = attrs.get(sdy::SdyDialect::kShardingAttrName)) {
     auto sharding = dyn_cast<sdy::TensorShardingAttr>(attr);
     if (!sharding)
@@ -153,10 +156,11 @@ LogicalResult ShardingImporter::collectAll() {
       return failure();
   func.walk([&](sdy::ShardingConstraintOp op) {
     constraints.push_back(op);
-    Request request{op.getInput(), op,          "sharding_constraint",
-                    op.getSharding(), std::nullopt, {},
-                    {},            {},          true};
-    requests.push_back(request);
+    Request &request = requests.emplace_back();
+    request.value = op.getInput();
+    request.anchor = op;
+    request.what = "sharding_constraint";
+    request.sdy = op.getSharding();
   });
   return success();
 }
@@ -321,15 +325,30 @@ LogicalResult ShardingImporter::apply(partir::MeshAttr mesh) {
   partition::ShardingState state(func, mesh);
   if (failed(state.load()))
     return failure();
-  // Each sharding is applied and propagated in turn, so that earlier ones
-  // win conflicts (PartIR's priority by order). Larger tensors go first:
-  // when two shardings disagree inside the program, the smaller tensor is
-  // then the one that is communicated. Ties keep the order arguments,
-  // results, constraints.
   SmallVector<Request *> order;
   for (Request &r : requests)
     if (r.sdy || r.mhlo)
       order.push_back(&r);
+  // Axes a value must not be split on come first, so that no propagation
+  // slices it on them (a fully specified sharding stays exactly the
+  // boundary layout).
+  for (Request *r : order) {
+    SmallVector<partition::AxisDim> tiling = state.getTiling(r->value);
+    for (const std::string &axis : r->atomic) {
+      if (llvm::any_of(tiling, [&](const partition::AxisDim &level) {
+            return level.axis == axis;
+          }) ||
+          llvm::is_contained(state.getAtomicAxes(r->value), axis))
+        continue;
+      if (failed(state.atomic(r->value, axis)))
+        return r->emitError() << "cannot keep the value replicated";
+    }
+  }
+  // Then each sharding is applied and propagated in turn, so that earlier
+  // ones win conflicts (PartIR's priority by order). Larger tensors go
+  // first: when two shardings disagree inside the program, the smaller
+  // tensor is then the one that is communicated. Ties keep the order
+  // arguments, results, constraints.
   auto numElements = [](Request *r) {
     auto type = dyn_cast<ShapedType>(r->value.getType());
     return type && type.hasStaticShape() ? type.getNumElements() : 0;
@@ -337,28 +356,17 @@ LogicalResult ShardingImporter::apply(partir::MeshAttr mesh) {
   std::stable_sort(order.begin(), order.end(), [&](Request *a, Request *b) {
     return numElements(a) > numElements(b);
   });
-  for (Request *request : order) {
-    Request &r = *request;
-    SmallVector<partition::AxisDim> tiling = state.getTiling(r.value);
-    for (auto [d, axes] : llvm::enumerate(r.dims))
+  for (Request *r : order) {
+    SmallVector<partition::AxisDim> tiling = state.getTiling(r->value);
+    for (auto [d, axes] : llvm::enumerate(r->dims))
       for (const std::string &axis : axes) {
         // A value may be annotated twice (argument and constraint).
         if (llvm::is_contained(tiling,
                                partition::AxisDim{axis, int64_t(d)}))
           continue;
-        if (failed(state.tile(r.value, d, axis)))
-          return r.emitError() << "cannot apply the sharding";
+        if (failed(state.tile(r->value, d, axis)))
+          return r->emitError() << "cannot apply the sharding";
       }
-    tiling = state.getTiling(r.value);
-    for (const std::string &axis : r.atomic) {
-      if (llvm::any_of(tiling, [&](const partition::AxisDim &level) {
-            return level.axis == axis;
-          }) ||
-          llvm::is_contained(state.getAtomicAxes(r.value), axis))
-        continue;
-      if (failed(state.atomic(r.value, axis)))
-        return r.emitError() << "cannot keep the value replicated";
-    }
     state.propagate();
   }
   state.save();
