@@ -72,8 +72,7 @@ TEST(HloShardingBuilder, PartiallyReplicated) {
 TEST(HloShardingBuilder, SeveralAxesOnOneDimension) {
   EXPECT_EQ(build(kBM, {{"B", "M"}, {}}), "{devices=[8,1]<=[8]}");
   EXPECT_EQ(build(kBM, {{"M", "B"}, {}}), "{devices=[8,1]<=[4,2]T(1,0)}");
-  EXPECT_EQ(build(kXYZ, {{"z"}, {"x", "y"}}),
-            "{devices=[2,4]<=[4,2]T(1,0)}");
+  EXPECT_EQ(build(kXYZ, {{"z"}, {"x", "y"}}), "{devices=[2,4]<=[4,2]T(1,0)}");
   EXPECT_EQ(build(kXYZ, {{"x", "z"}, {}}),
             "{devices=[4,1,2]<=[2,2,2]T(0,2,1) last_tile_dim_replicate}");
 }
@@ -90,16 +89,16 @@ TEST(HloShardingParser, RoundTrip) {
   for (const char *text :
        {"{replicated}", "{manual}", "{maximal device=3}",
         "{devices=[4,1]<=[4]}", "{devices=[2,4]<=[4,2]T(1,0)}",
-        "{devices=[4,1,2]<=[8] last_tile_dim_replicate}",
-        "{devices=[2,1]0,1}", "{devices=[2,2]0,2,1,3}"})
+        "{devices=[4,1,2]<=[8] last_tile_dim_replicate}", "{devices=[2,1]0,1}",
+        "{devices=[2,2]0,2,1,3}"})
     EXPECT_EQ(printHloSharding(parse(text)), text);
 }
 
 TEST(HloShardingParser, Lenient) {
   EXPECT_EQ(printHloSharding(parse(" { devices = [2, 1] <= [2] } ")),
             "{devices=[2,1]<=[2]}");
-  EXPECT_EQ(printHloSharding(parse(
-                "{devices=[2,1]<=[2] metadata={op_name=\"a{b}\"}}")),
+  EXPECT_EQ(printHloSharding(
+                parse("{devices=[2,1]<=[2] metadata={op_name=\"a{b}\"}}")),
             "{devices=[2,1]<=[2]}");
 }
 
@@ -176,8 +175,8 @@ TEST(HloShardingDecompose, ExplicitDeviceLists) {
   EXPECT_EQ(d.dimAxes[0], Axes{1});
   EXPECT_EQ(d.dimAxes[1], Axes{0});
   std::string error;
-  EXPECT_TRUE(failed(
-      decomposeHloSharding(parse("{devices=[2,2]0,3,1,2}"), error)));
+  EXPECT_TRUE(
+      failed(decomposeHloSharding(parse("{devices=[2,2]0,3,1,2}"), error)));
   EXPECT_EQ(error, "the device list is not a product of mesh axes");
 }
 

@@ -115,8 +115,7 @@ TEST(ReplicaGroups, Mesh4AllSubsets) {
 TEST(ReplicaGroups, Mesh2x4AllSubsets) {
   std::vector<MeshAxis> mesh = {{"a", 2}, {"b", 4}};
   checkAllSubsets(mesh);
-  EXPECT_EQ(compute(mesh, {"a"}),
-            (Groups{{0, 4}, {1, 5}, {2, 6}, {3, 7}}));
+  EXPECT_EQ(compute(mesh, {"a"}), (Groups{{0, 4}, {1, 5}, {2, 6}, {3, 7}}));
   EXPECT_EQ(compute(mesh, {"b"}), (Groups{{0, 1, 2, 3}, {4, 5, 6, 7}}));
   EXPECT_EQ(compute(mesh, {"a", "b"}), (Groups{{0, 1, 2, 3, 4, 5, 6, 7}}));
   // The major axis of the collective comes first in each group.
@@ -135,8 +134,7 @@ TEST(ReplicaGroups, Mesh2x2x2AllSubsets) {
   EXPECT_EQ(compute(mesh, {"x", "z"}), (Groups{{0, 1, 4, 5}, {2, 3, 6, 7}}));
   EXPECT_EQ(compute(mesh, {"y", "z"}), (Groups{{0, 1, 2, 3}, {4, 5, 6, 7}}));
   EXPECT_EQ(compute(mesh, {"z", "x"}), (Groups{{0, 4, 1, 5}, {2, 6, 3, 7}}));
-  EXPECT_EQ(compute(mesh, {"x", "y", "z"}),
-            (Groups{{0, 1, 2, 3, 4, 5, 6, 7}}));
+  EXPECT_EQ(compute(mesh, {"x", "y", "z"}), (Groups{{0, 1, 2, 3, 4, 5, 6, 7}}));
 }
 
 TEST(ReplicaGroups, PaperMeshBM) {

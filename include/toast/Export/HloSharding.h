@@ -114,8 +114,7 @@ decomposeHloSharding(const HloSharding &sharding, std::string &error);
 /// carrying copies. Fails when the device counts differ or a device-space
 /// axis does not fall on mesh axis boundaries.
 llvm::FailureOr<DimAxisNames>
-mapToMesh(const AxisDecomposition &decomposition,
-          llvm::ArrayRef<MeshAxis> mesh,
+mapToMesh(const AxisDecomposition &decomposition, llvm::ArrayRef<MeshAxis> mesh,
           llvm::SmallVectorImpl<std::string> &replicated, std::string &error);
 
 /// The coarsest mesh (sizes, major first) on which every decomposition can

@@ -68,8 +68,8 @@ computeBoundaryShardings(ModuleOp module, func::FuncOp entry,
   partir_hlo::makeBoundaryDeviceLocal(func, mesh);
   BoundaryShardings shardings;
   for (unsigned i = 0; i < entry.getNumArguments(); ++i)
-    shardings.args.push_back(readDimAxes(
-        func.getArgAttr(i, "partir.sharding"), entry.getArgumentTypes()[i]));
+    shardings.args.push_back(readDimAxes(func.getArgAttr(i, "partir.sharding"),
+                                         entry.getArgumentTypes()[i]));
   for (unsigned i = 0; i < entry.getNumResults(); ++i)
     shardings.results.push_back(readDimAxes(
         func.getResultAttr(i, "partir.sharding"), entry.getResultTypes()[i]));
@@ -102,8 +102,7 @@ static sdy::TensorShardingAttr toSdy(MLIRContext *ctx, sdy::MeshOp mesh,
         ctx, names, /*isClosed=*/true, /*priority=*/-1));
   }
   return sdy::TensorShardingAttr::get(
-      ctx, FlatSymbolRefAttr::get(mesh.getSymNameAttr()), dimShardings, {},
-      {});
+      ctx, FlatSymbolRefAttr::get(mesh.getSymNameAttr()), dimShardings, {}, {});
 }
 
 LogicalResult exportShardings(ModuleOp module,
@@ -154,9 +153,9 @@ LogicalResult exportShardings(ModuleOp module,
   sdy::MeshOp sdyMesh;
   if (options.sdy)
     sdyMesh = getOrCreateSdyMesh(module, mesh, options.meshName);
-  auto annotate = [&](const DimAxisNames &dims,
-                      function_ref<void(StringRef, Attribute)> set)
-      -> LogicalResult {
+  auto annotate =
+      [&](const DimAxisNames &dims,
+          function_ref<void(StringRef, Attribute)> set) -> LogicalResult {
     if (options.mhlo) {
       auto str = hloString(dims);
       if (failed(str))

@@ -98,8 +98,8 @@ static int64_t axesProduct(ArrayRef<MeshAxis> mesh,
   return n;
 }
 
-DenseIntElementsAttr CollectiveExporter::groupsAttr(Operation *op,
-                                                    ArrayRef<std::string> axes) {
+DenseIntElementsAttr
+CollectiveExporter::groupsAttr(Operation *op, ArrayRef<std::string> axes) {
   SmallVector<StringRef> names(axes.begin(), axes.end());
   auto groups = computeReplicaGroups(mesh, names);
   if (failed(groups)) {
@@ -109,10 +109,10 @@ DenseIntElementsAttr CollectiveExporter::groupsAttr(Operation *op,
   SmallVector<int64_t> flat;
   for (const auto &group : *groups)
     llvm::append_range(flat, group);
-  auto type = RankedTensorType::get(
-      {static_cast<int64_t>(groups->size()),
-       static_cast<int64_t>(groups->front().size())},
-      IntegerType::get(ctx, 64));
+  auto type =
+      RankedTensorType::get({static_cast<int64_t>(groups->size()),
+                             static_cast<int64_t>(groups->front().size())},
+                            IntegerType::get(ctx, 64));
   return DenseIntElementsAttr::get(type, flat);
 }
 
@@ -273,9 +273,9 @@ LogicalResult CollectiveExporter::rewriteAllSlice(phlo::AllSliceOp op) {
         hlo::MulOp::create(b, op.getLoc(), i64, index, chunk).getResult());
   }
   OpBuilder b(op);
-  Value slice = hlo::DynamicSliceOp::create(b, op.getLoc(), resultType,
-                                            op.getOperand(), offsets,
-                                            resultType.getShape());
+  Value slice =
+      hlo::DynamicSliceOp::create(b, op.getLoc(), resultType, op.getOperand(),
+                                  offsets, resultType.getShape());
   op.replaceAllUsesWith(slice);
   op.erase();
   return success();
@@ -353,7 +353,8 @@ static partir::MeshAttr findMesh(ModuleOp module) {
 static LogicalResult convertBoundaryShardings(func::FuncOp func,
                                               partir::MeshAttr mesh) {
   StringRef from = "partir.sharding", to = "toast.global_sharding";
-  SmallVector<MeshAxis> axes = mesh ? getMeshAxes(mesh) : SmallVector<MeshAxis>();
+  SmallVector<MeshAxis> axes =
+      mesh ? getMeshAxes(mesh) : SmallVector<MeshAxis>();
   auto convert = [&](Attribute attr) -> FailureOr<Attribute> {
     auto dims = dyn_cast<ArrayAttr>(attr);
     if (!dims || !phlo::isDimAxes(dims))
@@ -365,8 +366,8 @@ static LogicalResult convertBoundaryShardings(func::FuncOp func,
     auto sharding = buildHloSharding(axes, names, error);
     if (failed(sharding))
       return func.emitOpError("'") << from << "': " << error;
-    return Attribute(StringAttr::get(func.getContext(),
-                                     printHloSharding(*sharding)));
+    return Attribute(
+        StringAttr::get(func.getContext(), printHloSharding(*sharding)));
   };
   for (unsigned i = 0; i < func.getNumArguments(); ++i)
     if (Attribute attr = func.getArgAttr(i, from)) {

@@ -182,8 +182,7 @@ static LogicalResult checkTiled(const HloSharding &s, std::string &error) {
   std::set<int64_t> seen;
   for (int64_t id : s.devices)
     if (id < 0 || id >= n || !seen.insert(id).second)
-      return error = ("device ids must be a permutation of 0.." +
-                      Twine(n - 1))
+      return error = ("device ids must be a permutation of 0.." + Twine(n - 1))
                          .str(),
              failure();
   return success();
@@ -216,8 +215,7 @@ FailureOr<HloSharding> parseHloSharding(StringRef text, std::string &error) {
     s.kind = HloSharding::Kind::Manual;
   } else if (c.consume("maximal")) {
     s.kind = HloSharding::Kind::Maximal;
-    if (!c.consume("device") || !c.consume("=") ||
-        !c.parseInt(s.maximalDevice))
+    if (!c.consume("device") || !c.consume("=") || !c.parseInt(s.maximalDevice))
       return fail("expected 'device=N' after 'maximal'");
   } else if (c.consume("devices")) {
     s.kind = HloSharding::Kind::Tiled;
@@ -531,8 +529,7 @@ FailureOr<DimAxisNames> mapToMesh(const AxisDecomposition &decomposition,
     int64_t from = lo[a], to = lo[a] * decomposition.axisSizes[a];
     int64_t covered = 1;
     for (auto [m, axis] : enumerate(mesh))
-      if (axis.size > 1 && meshLo[m] >= from &&
-          meshLo[m] * axis.size <= to) {
+      if (axis.size > 1 && meshLo[m] >= from && meshLo[m] * axis.size <= to) {
         out.push_back(axis.name);
         covered *= axis.size;
       }

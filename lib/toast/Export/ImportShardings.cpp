@@ -50,9 +50,7 @@ struct Request {
   /// Whether axes the sharding does not use are fixed (closed).
   bool closed = true;
 
-  InFlightDiagnostic emitError() {
-    return anchor->emitError() << what << ": ";
-  }
+  InFlightDiagnostic emitError() { return anchor->emitError() << what << ": "; }
   InFlightDiagnostic emitWarning() {
     return anchor->emitWarning() << what << ": ";
   }
@@ -110,9 +108,8 @@ LogicalResult ShardingImporter::collect(Value value, DictionaryAttr attrs,
   std::string error;
   FailureOr<HloSharding> sharding = parseHloSharding(text.getValue(), error);
   if (failed(sharding))
-    return request.emitError()
-           << "malformed mhlo.sharding \"" << text.getValue() << "\": "
-           << error;
+    return request.emitError() << "malformed mhlo.sharding \""
+                               << text.getValue() << "\": " << error;
   switch (sharding->kind) {
   case HloSharding::Kind::Replicated:
     break;
@@ -125,8 +122,8 @@ LogicalResult ShardingImporter::collect(Value value, DictionaryAttr attrs,
              << value.getType();
     auto decomposition = decomposeHloSharding(*sharding, error);
     if (failed(decomposition)) {
-      request.emitWarning() << "ignoring mhlo.sharding \"" << text.getValue()
-                            << "\": " << error;
+      request.emitWarning()
+          << "ignoring mhlo.sharding \"" << text.getValue() << "\": " << error;
       return success();
     }
     request.decomposition = *decomposition;
@@ -165,7 +162,8 @@ LogicalResult ShardingImporter::collectAll() {
   return success();
 }
 
-static partir::MeshAttr toPartirMesh(MLIRContext *ctx, ArrayRef<MeshAxis> axes) {
+static partir::MeshAttr toPartirMesh(MLIRContext *ctx,
+                                     ArrayRef<MeshAxis> axes) {
   SmallVector<StringAttr> names;
   SmallVector<int64_t> sizes;
   for (const MeshAxis &axis : axes) {
@@ -259,8 +257,8 @@ FailureOr<partir::MeshAttr> ShardingImporter::resolveMesh() {
   }
   if (sdyMesh) {
     sdy::MeshAttr attr = sdyMesh.getMesh();
-    auto mesh = partir::MeshAttr::get(ctx, attr.getAxisNames(),
-                                      attr.getAxisSizes());
+    auto mesh =
+        partir::MeshAttr::get(ctx, attr.getAxisNames(), attr.getAxisSizes());
     if (existing && existing != mesh)
       return sdyMesh.emitError("mesh mismatch: the module's partir.mesh is ")
              << existing << " but the shardings use this mesh";
@@ -277,9 +275,9 @@ LogicalResult ShardingImporter::mapRequests(partir::MeshAttr mesh) {
     if (r.sdy) {
       auto type = dyn_cast<RankedTensorType>(r.value.getType());
       if (!type || type.getRank() != r.sdy.getRank())
-        return r.emitError() << "sharding has " << r.sdy.getRank()
-                             << " dimensions but the type is "
-                             << r.value.getType();
+        return r.emitError()
+               << "sharding has " << r.sdy.getRank()
+               << " dimensions but the type is " << r.value.getType();
       llvm::StringSet<> used;
       for (int64_t d = 0; d < r.sdy.getRank(); ++d) {
         auto &dim = r.dims.emplace_back();
@@ -312,8 +310,8 @@ LogicalResult ShardingImporter::mapRequests(partir::MeshAttr mesh) {
     auto dims = mapToMesh(r.decomposition, axes, replicated, error);
     if (failed(dims))
       return r.emitError() << "mesh mismatch: mhlo.sharding \""
-                           << printHloSharding(*r.mhlo) << "\" on mesh "
-                           << mesh << ": " << error;
+                           << printHloSharding(*r.mhlo) << "\" on mesh " << mesh
+                           << ": " << error;
     r.dims = *dims;
     if (options.atomic)
       r.atomic = replicated;
@@ -335,9 +333,10 @@ LogicalResult ShardingImporter::apply(partir::MeshAttr mesh) {
   for (Request *r : order) {
     SmallVector<partition::AxisDim> tiling = state.getTiling(r->value);
     for (const std::string &axis : r->atomic) {
-      if (llvm::any_of(tiling, [&](const partition::AxisDim &level) {
-            return level.axis == axis;
-          }) ||
+      if (llvm::any_of(tiling,
+                       [&](const partition::AxisDim &level) {
+                         return level.axis == axis;
+                       }) ||
           llvm::is_contained(state.getAtomicAxes(r->value), axis))
         continue;
       if (failed(state.atomic(r->value, axis)))
@@ -361,8 +360,7 @@ LogicalResult ShardingImporter::apply(partir::MeshAttr mesh) {
     for (auto [d, axes] : llvm::enumerate(r->dims))
       for (const std::string &axis : axes) {
         // A value may be annotated twice (argument and constraint).
-        if (llvm::is_contained(tiling,
-                               partition::AxisDim{axis, int64_t(d)}))
+        if (llvm::is_contained(tiling, partition::AxisDim{axis, int64_t(d)}))
           continue;
         if (failed(state.tile(r->value, d, axis)))
           return r->emitError() << "cannot apply the sharding";
@@ -415,8 +413,8 @@ void dropShardings(ModuleOp module) {
       func.removeResultAttr(
           i, StringAttr::get(module.getContext(),
                              sdy::SdyDialect::kShardingAttrName));
-      func.removeResultAttr(i,
-                            StringAttr::get(module.getContext(), kMhloSharding));
+      func.removeResultAttr(
+          i, StringAttr::get(module.getContext(), kMhloSharding));
     }
   }
   module.walk([](Operation *op) {

@@ -55,9 +55,8 @@ computeReplicaGroups(ArrayRef<MeshAxis> mesh, ArrayRef<StringRef> axes) {
   SmallVector<int64_t> inGroup, across;
   SmallVector<bool> used(mesh.size(), false);
   for (StringRef axis : axes) {
-    auto it = llvm::find_if(mesh, [&](const MeshAxis &m) {
-      return m.name == axis;
-    });
+    auto it =
+        llvm::find_if(mesh, [&](const MeshAxis &m) { return m.name == axis; });
     if (it == mesh.end())
       return failure();
     int64_t index = it - mesh.begin();

@@ -80,8 +80,8 @@ Attribute MeshAttr::parse(AsmParser &parser, Type) {
   }
   if (parser.parseGreater())
     return {};
-  return getChecked([&] { return parser.emitError(loc); },
-                    parser.getContext(), names, sizes, deviceIds);
+  return getChecked([&] { return parser.emitError(loc); }, parser.getContext(),
+                    names, sizes, deviceIds);
 }
 
 void MeshAttr::print(AsmPrinter &printer) const {
@@ -279,10 +279,9 @@ void TensorShardingAttr::print(AsmPrinter &printer) const {
   printer << '<';
   printer.printSymbolName(getMeshName().getValue());
   printer << ", [";
-  llvm::interleaveComma(getDimShardings(), printer,
-                        [&](DimensionShardingAttr dim) {
-                          printDimBody(printer, dim);
-                        });
+  llvm::interleaveComma(
+      getDimShardings(), printer,
+      [&](DimensionShardingAttr dim) { printDimBody(printer, dim); });
   printer << ']';
   if (!getReplicatedAxes().empty()) {
     printer << ", replicated={";
@@ -313,8 +312,7 @@ LogicalResult TensorShardingAttr::verifyFor(
     function_ref<InFlightDiagnostic()> emitError) const {
   MeshOp meshOp = lookupMesh(symbolFrom);
   if (!meshOp)
-    return emitError() << "sharding refers to unknown mesh "
-                       << getMeshName();
+    return emitError() << "sharding refers to unknown mesh " << getMeshName();
   MeshAttr mesh = meshOp.getMesh();
   auto tensor = dyn_cast<RankedTensorType>(type);
   if (!tensor)
@@ -355,7 +353,8 @@ Attribute TensorShardingPerValueAttr::parse(AsmParser &parser, Type) {
   SmallVector<TensorShardingAttr> shardings;
   if (parser.parseLess() ||
       parser.parseCommaSeparatedList(
-          AsmParser::Delimiter::Square, [&]() -> ParseResult {
+          AsmParser::Delimiter::Square,
+          [&]() -> ParseResult {
             auto sharding = dyn_cast_or_null<TensorShardingAttr>(
                 TensorShardingAttr::parse(parser, Type()));
             if (!sharding)

@@ -40,9 +40,9 @@ static LogicalResult verifyValueSharding(Operation *op, NamedAttribute attr,
     return success();
   auto sharding = dyn_cast<TensorShardingAttr>(attr.getValue());
   if (!sharding)
-    return op->emitOpError() << what << " " << index << ": '"
-                             << attr.getName().getValue()
-                             << "' must be a #sdy.sharding attribute";
+    return op->emitOpError()
+           << what << " " << index << ": '" << attr.getName().getValue()
+           << "' must be a #sdy.sharding attribute";
   return sharding.verifyFor(type, op, [&] {
     return op->emitOpError() << what << " " << index << ": ";
   });
@@ -81,10 +81,10 @@ LogicalResult SdyDialect::verifyOperationAttribute(Operation *op,
                              << "' must be a #sdy.sharding_per_value "
                                 "attribute";
   if (perValue.getShardings().size() != op->getNumResults())
-    return op->emitOpError() << "has " << op->getNumResults()
-                             << " results but '" << attr.getName().getValue() << "' has "
-                             << perValue.getShardings().size()
-                             << " shardings";
+    return op->emitOpError()
+           << "has " << op->getNumResults() << " results but '"
+           << attr.getName().getValue() << "' has "
+           << perValue.getShardings().size() << " shardings";
   for (auto [i, sharding] : llvm::enumerate(perValue.getShardings()))
     if (failed(sharding.verifyFor(op->getResult(i).getType(), op, [&] {
           return op->emitOpError() << "result " << i << ": ";
@@ -97,8 +97,7 @@ LogicalResult SdyDialect::verifyOperationAttribute(Operation *op,
 // Ops
 //===----------------------------------------------------------------------===//
 
-LogicalResult
-ShardingConstraintOp::verifySymbolUses(SymbolTableCollection &) {
+LogicalResult ShardingConstraintOp::verifySymbolUses(SymbolTableCollection &) {
   return getSharding().verifyFor(getType(), *this,
                                  [&] { return emitOpError(); });
 }
