@@ -85,6 +85,9 @@ struct SimulationResult {
   bool fitsInMemory = true;
   /// Ops simulated (calls inlined, region bodies once).
   int64_t numOps = 0;
+  /// While loops whose trip count is not a constant: priced as one
+  /// iteration (counted loops are priced trip-count times).
+  int64_t uncountedLoops = 0;
   /// Per collective kind, indexed by CollectiveKind.
   std::array<CollectiveStats, kNumCollectiveKinds> collectives{};
 

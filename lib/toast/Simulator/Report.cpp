@@ -55,6 +55,7 @@ std::string toast::sim::toJSON(const SimulationResult &result,
     json.attribute("device", result.device);
     json.attribute("function", result.function);
     json.attribute("num_ops", result.numOps);
+    json.attribute("uncounted_loops", result.uncountedLoops);
     number("memory_traffic_bytes", result.memoryTraffic);
     json.attribute("argument_bytes", result.argumentBytes);
     json.attribute("peak_memory_op", result.peakOpName);
@@ -140,6 +141,10 @@ void toast::sim::printSummary(llvm::raw_ostream &os,
     os << " " << getCollectiveKindName(static_cast<CollectiveKind>(i)) << "="
        << result.collectives[i].count;
   os << "\n";
+  if (result.uncountedLoops > 0)
+    os << "  note           : " << result.uncountedLoops
+       << " while loop(s) without a constant trip count priced as one "
+          "iteration\n";
   if (relative)
     os << "  relative cost  : C = RT + MP = "
        << llvm::formatv("{0:F4} + {1:F4} = {2:F4}", relative->runtime,

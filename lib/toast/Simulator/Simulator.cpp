@@ -145,6 +145,9 @@ private:
   /// Functions on the call stack (recursion is an error).
   SmallPtrSet<Operation *, 8> callStack;
 
+  /// How many times the op being emitted runs (product of the trip counts
+  /// of the enclosing counted loops).
+  double repeat = 1;
   /// Stream availability (one stream: only `computeFree` is used).
   double computeFree = 0, commFree = 0, finish = 0;
   SimulationResult *result = nullptr;
@@ -266,9 +269,22 @@ LogicalResult Simulation::visitControlFlow(Operation *op, ValueMap &values) {
   SmallVector<unsigned> operandBuffers, yielded;
   for (Value operand : op->getOperands())
     operandBuffers.push_back(lookup(operand, values));
+  // A counted while loop repeats its condition trips + 1 times and its body
+  // trips times; a loop whose trip count is unknown counts once.
+  double outerRepeat = repeat;
+  std::optional<int64_t> trips;
+  if (isa<hlo::WhileOp>(op)) {
+    trips = getWhileTripCount(op);
+    if (!trips)
+      ++result->uncountedLoops;
+  }
   for (Region &region : op->getRegions()) {
     if (region.empty())
       continue;
+    if (trips)
+      repeat = outerRepeat * static_cast<double>(
+                                 region.getRegionNumber() == 0 ? *trips + 1
+                                                               : *trips);
     Block &block = region.front();
     // while: block arguments are the loop-carried values.
     if (isa<hlo::WhileOp>(op))
@@ -282,6 +298,7 @@ LogicalResult Simulation::visitControlFlow(Operation *op, ValueMap &values) {
     for (Value operand : block.getTerminator()->getOperands())
       yielded.push_back(lookup(operand, values));
   }
+  repeat = outerRepeat;
   RegionScope scope = regionScopes.pop_back_val();
   if (failed(emit(op, values)))
     return failure();
@@ -340,26 +357,27 @@ LogicalResult Simulation::emit(Operation *op, ValueMap &values) {
     CollectiveCost cost = ringCollectiveCost(
         collective->kind, collective->groupSize, collective->localBytes,
         getGroupLink(device, collective->axes));
-    commTime = cost.time;
+    commTime = repeat * cost.time;
     CollectiveStats &stats =
         result->collectives[static_cast<unsigned>(collective->kind)];
-    ++stats.count;
-    stats.time += cost.time;
-    stats.bytes += cost.bytes;
-    result->commBytes += cost.bytes;
+    stats.count += static_cast<int64_t>(repeat);
+    stats.time += commTime;
+    stats.bytes += repeat * cost.bytes;
+    result->commBytes += repeat * cost.bytes;
   } else if (isContraction(op)) {
     double flops = getContractionFlops(op);
-    result->flops += flops;
+    result->flops += repeat * flops;
     Type element = getElementTypeOrSelf(op->getOperand(0).getType());
     computeTime = flops / device.getPeakFlops(element);
     if (options.memoryBound) {
       computeTime = std::max(computeTime, trafficBytes / device.memoryBandwidth);
-      result->memoryTraffic += trafficBytes;
+      result->memoryTraffic += repeat * trafficBytes;
     }
+    computeTime *= repeat;
   } else if (options.memoryBound && !isFreeOp(op) && !isControlFlow(op) &&
              !isa<func::CallOp>(op)) {
-    computeTime = trafficBytes / device.memoryBandwidth;
-    result->memoryTraffic += trafficBytes;
+    computeTime = repeat * trafficBytes / device.memoryBandwidth;
+    result->memoryTraffic += repeat * trafficBytes;
   }
   result->computeTime += computeTime;
   result->commTime += commTime;
