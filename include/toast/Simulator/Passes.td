@@ -23,7 +23,8 @@ def PartirSimulatePass : Pass<"partir-simulate", "::mlir::ModuleOp"> {
       buffer; all_slice is free); StableHLO collectives use their replica
       group size and the default interconnect;
     * times add up along one stream (or two overlapping streams with
-      `overlap=true`); calls are inlined; while bodies count once;
+      `overlap=true`); calls are inlined; counted while loops repeat their
+      body (trip count from a constant counter), other loops count once;
     * peak memory is the largest sum of live device-local buffers:
       arguments live throughout, values die after their last use; reshapes
       alias; `fusion=true` does not materialize elementwise chains.
