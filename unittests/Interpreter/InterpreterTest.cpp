@@ -16,6 +16,7 @@
 #include "gtest/gtest.h"
 
 #include <cmath>
+#include <limits>
 
 using namespace mlir;
 using namespace toast::interp;
@@ -162,6 +163,48 @@ TEST_F(InterpreterTest, PartIRCoreLoops) {
     EXPECT_EQ(t.getFloat(i), 2.0 * (i / 2));
   EXPECT_EQ(sum.getFloat(0), 0.0 + 1 + 2 + 3);
   EXPECT_EQ(any.getFloat(1), 2.0);
+}
+
+TEST_F(InterpreterTest, ChloSpecialFunctions) {
+  // Functions the StableHLO test data does not cover (polygamma, zeta) and
+  // reference values of the others, in f64 (references from mpmath).
+  auto results = run(R"mlir(
+    func.func @main() -> (tensor<3xf64>, tensor<3xf64>, tensor<2xf64>, tensor<2xf64>, tensor<2xf64>, tensor<2xf32>) {
+      %n = stablehlo.constant dense<[1.0, 2.0, 0.0]> : tensor<3xf64>
+      %x = stablehlo.constant dense<[1.0, 1.0, 1.0]> : tensor<3xf64>
+      %pg = chlo.polygamma %n, %x : tensor<3xf64>, tensor<3xf64> -> tensor<3xf64>
+      %s = stablehlo.constant dense<[2.0, 4.0, 3.0]> : tensor<3xf64>
+      %q = stablehlo.constant dense<[1.0, 1.0, 2.5]> : tensor<3xf64>
+      %z = chlo.zeta %s, %q : tensor<3xf64>, tensor<3xf64> -> tensor<3xf64>
+      %e = stablehlo.constant dense<[0.5, -0.999]> : tensor<2xf64>
+      %ei = chlo.erf_inv %e : tensor<2xf64> -> tensor<2xf64>
+      %b = stablehlo.constant dense<[1.0, -50.0]> : tensor<2xf64>
+      %bi = chlo.bessel_i1e %b : tensor<2xf64> -> tensor<2xf64>
+      %d = stablehlo.constant dense<[0.5, -1.5]> : tensor<2xf64>
+      %dg = chlo.digamma %d : tensor<2xf64> -> tensor<2xf64>
+      %na = stablehlo.constant dense<[1.0, 0.0]> : tensor<2xf32>
+      %nb = stablehlo.constant dense<[2.0, -1.0]> : tensor<2xf32>
+      %nx = chlo.next_after %na, %nb : tensor<2xf32>, tensor<2xf32> -> tensor<2xf32>
+      return %pg, %z, %ei, %bi, %dg, %nx : tensor<3xf64>, tensor<3xf64>, tensor<2xf64>, tensor<2xf64>, tensor<2xf64>, tensor<2xf32>
+    })mlir");
+  ASSERT_TRUE(succeeded(results)) << errors;
+  const Tensor &pg = (*results)[0], &z = (*results)[1], &ei = (*results)[2],
+               &bi = (*results)[3], &dg = (*results)[4], &nx = (*results)[5];
+  const double pi2over6 = M_PI * M_PI / 6;
+  EXPECT_NEAR(pg.getFloat(0), pi2over6, 1e-13);             // psi'(1)
+  EXPECT_NEAR(pg.getFloat(1), -2.4041138063191885, 1e-13);  // -2 zeta(3)
+  EXPECT_NEAR(pg.getFloat(2), -0.5772156649015329, 1e-13);  // psi(1)
+  EXPECT_NEAR(z.getFloat(0), pi2over6, 1e-13);
+  EXPECT_NEAR(z.getFloat(1), std::pow(M_PI, 4) / 90, 1e-13);
+  EXPECT_NEAR(z.getFloat(2), 0.1181020258208637, 1e-13);
+  EXPECT_NEAR(ei.getFloat(0), 0.4769362762044699, 1e-14);
+  EXPECT_NEAR(ei.getFloat(1), -2.326753765513525, 1e-11);
+  EXPECT_NEAR(bi.getFloat(0), 0.2079104153497085, 1e-14);
+  EXPECT_NEAR(bi.getFloat(1), -0.0559931238928954, 1e-14);
+  EXPECT_NEAR(dg.getFloat(0), -1.9635100260214235, 1e-13);
+  EXPECT_NEAR(dg.getFloat(1), 0.7031566406452432, 1e-13);
+  EXPECT_EQ(nx.getFloat(0), double(std::nextafter(1.0f, 2.0f)));
+  EXPECT_EQ(nx.getFloat(1), -double(std::numeric_limits<float>::denorm_min()));
 }
 
 TEST_F(InterpreterTest, ChecksAreCounted) {

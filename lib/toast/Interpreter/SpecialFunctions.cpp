@@ -3,7 +3,7 @@
 // Textbook methods, chosen for accuracy rather than speed:
 //   * erf_inv: a closed-form initial guess refined by Newton steps on erf
 //     (or on erfc near ±1, where 1 - x is exact);
-//   * digamma: reflection for x < 1/2, recurrence up to x >= 6, then the
+//   * digamma: reflection for x < 1/2, recurrence up to x >= 10, then the
 //     asymptotic series;
 //   * bessel_i1e: the power series of I1 for |x| <= 30, else the
 //     asymptotic expansion of e^-x I1(x);
@@ -63,7 +63,8 @@ double special::digamma(double x) {
     result -= M_PI / std::tan(M_PI * x);
     x = 1.0 - x;
   }
-  while (x < 6.0) {
+  // From x >= 10 the series below is accurate to ~1e-16.
+  while (x < 10.0) {
     result -= 1.0 / x;
     x += 1.0;
   }
