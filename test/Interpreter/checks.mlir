@@ -34,3 +34,15 @@ func.func @tolerances() {
   stablehlo.custom_call @check.expect_close(%h, %k) {has_side_effect = true} : (tensor<2xbf16>, tensor<2xbf16>) -> ()
   return
 }
+
+// JAX's sharding annotations are identities in the global program.
+// RUN: toast-run %s --entry annotations | FileCheck %s --check-prefix=ANNOT
+// ANNOT: @annotations: 1 checks passed, 0 failed
+func.func @annotations() {
+  %a = stablehlo.constant dense<[1.0, 2.0]> : tensor<2xf32>
+  %s = stablehlo.custom_call @Sharding(%a) {mhlo.sharding = "{devices=[2]<=[2]}"} : (tensor<2xf32>) -> tensor<2xf32>
+  %h = stablehlo.custom_call @MoveToHost(%s) : (tensor<2xf32>) -> tensor<2xf32>
+  %d = stablehlo.custom_call @MoveToDevice(%h) : (tensor<2xf32>) -> tensor<2xf32>
+  stablehlo.custom_call @check.expect_eq(%d, %a) {has_side_effect = true} : (tensor<2xf32>, tensor<2xf32>) -> ()
+  return
+}

@@ -3,7 +3,8 @@
 // func.call, stablehlo.while/case/if, optimization_barrier, composite,
 // partition_id/replica_id, and custom_call: the `check.expect_eq`,
 // `check.expect_close` and `check.expect_almost_eq` targets compare their
-// two operands (actual, expected); any other target is unsupported.
+// two operands (actual, expected); `Sharding`, `MoveToHost` and
+// `MoveToDevice` are identities; any other target is unsupported.
 //
 //===----------------------------------------------------------------------===//
 
@@ -170,9 +171,19 @@ LogicalResult evalCustomCall(Interpreter &interp, Operation *op,
           .Case("check.expect_close", CheckKind::Close)
           .Case("check.expect_almost_eq", CheckKind::AlmostEq)
           .Default(std::nullopt);
-  if (!kind)
+  if (!kind) {
+    // JAX's sharding annotation and the host-offloading markers return
+    // their operand unchanged (in the global program's semantics).
+    bool identity = target == "Sharding" || target == "MoveToHost" ||
+                    target == "MoveToDevice";
+    if (identity && operands.size() == 1 && op->getNumResults() == 1 &&
+        op->getOperand(0).getType() == op->getResult(0).getType()) {
+      results.push_back(operands[0]);
+      return success();
+    }
     return op->emitError("toast-run: unsupported custom_call target @")
            << target;
+  }
   return evalCheck(interp, op, *kind, operands);
 }
 } // namespace
