@@ -5,6 +5,7 @@
 #include "toast/Analysis/Passes.h"
 #include "toast/Dialect/PartIR/HLO/Transforms/Passes.h"
 #include "toast/Dialect/PartIR/Temporal/Passes.h"
+#include "toast/Export/Passes.h"
 #include "toast/Partition/Passes.h"
 #include "toast/Simulator/Passes.h"
 #include "toast/Transforms/Passes.h"
@@ -16,4 +17,5 @@ void toast::registerAllPasses() {
   partir_temporal::registerPartIRTemporalPasses();
   sim::registerSimulatorPasses();
   registerNdaPasses();
+  xla::registerExportPasses();
 }

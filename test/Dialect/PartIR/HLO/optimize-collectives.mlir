@@ -47,3 +47,31 @@ module attributes {partir.mesh = #partir.mesh<["x1"=2, "x2"=4, "B"=4, "M"=2]>} {
     return %2 : tensor<2x8xf32>
   }
 }
+
+// -----
+
+module attributes {partir.mesh = #partir.mesh<["batch"=2, "model"=2]>} {
+  // A gradient tiled on "model" and summed over "batch": the reduction
+  // moves before the gather, and the gather cancels with the slice.
+  // CHECK-LABEL: func.func @reduce_before_gather
+  // CHECK-NEXT: %[[R:.*]] = partir_hlo.all_reduce "sum" ["batch"] %arg0 : tensor<16x2xf32>
+  // CHECK-NEXT: return %[[R]]
+  func.func @reduce_before_gather(%g: tensor<16x2xf32>) -> tensor<16x2xf32> {
+    %0 = partir_hlo.all_gather [{}, {"model"}] %g : tensor<16x2xf32> -> tensor<16x4xf32>
+    %1 = partir_hlo.all_reduce "sum" ["batch"] %0 : tensor<16x4xf32>
+    %2 = partir_hlo.all_slice [{}, {"model"}] %1 : tensor<16x4xf32> -> tensor<16x2xf32>
+    return %2 : tensor<16x2xf32>
+  }
+
+  // Two partial sums added after their reductions: one reduction.
+  // CHECK-LABEL: func.func @add_of_sums
+  // CHECK-NEXT: %[[S:.*]] = stablehlo.add %arg0, %arg1 : tensor<8xf32>
+  // CHECK-NEXT: %[[R:.*]] = partir_hlo.all_reduce "sum" ["batch"] %[[S]] : tensor<8xf32>
+  // CHECK-NEXT: return %[[R]]
+  func.func @add_of_sums(%a: tensor<8xf32>, %b: tensor<8xf32>) -> tensor<8xf32> {
+    %0 = partir_hlo.all_reduce "sum" ["batch"] %a : tensor<8xf32>
+    %1 = partir_hlo.all_reduce "sum" ["batch"] %b : tensor<8xf32>
+    %2 = stablehlo.add %0, %1 : tensor<8xf32>
+    return %2 : tensor<8xf32>
+  }
+}

@@ -46,6 +46,10 @@ def PartirOptimizeCollectivesPass : Pass<"partir-optimize-collectives", "::mlir:
     * `all_slice(all_gather(x))` that moves one axis list from one dimension
       to another becomes `all_to_all`;
     * `all_slice(all_reduce(x))` over the same axes becomes `reduce_scatter`;
+    * `all_reduce(all_gather(x))` over disjoint axes reduces first (less
+      data, and the gather can then cancel with a later slice);
+    * `stablehlo.add` of two sum all_reduces over the same axes becomes one
+      all_reduce of the sum;
     * collectives over no axes disappear, unused ones are removed.
   }];
   let dependentDialects = ["::toast::partir_hlo::PartIRHLODialect"];

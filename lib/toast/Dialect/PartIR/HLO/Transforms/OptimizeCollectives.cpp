@@ -142,6 +142,60 @@ struct SliceOfReduceToReduceScatter : OpRewritePattern<AllSliceOp> {
   }
 };
 
+/// all_reduce(all_gather(x)) over disjoint axes -> all_gather(all_reduce(x)):
+/// the reduction is elementwise, so it commutes with gathering over other
+/// axes, moves less data, and exposes the gather to a following slice.
+struct ReduceBeforeGather : OpRewritePattern<AllReduceOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(AllReduceOp op,
+                                PatternRewriter &rewriter) const override {
+    auto gather = op.getOperand().getDefiningOp<AllGatherOp>();
+    if (!gather || !gather->hasOneUse())
+      return failure();
+    for (const auto &axes : getDimAxes(gather.getDims()))
+      for (const std::string &axis : axes)
+        if (llvm::any_of(op.getAxes(), [&](Attribute a) {
+              return cast<StringAttr>(a).getValue() == axis;
+            }))
+          return failure();
+    Value x = gather.getOperand();
+    Value reduced = AllReduceOp::create(rewriter, op.getLoc(), x.getType(), x,
+                                        op.getReductionAttr(), op.getAxes());
+    rewriter.replaceOpWithNewOp<AllGatherOp>(op, op.getType(), reduced,
+                                             gather.getDims());
+    return success();
+  }
+};
+
+/// add(all_reduce(a), all_reduce(b)) over the same axes ->
+/// all_reduce(add(a, b)): one collective instead of two (e.g. the two
+/// gradient contributions of a tied embedding).
+struct AddOfSumReductions : RewritePattern {
+  AddOfSumReductions(MLIRContext *ctx)
+      : RewritePattern("stablehlo.add", /*benefit=*/1, ctx) {}
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &rewriter) const override {
+    if (op->getNumOperands() != 2 || op->getNumResults() != 1)
+      return failure();
+    auto lhs = op->getOperand(0).getDefiningOp<AllReduceOp>();
+    auto rhs = op->getOperand(1).getDefiningOp<AllReduceOp>();
+    if (!lhs || !rhs || lhs == rhs || !lhs->hasOneUse() || !rhs->hasOneUse() ||
+        lhs.getReduction() != "sum" || rhs.getReduction() != "sum" ||
+        lhs.getAxes() != rhs.getAxes() ||
+        lhs.getOperand().getType() != op->getResult(0).getType())
+      return failure();
+    OperationState state(op->getLoc(), op->getName());
+    state.addOperands({lhs.getOperand(), rhs.getOperand()});
+    state.addTypes(op->getResultTypes());
+    state.addAttributes(op->getAttrs());
+    Operation *sum = rewriter.create(state);
+    rewriter.replaceOpWithNewOp<AllReduceOp>(
+        op, op->getResult(0).getType(), sum->getResult(0),
+        lhs.getReductionAttr(), lhs.getAxes());
+    return success();
+  }
+};
+
 struct PartirOptimizeCollectivesPass
     : impl::PartirOptimizeCollectivesPassBase<PartirOptimizeCollectivesPass> {
   void runOnOperation() override {
@@ -153,8 +207,8 @@ struct PartirOptimizeCollectivesPass
 
 void populateCollectiveOptimizationPatterns(RewritePatternSet &patterns) {
   patterns.add<MergeSlices, MergeGathers, CancelSliceOfGather,
-               SliceOfGatherToAllToAll, SliceOfReduceToReduceScatter>(
-      patterns.getContext());
+               SliceOfGatherToAllToAll, SliceOfReduceToReduceScatter,
+               ReduceBeforeGather, AddOfSumReductions>(patterns.getContext());
 }
 
 LogicalResult optimizeCollectives(Operation *op) {
