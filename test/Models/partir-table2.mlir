@@ -8,11 +8,18 @@
 // RUN: toast-models t32 --quiet -o %t.mlir
 // RUN: toast-opt %t.mlir --partir-schedule="file=%S/Inputs/t32-mp.json" --partir-lower-to-hlo --partir-optimize-collectives | %python %S/Inputs/count_collectives.py | FileCheck %s --check-prefix=MP
 // RUN: toast-opt %t.mlir --partir-schedule="file=%S/Inputs/t32-bp.json" --partir-lower-to-hlo --partir-optimize-collectives | %python %S/Inputs/count_collectives.py | FileCheck %s --check-prefix=BP
+// RUN: toast-opt %t.mlir --partir-schedule="file=%S/Inputs/t32-bp-mp.json" --partir-lower-to-hlo --partir-optimize-collectives | %python %S/Inputs/count_collectives.py | FileCheck %s --check-prefix=BPMP
 
 // Megatron: 4 all-reduces per layer (2 forward, 2 backward).
 // MP: AG=0 AR=128 RS=0 A2A=0
 
 // Batch parallelism: one all-reduce per parameter gradient plus the loss
 // (paper: 290). The tied embedding's two gradient contributions (input
-// lookup and output projection) are all-reduced separately: 291.
-// BP: AG=0 AR=291 RS=0 A2A=0
+// lookup and output projection) are summed before their one all-reduce
+// (the reduction sinks through the transpose and the partial sums merge).
+// BP: AG=0 AR=290 RS=0 A2A=0
+
+// Both tactics (BP then MP): the Megatron all-reduces plus the gradient all-reduces (paper:
+// 418). The gradients of Megatron-sharded weights are reduced over the batch
+// before any gather, so the sharded optimizer update needs none.
+// BPMP: AG=0 AR=418 RS=0 A2A=0

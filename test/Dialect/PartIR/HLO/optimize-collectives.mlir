@@ -75,3 +75,34 @@ module attributes {partir.mesh = #partir.mesh<["batch"=2, "model"=2]>} {
     return %2 : tensor<8xf32>
   }
 }
+
+// -----
+
+module attributes {partir.mesh = #partir.mesh<["batch"=2]>} {
+  // Every user slices the reduced value the same way: one reduce_scatter.
+  // CHECK-LABEL: func.func @shared_reduce_scatter
+  // CHECK-NEXT: %[[RS:.*]] = partir_hlo.reduce_scatter "sum" [{"batch"}, {}] %arg0 : tensor<8x4xf32> -> tensor<4x4xf32>
+  // CHECK-NEXT: %[[M:.*]] = stablehlo.multiply %[[RS]], %[[RS]] : tensor<4x4xf32>
+  // CHECK-NEXT: return %[[RS]], %[[M]]
+  func.func @shared_reduce_scatter(%g: tensor<8x4xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>) {
+    %0 = partir_hlo.all_reduce "sum" ["batch"] %g : tensor<8x4xf32>
+    %1 = partir_hlo.all_slice [{"batch"}, {}] %0 : tensor<8x4xf32> -> tensor<4x4xf32>
+    %2 = partir_hlo.all_slice [{"batch"}, {}] %0 : tensor<8x4xf32> -> tensor<4x4xf32>
+    %3 = stablehlo.multiply %2, %2 : tensor<4x4xf32>
+    return %1, %3 : tensor<4x4xf32>, tensor<4x4xf32>
+  }
+
+  // A transposed partial sum added to another: the reductions merge.
+  // CHECK-LABEL: func.func @sink_through_transpose
+  // CHECK-NEXT: %[[T:.*]] = stablehlo.transpose %arg1, dims = [1, 0]
+  // CHECK-NEXT: %[[S:.*]] = stablehlo.add %arg0, %[[T]] : tensor<4x8xf32>
+  // CHECK-NEXT: %[[R:.*]] = partir_hlo.all_reduce "sum" ["batch"] %[[S]] : tensor<4x8xf32>
+  // CHECK-NEXT: return %[[R]]
+  func.func @sink_through_transpose(%a: tensor<4x8xf32>, %b: tensor<8x4xf32>) -> tensor<4x8xf32> {
+    %0 = partir_hlo.all_reduce "sum" ["batch"] %a : tensor<4x8xf32>
+    %1 = partir_hlo.all_reduce "sum" ["batch"] %b : tensor<8x4xf32>
+    %2 = stablehlo.transpose %1, dims = [1, 0] : (tensor<8x4xf32>) -> tensor<4x8xf32>
+    %3 = stablehlo.add %0, %2 : tensor<4x8xf32>
+    return %3 : tensor<4x8xf32>
+  }
+}

@@ -118,13 +118,18 @@ struct SliceOfGatherToAllToAll : OpRewritePattern<AllSliceOp> {
   }
 };
 
-/// all_slice(all_reduce(x)) over the same axes -> reduce_scatter.
+/// all_slice(all_reduce(x)) over the same axes -> reduce_scatter. When
+/// every user of the all_reduce slices it the same way (a gradient read by
+/// several optimizer-state updates), one reduce_scatter serves them all.
 struct SliceOfReduceToReduceScatter : OpRewritePattern<AllSliceOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(AllSliceOp op,
                                 PatternRewriter &rewriter) const override {
     auto reduce = op.getOperand().getDefiningOp<AllReduceOp>();
-    if (!reduce || !reduce->hasOneUse())
+    if (!reduce || !llvm::all_of(reduce->getUsers(), [&](Operation *user) {
+          auto slice = dyn_cast<AllSliceOp>(user);
+          return slice && slice.getDims() == op.getDims();
+        }))
       return failure();
     llvm::SmallVector<std::string> sliceAxes, reduceAxes;
     for (const auto &axes : getDimAxes(op.getDims()))
@@ -135,9 +140,36 @@ struct SliceOfReduceToReduceScatter : OpRewritePattern<AllSliceOp> {
     llvm::sort(reduceAxes);
     if (sliceAxes != reduceAxes)
       return failure();
-    rewriter.replaceOpWithNewOp<ReduceScatterOp>(
-        op, op.getType(), reduce.getOperand(), reduce.getReductionAttr(),
-        op.getDims());
+    rewriter.setInsertionPoint(reduce);
+    Value scattered = ReduceScatterOp::create(
+        rewriter, op.getLoc(), op.getType(), reduce.getOperand(),
+        reduce.getReductionAttr(), op.getDims());
+    for (Operation *user : llvm::make_early_inc_range(reduce->getUsers()))
+      rewriter.replaceOp(user, scattered);
+    rewriter.eraseOp(reduce);
+    return success();
+  }
+};
+
+/// transpose/reshape(all_reduce(x)) -> all_reduce(transpose/reshape(x)): a
+/// sum commutes with moving elements, and the reduction then meets what
+/// consumes it (e.g. another partial sum it can merge with).
+struct SinkReduceThroughLayoutOp : RewritePattern {
+  SinkReduceThroughLayoutOp(MLIRContext *ctx, StringRef name)
+      : RewritePattern(name, /*benefit=*/1, ctx) {}
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &rewriter) const override {
+    if (op->getNumOperands() != 1 || op->getNumResults() != 1)
+      return failure();
+    auto reduce = op->getOperand(0).getDefiningOp<AllReduceOp>();
+    if (!reduce || !reduce->hasOneUse() || reduce.getReduction() != "sum")
+      return failure();
+    Operation *moved = rewriter.clone(*op);
+    moved->setOperand(0, reduce.getOperand());
+    rewriter.replaceOpWithNewOp<AllReduceOp>(
+        op, op->getResult(0).getType(), moved->getResult(0),
+        reduce.getReductionAttr(), reduce.getAxes());
+    rewriter.eraseOp(reduce);
     return success();
   }
 };
@@ -209,6 +241,8 @@ void populateCollectiveOptimizationPatterns(RewritePatternSet &patterns) {
   patterns.add<MergeSlices, MergeGathers, CancelSliceOfGather,
                SliceOfGatherToAllToAll, SliceOfReduceToReduceScatter,
                ReduceBeforeGather, AddOfSumReductions>(patterns.getContext());
+  for (StringRef name : {"stablehlo.transpose", "stablehlo.reshape"})
+    patterns.add<SinkReduceThroughLayoutOp>(patterns.getContext(), name);
 }
 
 LogicalResult optimizeCollectives(Operation *op) {
