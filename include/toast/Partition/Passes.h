@@ -3,6 +3,7 @@
 #define TOAST_PARTITION_PASSES_H
 
 #include "toast/Dialect/PartIR/Core/IR/PartIRCore.h"
+#include "toast/Dialect/PartIR/HLO/IR/PartIRHLO.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"

@@ -33,7 +33,9 @@ def PartirSchedulePass : Pass<"partir-schedule", "::mlir::ModuleOp"> {
     propagates. The result is PartIR:Core, unless `materialize=false`, which
     leaves the annotated program for further tactic passes. A mesh already
     on the module is used when the file gives none. With `report`, one line
-    per tactic goes to stderr.
+    per tactic goes to stderr; if the schedule names a `"device"` (e.g.
+    `"a100"`), the line also gives the simulated step time, peak memory and
+    collective counts of the program partitioned up to that tactic.
 
     **Options:** `file`, `materialize` (default true), `report`.
   }];
@@ -45,7 +47,9 @@ def PartirSchedulePass : Pass<"partir-schedule", "::mlir::ModuleOp"> {
     Option<"report", "report", "bool", /*default=*/"false",
            "Print one line per tactic to stderr">,
   ];
-  let dependentDialects = ["::toast::partir::PartIRDialect"];
+  // PartIR:HLO: a schedule with a "device" simulates each tactic's result.
+  let dependentDialects = ["::toast::partir::PartIRDialect",
+                           "::toast::partir_hlo::PartIRHLODialect"];
 }
 
 def PartirManualPartitionPass

@@ -10,8 +10,11 @@
 #define TOAST_PARTITION_SCHEDULE_H
 
 #include "toast/Partition/ShardingState.h"
+#include "toast/Simulator/Simulator.h"
 
 #include "mlir/IR/BuiltinOps.h"
+
+#include <vector>
 
 namespace toast::partition {
 
@@ -36,6 +39,9 @@ struct Schedule {
   /// Mesh axes in order (row-major device order); empty: use the module's.
   llvm::SmallVector<std::pair<std::string, int64_t>> mesh;
   llvm::SmallVector<ManualTactic> tactics;
+  /// When set (a device name such as "a100" or "file:PATH"), every tactic's
+  /// report includes the simulation of the program partitioned so far.
+  std::string device;
 };
 
 /// What a tactic did, reported after it ran.
@@ -45,6 +51,8 @@ struct TacticReport {
   PropagationStats stats;
   /// Ops whose loop nest uses the tactic's axis after it ran.
   unsigned opsOnAxis = 0;
+  /// The simulated device-local program after this tactic (Schedule::device).
+  std::optional<sim::SimulationResult> simulation;
 };
 
 /// Parses the JSON schedule format; on error returns failure and sets
@@ -90,7 +98,7 @@ mlir::FailureOr<TacticReport> applyManualTactic(ShardingState &state,
 /// partition(module, mesh, schedule): runs every tactic on the entry
 /// function and, if `materialize`, rewrites it into PartIR:Core. Returns
 /// per-tactic reports.
-mlir::FailureOr<llvm::SmallVector<TacticReport>>
+mlir::FailureOr<std::vector<TacticReport>>
 partition(mlir::ModuleOp module, const Schedule &schedule,
           bool materialize = true);
 

@@ -2,6 +2,9 @@
 
 #include "toast/Partition/Schedule.h"
 
+#include "toast/Dialect/PartIR/HLO/Transforms/Passes.h"
+#include "toast/Simulator/Device.h"
+
 #include "mlir/IR/Builders.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Regex.h"
@@ -74,10 +77,17 @@ FailureOr<Schedule> parseSchedule(StringRef json, std::string &error) {
   if (!root)
     return fail("schedule: expected a JSON object at the top level");
   for (const auto &entry : *root)
-    if (entry.first != "mesh" && entry.first != "tactics")
+    if (entry.first != "mesh" && entry.first != "tactics" &&
+        entry.first != "device")
       return fail("schedule: unknown key '" + entry.first.str() +
-                  "' (expected 'mesh' and 'tactics')");
+                  "' (expected 'mesh', 'tactics' and 'device')");
   Schedule schedule;
+  if (const llvm::json::Value *device = root->get("device")) {
+    std::optional<StringRef> name = device->getAsString();
+    if (!name)
+      return fail("schedule.device: expected a device name such as \"a100\"");
+    schedule.device = name->str();
+  }
   if (const llvm::json::Value *mesh = root->get("mesh")) {
     const llvm::json::Object *axes = mesh->getAsObject();
     if (!axes)
@@ -349,7 +359,30 @@ LogicalResult prepareEntryFunction(func::FuncOp func) {
   return success();
 }
 
-FailureOr<SmallVector<TacticReport>>
+/// Lowers a copy of the module partitioned as `state` says to device-local
+/// PartIR:HLO and simulates it; the module itself is left as it was.
+static FailureOr<sim::SimulationResult>
+simulateState(ModuleOp module, ShardingState &state,
+              const sim::DeviceSpec &device) {
+  state.save();
+  OwningOpRef<ModuleOp> copy(module.clone());
+  FailureOr<func::FuncOp> func = getEntryFunction(*copy);
+  if (failed(func))
+    return failure();
+  ShardingState copyState(*func, state.getMesh());
+  if (failed(copyState.load()) || failed(copyState.materializeCore()) ||
+      failed(partir_hlo::lowerCoreLoops(*func)) ||
+      failed(partir_hlo::optimizeCollectives(*copy)))
+    return failure();
+  partir_hlo::makeBoundaryDeviceLocal(*func, state.getMesh());
+  sim::SimulationOptions options;
+  options.function = func->getSymName().str();
+  auto result = sim::simulate(*copy, device, options);
+  ShardingState::clearSavedState(state.getFunction());
+  return result;
+}
+
+FailureOr<std::vector<TacticReport>>
 partition(ModuleOp module, const Schedule &schedule, bool materialize) {
   FailureOr<partir::MeshAttr> mesh = resolveMesh(module, schedule.mesh);
   if (failed(mesh))
@@ -362,11 +395,30 @@ partition(ModuleOp module, const Schedule &schedule, bool materialize) {
   ShardingState state(*func, *mesh);
   if (failed(state.load()))
     return failure();
-  SmallVector<TacticReport> reports;
+  std::optional<sim::DeviceSpec> device;
+  if (!schedule.device.empty()) {
+    llvm::Expected<sim::DeviceSpec> found = sim::lookupDevice(schedule.device);
+    if (!found)
+      return module.emitError("schedule device: ")
+             << llvm::toString(found.takeError());
+    device = *found;
+    // Lowering for the simulation creates PartIR:HLO ops. Passes declare the
+    // dialect as dependent (then this only looks it up); C++ callers get it
+    // loaded here.
+    module.getContext()->getOrLoadDialect<partir_hlo::PartIRHLODialect>();
+  }
+  std::vector<TacticReport> reports;
   for (const ManualTactic &tactic : schedule.tactics) {
     FailureOr<TacticReport> report = applyManualTactic(state, tactic);
     if (failed(report))
       return failure();
+    if (device) {
+      FailureOr<sim::SimulationResult> simulated =
+          simulateState(module, state, *device);
+      if (failed(simulated))
+        return failure();
+      report->simulation = *simulated;
+    }
     reports.push_back(*report);
   }
   if (materialize) {

@@ -4,6 +4,7 @@
 #include "toast/Partition/Schedule.h"
 
 #include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 namespace toast::partition {
@@ -36,13 +37,27 @@ struct PartirSchedulePass
     auto reports = partition(module, *schedule, materialize);
     if (failed(reports))
       return signalPassFailure();
-    if (report)
-      for (const TacticReport &r : *reports)
-        llvm::errs() << "partir-schedule: tactic " << r.name << ": "
-                     << r.actions << " actions, " << r.opsOnAxis
-                     << " ops partitioned on its axis, "
-                     << r.stats.assignments << " loops added, "
-                     << r.stats.conflicts << " conflicts\n";
+    if (!report)
+      return;
+    for (const TacticReport &r : *reports) {
+      llvm::errs() << "partir-schedule: tactic " << r.name << ": "
+                   << r.actions << " actions, " << r.opsOnAxis
+                   << " ops partitioned on its axis, " << r.stats.assignments
+                   << " loops added, " << r.stats.conflicts << " conflicts";
+      if (r.simulation) {
+          using sim::CollectiveKind;
+          const sim::SimulationResult &sr = *r.simulation;
+          llvm::errs() << "; simulated on " << sr.device << ": step "
+                       << llvm::format("%.6g", sr.stepTime) << " s, peak "
+                       << sr.peakMemoryBytes << " B, "
+                       << sr.count(CollectiveKind::AllGather) << " all_gather, "
+                       << sr.count(CollectiveKind::AllReduce) << " all_reduce, "
+                       << sr.count(CollectiveKind::ReduceScatter)
+                       << " reduce_scatter, "
+                       << sr.count(CollectiveKind::AllToAll) << " all_to_all";
+      }
+      llvm::errs() << "\n";
+    }
   }
 };
 } // namespace
