@@ -200,3 +200,11 @@ func.func @concatenate_missing_comma(%a: tensor<2x3xf32>) {
   %0 = stablehlo.concatenate %a dim = 0 : (tensor<2x3xf32>) -> tensor<2x3xf32>
   return
 }
+
+// -----
+
+func.func @reshape_dynamic_result(%x: tensor<2x3xf32>) -> tensor<?xf32> {
+  // expected-error @+1 {{result must have a static shape, got 'tensor<?xf32>'}}
+  %0 = stablehlo.reshape %x : (tensor<2x3xf32>) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}

@@ -98,6 +98,9 @@ LogicalResult ReshapeOp::verify() {
   if (getElementTypeOrSelf(getOperand().getType()) !=
       getElementTypeOrSelf(getType()))
     return emitOpError("reshape must keep the element type");
+  // StableHLO's reshape has a static result; dynamic_reshape is another op.
+  if (!shapedType(getResult()).hasStaticShape())
+    return emitOpError("result must have a static shape, got ") << getType();
   return verifyReshape(opError(*this), shapedType(getOperand()),
                        shapedType(getResult()));
 }
