@@ -1,0 +1,75 @@
+//===- Environment.h - What a sharding search acts on -----------*- C++ -*-===//
+//
+// The contract between the search algorithms (MCTS, random search; Mcts.h)
+// and the problems they search (the NDA action space of TOAST §4.2 in
+// ShardingSpace.h, the argument-only AutoMap-style space in Baselines.h).
+//
+// A state is the sharding of every node of the NDA dimension graph (TOAST
+// §4.3): a mask of mesh axes per node, never the action sequence, so every
+// order of the same actions reaches one state and one transposition-table
+// entry. Within one dimension, axes nest in mesh order.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TOAST_SEARCH_ENVIRONMENT_H
+#define TOAST_SEARCH_ENVIRONMENT_H
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace toast::search {
+
+/// Bit i set: the node is sharded on mesh axis i (mesh order, at most 32).
+using AxisMask = uint32_t;
+
+/// The search state: one AxisMask per dimension-graph node.
+struct SearchState {
+  std::vector<AxisMask> nodeAxes;
+
+  /// A 64-bit hash of nodeAxes (FNV-1a over the non-zero entries and their
+  /// positions), stable across runs and platforms.
+  uint64_t hash() const {
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0, e = nodeAxes.size(); i != e; ++i) {
+      if (!nodeAxes[i])
+        continue;
+      for (uint64_t word : {static_cast<uint64_t>(i),
+                            static_cast<uint64_t>(nodeAxes[i])}) {
+        h ^= word;
+        h *= 1099511628211ull;
+      }
+    }
+    return h;
+  }
+  bool operator==(const SearchState &other) const {
+    return nodeAxes == other.nodeAxes;
+  }
+  bool operator!=(const SearchState &other) const { return !(*this == other); }
+};
+
+/// A search problem. Actions are numbered 0..getNumActions()-1; `stop` is
+/// not an action of the environment (the search adds it).
+class SearchEnvironment {
+public:
+  virtual ~SearchEnvironment() = default;
+
+  virtual unsigned getNumActions() const = 0;
+  /// The action in words, e.g. "shard color 7 (batch: 31 dims) on axis B".
+  virtual std::string describeAction(unsigned action) const = 0;
+  /// The state the search starts from (the program as previous tactics
+  /// left it; all zero for an unpartitioned program).
+  virtual SearchState getInitialState() const = 0;
+  /// Whether `action` can be applied in `state` (axis not yet used on the
+  /// color's dimensions, sizes divisible, ...).
+  virtual bool isLegal(const SearchState &state, unsigned action) const = 0;
+  /// Applies a legal action (mirrored over grouped arguments, if any).
+  virtual void apply(SearchState &state, unsigned action) const = 0;
+  /// C(s) = RT(s) + MP(s) (TOAST §4.5), lower is better; 1.0 + MP(s0) for
+  /// the initial state of an unpartitioned program. Must be safe to call
+  /// concurrently from several threads on distinct states.
+  virtual double cost(const SearchState &state) const = 0;
+};
+
+} // namespace toast::search
+
+#endif // TOAST_SEARCH_ENVIRONMENT_H
