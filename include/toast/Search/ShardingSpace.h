@@ -1,0 +1,196 @@
+//===- ShardingSpace.h - The TOAST action space and its cost ----*- C++ -*-===//
+//
+// The search problem of TOAST §4 over the named dimension analysis (NDA,
+// NamedDimensionAnalysis.h):
+//
+//  * an action (§4.2) is a tuple (color, resolution bits of the color's
+//    compatibility sets, mesh axis): it shards every dimension-graph node of
+//    the color on the axis, except nodes the resolution bits de-select (for
+//    each conflict, the resolution picks the node that is sharded) and
+//    except nodes the partitioner cannot shard (blocked names, names of
+//    opaque ops or nested regions, reductions that do not combine by sum);
+//  * with argument mirroring (§4.4), colors that hold dims of grouped entry
+//    arguments at the same positions form one *family* and one action
+//    shards all of them, so repeated layers do not multiply actions;
+//  * actions touching fewer than `minDims` dimensions are pruned;
+//  * the cost of a state is computed analytically from the state (local
+//    shapes, contraction FLOPs, the collectives def/use mismatches and
+//    sharded reductions imply, live ranges), exactly as the simulator would
+//    price the program that materializeCore, --partir-lower-to-hlo and
+//    --partir-optimize-collectives produce from it (see docs/search.md).
+//
+// A state maps to a ShardingState (materialize): each op with a rule loops
+// over, per mesh axis in mesh order, the factor whose node carries the
+// axis; entry arguments get explicit tilings. importState is the inverse,
+// for states left by manual tactics.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TOAST_SEARCH_SHARDINGSPACE_H
+#define TOAST_SEARCH_SHARDINGSPACE_H
+
+#include "toast/Analysis/NamedDimensionAnalysis.h"
+#include "toast/Partition/ShardingState.h"
+#include "toast/Search/Environment.h"
+#include "toast/Simulator/CostModel.h"
+#include "toast/Simulator/Simulator.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <array>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace toast::search {
+
+/// Knobs of the NDA action space.
+struct NdaEnvironmentOptions {
+  /// Actions whose nodes cover fewer dimensions (def and use names) are
+  /// pruned (TOAST §4.2 uses 10).
+  unsigned minDims = 10;
+  /// The constant C of MP(s) (TOAST §4.5).
+  double memoryPenalty = sim::kDefaultMemoryPenalty;
+  /// One action per family of colors of grouped arguments (§4.4).
+  bool mirrorGroups = true;
+};
+
+/// The analytic cost of one state (per device).
+struct AnalyticCost {
+  /// Step time (one stream: compute + communication), seconds.
+  double runtime = 0;
+  double computeTime = 0;
+  double commTime = 0;
+  /// Contraction FLOPs per device.
+  double flops = 0;
+  /// Peak live bytes per device.
+  double peakBytes = 0;
+  /// C(s) against the unpartitioned program.
+  sim::RelativeCost rel;
+  /// Collectives per sim::CollectiveKind.
+  std::array<int64_t, sim::kNumCollectiveKinds> collectiveCounts{};
+
+  int64_t count(sim::CollectiveKind kind) const {
+    return collectiveCounts[static_cast<unsigned>(kind)];
+  }
+};
+
+/// One action of the space.
+struct NdaAction {
+  /// The colors the action shards: one, or a mirrored family (the first is
+  /// the representative).
+  llvm::SmallVector<unsigned, 1> colors;
+  /// The resolution bits (NamedDimensionAnalysis resolution bit numbers)
+  /// of the compatibility sets in these colors, and their chosen values.
+  llvm::SmallVector<std::pair<unsigned, bool>> bits;
+  /// Mesh axis index (mesh order) and its size.
+  unsigned axis = 0;
+  int64_t axisSize = 1;
+  /// The nodes the action shards (sorted), and the dimension names they
+  /// hold.
+  std::vector<unsigned> nodes;
+  unsigned numDims = 0;
+};
+
+class NdaEnvironment : public SearchEnvironment {
+public:
+  /// Analyses `entry` (whose module carries the mesh, or not: `mesh` is
+  /// used) and builds the action space over `axes` (names of mesh axes;
+  /// empty = all). With `start`, the initial state is imported from it
+  /// (e.g. after manual tactics); it must belong to `entry`. Errors
+  /// (unknown axes, a start state that is not expressible) are emitted on
+  /// `entry` and yield failure.
+  static mlir::FailureOr<std::unique_ptr<NdaEnvironment>>
+  create(mlir::func::FuncOp entry, partir::MeshAttr mesh,
+         llvm::ArrayRef<std::string> axes, sim::DeviceSpec device,
+         NdaEnvironmentOptions options = {},
+         partition::ShardingState *start = nullptr);
+  ~NdaEnvironment() override;
+
+  //===- SearchEnvironment ------------------------------------------------===//
+
+  unsigned getNumActions() const override;
+  std::string describeAction(unsigned action) const override;
+  SearchState getInitialState() const override;
+  bool isLegal(const SearchState &state, unsigned action) const override;
+  void apply(SearchState &state, unsigned action) const override;
+  double cost(const SearchState &state) const override;
+
+  //===- Actions -----------------------------------------------------------===//
+
+  const NdaAction &getAction(unsigned action) const;
+  unsigned getActionColor(unsigned action) const {
+    return getAction(action).colors.front();
+  }
+  unsigned getActionAxis(unsigned action) const {
+    return getAction(action).axis;
+  }
+  llvm::StringRef getAxisName(unsigned axis) const;
+  unsigned getActionNumDims(unsigned action) const {
+    return getAction(action).numDims;
+  }
+  llvm::ArrayRef<std::pair<unsigned, bool>>
+  getActionBits(unsigned action) const {
+    return getAction(action).bits;
+  }
+  /// The action (color, bits, axis) if it exists in the space (colors of a
+  /// mirrored family: any member), else -1. `bits` lists (bit, value)
+  /// pairs; bits of the color that are not listed are taken as 0.
+  int findAction(unsigned color,
+                 llvm::ArrayRef<std::pair<unsigned, bool>> bits,
+                 llvm::StringRef axis) const;
+
+  //===- Cost ---------------------------------------------------------------===//
+
+  /// The analytic cost of `state` (thread-safe; one linear pass).
+  AnalyticCost analyticCost(const SearchState &state) const;
+  /// The cost of the unpartitioned program (all-zero state).
+  const AnalyticCost &getUnpartitionedCost() const;
+
+  //===- Materialization and import -----------------------------------------===//
+
+  /// Writes `state` into `sharding` (built on the analysed entry function):
+  /// every ruled op's loop nest and every entry argument's explicit tiling
+  /// are replaced; atomic axes are kept.
+  mlir::LogicalResult materialize(const SearchState &state,
+                                  partition::ShardingState &sharding) const;
+  /// Stores `state` on the analysed function as the partir.* attributes of
+  /// ShardingState::save (for tactic pipelines). `func` must be the entry
+  /// function the environment was built on.
+  mlir::LogicalResult materialize(const SearchState &state,
+                                  mlir::func::FuncOp func) const;
+  /// The state a ShardingState describes (e.g. after BP). Fails with a
+  /// diagnostic when it is not expressible per node (deep explicit tilings
+  /// of intermediate values, nests that disagree within one node).
+  mlir::FailureOr<SearchState>
+  importState(partition::ShardingState &sharding) const;
+
+  /// Clones the module of the entry function, materializes `state`
+  /// (materializeCore, --partir-lower-to-hlo, --partir-optimize-collectives)
+  /// and simulates it with the environment's device: the reference the
+  /// analytic cost is tested against.
+  mlir::FailureOr<sim::SimulationResult>
+  simulateMaterialized(const SearchState &state) const;
+
+  //===- Queries --------------------------------------------------------------===//
+
+  const NamedDimensionAnalysis &getAnalysis() const;
+  partir::MeshAttr getMesh() const;
+  const sim::DeviceSpec &getDevice() const;
+  const NdaEnvironmentOptions &getOptions() const;
+  /// Mesh axis indices the actions use.
+  llvm::ArrayRef<unsigned> getSearchAxes() const;
+  /// Human-readable state: "n12:B n40:M ..." (or "replicated").
+  std::string describeState(const SearchState &state) const;
+
+  class Impl;
+
+private:
+  explicit NdaEnvironment(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl;
+};
+
+} // namespace toast::search
+
+#endif // TOAST_SEARCH_SHARDINGSPACE_H
