@@ -1,0 +1,100 @@
+//===- Mcts.h - Monte-Carlo tree search over a SearchEnvironment -*- C++ -*-===//
+//
+// The search of TOAST §4.1-4.3 over any SearchEnvironment (Environment.h):
+//
+//  * UCT selection over the legal actions of a state plus `stop`, with a
+//    transposition table keyed by SearchState::hash, so every order of the
+//    same actions shares one node;
+//  * a rollout descends the tree, adds one node, finishes with a random
+//    playout that stops early with probability `playoutStop` per step, and
+//    is scored at its final state; trajectories are capped at `maxDepth`
+//    actions and each action costs a factor `discount` of reward, which
+//    biases the search towards short trajectories;
+//  * the search runs in rounds: a round runs `roundRollouts` rollouts (at
+//    least two per legal action of the root) from the current root, then
+//    applies the best trajectory found so far to the root; the search ends
+//    when `patience` rounds in a row do not improve the best cost, when
+//    the best trajectory is to stop at the root, at `maxDepth`, or when the
+//    budget (time and/or rollouts) is spent.
+//
+// Rollouts run on `threads` std::threads. Within a round every thread reads
+// the table as the previous round left it and records its own statistics;
+// threads merge in thread order at the round boundary, and each thread
+// draws from its own random stream seeded from (seed, thread). The result
+// is therefore a function of (environment, options) for a given thread
+// count, unless the time budget cuts a round short.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TOAST_SEARCH_MCTS_H
+#define TOAST_SEARCH_MCTS_H
+
+#include "toast/Search/Environment.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace toast::search {
+
+/// Budget and knobs shared by every search algorithm (MCTS and baselines).
+struct SearchOptions {
+  uint64_t seed = 1;
+  unsigned threads = 1;
+  /// Wall-clock budget in seconds; 0: none.
+  double budgetSeconds = 0;
+  /// Total rollouts (one cost evaluation each); 0: none.
+  uint64_t maxRollouts = 0;
+  /// Rollouts per round (at least twice the legal actions of the root).
+  unsigned roundRollouts = 256;
+  /// Actions per trajectory, counted from the environment's initial state.
+  unsigned maxDepth = 30;
+  /// Rounds in a row that may fail to improve before the search stops.
+  unsigned patience = 1;
+
+  // MCTS only.
+  /// UCT exploration constant (on rewards normalized per node to [0, 1]).
+  double exploration = 0.7;
+  /// Reward factor per action: shorter trajectories win near-ties.
+  double discount = 0.995;
+  /// Probability that a playout stops before each random action.
+  double playoutStop = 0.5;
+  /// Weight of the best reward (vs. the mean) in an edge's value.
+  double maxWeight = 0.5;
+};
+
+/// What the search reports after each round.
+struct RoundInfo {
+  unsigned round = 0;
+  uint64_t rollouts = 0; ///< so far
+  double bestCost = 0;   ///< so far
+  double seconds = 0;    ///< elapsed
+  /// Actions committed so far (the root's depth after the round).
+  unsigned committed = 0;
+};
+
+struct SearchResult {
+  /// The best state found and the actions leading to it from the initial
+  /// state, in order.
+  SearchState best;
+  std::vector<unsigned> actions;
+  double initialCost = 0;
+  double bestCost = 0;
+  unsigned rounds = 0;
+  uint64_t rollouts = 0;
+  /// Distinct states whose cost was computed.
+  uint64_t evaluations = 0;
+  double seconds = 0;
+  /// Why the search ended, in words ("no improvement", "time budget", ...).
+  std::string stopReason;
+};
+
+using ProgressFn = std::function<void(const RoundInfo &)>;
+
+/// Runs MCTS on `env` from its initial state.
+SearchResult runMcts(const SearchEnvironment &env,
+                     const SearchOptions &options,
+                     const ProgressFn &progress = {});
+
+} // namespace toast::search
+
+#endif // TOAST_SEARCH_MCTS_H

@@ -1,0 +1,347 @@
+//===- Mcts.cpp - Monte-Carlo tree search over a SearchEnvironment -------===//
+
+#include "toast/Search/Mcts.h"
+
+#include "SearchDriver.h"
+
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <unordered_map>
+
+namespace toast::search {
+using namespace detail;
+
+namespace {
+
+/// Statistics of one edge of a node: an action, or `stop` (action -1).
+struct Edge {
+  int action = -1;
+  uint32_t visits = 0;
+  double sum = 0;
+  double best = -std::numeric_limits<double>::infinity();
+};
+
+/// A state in the transposition table. edges[0] is `stop`, then the legal
+/// actions in increasing order; every thread builds the same list for a
+/// state, so statistics merge edge by edge.
+struct Node {
+  uint32_t visits = 0;
+  std::vector<Edge> edges;
+};
+
+using Table = std::unordered_map<uint64_t, Node>;
+
+/// One thread's state across rounds and its statistics for one round.
+struct Worker {
+  explicit Worker(uint64_t seed, unsigned thread) : rng(seed, thread) {}
+  Rng rng;
+  Table local;
+  Trajectory best;
+  bool found = false;
+  uint64_t rollouts = 0;
+};
+
+class Search {
+public:
+  Search(const SearchEnvironment &env, const SearchOptions &options)
+      : env(env), options(options), cache(env), clock(options.budgetSeconds),
+        root(env.getInitialState()) {}
+
+  SearchResult run(const ProgressFn &progress);
+
+private:
+  Trajectory rollout(Worker &worker);
+  /// The edge UCT picks at a node known to the table or to the worker.
+  unsigned select(const Node *shared, const Node *mine, Rng &rng) const;
+  Node makeNode(const SearchState &state) const;
+  /// The worker's statistics record for `key`, created on first use with
+  /// the edge layout of `layout`.
+  Node &record(Worker &worker, uint64_t key, const Node &layout) const;
+  /// A random playout from `state` until it stops or hits the depth cap.
+  void playout(SearchState &state, std::vector<unsigned> &actions,
+               unsigned &depth, Rng &rng) const;
+  double reward(double cost, size_t length) const;
+  void runRound(std::vector<std::unique_ptr<Worker>> &workers,
+                uint64_t rollouts);
+  void merge(Worker &worker);
+
+  const SearchEnvironment &env;
+  const SearchOptions &options;
+  CostCache cache;
+  Clock clock;
+  Table table;
+  double initialCost = 0;
+  SearchState root;
+  std::vector<unsigned> committed;
+};
+
+Node Search::makeNode(const SearchState &state) const {
+  Node node;
+  node.edges.push_back(Edge{});
+  for (unsigned a : legalActions(env, state))
+    node.edges.push_back(Edge{static_cast<int>(a)});
+  return node;
+}
+
+Node &Search::record(Worker &worker, uint64_t key, const Node &layout) const {
+  auto [it, inserted] = worker.local.try_emplace(key);
+  if (inserted)
+    for (const Edge &edge : layout.edges)
+      it->second.edges.push_back(Edge{edge.action});
+  return it->second;
+}
+
+unsigned Search::select(const Node *shared, const Node *mine,
+                        Rng &rng) const {
+  const Node &layout = shared ? *shared : *mine;
+  size_t numEdges = layout.edges.size();
+  auto visitsOf = [&](size_t i) {
+    return (shared ? shared->edges[i].visits : 0) +
+           (mine ? mine->edges[i].visits : 0);
+  };
+  // Edge values mix the mean and the best reward: the problem is
+  // deterministic, so one good trajectory through an edge is real evidence.
+  std::vector<double> value(numEdges, 0);
+  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+  uint64_t total = 0;
+  for (size_t i = 0; i != numEdges; ++i) {
+    uint32_t n = visitsOf(i);
+    total += n;
+    if (!n)
+      continue;
+    double sum = (shared ? shared->edges[i].sum : 0) +
+                 (mine ? mine->edges[i].sum : 0);
+    double best = std::max(shared ? shared->edges[i].best : -INFINITY,
+                           mine ? mine->edges[i].best : -INFINITY);
+    value[i] = (1 - options.maxWeight) * (sum / n) + options.maxWeight * best;
+    lo = std::min(lo, value[i]);
+    hi = std::max(hi, value[i]);
+  }
+  // Bias towards short trajectories: a node's own value (`stop`) is
+  // measured before any longer trajectory through it is compared with it.
+  if (visitsOf(0) == 0)
+    return 0;
+  // Rewards are normalized per node so that one exploration constant fits
+  // every model; unvisited edges get the middle of the range.
+  double logTotal = std::log(static_cast<double>(total) + 1);
+  double bestScore = -INFINITY;
+  std::vector<unsigned> ties;
+  for (size_t i = 0; i != numEdges; ++i) {
+    uint32_t n = visitsOf(i);
+    double q = 0.5;
+    if (n && hi - lo > 1e-12)
+      q = (value[i] - lo) / (hi - lo);
+    double score = q + options.exploration * std::sqrt(logTotal / (n + 1));
+    if (score > bestScore + 1e-12) {
+      bestScore = score;
+      ties.assign(1, i);
+    } else if (score >= bestScore - 1e-12) {
+      ties.push_back(i);
+    }
+  }
+  return ties[ties.size() == 1 ? 0 : rng.below(ties.size())];
+}
+
+void Search::playout(SearchState &state, std::vector<unsigned> &actions,
+                     unsigned &depth, Rng &rng) const {
+  while (depth < options.maxDepth && rng.uniform() >= options.playoutStop) {
+    std::vector<unsigned> legal = legalActions(env, state);
+    if (legal.empty())
+      return;
+    unsigned action = legal[rng.below(legal.size())];
+    env.apply(state, action);
+    actions.push_back(action);
+    ++depth;
+  }
+}
+
+double Search::reward(double cost, size_t length) const {
+  // Log of the improvement over the initial state, so halving the cost is
+  // worth the same at every scale; each action costs a factor `discount`.
+  return std::log(std::max(initialCost, 1e-300) / std::max(cost, 1e-300)) +
+         static_cast<double>(length) * std::log(options.discount);
+}
+
+Trajectory Search::rollout(Worker &worker) {
+  SearchState state = root;
+  unsigned depth = committed.size();
+  Trajectory trajectory;
+  std::vector<std::pair<uint64_t, unsigned>> path;
+  while (true) {
+    uint64_t key = state.hash();
+    auto sharedIt = table.find(key);
+    const Node *shared = sharedIt == table.end() ? nullptr : &sharedIt->second;
+    auto mineIt = worker.local.find(key);
+    const Node *mine =
+        mineIt == worker.local.end() ? nullptr : &mineIt->second;
+    if (!shared && !mine) {
+      // Expansion: a new node, left by `stop` or by a random action
+      // followed by a playout.
+      Node &node = worker.local[key] = makeNode(state);
+      unsigned edge = 0;
+      if (depth < options.maxDepth && node.edges.size() > 1 &&
+          worker.rng.uniform() >= options.playoutStop)
+        edge = 1 + worker.rng.below(node.edges.size() - 1);
+      path.push_back({key, edge});
+      if (edge) {
+        unsigned action = node.edges[edge].action;
+        env.apply(state, action);
+        trajectory.actions.push_back(action);
+        ++depth;
+        playout(state, trajectory.actions, depth, worker.rng);
+      }
+      break;
+    }
+    unsigned edge =
+        depth >= options.maxDepth ? 0 : select(shared, mine, worker.rng);
+    path.push_back({key, edge});
+    if (edge == 0)
+      break;
+    unsigned action = (shared ? shared : mine)->edges[edge].action;
+    env.apply(state, action);
+    trajectory.actions.push_back(action);
+    ++depth;
+  }
+  trajectory.cost = cache.get(state);
+  double r = reward(trajectory.cost, depth);
+  for (auto [key, edge] : path) {
+    auto sharedIt = table.find(key);
+    Node &node = sharedIt != table.end()
+                     ? record(worker, key, sharedIt->second)
+                     : worker.local.at(key);
+    ++node.visits;
+    Edge &e = node.edges[edge];
+    ++e.visits;
+    e.sum += r;
+    e.best = std::max(e.best, r);
+  }
+  return trajectory;
+}
+
+void Search::merge(Worker &worker) {
+  for (auto &[key, node] : worker.local) {
+    auto [it, inserted] = table.try_emplace(key);
+    if (inserted) {
+      it->second = std::move(node);
+      continue;
+    }
+    Node &into = it->second;
+    into.visits += node.visits;
+    for (size_t i = 0, e = into.edges.size(); i != e; ++i) {
+      into.edges[i].visits += node.edges[i].visits;
+      into.edges[i].sum += node.edges[i].sum;
+      into.edges[i].best = std::max(into.edges[i].best, node.edges[i].best);
+    }
+  }
+  worker.local.clear();
+}
+
+void Search::runRound(std::vector<std::unique_ptr<Worker>> &workers,
+                      uint64_t rollouts) {
+  unsigned threads = workers.size();
+  forEachThread(threads, [&](unsigned t) {
+    Worker &worker = *workers[t];
+    worker.found = false;
+    worker.rollouts = 0;
+    for (uint64_t i = 0, e = quota(rollouts, threads, t); i != e; ++i) {
+      if (clock.expired())
+        break;
+      Trajectory trajectory = rollout(worker);
+      ++worker.rollouts;
+      if (!worker.found || trajectory.betterThan(worker.best)) {
+        worker.best = std::move(trajectory);
+        worker.found = true;
+      }
+    }
+  });
+  // Thread order makes the table's sums, and the round's best on ties,
+  // independent of scheduling.
+  for (auto &worker : workers)
+    merge(*worker);
+}
+
+SearchResult Search::run(const ProgressFn &progress) {
+  SearchResult result;
+  initialCost = cache.get(root);
+  Trajectory best{initialCost, {}};
+  unsigned threads = std::max(1u, options.threads);
+  std::vector<std::unique_ptr<Worker>> workers;
+  for (unsigned t = 0; t != threads; ++t)
+    workers.push_back(std::make_unique<Worker>(options.seed, t));
+  unsigned idle = 0;
+  while (true) {
+    // Every legal action of the root is tried at least twice per round.
+    std::vector<unsigned> rootActions = legalActions(env, root);
+    SearchOptions roundOptions = options;
+    roundOptions.roundRollouts =
+        std::max<uint64_t>(options.roundRollouts, 2 * rootActions.size());
+    uint64_t budget = roundBudget(roundOptions, result.rollouts);
+    if (committed.size() >= options.maxDepth) {
+      result.stopReason = "depth cap";
+      break;
+    }
+    if (rootActions.empty()) {
+      result.stopReason = "no legal action left";
+      break;
+    }
+    if (const char *spent = budgetSpent(budget, clock)) {
+      result.stopReason = spent;
+      break;
+    }
+    ++result.rounds;
+    runRound(workers, budget);
+    bool improved = false;
+    for (auto &worker : workers) {
+      result.rollouts += worker->rollouts;
+      if (!worker->found)
+        continue;
+      Trajectory candidate{worker->best.cost, committed};
+      candidate.actions.insert(candidate.actions.end(),
+                               worker->best.actions.begin(),
+                               worker->best.actions.end());
+      if (candidate.betterThan(best)) {
+        best = std::move(candidate);
+        improved = true;
+      }
+    }
+    idle = improved ? 0 : idle + 1;
+    RoundInfo info{result.rounds, result.rollouts, best.cost, clock.elapsed()};
+    bool stop = idle >= options.patience ||
+                best.actions.size() <= committed.size();
+    if (!stop) {
+      // Apply the best trajectory (TOAST §4.1). Its prefix is always the
+      // committed path, since only best trajectories are committed.
+      // Committing just its first action, as classic MCTS does, measured
+      // worse: the next round must then re-find the lucky playout that
+      // made it best before it can improve, and early termination fires.
+      for (size_t i = committed.size(); i < best.actions.size(); ++i) {
+        env.apply(root, best.actions[i]);
+        committed.push_back(best.actions[i]);
+      }
+      info.committed = committed.size();
+    }
+    if (progress)
+      progress(info);
+    if (stop) {
+      result.stopReason = idle >= options.patience
+                              ? "a round did not improve"
+                              : "stop is the best action";
+      break;
+    }
+  }
+  result.initialCost = initialCost;
+  finishResult(result, env, std::move(best), cache, clock);
+  return result;
+}
+
+} // namespace
+
+SearchResult runMcts(const SearchEnvironment &env,
+                     const SearchOptions &options,
+                     const ProgressFn &progress) {
+  Search search(env, options);
+  return search.run(progress);
+}
+
+} // namespace toast::search

@@ -1,0 +1,129 @@
+//===- SearchDriver.cpp - What every search algorithm shares -------------===//
+
+#include "SearchDriver.h"
+
+#include <algorithm>
+#include <cmath>
+#include <thread>
+
+namespace toast::search::detail {
+
+static uint64_t splitmix(uint64_t &x) {
+  uint64_t z = (x += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+Rng::Rng(uint64_t seed, uint64_t stream) {
+  // Distinct streams for (seed, thread) pairs: mix the stream number in
+  // before expanding, so seed+1/thread 0 and seed/thread 1 differ too.
+  uint64_t x = seed ^ (stream * 0xd1b54a32d192ed03ull + 0x8cb92ba72f3d8dd7ull);
+  for (uint64_t &word : s)
+    word = splitmix(x);
+}
+
+static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
+uint64_t Rng::next() {
+  uint64_t result = rotl(s[1] * 5, 7) * 9;
+  uint64_t t = s[1] << 17;
+  s[2] ^= s[0];
+  s[3] ^= s[1];
+  s[1] ^= s[2];
+  s[0] ^= s[3];
+  s[2] ^= t;
+  s[3] = rotl(s[3], 45);
+  return result;
+}
+
+double CostCache::get(const SearchState &state) {
+  uint64_t key = state.hash();
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = costs.find(key);
+    if (it != costs.end())
+      return it->second;
+  }
+  // Computed outside the lock: two threads may both price a new state,
+  // which wastes a little time but gives the same value.
+  double cost = env.cost(state);
+  std::lock_guard<std::mutex> lock(mutex);
+  if (costs.emplace(key, cost).second)
+    ++evaluations;
+  return cost;
+}
+
+Clock::Clock(double budgetSeconds)
+    : start(std::chrono::steady_clock::now()), budget(budgetSeconds) {}
+
+double Clock::elapsed() const {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                       start)
+      .count();
+}
+
+bool Trajectory::betterThan(const Trajectory &other) const {
+  double tolerance = 1e-12 * std::max(std::abs(cost), std::abs(other.cost));
+  if (cost < other.cost - tolerance)
+    return true;
+  return cost <= other.cost + tolerance &&
+         actions.size() < other.actions.size();
+}
+
+std::vector<unsigned> legalActions(const SearchEnvironment &env,
+                                   const SearchState &state) {
+  std::vector<unsigned> legal;
+  for (unsigned a = 0, e = env.getNumActions(); a != e; ++a)
+    if (env.isLegal(state, a))
+      legal.push_back(a);
+  return legal;
+}
+
+uint64_t quota(uint64_t total, unsigned threads, unsigned thread) {
+  return total / threads + (thread < total % threads ? 1 : 0);
+}
+
+void forEachThread(unsigned threads,
+                   const std::function<void(unsigned)> &body) {
+  if (threads <= 1) {
+    body(0);
+    return;
+  }
+  std::vector<std::thread> pool;
+  pool.reserve(threads);
+  for (unsigned t = 0; t != threads; ++t)
+    pool.emplace_back(body, t);
+  for (std::thread &thread : pool)
+    thread.join();
+}
+
+uint64_t roundBudget(const SearchOptions &options, uint64_t done) {
+  uint64_t round = std::max(1u, options.roundRollouts);
+  if (options.maxRollouts == 0)
+    return round;
+  return done >= options.maxRollouts
+             ? 0
+             : std::min<uint64_t>(round, options.maxRollouts - done);
+}
+
+const char *budgetSpent(uint64_t roundBudget, const Clock &clock) {
+  if (!roundBudget)
+    return "rollout budget";
+  if (clock.expired())
+    return "time budget";
+  return nullptr;
+}
+
+void finishResult(SearchResult &result, const SearchEnvironment &env,
+                  Trajectory best, const CostCache &cache, const Clock &clock) {
+  result.best = env.getInitialState();
+  for (unsigned action : best.actions)
+    env.apply(result.best, action);
+  result.actions = std::move(best.actions);
+  result.bestCost = best.cost;
+  result.evaluations = cache.getNumEvaluations();
+  result.seconds = clock.elapsed();
+}
+
+} // namespace toast::search::detail

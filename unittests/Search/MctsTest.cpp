@@ -1,0 +1,248 @@
+//===- MctsTest.cpp - MCTS and random search on toy environments ----------===//
+//
+// Toy environments whose optimum is known: a node per "bit", an action sets
+// its bit (axis mask 1), and the cost is a function of the set bits.
+//
+//===----------------------------------------------------------------------===//
+
+#include "toast/Search/Baselines.h"
+#include "toast/Search/Mcts.h"
+
+#include "gtest/gtest.h"
+
+#include <chrono>
+#include <cmath>
+#include <functional>
+#include <set>
+
+using namespace toast::search;
+
+namespace {
+
+/// Action i sets bit i; `costFn` prices the bit vector.
+class BitsEnvironment : public SearchEnvironment {
+public:
+  using CostFn = std::function<double(const std::vector<bool> &)>;
+  BitsEnvironment(unsigned bits, CostFn costFn)
+      : bits(bits), costFn(std::move(costFn)) {}
+
+  unsigned getNumActions() const override { return bits; }
+  std::string describeAction(unsigned action) const override {
+    return "set bit " + std::to_string(action);
+  }
+  SearchState getInitialState() const override {
+    return SearchState{std::vector<AxisMask>(bits, 0)};
+  }
+  bool isLegal(const SearchState &state, unsigned action) const override {
+    return state.nodeAxes[action] == 0;
+  }
+  void apply(SearchState &state, unsigned action) const override {
+    state.nodeAxes[action] = 1;
+  }
+  double cost(const SearchState &state) const override {
+    std::vector<bool> set(bits);
+    for (unsigned i = 0; i != bits; ++i)
+      set[i] = state.nodeAxes[i] != 0;
+    return costFn(set);
+  }
+
+private:
+  unsigned bits;
+  CostFn costFn;
+};
+
+/// Bits 0..good-1 each halve the cost; the others double it.
+BitsEnvironment halvingEnvironment(unsigned bits, unsigned good) {
+  return BitsEnvironment(bits, [good](const std::vector<bool> &set) {
+    double cost = 1;
+    for (unsigned i = 0; i != set.size(); ++i)
+      if (set[i])
+        cost *= i < good ? 0.5 : 2.0;
+    return cost;
+  });
+}
+
+std::set<unsigned> asSet(const std::vector<unsigned> &actions) {
+  return std::set<unsigned>(actions.begin(), actions.end());
+}
+
+SearchOptions smallBudget(unsigned threads = 1, uint64_t seed = 1) {
+  SearchOptions options;
+  options.threads = threads;
+  options.seed = seed;
+  options.maxRollouts = 4000;
+  options.roundRollouts = 200;
+  return options;
+}
+
+TEST(Mcts, FindsIndependentImprovements) {
+  BitsEnvironment env = halvingEnvironment(12, 3);
+  SearchResult result = runMcts(env, smallBudget());
+  EXPECT_EQ(asSet(result.actions), (std::set<unsigned>{0, 1, 2}));
+  EXPECT_DOUBLE_EQ(result.bestCost, 0.125);
+  EXPECT_DOUBLE_EQ(result.initialCost, 1.0);
+  EXPECT_EQ(env.cost(result.best), result.bestCost);
+}
+
+TEST(Mcts, StopsAtTheInitialStateWhenNothingHelps) {
+  BitsEnvironment env = halvingEnvironment(8, 0);
+  SearchResult result = runMcts(env, smallBudget());
+  EXPECT_TRUE(result.actions.empty());
+  EXPECT_EQ(result.best, env.getInitialState());
+  EXPECT_DOUBLE_EQ(result.bestCost, 1.0);
+  // A round that finds nothing better ends the search early.
+  EXPECT_EQ(result.rounds, 1u);
+}
+
+TEST(Mcts, FindsPairsThatOnlyHelpTogether) {
+  // Bits 4 and 7 each cost 10% alone but quarter the cost together; bit 1
+  // helps a little on its own.
+  BitsEnvironment env(10, [](const std::vector<bool> &set) {
+    double cost = 1;
+    for (unsigned i = 0; i != set.size(); ++i)
+      if (set[i] && i != 1 && i != 4 && i != 7)
+        cost *= 1.5;
+    if (set[4] != set[7])
+      cost *= 1.1;
+    if (set[4] && set[7])
+      cost *= 0.25;
+    if (set[1])
+      cost *= 0.9;
+    return cost;
+  });
+  SearchResult result = runMcts(env, smallBudget());
+  EXPECT_EQ(asSet(result.actions), (std::set<unsigned>{1, 4, 7}));
+  EXPECT_NEAR(result.bestCost, 0.225, 1e-12);
+}
+
+TEST(Mcts, TrajectoriesAreCappedAtMaxDepth) {
+  BitsEnvironment env = halvingEnvironment(40, 40);
+  SearchOptions options = smallBudget();
+  options.maxDepth = 5;
+  SearchResult result = runMcts(env, options);
+  EXPECT_EQ(result.actions.size(), 5u);
+  EXPECT_DOUBLE_EQ(result.bestCost, 1.0 / 32);
+}
+
+TEST(Mcts, PrefersShorterTrajectoriesOnTies) {
+  // Bit 0 halves the cost; the others change nothing.
+  BitsEnvironment env(6, [](const std::vector<bool> &set) {
+    return set[0] ? 0.5 : 1.0;
+  });
+  SearchResult result = runMcts(env, smallBudget());
+  EXPECT_EQ(result.actions, std::vector<unsigned>{0});
+}
+
+TEST(Mcts, RespectsTheRolloutBudget) {
+  BitsEnvironment env = halvingEnvironment(30, 30);
+  SearchOptions options = smallBudget();
+  options.maxRollouts = 150;
+  options.roundRollouts = 100;
+  SearchResult result = runMcts(env, options);
+  EXPECT_EQ(result.rollouts, 150u);
+  EXPECT_EQ(result.rounds, 2u);
+  EXPECT_EQ(result.stopReason, "rollout budget");
+  EXPECT_LT(result.bestCost, 1.0);
+}
+
+TEST(Mcts, RespectsTheTimeBudget) {
+  // A slow cost: 1 ms per state.
+  BitsEnvironment env(30, [](const std::vector<bool> &set) {
+    auto until = std::chrono::steady_clock::now() +
+                 std::chrono::milliseconds(1);
+    while (std::chrono::steady_clock::now() < until) {
+    }
+    double cost = 1;
+    for (bool b : set)
+      cost *= b ? 0.9 : 1;
+    return cost;
+  });
+  SearchOptions options;
+  options.budgetSeconds = 0.3;
+  options.threads = 2;
+  SearchResult result = runMcts(env, options);
+  EXPECT_LT(result.seconds, 1.0);
+  EXPECT_EQ(result.stopReason, "time budget");
+  EXPECT_LT(result.bestCost, 1.0);
+}
+
+TEST(Mcts, ProgressIsReportedPerRound) {
+  BitsEnvironment env = halvingEnvironment(12, 3);
+  std::vector<RoundInfo> rounds;
+  SearchResult result = runMcts(env, smallBudget(),
+                                [&](const RoundInfo &r) { rounds.push_back(r); });
+  ASSERT_EQ(rounds.size(), result.rounds);
+  for (size_t i = 1; i < rounds.size(); ++i)
+    EXPECT_LE(rounds[i].bestCost, rounds[i - 1].bestCost);
+  EXPECT_EQ(rounds.back().bestCost, result.bestCost);
+}
+
+/// Results that must be identical for identical (seed, threads).
+void expectSameResult(const SearchResult &a, const SearchResult &b) {
+  EXPECT_EQ(a.actions, b.actions);
+  EXPECT_EQ(a.bestCost, b.bestCost);
+  EXPECT_EQ(a.best, b.best);
+  EXPECT_EQ(a.rounds, b.rounds);
+  EXPECT_EQ(a.rollouts, b.rollouts);
+}
+
+/// A rugged landscape where different seeds find different local optima.
+BitsEnvironment ruggedEnvironment() {
+  return BitsEnvironment(24, [](const std::vector<bool> &set) {
+    double cost = 1;
+    for (unsigned i = 0; i != set.size(); ++i)
+      for (unsigned j = i + 1; j < set.size(); j += 5)
+        if (set[i] && set[j])
+          cost *= ((i * 7 + j * 13) % 11) / 10.0 + 0.5;
+    for (unsigned i = 0; i != set.size(); ++i)
+      if (set[i])
+        cost *= 0.97 + 0.01 * (i % 5);
+    return cost;
+  });
+}
+
+TEST(Mcts, SameSeedAndThreadsGiveTheSameResult) {
+  BitsEnvironment env = ruggedEnvironment();
+  for (unsigned threads : {1u, 2u, 3u}) {
+    SearchOptions options = smallBudget(threads, 7);
+    options.maxRollouts = 1500;
+    options.roundRollouts = 150;
+    SearchResult first = runMcts(env, options);
+    SearchResult second = runMcts(env, options);
+    SCOPED_TRACE(threads);
+    expectSameResult(first, second);
+  }
+}
+
+TEST(RandomSearch, FindsTheOptimumOfASmallSpace) {
+  BitsEnvironment env = halvingEnvironment(4, 2);
+  SearchResult result = runRandomSearch(env, smallBudget());
+  EXPECT_EQ(asSet(result.actions), (std::set<unsigned>{0, 1}));
+  EXPECT_DOUBLE_EQ(result.bestCost, 0.25);
+  EXPECT_EQ(result.rollouts, 4000u);
+}
+
+TEST(RandomSearch, SameSeedAndThreadsGiveTheSameResult) {
+  BitsEnvironment env = ruggedEnvironment();
+  for (unsigned threads : {1u, 2u}) {
+    SearchOptions options = smallBudget(threads, 3);
+    options.maxRollouts = 500;
+    SCOPED_TRACE(threads);
+    expectSameResult(runRandomSearch(env, options),
+                     runRandomSearch(env, options));
+  }
+}
+
+TEST(RandomSearch, MctsDoesBetterOnADeepOptimum) {
+  // Twelve good bits among forty: random trajectories rarely pick only
+  // good ones.
+  BitsEnvironment env = halvingEnvironment(40, 12);
+  SearchOptions options = smallBudget(2, 5);
+  options.maxRollouts = 3000;
+  SearchResult mcts = runMcts(env, options);
+  SearchResult random = runRandomSearch(env, options);
+  EXPECT_LT(mcts.bestCost, random.bestCost);
+  EXPECT_DOUBLE_EQ(mcts.bestCost, std::pow(0.5, 12));
+}
+
+} // namespace
