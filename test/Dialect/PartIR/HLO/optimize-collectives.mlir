@@ -36,6 +36,38 @@ module attributes {partir.mesh = #partir.mesh<["x1"=2, "x2"=4, "B"=4, "M"=2]>} {
     return %s, %sm : tensor<2x8xf32>, tensor<8x8xf32>
   }
 
+  // A gather whose axes are a prefix of a later slice's axes (a gradient
+  // gathered on "M" and read by a loop nest over "M" then "B") cancels
+  // into a slice of the rest; with the all_reduce before it, that slice
+  // then forms a reduce_scatter.
+  // CHECK-LABEL: func.func @cancel_gather_prefix
+  // CHECK-NEXT: %[[R:.*]] = partir_hlo.reduce_scatter "sum" [{"B"}, {}] %arg0 : tensor<8x8xf32> -> tensor<2x8xf32>
+  // CHECK-NEXT: return %[[R]], %[[R]]
+  func.func @cancel_gather_prefix(%w: tensor<8x8xf32>) -> (tensor<2x8xf32>, tensor<2x8xf32>) {
+    %r = partir_hlo.all_reduce "sum" ["B"] %w : tensor<8x8xf32>
+    %g = partir_hlo.all_gather [{"M"}, {}] %r : tensor<8x8xf32> -> tensor<16x8xf32>
+    %s0 = partir_hlo.all_slice [{"M", "B"}, {}] %g : tensor<16x8xf32> -> tensor<2x8xf32>
+    %s1 = partir_hlo.all_slice [{"M", "B"}, {}] %g : tensor<16x8xf32> -> tensor<2x8xf32>
+    return %s0, %s1 : tensor<2x8xf32>, tensor<2x8xf32>
+  }
+
+  // The two gradient contributions of a tied embedding, each already
+  // reduce-scattered for a sharded optimizer update, one of them through a
+  // transpose: the scatter sinks through the transpose (its dimensions
+  // permuted) and the two merge into one reduce_scatter of the sum.
+  // CHECK-LABEL: func.func @add_of_reduce_scatters
+  // CHECK-NEXT: %[[T:.*]] = stablehlo.transpose %arg0, dims = [1, 0] : (tensor<4x8xf32>) -> tensor<8x4xf32>
+  // CHECK-NEXT: %[[S:.*]] = stablehlo.add %[[T]], %arg1 : tensor<8x4xf32>
+  // CHECK-NEXT: %[[R:.*]] = partir_hlo.reduce_scatter "sum" [{"B"}, {}] %[[S]] : tensor<8x4xf32> -> tensor<2x4xf32>
+  // CHECK-NEXT: return %[[R]]
+  func.func @add_of_reduce_scatters(%a: tensor<4x8xf32>, %b: tensor<8x4xf32>) -> tensor<2x4xf32> {
+    %ra = partir_hlo.reduce_scatter "sum" [{}, {"B"}] %a : tensor<4x8xf32> -> tensor<4x2xf32>
+    %ta = stablehlo.transpose %ra, dims = [1, 0] : (tensor<4x2xf32>) -> tensor<2x4xf32>
+    %rb = partir_hlo.reduce_scatter "sum" [{"B"}, {}] %b : tensor<8x4xf32> -> tensor<2x4xf32>
+    %s = stablehlo.add %ta, %rb : tensor<2x4xf32>
+    return %s : tensor<2x4xf32>
+  }
+
   // Chains merge; empty collectives disappear.
   // CHECK-LABEL: func.func @merge
   // CHECK-NEXT: %[[S:.*]] = partir_hlo.all_slice [{"B"}, {"M"}] %arg0 : tensor<8x16xf32> -> tensor<2x8xf32>

@@ -10,6 +10,9 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/SetVector.h"
+
+#include <optional>
 
 using namespace mlir;
 
@@ -51,8 +54,61 @@ struct MergeChain : OpRewritePattern<OpTy> {
 using MergeSlices = MergeChain<AllSliceOp, /*innerIsMajor=*/true>;
 using MergeGathers = MergeChain<AllGatherOp, /*innerIsMajor=*/false>;
 
-/// all_slice(all_gather(x)): where the slice axes are a prefix of the
-/// gather axes in every dimension, the result is the gather of the rest.
+/// An all_gather read by several ops gets one copy per reading op, placed
+/// right before it (PartIR gathers per use, as FSDP does): a parameter
+/// sharded by Z3 is gathered where the forward pass reads it and again
+/// where the backward pass does, so no full copy stays alive in between,
+/// and each copy can cancel or fuse with what its reader does to it. Uses
+/// by one op (or inside one op's regions) share a copy.
+struct GatherPerUser : OpRewritePattern<AllGatherOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(AllGatherOp op,
+                                PatternRewriter &rewriter) const override {
+    Block *block = op->getBlock();
+    llvm::SmallSetVector<Operation *, 4> readers;
+    for (OpOperand &use : op->getUses()) {
+      Operation *reader = block->findAncestorOpInBlock(*use.getOwner());
+      if (!reader)
+        return failure();
+      readers.insert(reader);
+    }
+    if (readers.size() < 2)
+      return failure();
+    for (Operation *reader : readers) {
+      rewriter.setInsertionPoint(reader);
+      Value copy = rewriter.clone(*op)->getResult(0);
+      rewriter.replaceUsesWithIf(op.getResult(), copy, [&](OpOperand &use) {
+        return block->findAncestorOpInBlock(*use.getOwner()) == reader;
+      });
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// How the axes of `longer` continue those of `prefix` in every dimension,
+/// or std::nullopt if `prefix` is not a per-dimension prefix of `longer`.
+std::optional<DimAxes> suffixAfterPrefix(const DimAxes &prefix,
+                                         const DimAxes &longer) {
+  DimAxes rest;
+  for (auto [p, l] : llvm::zip_equal(prefix, longer)) {
+    if (p.size() > l.size() || !std::equal(p.begin(), p.end(), l.begin()))
+      return std::nullopt;
+    rest.emplace_back(l.begin() + p.size(), l.end());
+  }
+  return rest;
+}
+
+bool isEmpty(const DimAxes &dims) {
+  return llvm::all_of(dims, [](const auto &axes) { return axes.empty(); });
+}
+
+/// all_slice(all_gather(x)) where one is a per-dimension prefix of the
+/// other. The slice axes a prefix of the gather axes: the result is the
+/// gather of the rest. The gather axes a prefix of the slice axes (a value
+/// gathered on "M" and read by a loop nest over "M" then "B"): slicing the
+/// gathered value by the gather's axes gives back x, so the result is x
+/// sliced by the rest and the gather's traffic disappears.
 struct CancelSliceOfGather : OpRewritePattern<AllSliceOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(AllSliceOp op,
@@ -62,21 +118,23 @@ struct CancelSliceOfGather : OpRewritePattern<AllSliceOp> {
       return failure();
     DimAxes sliced = getDimAxes(op.getDims());
     DimAxes gathered = getDimAxes(gather.getDims());
-    DimAxes rest;
-    for (auto [s, g] : llvm::zip_equal(sliced, gathered)) {
-      if (s.size() > g.size() || !std::equal(s.begin(), s.end(), g.begin()))
-        return failure();
-      rest.emplace_back(g.begin() + s.size(), g.end());
-    }
     Value x = gather.getOperand();
-    if (llvm::all_of(rest, [](const auto &axes) { return axes.empty(); })) {
+    if (std::optional<DimAxes> rest = suffixAfterPrefix(sliced, gathered)) {
+      if (!isEmpty(*rest)) {
+        rewriter.replaceOpWithNewOp<AllGatherOp>(
+            op, op.getType(), x, buildDimAxes(op.getContext(), *rest));
+        return success();
+      }
       if (x.getType() != op.getType())
         return failure();
       rewriter.replaceOp(op, x);
       return success();
     }
-    rewriter.replaceOpWithNewOp<AllGatherOp>(
-        op, op.getType(), x, buildDimAxes(op.getContext(), rest));
+    std::optional<DimAxes> rest = suffixAfterPrefix(gathered, sliced);
+    if (!rest)
+      return failure();
+    rewriter.replaceOpWithNewOp<AllSliceOp>(
+        op, op.getType(), x, buildDimAxes(op.getContext(), *rest));
     return success();
   }
 };
@@ -199,31 +257,67 @@ struct ReduceBeforeGather : OpRewritePattern<AllReduceOp> {
   }
 };
 
-/// add(all_reduce(a), all_reduce(b)) over the same axes ->
-/// all_reduce(add(a, b)): one collective instead of two (e.g. the two
-/// gradient contributions of a tied embedding).
-struct AddOfSumReductions : RewritePattern {
-  AddOfSumReductions(MLIRContext *ctx)
+/// transpose(reduce_scatter(x)) -> reduce_scatter(transpose(x)) with the
+/// scattered dimensions permuted alike: once the partial sums have been
+/// sliced (a sharded optimizer update reading a transposed gradient), the
+/// reduction still meets the other contribution it can merge with.
+struct SinkReduceScatterThroughTranspose : RewritePattern {
+  SinkReduceScatterThroughTranspose(MLIRContext *ctx)
+      : RewritePattern("stablehlo.transpose", /*benefit=*/1, ctx) {}
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &rewriter) const override {
+    auto perm = op->getAttrOfType<DenseI64ArrayAttr>("permutation");
+    auto scatter = op->getOperand(0).getDefiningOp<ReduceScatterOp>();
+    if (!perm || !scatter || !scatter->hasOneUse())
+      return failure();
+    auto fullType = cast<RankedTensorType>(scatter.getOperand().getType());
+    DimAxes dims = getDimAxes(scatter.getDims());
+    SmallVector<int64_t> shape;
+    DimAxes permuted;
+    for (int64_t d : perm.asArrayRef()) {
+      shape.push_back(fullType.getDimSize(d));
+      permuted.push_back(dims[d]);
+    }
+    Operation *moved = rewriter.clone(*op);
+    moved->setOperand(0, scatter.getOperand());
+    moved->getResult(0).setType(
+        RankedTensorType::get(shape, fullType.getElementType()));
+    rewriter.replaceOpWithNewOp<ReduceScatterOp>(
+        op, op->getResult(0).getType(), moved->getResult(0),
+        scatter.getReductionAttr(), buildDimAxes(op->getContext(), permuted));
+    rewriter.eraseOp(scatter);
+    return success();
+  }
+};
+
+/// add(C(a), C(b)) -> C(add(a, b)) for two sum collectives C of one kind
+/// with identical attributes (all_reduce over the same axes, reduce_scatter
+/// scattered alike): one collective instead of two, e.g. for the two
+/// gradient contributions of a tied embedding, replicated or sharded for
+/// the optimizer.
+template <typename CollectiveOp>
+struct AddOfSums : RewritePattern {
+  AddOfSums(MLIRContext *ctx)
       : RewritePattern("stablehlo.add", /*benefit=*/1, ctx) {}
   LogicalResult matchAndRewrite(Operation *op,
                                 PatternRewriter &rewriter) const override {
     if (op->getNumOperands() != 2 || op->getNumResults() != 1)
       return failure();
-    auto lhs = op->getOperand(0).getDefiningOp<AllReduceOp>();
-    auto rhs = op->getOperand(1).getDefiningOp<AllReduceOp>();
+    auto lhs = op->getOperand(0).getDefiningOp<CollectiveOp>();
+    auto rhs = op->getOperand(1).getDefiningOp<CollectiveOp>();
     if (!lhs || !rhs || lhs == rhs || !lhs->hasOneUse() || !rhs->hasOneUse() ||
-        lhs.getReduction() != "sum" || rhs.getReduction() != "sum" ||
-        lhs.getAxes() != rhs.getAxes() ||
-        lhs.getOperand().getType() != op->getResult(0).getType())
+        lhs.getReduction() != "sum" ||
+        lhs->getAttrDictionary() != rhs->getAttrDictionary() ||
+        lhs.getOperand().getType() != rhs.getOperand().getType())
       return failure();
     OperationState state(op->getLoc(), op->getName());
     state.addOperands({lhs.getOperand(), rhs.getOperand()});
-    state.addTypes(op->getResultTypes());
+    state.addTypes(lhs.getOperand().getType());
     state.addAttributes(op->getAttrs());
     Operation *sum = rewriter.create(state);
-    rewriter.replaceOpWithNewOp<AllReduceOp>(
-        op, op->getResult(0).getType(), sum->getResult(0),
-        lhs.getReductionAttr(), lhs.getAxes());
+    Operation *combined = rewriter.clone(*lhs);
+    combined->setOperand(0, sum->getResult(0));
+    rewriter.replaceOp(op, combined->getResults());
     return success();
   }
 };
@@ -238,9 +332,11 @@ struct PartirOptimizeCollectivesPass
 } // namespace
 
 void populateCollectiveOptimizationPatterns(RewritePatternSet &patterns) {
-  patterns.add<MergeSlices, MergeGathers, CancelSliceOfGather,
+  patterns.add<GatherPerUser, MergeSlices, MergeGathers, CancelSliceOfGather,
                SliceOfGatherToAllToAll, SliceOfReduceToReduceScatter,
-               ReduceBeforeGather, AddOfSumReductions>(patterns.getContext());
+               ReduceBeforeGather, AddOfSums<AllReduceOp>,
+               AddOfSums<ReduceScatterOp>, SinkReduceScatterThroughTranspose>(
+      patterns.getContext());
   for (StringRef name : {"stablehlo.transpose", "stablehlo.reshape"})
     patterns.add<SinkReduceThroughLayoutOp>(patterns.getContext(), name);
 }
