@@ -2,7 +2,7 @@
 // RUN: split-file %s %t
 
 // RUN: not toast-run %t/unsupported-op.mlir 2>&1 | FileCheck %s --check-prefix=OP
-// OP: unsupported-op.mlir:4:8: error: toast-run: unsupported op 'stablehlo.collective_permute'
+// OP: unsupported-op.mlir:3:8: error: toast-run: unsupported op 'func.constant'
 
 // RUN: not toast-run %t/unsupported-target.mlir 2>&1 | FileCheck %s --check-prefix=TARGET
 // TARGET: unsupported-target.mlir:3:8: error: toast-run: unsupported custom_call target @my.kernel
@@ -23,7 +23,7 @@
 // CHECKTYPES: check-types.mlir:4:3: error: toast-run: malformed check: @check.expect_close compares 'tensor<2xf32>' with 'tensor<2xf64>' (the types must be equal)
 
 // RUN: not toast-run %t/philox.mlir 2>&1 | FileCheck %s --check-prefix=PHILOX
-// PHILOX: philox.mlir:3:12: error: toast-run: unsupported rng_bit_generator algorithm PHILOX (only THREE_FRY is implemented)
+// PHILOX: philox.mlir:3:12: error: toast-run: PHILOX needs a 2- or 3-element 64-bit state
 
 // RUN: not toast-run %t/unsupported-op.mlir --entry nope 2>&1 | FileCheck %s --check-prefix=ENTRY
 // ENTRY: error: toast-run: no function named @nope to run
@@ -47,9 +47,12 @@
 //--- unsupported-op.mlir
 func.func @main() -> tensor<2xf32> {
   %a = stablehlo.constant dense<1.0> : tensor<2xf32>
-  // A collective: needs an SPMD run over devices.
-  %b = "stablehlo.collective_permute"(%a) {source_target_pairs = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<2xf32>) -> tensor<2xf32>
+  %f = func.constant @id : (tensor<2xf32>) -> tensor<2xf32>
+  %b = func.call_indirect %f(%a) : (tensor<2xf32>) -> tensor<2xf32>
   return %b : tensor<2xf32>
+}
+func.func private @id(%a: tensor<2xf32>) -> tensor<2xf32> {
+  return %a : tensor<2xf32>
 }
 //--- unsupported-target.mlir
 func.func @main() -> tensor<2xf32> {
@@ -87,7 +90,7 @@ func.func @main() {
 }
 //--- philox.mlir
 func.func @main() -> tensor<4xui32> {
-  %s = stablehlo.constant dense<[1, 2]> : tensor<2xui64>
-  %n, %b = stablehlo.rng_bit_generator %s, algorithm = PHILOX : (tensor<2xui64>) -> (tensor<2xui64>, tensor<4xui32>)
+  %s = stablehlo.constant dense<[1, 2, 3, 4]> : tensor<4xui64>
+  %n, %b = stablehlo.rng_bit_generator %s, algorithm = PHILOX : (tensor<4xui64>) -> (tensor<4xui64>, tensor<4xui32>)
   return %b : tensor<4xui32>
 }

@@ -19,6 +19,7 @@
 #ifndef TOAST_INTERPRETER_INTERPRETER_H
 #define TOAST_INTERPRETER_INTERPRETER_H
 
+#include "toast/Export/HloSharding.h"
 #include "toast/Interpreter/Tensor.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -26,10 +27,11 @@
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/DenseMap.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringMap.h"
-#include <map>
 
 #include <functional>
+#include <map>
 
 namespace mlir::func {
 class FuncOp;
@@ -63,12 +65,31 @@ private:
 
 /// Which devices execute a program. The default (no SPMD context) is one
 /// device running the global program. PartIR:HLO and exported StableHLO with
-/// collectives will run one interpreter per mesh coordinate, each with an
-/// SpmdContext naming its device and a shared exchange for collectives.
+/// collectives run one interpreter per device (see Spmd.h), each with an
+/// SpmdContext naming its device and giving access to the exchange through
+/// which collectives see the operands of the other devices.
 struct SpmdContext {
   virtual ~SpmdContext();
-  /// This device's linear id (row-major over the mesh axes).
+  /// This device's linear id (row-major over the mesh axes); for exported
+  /// StableHLO, its partition id.
   virtual int64_t getDeviceId() const = 0;
+  virtual int64_t getNumDevices() const = 0;
+  /// The mesh axes (names and sizes, in device order) that PartIR:HLO
+  /// collectives name; empty for exported StableHLO.
+  virtual llvm::ArrayRef<toast::xla::MeshAxis> getMeshAxes() const = 0;
+
+  /// The operands of every device at one collective: all[d] holds what
+  /// device d contributed.
+  using Contributions = llvm::ArrayRef<llvm::ArrayRef<Tensor>>;
+  /// Called by every device at the collective `op` with its `operands`:
+  /// waits until all devices arrived, calls `compute` with everyone's
+  /// operands (which stay valid and unchanged only during the call, so
+  /// `compute` must copy what it keeps), then waits until all devices are
+  /// done reading. Fails when devices reach different collectives or
+  /// another device failed (a diagnostic is emitted once, by one device).
+  virtual mlir::LogicalResult
+  exchange(mlir::Operation *op, llvm::ArrayRef<Tensor> operands,
+           llvm::function_ref<mlir::LogicalResult(Contributions)> compute) = 0;
 };
 
 /// Kinds of value checks (`check.expect_*` custom calls).

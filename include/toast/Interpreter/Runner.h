@@ -5,10 +5,12 @@
 // programs on the same random inputs and compare their results
 // (differential testing of partitioned programs).
 //
-// Both programs of a comparison take global shapes: the original and a
-// PartIR:Core (or Temporal) version of it. Device-local programs
-// (PartIR:HLO, StableHLO with collectives) will be run SPMD, each device
-// receiving its shard of the same global inputs.
+// The original takes global shapes. The partitioned program may be global
+// (PartIR:Core or Temporal) or device-local (PartIR:HLO, exported StableHLO
+// with collectives): a device-local program runs SPMD (Spmd.h), each device
+// receiving its shard of the same global inputs, and its results are
+// reassembled into global values before the comparison. runEntry runs a
+// device-local program the same way.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TOAST_INTERPRETER_RUNNER_H
@@ -82,7 +84,7 @@ struct CompareOptions {
 };
 
 /// Runs the entries of `original` and `partitioned` on the same random
-/// arguments and prints the largest absolute and relative error of every
+/// arguments (global shapes; `partitioned` may be device-local) and prints the largest absolute and relative error of every
 /// result to `os`. Succeeds iff both run, their signatures match, every
 /// check inside them passes and every result is within the tolerance.
 mlir::LogicalResult compareModules(mlir::ModuleOp original,

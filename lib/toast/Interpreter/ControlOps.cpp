@@ -1,7 +1,7 @@
 //===- ControlOps.cpp - Calls, control flow and checks --------------------===//
 //
 // func.call, stablehlo.while/case/if, optimization_barrier, composite,
-// partition_id/replica_id, and custom_call: the `check.expect_eq`,
+// and custom_call (partition_id/replica_id are in CollectiveOps.cpp): the `check.expect_eq`,
 // `check.expect_close` and `check.expect_almost_eq` targets compare their
 // two operands (actual, expected); `Sharding`, `MoveToHost` and
 // `MoveToDevice` are identities; any other target is unsupported.
@@ -109,15 +109,6 @@ LogicalResult evalIdentity(Interpreter &, Operation *,
   return success();
 }
 
-LogicalResult evalDeviceId(Interpreter &interp, Operation *op, ArrayRef<Tensor>,
-                           SmallVectorImpl<Tensor> &results) {
-  Tensor result = makeResult(op);
-  SpmdContext *spmd = interp.getOptions().spmd;
-  result.setInt(0, spmd ? spmd->getDeviceId() : 0);
-  results.push_back(std::move(result));
-  return success();
-}
-
 //===--- custom_call -----------------------------------------------------===//
 
 LogicalResult evalCheck(Interpreter &interp, Operation *op, CheckKind kind,
@@ -195,7 +186,5 @@ void toast::interp::detail::registerControlOps(OpRegistry &r) {
   r.add("stablehlo.case", evalCase);
   r.add("stablehlo.if", evalIf);
   r.add("stablehlo.optimization_barrier", evalIdentity);
-  r.add("stablehlo.partition_id", evalDeviceId);
-  r.add("stablehlo.replica_id", evalDeviceId);
   r.add("stablehlo.custom_call", evalCustomCall);
 }

@@ -41,6 +41,8 @@ OpRegistry &OpRegistry::get() {
     detail::registerSolveOps(*r);
     detail::registerRngOps(*r);
     detail::registerPartIRCoreOps(*r);
+    detail::registerPartIRHLOOps(*r);
+    detail::registerCollectiveOps(*r);
     return r;
   }();
   return *registry;

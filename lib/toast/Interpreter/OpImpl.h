@@ -25,6 +25,8 @@ void registerContractionOps(OpRegistry &registry);
 void registerSolveOps(OpRegistry &registry);
 void registerRngOps(OpRegistry &registry);
 void registerPartIRCoreOps(OpRegistry &registry);
+void registerCollectiveOps(OpRegistry &registry);
+void registerPartIRHLOOps(OpRegistry &registry);
 
 /// A zero-filled tensor of the type of result `i` of `op`.
 Tensor makeResult(mlir::Operation *op, unsigned i = 0);
@@ -72,6 +74,14 @@ void copyStrided(const Tensor &src, int64_t srcBase,
                  llvm::ArrayRef<int64_t> srcStrides, Tensor &dst,
                  int64_t dstBase, llvm::ArrayRef<int64_t> dstStrides,
                  llvm::ArrayRef<int64_t> shape);
+
+/// A new tensor holding the block of `x` of shape `shape` starting at
+/// `offsets` (which must fit).
+Tensor extractBlock(const Tensor &x, llvm::ArrayRef<int64_t> offsets,
+                    llvm::ArrayRef<int64_t> shape);
+/// Writes `block` into `dst` (same element type) at `offsets`.
+void insertBlock(Tensor &dst, const Tensor &block,
+                 llvm::ArrayRef<int64_t> offsets);
 
 /// Converts a value of an integer tensor to int64 (signed or unsigned).
 inline int64_t indexValue(const Tensor &t, int64_t i) { return t.getInt(i); }

@@ -217,3 +217,28 @@ void toast::interp::detail::copyStrided(const Tensor &src, int64_t srcBase,
                     1);
   }
 }
+
+/// The flat offset of `offsets` under `strides`.
+static int64_t flatOffset(ArrayRef<int64_t> offsets, ArrayRef<int64_t> strides) {
+  int64_t base = 0;
+  for (auto [o, s] : llvm::zip_equal(offsets, strides))
+    base += o * s;
+  return base;
+}
+
+Tensor toast::interp::detail::extractBlock(const Tensor &x,
+                                           ArrayRef<int64_t> offsets,
+                                           ArrayRef<int64_t> shape) {
+  Tensor block(x.getElementType(), shape);
+  SmallVector<int64_t> strides = x.getStrides();
+  copyStrided(x, flatOffset(offsets, strides), strides, block, 0,
+              block.getStrides(), shape);
+  return block;
+}
+
+void toast::interp::detail::insertBlock(Tensor &dst, const Tensor &block,
+                                        ArrayRef<int64_t> offsets) {
+  SmallVector<int64_t> strides = dst.getStrides();
+  copyStrided(block, 0, block.getStrides(), dst, flatOffset(offsets, strides),
+              strides, block.getShape());
+}

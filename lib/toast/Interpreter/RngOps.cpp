@@ -5,13 +5,24 @@
 // of counter + i (split into low/high 32-bit words) under the key's two
 // words, and the new state is [key, counter + elements]. 32-bit outputs
 // use one Threefry block per pair of elements: all first words, then all
-// second words. PHILOX and DEFAULT are reported as unsupported.
+// second words.
+//
+// PHILOX (and DEFAULT, which XLA's CPU and GPU backends expand to PHILOX)
+// follows XLA's Philox4x32-10 generator: the state is [key, counter_lo,
+// counter_hi] (u64; a 2-element state has counter_hi = 0 and keeps only the
+// low word); block i is Philox4x32-10 of the 128-bit counter + i, split
+// into four 32-bit words low first, under the key's two words (low first).
+// 32-bit outputs take the four words of block i as elements 4i..4i+3;
+// 64-bit outputs take (w1:w0) and (w3:w2) as elements 2i and 2i+1. The new
+// state advances the counter by the number of blocks.
 //
 //===----------------------------------------------------------------------===//
 
 #include "OpImpl.h"
 
 #include "toast/Dialect/StableHLO/IR/StablehloOps.h"
+
+#include <array>
 
 using namespace mlir;
 using namespace toast::interp;
@@ -43,19 +54,29 @@ std::pair<uint32_t, uint32_t> threefry2x32(uint32_t k0, uint32_t k1,
   return {x0, x1};
 }
 
-LogicalResult evalRngBitGenerator(Interpreter &, Operation *op,
-                                  ArrayRef<Tensor> operands,
-                                  SmallVectorImpl<Tensor> &results) {
-  auto rng = cast<hlo::RngBitGeneratorOp>(op);
-  if (rng.getRngAlgorithm() != hlo::RngAlgorithm::THREE_FRY)
-    return op->emitError("toast-run: unsupported rng_bit_generator algorithm ")
-           << hlo::stringifyRngAlgorithm(rng.getRngAlgorithm())
-           << " (only THREE_FRY is implemented)";
-  const Tensor &state = operands[0];
-  if (state.getNumElements() != 2 || state.getElementType().getBitWidth() != 64)
+/// Philox4x32 with 10 rounds (Salmon et al.), on counter `x` and key `k`.
+std::array<uint32_t, 4> philox4x32(std::array<uint32_t, 4> x, uint32_t k0,
+                                   uint32_t k1) {
+  constexpr uint64_t kM0 = 0xD2511F53u, kM1 = 0xCD9E8D57u;
+  constexpr uint32_t kW0 = 0x9E3779B9u, kW1 = 0xBB67AE85u;
+  for (int round = 0; round < 10; ++round) {
+    if (round > 0) {
+      k0 += kW0;
+      k1 += kW1;
+    }
+    uint64_t p0 = kM0 * x[0], p1 = kM1 * x[2];
+    x = {static_cast<uint32_t>(p1 >> 32) ^ x[1] ^ k0,
+         static_cast<uint32_t>(p1),
+         static_cast<uint32_t>(p0 >> 32) ^ x[3] ^ k1,
+         static_cast<uint32_t>(p0)};
+  }
+  return x;
+}
+
+LogicalResult evalThreeFry(Operation *op, const Tensor &state,
+                           Tensor &newState, Tensor &output) {
+  if (state.getNumElements() != 2)
     return op->emitError("toast-run: THREE_FRY needs a 2-element 64-bit state");
-  Tensor newState = makeResult(op, 0);
-  Tensor output = makeResult(op, 1);
   uint64_t key = state.getUInt(0), counter = state.getUInt(1);
   uint32_t k0 = static_cast<uint32_t>(key),
            k1 = static_cast<uint32_t>(key >> 32);
@@ -70,7 +91,7 @@ LogicalResult evalRngBitGenerator(Interpreter &, Operation *op,
       output.setBits(i, (uint64_t(hi) << 32) | lo);
     }
     consumed = n;
-  } else if (width == 32) {
+  } else {
     int64_t pairs = (n + 1) / 2;
     for (int64_t p = 0; p < pairs; ++p) {
       uint64_t c = counter + static_cast<uint64_t>(p);
@@ -81,13 +102,69 @@ LogicalResult evalRngBitGenerator(Interpreter &, Operation *op,
         output.setBits(pairs + p, second);
     }
     consumed = pairs;
-  } else {
-    return op->emitError("toast-run: THREE_FRY supports 32- and 64-bit "
-                         "outputs only, got ")
-           << output.getElementType().getType();
   }
   newState.setBits(0, key);
   newState.setBits(1, counter + consumed);
+  return success();
+}
+
+LogicalResult evalPhilox(Operation *op, const Tensor &state, Tensor &newState,
+                         Tensor &output) {
+  int64_t size = state.getNumElements();
+  if (size != 2 && size != 3)
+    return op->emitError("toast-run: PHILOX needs a 2- or 3-element 64-bit "
+                         "state");
+  uint64_t key = state.getUInt(0), lo = state.getUInt(1),
+           hi = size == 3 ? state.getUInt(2) : 0;
+  uint32_t k0 = static_cast<uint32_t>(key),
+           k1 = static_cast<uint32_t>(key >> 32);
+  int64_t n = output.getNumElements();
+  bool wide = output.getElementType().getBitWidth() == 64;
+  int64_t perBlock = wide ? 2 : 4;
+  uint64_t blocks = static_cast<uint64_t>((n + perBlock - 1) / perBlock);
+  for (uint64_t b = 0; b < blocks; ++b) {
+    uint64_t cLo = lo + b, cHi = hi + (cLo < lo ? 1 : 0);
+    std::array<uint32_t, 4> w = philox4x32(
+        {static_cast<uint32_t>(cLo), static_cast<uint32_t>(cLo >> 32),
+         static_cast<uint32_t>(cHi), static_cast<uint32_t>(cHi >> 32)},
+        k0, k1);
+    for (int64_t j = 0; j < perBlock; ++j) {
+      int64_t i = static_cast<int64_t>(b) * perBlock + j;
+      if (i >= n)
+        break;
+      output.setBits(i, wide ? (uint64_t(w[2 * j + 1]) << 32) | w[2 * j]
+                             : w[j]);
+    }
+  }
+  uint64_t newLo = lo + blocks;
+  newState.setBits(0, key);
+  newState.setBits(1, newLo);
+  if (size == 3)
+    newState.setBits(2, hi + (newLo < lo ? 1 : 0));
+  return success();
+}
+
+LogicalResult evalRngBitGenerator(Interpreter &, Operation *op,
+                                  ArrayRef<Tensor> operands,
+                                  SmallVectorImpl<Tensor> &results) {
+  auto rng = cast<hlo::RngBitGeneratorOp>(op);
+  hlo::RngAlgorithm algorithm = rng.getRngAlgorithm();
+  const Tensor &state = operands[0];
+  Tensor newState = makeResult(op, 0);
+  Tensor output = makeResult(op, 1);
+  if (state.getElementType().getBitWidth() != 64)
+    return op->emitError("toast-run: rng_bit_generator needs a 64-bit state");
+  unsigned width = output.getElementType().getBitWidth();
+  if (width != 32 && width != 64)
+    return op->emitError("toast-run: rng_bit_generator supports 32- and "
+                         "64-bit outputs only, got ")
+           << output.getElementType().getType();
+  LogicalResult status =
+      algorithm == hlo::RngAlgorithm::THREE_FRY
+          ? evalThreeFry(op, state, newState, output)
+          : evalPhilox(op, state, newState, output);
+  if (failed(status))
+    return failure();
   results.push_back(std::move(newState));
   results.push_back(std::move(output));
   return success();

@@ -1,9 +1,11 @@
 //===- Runner.cpp - Running programs and comparing them -------------------===//
 
 #include "toast/Interpreter/Runner.h"
+#include "toast/Interpreter/Spmd.h"
 
 #include "toast/Dialect/CHLO/IR/ChloOps.h"
 #include "toast/Dialect/PartIR/Core/IR/PartIRCore.h"
+#include "toast/Dialect/PartIR/HLO/IR/PartIRHLO.h"
 #include "toast/Dialect/StableHLO/IR/StablehloDialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -20,7 +22,8 @@ using namespace toast::interp;
 
 void toast::interp::registerInterpreterDialects(DialectRegistry &registry) {
   registry.insert<func::FuncDialect, toast::stablehlo::StableHLODialect,
-                  toast::chlo::CHLODialect, toast::partir::PartIRDialect>();
+                  toast::chlo::CHLODialect, toast::partir::PartIRDialect,
+                  toast::partir_hlo::PartIRHLODialect>();
 }
 
 OwningOpRef<ModuleOp>
@@ -65,11 +68,12 @@ Tensor toast::interp::makeRandomTensor(const ElementType &type,
   return t;
 }
 
-FailureOr<SmallVector<Tensor>>
-toast::interp::makeRandomArguments(func::FuncOp func, uint64_t seed) {
+/// Random values of `types` (the arguments of `func`, in global shapes).
+static FailureOr<SmallVector<Tensor>>
+makeRandomValues(TypeRange types, func::FuncOp func, uint64_t seed) {
   std::mt19937_64 rng(seed);
   SmallVector<Tensor> args;
-  for (auto [i, type] : llvm::enumerate(func.getArgumentTypes())) {
+  for (auto [i, type] : llvm::enumerate(types)) {
     auto tensorType = dyn_cast<RankedTensorType>(type);
     std::optional<ElementType> elementType =
         tensorType ? ElementType::get(tensorType.getElementType())
@@ -85,6 +89,11 @@ toast::interp::makeRandomArguments(func::FuncOp func, uint64_t seed) {
   return args;
 }
 
+FailureOr<SmallVector<Tensor>>
+toast::interp::makeRandomArguments(func::FuncOp func, uint64_t seed) {
+  return makeRandomValues(func.getArgumentTypes(), func, seed);
+}
+
 static func::FuncOp lookupEntry(ModuleOp module, StringRef entry) {
   auto func = module.lookupSymbol<func::FuncOp>(entry);
   if (!func || func.isExternal()) {
@@ -95,22 +104,71 @@ static func::FuncOp lookupEntry(ModuleOp module, StringRef entry) {
   return func;
 }
 
+/// A function to run: global, or device-local with its SPMD description.
+struct Program {
+  // Op handles are cheap values; mutable so that const Programs can call
+  // their (non-const) accessors.
+  mutable func::FuncOp func;
+  std::optional<SpmdProgram> spmd;
+  /// The signature in global shapes.
+  FunctionType getGlobalType() const {
+    return spmd ? spmd->globalType : func.getFunctionType();
+  }
+};
+
+static FailureOr<Program> loadProgram(ModuleOp module, StringRef entry) {
+  func::FuncOp func = lookupEntry(module, entry);
+  if (!func)
+    return failure();
+  FailureOr<std::optional<SpmdProgram>> spmd = analyzeSpmdProgram(func);
+  if (failed(spmd))
+    return failure();
+  return Program{func, std::move(*spmd)};
+}
+
+/// Runs `program` on global `args`: directly, or SPMD on its devices.
+static FailureOr<SpmdRunReport> runProgram(const Program &program,
+                                           ArrayRef<Tensor> args,
+                                           const InterpreterOptions &options) {
+  if (program.spmd)
+    return runSpmd(program.func, *program.spmd, args, options);
+  Interpreter interp(program.func->getParentOfType<ModuleOp>(), options);
+  FailureOr<SmallVector<Tensor>> results =
+      interp.callFunction(program.func, args);
+  if (failed(results))
+    return failure();
+  return SpmdRunReport{std::move(*results), interp.getCheckSummary()};
+}
+
+static void describeSpmd(const Program &program, raw_ostream &os) {
+  if (!program.spmd)
+    return;
+  os << "@" << program.func.getSymName() << " runs SPMD on "
+     << program.spmd->numDevices << " devices ("
+     << (program.spmd->kind == SpmdProgram::Kind::PartIRHLO
+             ? "PartIR:HLO"
+             : "exported StableHLO")
+     << ")\n";
+}
+
 FailureOr<RunReport> toast::interp::runEntry(ModuleOp module,
                                              const RunOptions &options,
                                              raw_ostream &os) {
-  func::FuncOp func = lookupEntry(module, options.entry);
-  if (!func)
+  FailureOr<Program> program = loadProgram(module, options.entry);
+  if (failed(program))
     return failure();
-  FailureOr<SmallVector<Tensor>> args = makeRandomArguments(func, options.seed);
+  FailureOr<SmallVector<Tensor>> args = makeRandomValues(
+      program->getGlobalType().getInputs(), program->func, options.seed);
   if (failed(args))
     return failure();
-  Interpreter interp(module, options.interpreter);
-  FailureOr<SmallVector<Tensor>> results = interp.callFunction(func, *args);
-  if (failed(results))
+  FailureOr<SpmdRunReport> run =
+      runProgram(*program, *args, options.interpreter);
+  if (failed(run))
     return failure();
   RunReport report;
-  report.checks = interp.getCheckSummary();
-  report.results = std::move(*results);
+  report.checks = run->checks;
+  report.results = std::move(run->results);
+  describeSpmd(*program, os);
   if (options.printResults || !args->empty()) {
     if (!args->empty())
       os << "@" << options.entry << " ran on random arguments (seed "
@@ -127,10 +185,12 @@ FailureOr<RunReport> toast::interp::runEntry(ModuleOp module,
 }
 
 /// Fails with an error unless the two functions have the same signature.
+/// `partitioned` is compared in global shapes.
 static LogicalResult checkSignatures(func::FuncOp original,
-                                     func::FuncOp partitioned) {
+                                     const Program &partitionedProgram) {
+  func::FuncOp partitioned = partitionedProgram.func;
   FunctionType a = original.getFunctionType(),
-               b = partitioned.getFunctionType();
+               b = partitionedProgram.getGlobalType();
   if (a.getNumInputs() != b.getNumInputs()) {
     emitError(partitioned.getLoc())
         << "toast-run: argument count mismatch: the original @"
@@ -143,7 +203,11 @@ static LogicalResult checkSignatures(func::FuncOp original,
       emitError(partitioned.getLoc())
           << "toast-run: argument #" << i << " has type " << b.getInput(i)
           << " in the partitioned program but " << a.getInput(i)
-          << " in the original (both must take global shapes)";
+          << " in the original"
+          << (partitionedProgram.spmd
+                  ? " (the global type of a device-local argument is its "
+                    "type times its sharding's tiles)"
+                  : " (both must take global shapes)");
       return failure();
     }
   if (a.getNumResults() != b.getNumResults()) {
@@ -168,22 +232,28 @@ LogicalResult toast::interp::compareModules(ModuleOp original,
                                             ModuleOp partitioned,
                                             const CompareOptions &options,
                                             raw_ostream &os) {
-  func::FuncOp origFunc = lookupEntry(original, options.entry);
-  func::FuncOp partFunc = lookupEntry(partitioned, options.entry);
-  if (!origFunc || !partFunc || failed(checkSignatures(origFunc, partFunc)))
+  FailureOr<Program> orig = loadProgram(original, options.entry);
+  FailureOr<Program> part = loadProgram(partitioned, options.entry);
+  if (failed(orig) || failed(part))
+    return failure();
+  if (orig->spmd) {
+    emitError(orig->func.getLoc())
+        << "toast-run: the ORIGINAL program must be global (it is "
+           "device-local); pass it second";
+    return failure();
+  }
+  if (failed(checkSignatures(orig->func, *part)))
     return failure();
   FailureOr<SmallVector<Tensor>> args =
-      makeRandomArguments(origFunc, options.seed);
+      makeRandomArguments(orig->func, options.seed);
   if (failed(args))
     return failure();
-  Interpreter origInterp(original, options.interpreter);
-  FailureOr<SmallVector<Tensor>> expected =
-      origInterp.callFunction(origFunc, *args);
+  FailureOr<SpmdRunReport> expected =
+      runProgram(*orig, *args, options.interpreter);
   if (failed(expected))
     return failure();
-  Interpreter partInterp(partitioned, options.interpreter);
-  FailureOr<SmallVector<Tensor>> actual =
-      partInterp.callFunction(partFunc, *args);
+  FailureOr<SpmdRunReport> actual =
+      runProgram(*part, *args, options.interpreter);
   if (failed(actual))
     return failure();
 
@@ -191,7 +261,9 @@ LogicalResult toast::interp::compareModules(ModuleOp original,
   os << "comparing @" << options.entry << " on random arguments (seed "
      << options.seed << "), atol " << options.tolerance.atol << ", rtol "
      << options.tolerance.rtol << "\n";
-  for (auto [i, pair] : llvm::enumerate(llvm::zip_equal(*expected, *actual))) {
+  describeSpmd(*part, os);
+  for (auto [i, pair] :
+       llvm::enumerate(llvm::zip_equal(expected->results, actual->results))) {
     auto &[ref, got] = pair;
     ErrorStats stats = computeErrorStats(got, ref, options.tolerance);
     bool within = stats.numOutside == 0;
@@ -208,8 +280,7 @@ LogicalResult toast::interp::compareModules(ModuleOp original,
          << ref.formatElement(j) << "\n";
     }
   }
-  CheckSummary c1 = origInterp.getCheckSummary(),
-               c2 = partInterp.getCheckSummary();
+  CheckSummary c1 = expected->checks, c2 = actual->checks;
   if (c1.failed || c2.failed) {
     os << "checks failed: " << c1.failed << " in the original, " << c2.failed
        << " in the partitioned program\n";

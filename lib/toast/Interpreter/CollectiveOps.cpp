@@ -1,0 +1,407 @@
+//===- CollectiveOps.cpp - StableHLO collectives on simulated devices -----===//
+//
+// The StableHLO collectives (all_gather, all_reduce, reduce_scatter,
+// all_to_all, collective_permute, collective_broadcast) and partition_id /
+// replica_id, with the StableHLO specification's process groups for one
+// replica and N partitions (the only configuration simulated):
+//  * cross_replica (no channel, no use_global_device_ids): groups list
+//    replica ids, so every device is alone in its group;
+//  * cross_replica_and_partition (channel, no use_global_device_ids): the
+//    single replica's group spans all partitions, in partition order;
+//  * flattened_ids (channel and use_global_device_ids) and cross_partition
+//    (channel; all_to_all, collective_permute, collective_broadcast): groups
+//    list device ids, which is what --partir-export-stablehlo emits.
+// Also the primitives of Collectives.h, shared with the PartIR:HLO ops.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Collectives.h"
+
+#include "toast/Dialect/StableHLO/IR/StablehloOps.h"
+
+using namespace mlir;
+using namespace toast::interp;
+using namespace toast::interp::detail;
+namespace hlo = toast::stablehlo;
+
+//===----------------------------------------------------------------------===//
+// Primitives
+//===----------------------------------------------------------------------===//
+
+SpmdContext *toast::interp::detail::getSpmdContext(Interpreter &interp,
+                                                   Operation *op) {
+  SpmdContext *spmd = interp.getOptions().spmd;
+  if (!spmd)
+    op->emitError("toast-run: '")
+        << op->getName()
+        << "' communicates between devices, but the program is not run SPMD "
+           "(a device-local program needs partir.mesh or "
+           "mhlo.num_partitions)";
+  return spmd;
+}
+
+FailureOr<GroupOperands>
+toast::interp::detail::collectGroup(SpmdContext &spmd, Operation *op,
+                                    ArrayRef<Tensor> operands,
+                                    ArrayRef<int64_t> group) {
+  GroupOperands members(group.size());
+  LogicalResult status = spmd.exchange(
+      op, operands, [&](SpmdContext::Contributions all) {
+        // Copies: the other devices' tensors are only ours to read until
+        // the exchange ends.
+        for (auto [k, device] : llvm::enumerate(group))
+          for (const Tensor &t : all[device])
+            members[k].push_back(extractBlock(
+                t, SmallVector<int64_t>(t.getRank(), 0), t.getShape()));
+        return success();
+      });
+  if (failed(status))
+    return failure();
+  return members;
+}
+
+int64_t toast::interp::detail::positionIn(ArrayRef<int64_t> group,
+                                          int64_t device) {
+  const int64_t *it = llvm::find(group, device);
+  return it == group.end() ? -1 : it - group.begin();
+}
+
+Tensor toast::interp::detail::concatenate(ArrayRef<Tensor> parts,
+                                          int64_t dim) {
+  SmallVector<int64_t> shape(parts.front().getShape());
+  shape[dim] = 0;
+  for (const Tensor &part : parts)
+    shape[dim] += part.getDim(dim);
+  Tensor result(parts.front().getElementType(), shape);
+  SmallVector<int64_t> offsets(shape.size(), 0);
+  for (const Tensor &part : parts) {
+    insertBlock(result, part, offsets);
+    offsets[dim] += part.getDim(dim);
+  }
+  return result;
+}
+
+Tensor toast::interp::detail::chunkOf(const Tensor &x, int64_t dim,
+                                      int64_t count, int64_t index) {
+  SmallVector<int64_t> shape(x.getShape()), offsets(x.getRank(), 0);
+  shape[dim] /= count;
+  offsets[dim] = index * shape[dim];
+  return extractBlock(x, offsets, shape);
+}
+
+FailureOr<Tensor> toast::interp::detail::reduceValues(Interpreter &interp,
+                                                      Region *region,
+                                                      Combiner combiner,
+                                                      ArrayRef<Tensor> values) {
+  Tensor acc = values.front();
+  for (const Tensor &x : values.drop_front()) {
+    for (int64_t i = 0, n = acc.getNumElements(); i < n; ++i) {
+      if (combiner != Combiner::None) {
+        applyCombiner(combiner, acc, i, x, i);
+        continue;
+      }
+      SmallVector<Tensor, 1> out;
+      if (failed(runScalarRegion(interp, *region, {&acc, &x}, {i, i}, out)))
+        return failure();
+      acc.copyElement(i, out.front(), 0);
+    }
+  }
+  return acc;
+}
+
+Tensor toast::interp::detail::allToAll(ArrayRef<Tensor> members,
+                                       int64_t splitDim, int64_t concatDim,
+                                       int64_t position) {
+  SmallVector<Tensor> parts;
+  int64_t count = members.size();
+  for (const Tensor &member : members)
+    parts.push_back(chunkOf(member, splitDim, count, position));
+  return concatenate(parts, concatDim);
+}
+
+//===----------------------------------------------------------------------===//
+// Process groups
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+enum class GroupMode {
+  CrossReplica,
+  CrossReplicaAndPartition,
+  FlattenedIds,
+  CrossPartition
+};
+
+bool hasChannel(Operation *op) {
+  auto handle = op->getAttrOfType<hlo::ChannelHandleAttr>("channel_handle");
+  return handle && handle.getHandle() > 0;
+}
+
+/// The mode of all_gather, all_reduce and reduce_scatter.
+FailureOr<GroupMode> reductionMode(Operation *op) {
+  bool channel = hasChannel(op), global = op->hasAttr("use_global_device_ids");
+  if (global && !channel)
+    return op->emitError("toast-run: use_global_device_ids needs a "
+                         "channel_handle with a positive handle");
+  if (global)
+    return GroupMode::FlattenedIds;
+  return channel ? GroupMode::CrossReplicaAndPartition
+                 : GroupMode::CrossReplica;
+}
+
+/// The group of the executing device among `groups`, in `mode`.
+FailureOr<SmallVector<int64_t>> resolveGroup(Operation *op,
+                                             DenseIntElementsAttr groups,
+                                             GroupMode mode,
+                                             const SpmdContext &spmd) {
+  bool deviceIds =
+      mode == GroupMode::FlattenedIds || mode == GroupMode::CrossPartition;
+  int64_t numIds = deviceIds ? spmd.getNumDevices() : 1;
+  int64_t self = deviceIds ? spmd.getDeviceId() : 0;
+  auto type = cast<ShapedType>(groups.getType());
+  if (type.getRank() != 2)
+    return op->emitError("toast-run: replica_groups must be a 2-d tensor");
+  SmallVector<int64_t> values(groups.getValues<int64_t>());
+  int64_t width = type.getDimSize(1);
+  SmallVector<int64_t> mine;
+  SmallVector<bool> seen(numIds, false);
+  for (int64_t row = 0; width > 0 && row < type.getDimSize(0); ++row) {
+    SmallVector<int64_t> group;
+    for (int64_t id : ArrayRef(values).slice(row * width, width)) {
+      if (id == -1)
+        continue; // padding of shorter groups
+      if (id < 0 || id >= numIds)
+        return op->emitError("toast-run: replica_groups id ")
+               << id << " is out of range: there "
+               << (deviceIds ? "are " : "is ") << numIds
+               << (deviceIds ? " devices" : " replica");
+      if (seen[id])
+        return op->emitError("toast-run: replica_groups id ")
+               << id << " appears twice";
+      seen[id] = true;
+      group.push_back(id);
+    }
+    if (llvm::is_contained(group, self))
+      mine = group;
+  }
+  if (values.empty())
+    for (int64_t id = 0; id < numIds; ++id)
+      mine.push_back(id);
+  if (mine.empty())
+    return op->emitError("toast-run: ")
+           << (deviceIds ? "device " : "replica ") << self
+           << " is in none of the replica_groups";
+  switch (mode) {
+  case GroupMode::CrossReplica:
+    return SmallVector<int64_t>{spmd.getDeviceId()};
+  case GroupMode::CrossReplicaAndPartition: {
+    SmallVector<int64_t> all;
+    for (int64_t d = 0; d < spmd.getNumDevices(); ++d)
+      all.push_back(d);
+    return all;
+  }
+  default:
+    return mine;
+  }
+}
+
+/// The executing device's group for a collective in `mode`, and the
+/// operands of its members.
+struct Gathered {
+  SmallVector<int64_t> group;
+  int64_t position;
+  GroupOperands members;
+};
+
+FailureOr<Gathered> gatherFor(Interpreter &interp, Operation *op,
+                              ArrayRef<Tensor> operands,
+                              FailureOr<GroupMode> mode) {
+  SpmdContext *spmd = getSpmdContext(interp, op);
+  if (!spmd || failed(mode))
+    return failure();
+  auto groups = op->getAttrOfType<DenseIntElementsAttr>("replica_groups");
+  auto group = resolveGroup(op, groups, *mode, *spmd);
+  if (failed(group))
+    return failure();
+  auto members = collectGroup(*spmd, op, operands, *group);
+  if (failed(members))
+    return failure();
+  return Gathered{*group, positionIn(*group, spmd->getDeviceId()),
+                  std::move(*members)};
+}
+
+/// The operand `j` of every member.
+SmallVector<Tensor> column(const GroupOperands &members, unsigned j) {
+  SmallVector<Tensor> values;
+  for (const auto &member : members)
+    values.push_back(member[j]);
+  return values;
+}
+
+/// Fails with a clear error when `value` does not have result `i`'s type
+/// (the groups' size disagrees with the types).
+LogicalResult checkResult(Operation *op, unsigned i, const Tensor &value,
+                          size_t groupSize) {
+  if (value.getType() == op->getResult(i).getType())
+    return success();
+  return op->emitError("toast-run: with groups of ")
+         << groupSize << " devices, result #" << i << " would be "
+         << value.getType() << ", not " << op->getResult(i).getType();
+}
+
+//===----------------------------------------------------------------------===//
+// Handlers
+//===----------------------------------------------------------------------===//
+
+LogicalResult evalAllGather(Interpreter &interp, Operation *op,
+                            ArrayRef<Tensor> operands,
+                            SmallVectorImpl<Tensor> &results) {
+  auto gather = cast<hlo::AllGatherOp>(op);
+  auto g = gatherFor(interp, op, operands, reductionMode(op));
+  if (failed(g))
+    return failure();
+  for (unsigned j = 0; j < operands.size(); ++j) {
+    Tensor value =
+        concatenate(column(g->members, j), gather.getAllGatherDim());
+    if (failed(checkResult(op, j, value, g->group.size())))
+      return failure();
+    results.push_back(std::move(value));
+  }
+  return success();
+}
+
+LogicalResult evalAllReduce(Interpreter &interp, Operation *op,
+                            ArrayRef<Tensor> operands,
+                            SmallVectorImpl<Tensor> &results) {
+  auto reduce = cast<hlo::AllReduceOp>(op);
+  auto g = gatherFor(interp, op, operands, reductionMode(op));
+  if (failed(g))
+    return failure();
+  Region &region = reduce.getComputation();
+  Combiner combiner = detectCombiner(region);
+  for (unsigned j = 0; j < operands.size(); ++j) {
+    auto value = reduceValues(interp, &region, combiner, column(g->members, j));
+    if (failed(value))
+      return failure();
+    results.push_back(std::move(*value));
+  }
+  return success();
+}
+
+LogicalResult evalReduceScatter(Interpreter &interp, Operation *op,
+                                ArrayRef<Tensor> operands,
+                                SmallVectorImpl<Tensor> &results) {
+  auto scatter = cast<hlo::ReduceScatterOp>(op);
+  auto g = gatherFor(interp, op, operands, reductionMode(op));
+  if (failed(g))
+    return failure();
+  Region &region = scatter.getComputation();
+  auto reduced = reduceValues(interp, &region, detectCombiner(region),
+                              column(g->members, 0));
+  if (failed(reduced))
+    return failure();
+  Tensor value = chunkOf(*reduced, scatter.getScatterDimension(),
+                         g->group.size(), g->position);
+  if (failed(checkResult(op, 0, value, g->group.size())))
+    return failure();
+  results.push_back(std::move(value));
+  return success();
+}
+
+/// all_to_all, collective_permute and collective_broadcast.
+FailureOr<GroupMode> partitionMode(Operation *op) {
+  return hasChannel(op) ? GroupMode::CrossPartition : GroupMode::CrossReplica;
+}
+
+LogicalResult evalAllToAll(Interpreter &interp, Operation *op,
+                           ArrayRef<Tensor> operands,
+                           SmallVectorImpl<Tensor> &results) {
+  auto a2a = cast<hlo::AllToAllOp>(op);
+  auto g = gatherFor(interp, op, operands, partitionMode(op));
+  if (failed(g))
+    return failure();
+  if (a2a.getSplitCount() != g->group.size())
+    return op->emitError("toast-run: split_count ")
+           << a2a.getSplitCount() << " differs from the group size "
+           << g->group.size();
+  for (unsigned j = 0; j < operands.size(); ++j) {
+    Tensor value = allToAll(column(g->members, j), a2a.getSplitDimension(),
+                            a2a.getConcatDimension(), g->position);
+    if (failed(checkResult(op, j, value, g->group.size())))
+      return failure();
+    results.push_back(std::move(value));
+  }
+  return success();
+}
+
+LogicalResult evalCollectiveBroadcast(Interpreter &interp, Operation *op,
+                                      ArrayRef<Tensor> operands,
+                                      SmallVectorImpl<Tensor> &results) {
+  auto g = gatherFor(interp, op, operands, partitionMode(op));
+  if (failed(g))
+    return failure();
+  results.push_back(g->members.front().front());
+  return success();
+}
+
+LogicalResult evalCollectivePermute(Interpreter &interp, Operation *op,
+                                    ArrayRef<Tensor> operands,
+                                    SmallVectorImpl<Tensor> &results) {
+  auto permute = cast<hlo::CollectivePermuteOp>(op);
+  SpmdContext *spmd = getSpmdContext(interp, op);
+  if (!spmd)
+    return failure();
+  bool crossPartition = hasChannel(op);
+  int64_t numIds = crossPartition ? spmd->getNumDevices() : 1;
+  int64_t self = crossPartition ? spmd->getDeviceId() : 0;
+  SmallVector<int64_t> pairs(
+      permute.getSourceTargetPairs().getValues<int64_t>());
+  int64_t source = -1;
+  for (size_t i = 0; i + 1 < pairs.size(); i += 2) {
+    if (pairs[i] < 0 || pairs[i] >= numIds || pairs[i + 1] < 0 ||
+        pairs[i + 1] >= numIds)
+      return op->emitError("toast-run: source_target_pairs id out of range "
+                           "(")
+             << numIds << (crossPartition ? " devices)" : " replica)");
+    if (pairs[i + 1] == self)
+      source = crossPartition ? pairs[i] : spmd->getDeviceId();
+  }
+  SmallVector<int64_t> everyone;
+  for (int64_t d = 0; d < spmd->getNumDevices(); ++d)
+    everyone.push_back(d);
+  auto members = collectGroup(*spmd, op, operands, everyone);
+  if (failed(members))
+    return failure();
+  // A device that is nobody's target gets zeros.
+  results.push_back(source < 0 ? makeResult(op) : (*members)[source].front());
+  return success();
+}
+
+LogicalResult evalPartitionId(Interpreter &interp, Operation *op,
+                              ArrayRef<Tensor>,
+                              SmallVectorImpl<Tensor> &results) {
+  SpmdContext *spmd = interp.getOptions().spmd;
+  Tensor id = makeResult(op);
+  id.setInt(0, spmd ? spmd->getDeviceId() : 0);
+  results.push_back(std::move(id));
+  return success();
+}
+
+LogicalResult evalReplicaId(Interpreter &, Operation *op, ArrayRef<Tensor>,
+                            SmallVectorImpl<Tensor> &results) {
+  results.push_back(makeResult(op)); // one replica: always 0
+  return success();
+}
+
+} // namespace
+
+void toast::interp::detail::registerCollectiveOps(OpRegistry &r) {
+  r.add("stablehlo.all_gather", evalAllGather);
+  r.add("stablehlo.all_reduce", evalAllReduce);
+  r.add("stablehlo.reduce_scatter", evalReduceScatter);
+  r.add("stablehlo.all_to_all", evalAllToAll);
+  r.add("stablehlo.collective_broadcast", evalCollectiveBroadcast);
+  r.add("stablehlo.collective_permute", evalCollectivePermute);
+  r.add("stablehlo.partition_id", evalPartitionId);
+  r.add("stablehlo.replica_id", evalReplicaId);
+}

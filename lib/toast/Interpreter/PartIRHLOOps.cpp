@@ -1,0 +1,212 @@
+//===- PartIRHLOOps.cpp - PartIR:HLO collectives on simulated devices -----===//
+//
+// A PartIR:HLO collective over mesh axes A acts within the group of devices
+// that differ only in their coordinates on A, listed row-major over A in
+// the given order (computeReplicaGroups, as the export writes them). A
+// device's position in that group is the index of its chunk along a
+// dimension split by A. With that, per the dialect's definitions:
+//  * all_slice keeps the device's chunk of each split dimension;
+//  * all_gather concatenates the group's values, one split dimension at a
+//    time (the dimensions' axes are disjoint);
+//  * all_reduce folds the group's values in group order;
+//  * reduce_scatter = all_reduce over all its axes, then all_slice;
+//  * all_to_all g -> s = all_gather along g, then all_slice along s.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Collectives.h"
+
+#include "toast/Dialect/PartIR/HLO/IR/PartIRHLO.h"
+#include "toast/Export/ReplicaGroups.h"
+
+using namespace mlir;
+using namespace toast::interp;
+using namespace toast::interp::detail;
+namespace phlo = toast::partir_hlo;
+
+namespace {
+
+/// The executing device's group over `axes`.
+FailureOr<SmallVector<int64_t>> groupOver(const SpmdContext &spmd,
+                                          Operation *op,
+                                          ArrayRef<std::string> axes) {
+  SmallVector<StringRef> names(axes.begin(), axes.end());
+  auto groups = toast::xla::computeReplicaGroups(spmd.getMeshAxes(), names);
+  if (failed(groups)) {
+    InFlightDiagnostic diag = op->emitError("toast-run: axes [");
+    llvm::interleaveComma(axes, diag);
+    diag << "] are not distinct axes of the mesh";
+    return failure();
+  }
+  for (const auto &group : *groups)
+    if (llvm::is_contained(group, spmd.getDeviceId()))
+      return group;
+  llvm_unreachable("every device is in one group");
+}
+
+/// The value `x` of every member of `group` at `op`, in group order.
+FailureOr<SmallVector<Tensor>> collectValues(SpmdContext &spmd, Operation *op,
+                                             const Tensor &x,
+                                             ArrayRef<int64_t> group) {
+  auto members = collectGroup(spmd, op, {x}, group);
+  if (failed(members))
+    return failure();
+  SmallVector<Tensor> values;
+  for (auto &member : *members)
+    values.push_back(member.front());
+  return values;
+}
+
+SmallVector<std::string> axesOf(ArrayAttr attr) {
+  SmallVector<std::string> axes;
+  for (Attribute a : attr)
+    axes.push_back(cast<StringAttr>(a).str());
+  return axes;
+}
+
+/// Keeps the executing device's chunk along every dimension with axes.
+FailureOr<Tensor> sliceOwnChunks(const SpmdContext &spmd, Operation *op,
+                                 Tensor x, const phlo::DimAxes &dims) {
+  for (auto [d, axes] : llvm::enumerate(dims)) {
+    if (axes.empty())
+      continue;
+    auto group = groupOver(spmd, op, axes);
+    if (failed(group))
+      return failure();
+    x = chunkOf(x, d, group->size(), positionIn(*group, spmd.getDeviceId()));
+  }
+  return x;
+}
+
+LogicalResult evalAllSlice(Interpreter &interp, Operation *op,
+                           ArrayRef<Tensor> operands,
+                           SmallVectorImpl<Tensor> &results) {
+  SpmdContext *spmd = getSpmdContext(interp, op);
+  if (!spmd)
+    return failure();
+  auto dims = phlo::getDimAxes(cast<phlo::AllSliceOp>(op).getDims());
+  auto sliced = sliceOwnChunks(*spmd, op, operands[0], dims);
+  if (failed(sliced))
+    return failure();
+  results.push_back(std::move(*sliced));
+  return success();
+}
+
+LogicalResult evalAllGather(Interpreter &interp, Operation *op,
+                            ArrayRef<Tensor> operands,
+                            SmallVectorImpl<Tensor> &results) {
+  SpmdContext *spmd = getSpmdContext(interp, op);
+  if (!spmd)
+    return failure();
+  Tensor current = operands[0];
+  auto dims = phlo::getDimAxes(cast<phlo::AllGatherOp>(op).getDims());
+  for (auto [d, axes] : llvm::enumerate(dims)) {
+    if (axes.empty())
+      continue;
+    auto group = groupOver(*spmd, op, axes);
+    if (failed(group))
+      return failure();
+    auto parts = collectValues(*spmd, op, current, *group);
+    if (failed(parts))
+      return failure();
+    current = concatenate(*parts, d);
+  }
+  results.push_back(std::move(current));
+  return success();
+}
+
+/// The combiner of a PartIR:HLO reduction name; on i1, sum and max are
+/// `or`, prod and min are `and` (as the export writes them).
+FailureOr<Combiner> combinerOf(Operation *op, StringRef reduction,
+                               const Tensor &x) {
+  bool isBool = x.getElementType().getKind() == ElementKind::Bool;
+  if (reduction == "sum" || reduction == "max")
+    return isBool ? Combiner::Or
+                  : (reduction == "sum" ? Combiner::Add : Combiner::Max);
+  if (reduction == "prod" || reduction == "min")
+    return isBool ? Combiner::And
+                  : (reduction == "prod" ? Combiner::Mul : Combiner::Min);
+  return op->emitError("toast-run: unsupported reduction \"")
+         << reduction << "\" (expected sum, max, min or prod)";
+}
+
+/// Reduces `x` over the group of `axes` with `reduction`.
+FailureOr<Tensor> reduceOver(Interpreter &interp, SpmdContext &spmd,
+                             Operation *op, const Tensor &x,
+                             StringRef reduction, ArrayRef<std::string> axes) {
+  auto combiner = combinerOf(op, reduction, x);
+  if (failed(combiner))
+    return failure();
+  auto group = groupOver(spmd, op, axes);
+  if (failed(group))
+    return failure();
+  auto values = collectValues(spmd, op, x, *group);
+  if (failed(values))
+    return failure();
+  return reduceValues(interp, nullptr, *combiner, *values);
+}
+
+LogicalResult evalAllReduce(Interpreter &interp, Operation *op,
+                            ArrayRef<Tensor> operands,
+                            SmallVectorImpl<Tensor> &results) {
+  auto reduce = cast<phlo::AllReduceOp>(op);
+  SpmdContext *spmd = getSpmdContext(interp, op);
+  if (!spmd)
+    return failure();
+  auto value = reduceOver(interp, *spmd, op, operands[0],
+                          reduce.getReduction(), axesOf(reduce.getAxes()));
+  if (failed(value))
+    return failure();
+  results.push_back(std::move(*value));
+  return success();
+}
+
+LogicalResult evalReduceScatter(Interpreter &interp, Operation *op,
+                                ArrayRef<Tensor> operands,
+                                SmallVectorImpl<Tensor> &results) {
+  auto scatter = cast<phlo::ReduceScatterOp>(op);
+  SpmdContext *spmd = getSpmdContext(interp, op);
+  if (!spmd)
+    return failure();
+  phlo::DimAxes dims = phlo::getDimAxes(scatter.getDims());
+  SmallVector<std::string> allAxes;
+  for (const auto &axes : dims)
+    allAxes.append(axes.begin(), axes.end());
+  auto reduced = reduceOver(interp, *spmd, op, operands[0],
+                            scatter.getReduction(), allAxes);
+  if (failed(reduced))
+    return failure();
+  auto sliced = sliceOwnChunks(*spmd, op, *reduced, dims);
+  if (failed(sliced))
+    return failure();
+  results.push_back(std::move(*sliced));
+  return success();
+}
+
+LogicalResult evalAllToAll(Interpreter &interp, Operation *op,
+                           ArrayRef<Tensor> operands,
+                           SmallVectorImpl<Tensor> &results) {
+  auto a2a = cast<phlo::AllToAllOp>(op);
+  SpmdContext *spmd = getSpmdContext(interp, op);
+  if (!spmd)
+    return failure();
+  auto group = groupOver(*spmd, op, axesOf(a2a.getAxes()));
+  if (failed(group))
+    return failure();
+  auto values = collectValues(*spmd, op, operands[0], *group);
+  if (failed(values))
+    return failure();
+  results.push_back(allToAll(*values, a2a.getSliceDim(), a2a.getGatherDim(),
+                             positionIn(*group, spmd->getDeviceId())));
+  return success();
+}
+
+} // namespace
+
+void toast::interp::detail::registerPartIRHLOOps(OpRegistry &r) {
+  r.add("partir_hlo.all_slice", evalAllSlice);
+  r.add("partir_hlo.all_gather", evalAllGather);
+  r.add("partir_hlo.all_reduce", evalAllReduce);
+  r.add("partir_hlo.reduce_scatter", evalReduceScatter);
+  r.add("partir_hlo.all_to_all", evalAllToAll);
+}
