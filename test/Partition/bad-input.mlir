@@ -21,7 +21,7 @@
 // RUN: not toast-opt %S/Inputs/matmul-chain.mlir --partir-schedule=file=%S/Inputs/syntax-error.json 2>&1 | FileCheck %s --check-prefix=JSON
 // JSON: error: in schedule '{{.*}}syntax-error.json': invalid JSON: [1:101, byte=101]: Expected , or } after object property
 // RUN: not toast-opt %S/Inputs/matmul-chain.mlir --partir-schedule=file=%S/Inputs/unknown-kind.json 2>&1 | FileCheck %s --check-prefix=KIND
-// KIND: error: in schedule '{{.*}}': schedule.tactics[0]: unsupported kind 'magic' (supported: 'manual')
+// KIND: error: in schedule '{{.*}}': schedule.tactics[0]: unsupported kind 'magic' (supported: 'manual', 'automatic')
 // RUN: not toast-opt %S/Inputs/matmul-chain.mlir --partir-schedule=file=%S/Inputs/bad-spec.json 2>&1 | FileCheck %s --check-prefix=BADSPEC
 // BADSPEC: error: in schedule '{{.*}}': schedule.tactics[0].inputs.arg0: expected a dimension, "first_divisible" or "replicated"
 // RUN: not toast-opt %S/Inputs/matmul-chain.mlir --partir-schedule=file=%S/Inputs/bad-mesh.json 2>&1 | FileCheck %s --check-prefix=BADMESH

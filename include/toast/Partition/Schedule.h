@@ -35,10 +35,39 @@ struct ManualTactic {
   llvm::SmallVector<std::pair<std::string, InputSpec>> inputs;
 };
 
+/// AutomaticPartition(axes, options): searches shardings over `axes` (TOAST
+/// §4; toast/Search/AutoPartition.h) starting from the state the earlier
+/// tactics left. Run by the hook that the search library registers.
+struct AutomaticTactic {
+  std::string name;
+  /// Mesh axes the search may use; empty: all.
+  llvm::SmallVector<std::string> axes;
+  /// Device whose cost model scores states; empty: the schedule's device,
+  /// else "a100".
+  std::string device;
+  /// "mcts", "random" or "automap".
+  std::string algorithm = "mcts";
+  uint64_t seed = 1;
+  /// Wall-clock budget in seconds (0: none).
+  double budgetSeconds = 30;
+  unsigned threads = 1;
+  /// Rollout budget (0: none).
+  uint64_t rollouts = 0;
+  /// Actions touching fewer dimensions are pruned.
+  unsigned minDims = 10;
+  /// Progress and the final report on stderr.
+  bool progress = true;
+  /// Runs after the first `position` manual tactics of the schedule.
+  unsigned position = 0;
+};
+
 struct Schedule {
   /// Mesh axes in order (row-major device order); empty: use the module's.
   llvm::SmallVector<std::pair<std::string, int64_t>> mesh;
   llvm::SmallVector<ManualTactic> tactics;
+  /// Automatic tactics, each placed among `tactics` by its `position` (in
+  /// order for equal positions).
+  llvm::SmallVector<AutomaticTactic> automatic;
   /// When set (a device name such as "a100" or "file:PATH"), every tactic's
   /// report includes the simulation of the program partitioned so far.
   std::string device;
@@ -53,7 +82,25 @@ struct TacticReport {
   unsigned opsOnAxis = 0;
   /// The simulated device-local program after this tactic (Schedule::device).
   std::optional<sim::SimulationResult> simulation;
+  /// What an automatic tactic chose, in words, one action per entry.
+  std::vector<std::string> notes;
 };
+
+/// Runs an automatic tactic on a state. The search library (which depends
+/// on this one) registers it: toast::search::registerAutomaticTactic(),
+/// called by toast::registerAllPasses().
+using AutomaticTacticHook = mlir::FailureOr<TacticReport> (*)(
+    ShardingState &state, const AutomaticTactic &tactic);
+void setAutomaticTacticHook(AutomaticTacticHook hook);
+
+/// Applies an automatic tactic through the registered hook; fails with a
+/// diagnostic when no search library registered one.
+mlir::FailureOr<TacticReport>
+applyAutomaticTactic(ShardingState &state, const AutomaticTactic &tactic);
+
+/// Parses a mesh option such as `B=4,M=2`; an empty string gives no axes.
+mlir::FailureOr<llvm::SmallVector<std::pair<std::string, int64_t>>>
+parseMeshOption(mlir::ModuleOp module, llvm::StringRef text);
 
 /// Parses the JSON schedule format; on error returns failure and sets
 /// `error` to a message with the JSON path of the problem.
@@ -95,9 +142,9 @@ mlir::LogicalResult prepareEntryFunction(mlir::func::FuncOp func);
 mlir::FailureOr<TacticReport> applyManualTactic(ShardingState &state,
                                                 const ManualTactic &tactic);
 
-/// partition(module, mesh, schedule): runs every tactic on the entry
-/// function and, if `materialize`, rewrites it into PartIR:Core. Returns
-/// per-tactic reports.
+/// partition(module, mesh, schedule): runs every tactic (manual and
+/// automatic, in schedule order) on the entry function and, if
+/// `materialize`, rewrites it into PartIR:Core. Returns per-tactic reports.
 mlir::FailureOr<std::vector<TacticReport>>
 partition(mlir::ModuleOp module, const Schedule &schedule,
           bool materialize = true);

@@ -16,6 +16,7 @@
 #define TOAST_SEARCH_BASELINES_H
 
 #include "toast/Search/Mcts.h"
+#include "toast/Search/ShardingSpace.h"
 
 namespace toast::search {
 
@@ -25,6 +26,52 @@ namespace toast::search {
 SearchResult runRandomSearch(const SearchEnvironment &env,
                              const SearchOptions &options,
                              const ProgressFn &progress = {});
+
+/// The AutoMap-style space: action (argument, dimension, axis) tiles an
+/// entry argument; every state is priced by propagating its tilings on a
+/// copy of `start` and importing the result into `space`.
+class AutoMapEnvironment : public SearchEnvironment {
+public:
+  /// `space` and `start` (the state earlier tactics left, on the function
+  /// `space` analyses) must outlive the environment. Actions use `space`'s
+  /// search axes.
+  AutoMapEnvironment(const NdaEnvironment &space,
+                     partition::ShardingState &start);
+
+  unsigned getNumActions() const override { return actions.size(); }
+  std::string describeAction(unsigned action) const override;
+  SearchState getInitialState() const override;
+  bool isLegal(const SearchState &state, unsigned action) const override;
+  void apply(SearchState &state, unsigned action) const override;
+  /// The NDA space's cost of toSpaceState(state); states propagation
+  /// leaves inexpressible in the NDA space cost kUnpriceable.
+  double cost(const SearchState &state) const override;
+
+  /// The NDA state the argument tilings of `state` propagate to. Emits
+  /// diagnostics on failure (callers may want a handler that drops them).
+  mlir::FailureOr<SearchState> toSpaceState(const SearchState &state) const;
+
+  static constexpr double kUnpriceable = 1e30;
+
+private:
+  struct Action {
+    unsigned arg;
+    int64_t dim;
+    unsigned axis;
+  };
+  /// The state slot of (argument, dimension).
+  unsigned slot(unsigned arg, int64_t dim) const {
+    return firstSlot[arg] + dim;
+  }
+  /// The mask of axes `start` already tiles (argument, dimension) on.
+  AxisMask startAxes(unsigned arg, int64_t dim) const;
+
+  const NdaEnvironment &space;
+  partition::ShardingState &start;
+  std::vector<Action> actions;
+  std::vector<unsigned> firstSlot;
+  unsigned numSlots = 0;
+};
 
 } // namespace toast::search
 

@@ -7,6 +7,8 @@
 #include "toast/Dialect/PartIR/Temporal/Passes.h"
 #include "toast/Export/Passes.h"
 #include "toast/Partition/Passes.h"
+#include "toast/Search/AutoPartition.h"
+#include "toast/Search/Passes.h"
 #include "toast/Simulator/Passes.h"
 #include "toast/Transforms/Passes.h"
 
@@ -18,4 +20,7 @@ void toast::registerAllPasses() {
   sim::registerSimulatorPasses();
   registerNdaPasses();
   xla::registerExportPasses();
+  search::registerSearchPasses();
+  // JSON schedules and partition() run automatic tactics through this.
+  search::registerAutomaticTactic();
 }

@@ -63,6 +63,74 @@ static SmallVector<std::string> meshKeyOrder(StringRef json) {
   return keys;
 }
 
+/// Reads the "automatic" tactic at `path` (see AutomaticTactic).
+static FailureOr<AutomaticTactic>
+parseAutomaticTactic(const llvm::json::Object &object, const std::string &path,
+                     std::string &error) {
+  auto fail = [&](const Twine &message) {
+    error = (path + message).str();
+    return failure();
+  };
+  static constexpr llvm::StringLiteral keys[] = {
+      "name",    "kind",     "axes",    "device",   "algorithm",
+      "seed",    "budget_s", "threads", "rollouts", "min_dims"};
+  for (const auto &entry : object)
+    if (!llvm::is_contained(keys, StringRef(entry.first)))
+      return fail(": unknown key '" + entry.first.str() +
+                  "' of an automatic tactic (expected name, kind, axes, "
+                  "device, algorithm, seed, budget_s, threads, rollouts, "
+                  "min_dims)");
+  AutomaticTactic tactic;
+  tactic.name = object.getString("name").value_or("auto").str();
+  if (const llvm::json::Value *axes = object.get("axes")) {
+    const llvm::json::Array *array = axes->getAsArray();
+    if (!array)
+      return fail(".axes: expected an array of mesh axis names");
+    for (const llvm::json::Value &axis : *array) {
+      std::optional<StringRef> name = axis.getAsString();
+      if (!name)
+        return fail(".axes: expected an array of mesh axis names");
+      tactic.axes.push_back(name->str());
+    }
+  }
+  for (auto [key, field] : {std::pair{"device", &tactic.device},
+                            std::pair{"algorithm", &tactic.algorithm}}) {
+    if (const llvm::json::Value *value = object.get(key)) {
+      std::optional<StringRef> text = value->getAsString();
+      if (!text)
+        return fail(std::string(".") + key + ": expected a string");
+      *field = text->str();
+    }
+  }
+  if (!llvm::is_contained({"mcts", "random", "automap"}, tactic.algorithm))
+    return fail(".algorithm: unknown algorithm '" + tactic.algorithm +
+                "' (expected \"mcts\", \"random\" or \"automap\")");
+  // Integer options and their smallest values.
+  auto readInt = [&](const char *key, int64_t min, auto &field) {
+    const llvm::json::Value *value = object.get(key);
+    if (!value)
+      return success();
+    std::optional<int64_t> n = value->getAsInteger();
+    if (!n || *n < min)
+      return fail(std::string(".") + key + ": expected an integer >= " +
+                  std::to_string(min));
+    field = *n;
+    return success();
+  };
+  if (failed(readInt("seed", 0, tactic.seed)) ||
+      failed(readInt("threads", 1, tactic.threads)) ||
+      failed(readInt("rollouts", 0, tactic.rollouts)) ||
+      failed(readInt("min_dims", 1, tactic.minDims)))
+    return failure();
+  if (const llvm::json::Value *budget = object.get("budget_s")) {
+    std::optional<double> seconds = budget->getAsNumber();
+    if (!seconds || *seconds < 0)
+      return fail(".budget_s: expected a number of seconds >= 0");
+    tactic.budgetSeconds = *seconds;
+  }
+  return tactic;
+}
+
 FailureOr<Schedule> parseSchedule(StringRef json, std::string &error) {
   llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(json);
   if (!parsed) {
@@ -115,9 +183,18 @@ FailureOr<Schedule> parseSchedule(StringRef json, std::string &error) {
     std::optional<StringRef> kind = tactic->getString("kind");
     if (!kind)
       return fail(path + ": missing 'kind'");
+    if (*kind == "automatic") {
+      FailureOr<AutomaticTactic> automatic =
+          parseAutomaticTactic(*tactic, path, error);
+      if (failed(automatic))
+        return failure();
+      automatic->position = schedule.tactics.size();
+      schedule.automatic.push_back(std::move(*automatic));
+      continue;
+    }
     if (*kind != "manual")
       return fail(path + ": unsupported kind '" + *kind +
-                  "' (supported: 'manual')");
+                  "' (supported: 'manual', 'automatic')");
     manual.name = tactic->getString("name").value_or(
         ("tactic" + std::to_string(i)));
     std::optional<StringRef> axis = tactic->getString("axis");
@@ -347,6 +424,23 @@ FailureOr<TacticReport> applyManualTactic(ShardingState &state,
   return report;
 }
 
+static AutomaticTacticHook automaticTacticHook = nullptr;
+
+void setAutomaticTacticHook(AutomaticTacticHook hook) {
+  automaticTacticHook = hook;
+}
+
+FailureOr<TacticReport> applyAutomaticTactic(ShardingState &state,
+                                             const AutomaticTactic &tactic) {
+  if (!automaticTacticHook)
+    return state.getFunction().emitError()
+           << "tactic '" << tactic.name
+           << "': automatic tactics need the search library (link ToastSearch "
+              "and call toast::search::registerAutomaticTactic(), which "
+              "toast::registerAllPasses() does)";
+  return automaticTacticHook(state, tactic);
+}
+
 LogicalResult prepareEntryFunction(func::FuncOp func) {
   FailureOr<unsigned> inlined = inlineCalls(func);
   if (failed(inlined))
@@ -408,8 +502,7 @@ partition(ModuleOp module, const Schedule &schedule, bool materialize) {
     module.getContext()->getOrLoadDialect<partir_hlo::PartIRHLODialect>();
   }
   std::vector<TacticReport> reports;
-  for (const ManualTactic &tactic : schedule.tactics) {
-    FailureOr<TacticReport> report = applyManualTactic(state, tactic);
+  auto record = [&](FailureOr<TacticReport> report) -> LogicalResult {
     if (failed(report))
       return failure();
     if (device) {
@@ -419,8 +512,28 @@ partition(ModuleOp module, const Schedule &schedule, bool materialize) {
         return failure();
       report->simulation = *simulated;
     }
-    reports.push_back(*report);
-  }
+    reports.push_back(std::move(*report));
+    return success();
+  };
+  const AutomaticTactic *nextAuto = schedule.automatic.begin();
+  auto runAutomaticUpTo = [&](unsigned position) -> LogicalResult {
+    for (; nextAuto != schedule.automatic.end() &&
+           nextAuto->position <= position;
+         ++nextAuto) {
+      AutomaticTactic tactic = *nextAuto;
+      if (tactic.device.empty())
+        tactic.device = schedule.device.empty() ? "a100" : schedule.device;
+      if (failed(record(applyAutomaticTactic(state, tactic))))
+        return failure();
+    }
+    return success();
+  };
+  for (auto [i, tactic] : llvm::enumerate(schedule.tactics))
+    if (failed(runAutomaticUpTo(i)) ||
+        failed(record(applyManualTactic(state, tactic))))
+      return failure();
+  if (failed(runAutomaticUpTo(schedule.tactics.size())))
+    return failure();
   if (materialize) {
     if (failed(state.materializeCore()))
       return failure();

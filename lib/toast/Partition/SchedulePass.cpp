@@ -57,6 +57,8 @@ struct PartirSchedulePass
                        << sr.count(CollectiveKind::AllToAll) << " all_to_all";
       }
       llvm::errs() << "\n";
+      for (const std::string &note : r.notes)
+        llvm::errs() << "partir-schedule:   " << note << "\n";
     }
   }
 };

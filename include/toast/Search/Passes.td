@@ -1,0 +1,71 @@
+//===- Passes.td - Automatic partitioning passes -----------*- tablegen -*-===//
+#ifndef TOAST_SEARCH_PASSES_TD
+#define TOAST_SEARCH_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ToastAutoPartitionPass
+    : Pass<"toast-auto-partition", "::mlir::ModuleOp"> {
+  let summary = "AutomaticPartition(axes, options): MCTS over NDA actions";
+  let description = [{
+    Searches a sharding of the entry function (`@main`, or the only public
+    function) over the mesh axes `axes` (TOAST §4, docs/search.md) and
+    applies it, e.g.
+
+    ```
+    toast-opt model.mlir --toast-auto-partition="axes=B,M mesh=B=8,M=4 device=a100 seed=1 budget-s=30 threads=2"
+    ```
+
+    The search starts from the state earlier tactic passes left (e.g.
+    `--partir-manual-partition` for batch parallelism on `B`, then this
+    pass with `axes=M`), builds the named-dimension action space (colors x
+    conflict-resolution bits x axes, actions of fewer than `min-dims`
+    dimensions pruned, repeated layers mirrored), and runs MCTS under the
+    analytic cost C(s) = RT(s) + MP(s) of `device`: rounds of rollouts that
+    each apply the best trajectory found, stopping when a round does not
+    improve or the budget (`budget-s` seconds, `rollouts`) is spent.
+    Progress (rounds, best cost, elapsed time) and the chosen actions in
+    words go to stderr; `report=true` also emits them as a remark. The
+    result is PartIR:Core, unless `materialize=false`, which leaves the
+    annotated program for further tactic passes.
+
+    `algorithm=random` and `algorithm=automap` run the baselines with the
+    same budget and cost: random legal trajectories, and an AutoMap-style
+    search whose actions only tile function arguments (then propagation).
+    Results are reproducible for a given `seed` and `threads` unless the
+    time budget ends a round early.
+
+    **Options:** `axes`, `mesh`, `device`, `algorithm`, `seed`, `budget-s`,
+    `threads`, `rollouts`, `min-dims`, `report`, `progress`, `materialize`.
+  }];
+  let options = [
+    ListOption<"axes", "axes", "std::string",
+               "Mesh axes to search over (default: all)">,
+    Option<"mesh", "mesh", "std::string", /*default=*/"\"\"",
+           "Mesh axes as `B=4,M=2` (used when the module has no partir.mesh; "
+           "overrides it otherwise)">,
+    Option<"device", "device", "std::string", /*default=*/"\"a100\"",
+           "Device whose cost model scores states">,
+    Option<"algorithm", "algorithm", "std::string", /*default=*/"\"mcts\"",
+           "mcts, random or automap">,
+    Option<"seed", "seed", "uint64_t", /*default=*/"1", "Random seed">,
+    Option<"budgetSeconds", "budget-s", "double", /*default=*/"30",
+           "Time budget in seconds (0: none)">,
+    Option<"threads", "threads", "unsigned", /*default=*/"1",
+           "Rollout threads">,
+    Option<"rollouts", "rollouts", "uint64_t", /*default=*/"0",
+           "Rollout budget (0: none)">,
+    Option<"minDims", "min-dims", "unsigned", /*default=*/"10",
+           "Prune actions touching fewer dimensions">,
+    Option<"report", "report", "bool", /*default=*/"false",
+           "Emit the chosen actions as a remark">,
+    Option<"progress", "progress", "bool", /*default=*/"true",
+           "Print progress and the final report to stderr">,
+    Option<"materialize", "materialize", "bool", /*default=*/"true",
+           "Rewrite into PartIR:Core at the end">,
+  ];
+  let dependentDialects = ["::toast::partir::PartIRDialect",
+                           "::toast::partir_hlo::PartIRHLODialect"];
+}
+
+#endif // TOAST_SEARCH_PASSES_TD

@@ -1,0 +1,213 @@
+//===- AutoPartition.cpp - The AutomaticPartition tactic ------------------===//
+
+#include "toast/Search/AutoPartition.h"
+
+#include "toast/Partition/Schedule.h"
+#include "toast/Search/Baselines.h"
+#include "toast/Simulator/Device.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Format.h"
+
+#include <chrono>
+
+using namespace mlir;
+
+namespace toast::search {
+
+std::optional<Algorithm> parseAlgorithm(StringRef name) {
+  if (name == "mcts")
+    return Algorithm::Mcts;
+  if (name == "random")
+    return Algorithm::Random;
+  if (name == "automap")
+    return Algorithm::AutoMap;
+  return std::nullopt;
+}
+
+StringRef getAlgorithmName(Algorithm algorithm) {
+  switch (algorithm) {
+  case Algorithm::Mcts:
+    return "mcts";
+  case Algorithm::Random:
+    return "random";
+  case Algorithm::AutoMap:
+    return "automap";
+  }
+  llvm_unreachable("unknown algorithm");
+}
+
+/// Checks what the NDA space does not: the device, the budget, the axes.
+static FailureOr<sim::DeviceSpec>
+validateOptions(partition::ShardingState &state, const AutoOptions &options) {
+  func::FuncOp func = state.getFunction();
+  for (const std::string &axis : options.axes)
+    if (!state.getMesh().getAxisSize(axis))
+      return func.emitError()
+             << "automatic partition: axis \"" << axis
+             << "\" is not in the mesh " << state.getMesh();
+  if (!(options.search.budgetSeconds >= 0))
+    return func.emitError() << "automatic partition: the time budget must be "
+                               ">= 0 seconds, got "
+                            << options.search.budgetSeconds;
+  if (options.search.threads < 1)
+    return func.emitError("automatic partition: threads must be >= 1");
+  llvm::Expected<sim::DeviceSpec> device = sim::lookupDevice(options.device);
+  if (!device)
+    return func.emitError() << "automatic partition: "
+                            << llvm::toString(device.takeError());
+  return *device;
+}
+
+namespace {
+/// One search run: the environment it used, its result in NDA terms, and
+/// the chosen actions in words.
+struct Outcome {
+  SearchResult result;
+  SearchState best;
+  std::vector<std::string> actions;
+};
+} // namespace
+
+static FailureOr<Outcome> runSearch(const NdaEnvironment &space,
+                                    partition::ShardingState &state,
+                                    const AutoOptions &options,
+                                    const ProgressFn &progress) {
+  Outcome outcome;
+  if (options.algorithm == Algorithm::AutoMap) {
+    AutoMapEnvironment automap(space, state);
+    {
+      // States propagation leaves inexpressible are priced, not reported.
+      ScopedDiagnosticHandler quiet(state.getFunction().getContext(),
+                                    [](Diagnostic &) { return success(); });
+      outcome.result = runMcts(automap, options.search, progress);
+    }
+    FailureOr<SearchState> best = automap.toSpaceState(outcome.result.best);
+    if (failed(best))
+      return failure();
+    outcome.best = *best;
+    for (unsigned action : outcome.result.actions)
+      outcome.actions.push_back(automap.describeAction(action));
+    return outcome;
+  }
+  outcome.result = options.algorithm == Algorithm::Random
+                       ? runRandomSearch(space, options.search, progress)
+                       : runMcts(space, options.search, progress);
+  outcome.best = outcome.result.best;
+  for (unsigned action : outcome.result.actions)
+    outcome.actions.push_back(space.describeAction(action));
+  return outcome;
+}
+
+/// "12.3 ms step, 1.20 GB peak".
+static std::string describeCost(const AnalyticCost &cost) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << llvm::format("cost %.4g (%.4g ms step, %.3g GB peak)", cost.rel.total,
+                     cost.runtime * 1e3, cost.peakBytes / 1e9);
+  return text;
+}
+
+FailureOr<AutoReport> automaticPartition(partition::ShardingState &state,
+                                         const AutoOptions &options) {
+  FailureOr<sim::DeviceSpec> device = validateOptions(state, options);
+  if (failed(device))
+    return failure();
+  auto setupStart = std::chrono::steady_clock::now();
+  NdaEnvironmentOptions spaceOptions;
+  spaceOptions.minDims = options.minDims;
+  FailureOr<std::unique_ptr<NdaEnvironment>> space = NdaEnvironment::create(
+      state.getFunction(), state.getMesh(), options.axes, *device,
+      spaceOptions, &state);
+  if (failed(space))
+    return failure();
+  AutoReport report;
+  report.algorithm = options.algorithm;
+  report.setupSeconds = std::chrono::duration<double>(
+                            std::chrono::steady_clock::now() - setupStart)
+                            .count();
+  llvm::raw_ostream *os = options.progress;
+  StringRef name = getAlgorithmName(options.algorithm);
+  report.initial = (*space)->analyticCost((*space)->getInitialState());
+  if (os)
+    *os << "auto-partition: " << name << ", " << (*space)->getNumActions()
+        << " NDA actions on " << device->name << " (setup "
+        << llvm::format("%.2f", report.setupSeconds) << " s); start "
+        << describeCost(report.initial) << "\n";
+  ProgressFn progress;
+  if (os)
+    progress = [&](const RoundInfo &round) {
+      *os << llvm::format("auto-partition: round %u: %llu rollouts, best "
+                          "cost %.4g, %.2f s\n",
+                          round.round,
+                          static_cast<unsigned long long>(round.rollouts),
+                          round.bestCost, round.seconds);
+      os->flush();
+    };
+  FailureOr<Outcome> outcome = runSearch(**space, state, options, progress);
+  if (failed(outcome) || failed((*space)->materialize(outcome->best, state)))
+    return failure();
+  report.search = std::move(outcome->result);
+  report.actions = std::move(outcome->actions);
+  report.best = (*space)->analyticCost(outcome->best);
+  if (os) {
+    *os << llvm::format("auto-partition: %s chose %zu actions in %.2f s "
+                        "(%u rounds, %llu rollouts, %llu states priced; "
+                        "stopped: %s): ",
+                        name.str().c_str(), report.actions.size(),
+                        report.search.seconds, report.search.rounds,
+                        static_cast<unsigned long long>(report.search.rollouts),
+                        static_cast<unsigned long long>(
+                            report.search.evaluations),
+                        report.search.stopReason.c_str())
+        << describeCost(report.best) << "\n";
+    for (const std::string &action : report.actions)
+      *os << "auto-partition:   " << action << "\n";
+  }
+  return report;
+}
+
+/// The schedule hook: an AutomaticTactic as AutoOptions.
+static FailureOr<partition::TacticReport>
+runAutomaticTactic(partition::ShardingState &state,
+                   const partition::AutomaticTactic &tactic) {
+  AutoOptions options;
+  std::optional<Algorithm> algorithm = parseAlgorithm(tactic.algorithm);
+  if (!algorithm)
+    return state.getFunction().emitError()
+           << "tactic '" << tactic.name << "': unknown algorithm '"
+           << tactic.algorithm << "' (expected mcts, random or automap)";
+  options.algorithm = *algorithm;
+  options.axes.assign(tactic.axes.begin(), tactic.axes.end());
+  options.device = tactic.device;
+  options.minDims = tactic.minDims;
+  options.search.seed = tactic.seed;
+  options.search.threads = tactic.threads;
+  options.search.budgetSeconds = tactic.budgetSeconds;
+  options.search.maxRollouts = tactic.rollouts;
+  if (!tactic.progress)
+    options.progress = nullptr;
+  FailureOr<AutoReport> searched = automaticPartition(state, options);
+  if (failed(searched))
+    return failure();
+  partition::TacticReport report;
+  report.name = tactic.name;
+  report.actions = searched->actions.size();
+  report.notes = searched->actions;
+  // Ops looping over any axis the tactic searched.
+  state.getFunction().walk([&](Operation *op) {
+    if (llvm::any_of(state.getLoopNest(op), [&](const auto &level) {
+          return options.axes.empty() ||
+                 llvm::is_contained(options.axes, level.axis);
+        }))
+      ++report.opsOnAxis;
+  });
+  return report;
+}
+
+void registerAutomaticTactic() {
+  partition::setAutomaticTacticHook(runAutomaticTactic);
+}
+
+} // namespace toast::search

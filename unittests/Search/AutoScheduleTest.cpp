@@ -1,0 +1,86 @@
+//===- AutoScheduleTest.cpp - Automatic tactics in JSON schedules ---------===//
+
+#include "toast/Partition/Schedule.h"
+
+#include "gtest/gtest.h"
+
+using namespace toast::partition;
+
+namespace {
+
+mlir::FailureOr<Schedule> parse(const std::string &tactics,
+                                std::string &error) {
+  return parseSchedule(R"({"mesh": {"B": 4, "M": 2}, "tactics": [)" +
+                           tactics + "]}",
+                       error);
+}
+
+TEST(AutoSchedule, ParsesEveryOption) {
+  std::string error;
+  auto schedule = parse(R"(
+    {"name": "Auto", "kind": "automatic", "axes": ["B", "M"],
+     "device": "tpuv3", "seed": 7, "budget_s": 2.5, "threads": 2,
+     "rollouts": 100, "min_dims": 4, "algorithm": "automap"})",
+                        error);
+  ASSERT_TRUE(succeeded(schedule)) << error;
+  ASSERT_EQ(schedule->automatic.size(), 1u);
+  const AutomaticTactic &tactic = schedule->automatic[0];
+  EXPECT_EQ(tactic.name, "Auto");
+  EXPECT_EQ(tactic.axes.size(), 2u);
+  EXPECT_EQ(tactic.axes[1], "M");
+  EXPECT_EQ(tactic.device, "tpuv3");
+  EXPECT_EQ(tactic.seed, 7u);
+  EXPECT_EQ(tactic.budgetSeconds, 2.5);
+  EXPECT_EQ(tactic.threads, 2u);
+  EXPECT_EQ(tactic.rollouts, 100u);
+  EXPECT_EQ(tactic.minDims, 4u);
+  EXPECT_EQ(tactic.algorithm, "automap");
+  EXPECT_EQ(tactic.position, 0u);
+}
+
+TEST(AutoSchedule, DefaultsAndPositionAfterManualTactics) {
+  std::string error;
+  auto schedule = parse(R"(
+    {"name": "BP", "kind": "manual", "axis": "B", "inputs": {"arg0": 0}},
+    {"kind": "automatic", "axes": ["M"]})",
+                        error);
+  ASSERT_TRUE(succeeded(schedule)) << error;
+  ASSERT_EQ(schedule->tactics.size(), 1u);
+  ASSERT_EQ(schedule->automatic.size(), 1u);
+  const AutomaticTactic &tactic = schedule->automatic[0];
+  EXPECT_EQ(tactic.position, 1u);
+  EXPECT_EQ(tactic.name, "auto");
+  EXPECT_EQ(tactic.algorithm, "mcts");
+  EXPECT_EQ(tactic.seed, 1u);
+  EXPECT_EQ(tactic.budgetSeconds, 30);
+  EXPECT_EQ(tactic.threads, 1u);
+  EXPECT_TRUE(tactic.device.empty());
+}
+
+TEST(AutoSchedule, ReportsBadOptionsWithTheirPath) {
+  struct Case {
+    const char *tactic;
+    const char *error;
+  } cases[] = {
+      {R"({"kind": "automatic", "algorithm": "greedy"})",
+       "schedule.tactics[0].algorithm: unknown algorithm 'greedy' (expected "
+       "\"mcts\", \"random\" or \"automap\")"},
+      {R"({"kind": "automatic", "budget_s": -1})",
+       "schedule.tactics[0].budget_s: expected a number of seconds >= 0"},
+      {R"({"kind": "automatic", "threads": 0})",
+       "schedule.tactics[0].threads: expected an integer >= 1"},
+      {R"({"kind": "automatic", "axes": "B"})",
+       "schedule.tactics[0].axes: expected an array of mesh axis names"},
+      {R"({"kind": "automatic", "axis": "B"})",
+       "schedule.tactics[0]: unknown key 'axis' of an automatic tactic "
+       "(expected name, kind, axes, device, algorithm, seed, budget_s, "
+       "threads, rollouts, min_dims)"},
+  };
+  for (const Case &c : cases) {
+    std::string error;
+    EXPECT_TRUE(failed(parse(c.tactic, error))) << c.tactic;
+    EXPECT_EQ(error, c.error);
+  }
+}
+
+} // namespace
