@@ -58,6 +58,24 @@
 // RUN: toast-run --compare %S/../Partition/inline-calls.mlir %t.inl.opt.mlir | FileCheck %s
 // RUN: toast-opt %t.inl.opt.mlir --partir-export-stablehlo -o %t.inl.exp.mlir
 // RUN: toast-run --compare %S/../Partition/inline-calls.mlir %t.inl.exp.mlir | FileCheck %s
+//
+// Backward propagation (one loop holds both matmuls, Listing 8):
+// RUN: toast-opt %S/../Partition/backward-propagation.mlir --partir-tile="value=x1 dim=0 axis=B" --partir-propagate --partir-materialize-core -o %t.bwd.core.mlir
+// RUN: toast-opt %t.bwd.core.mlir --partir-lower-to-hlo=optimize=false -o %t.bwd.hlo.mlir
+// RUN: toast-run --compare %S/../Partition/backward-propagation.mlir %t.bwd.hlo.mlir | FileCheck %s
+// RUN: toast-opt %t.bwd.core.mlir --partir-lower-to-hlo --partir-optimize-collectives -o %t.bwd.opt.mlir
+// RUN: toast-run --compare %S/../Partition/backward-propagation.mlir %t.bwd.opt.mlir | FileCheck %s
+// RUN: toast-opt %t.bwd.opt.mlir --partir-export-stablehlo -o %t.bwd.exp.mlir
+// RUN: toast-run --compare %S/../Partition/backward-propagation.mlir %t.bwd.exp.mlir | FileCheck %s
+//
+// The flat fallback of deep tiling:
+// RUN: toast-opt %S/../Partition/deep-tiling-flat-fallback.mlir --partir-tile="value=y dim=1 axis=M" --partir-propagate --partir-tile="value=x dim=1 axis=B" --partir-propagate --partir-materialize-core -o %t.flat.core.mlir
+// RUN: toast-opt %t.flat.core.mlir --partir-lower-to-hlo=optimize=false -o %t.flat.hlo.mlir
+// RUN: toast-run --compare %S/../Partition/deep-tiling-flat-fallback.mlir %t.flat.hlo.mlir | FileCheck %s
+// RUN: toast-opt %t.flat.core.mlir --partir-lower-to-hlo --partir-optimize-collectives -o %t.flat.opt.mlir
+// RUN: toast-run --compare %S/../Partition/deep-tiling-flat-fallback.mlir %t.flat.opt.mlir | FileCheck %s
+// RUN: toast-opt %t.flat.opt.mlir --partir-export-stablehlo -o %t.flat.exp.mlir
+// RUN: toast-run --compare %S/../Partition/deep-tiling-flat-fallback.mlir %t.flat.exp.mlir | FileCheck %s
 
 // CHECK: @main runs SPMD on {{[0-9]+}} devices
 // CHECK: results agree
