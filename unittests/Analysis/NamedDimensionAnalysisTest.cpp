@@ -2,6 +2,7 @@
 
 #include "toast/Analysis/NamedDimensionAnalysis.h"
 #include "toast/InitAllDialects.h"
+#include "toast/Models/Models.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
@@ -9,6 +10,8 @@
 #include "mlir/Pass/AnalysisManager.h"
 #include "gtest/gtest.h"
 
+#include <map>
+#include <regex>
 #include <set>
 
 using namespace mlir;
@@ -163,9 +166,226 @@ func.func @loop(%x: tensor<8x4xf32>, %w: tensor<4x4xf32>) -> tensor<8x4xf32> {
   });
   ASSERT_TRUE(loop);
   EXPECT_EQ(nda.getColors(loop->getResult(1)), x);
-  // w : [F, F] on its definition and on its use in the body, a box.
+  // w : [F, F] on its definition (N, O) and on its use in the body (L, R):
+  // N->L, O->R form a box, but the body's output feature R is carried around
+  // the loop into the contraction L, a path O ~> L across the box (figure 6):
+  // the two conflicts are not compatible.
   EXPECT_EQ(nda.getNumConflicts(), 2u);
+  EXPECT_EQ(nda.getNumSets(), 2u);
+  int def = nda.getDefSite(f.getArgument(1));
+  ASSERT_GE(def, 0);
+  unsigned o = nda.getNode(nda.getSites()[def].firstName + 1);
+  int use = -1;
+  for (OpOperand &u : f.getArgument(1).getUses())
+    use = nda.getUseSite(u);
+  ASSERT_GE(use, 0);
+  unsigned l = nda.getNode(nda.getSites()[use].firstName);
+  EXPECT_FALSE(nda.hasEdge(o, l));
+  EXPECT_TRUE(nda.reaches(o, l));
+}
+
+// Figure 6 (right) without loops: a = x.x^T : [S, S] is used directly and
+// transposed by the same add, so a path leads from a's first dim to the
+// add's second. With only the direct edges checked, the box a -> add would
+// be kept and contradict the chain a -> transpose -> add (an odd cycle).
+TEST_F(NdaTest, PathAcrossBreaksBox) {
+  auto module = parse(R"mlir(
+func.func @across(%x: tensor<8x4xf32>) -> tensor<8x8xf32> {
+  %xt = stablehlo.transpose %x, dims = [1, 0] : (tensor<8x4xf32>) -> tensor<4x8xf32>
+  %a = stablehlo.dot_general %x, %xt, contracting_dims = [1] x [0] : (tensor<8x4xf32>, tensor<4x8xf32>) -> tensor<8x8xf32>
+  %b = stablehlo.transpose %a, dims = [1, 0] : (tensor<8x8xf32>) -> tensor<8x8xf32>
+  %u = stablehlo.add %a, %b : tensor<8x8xf32>
+  return %u : tensor<8x8xf32>
+}
+)mlir");
+  NamedDimensionAnalysis nda(*module);
+  // Conflicts on a, on its use by the transpose (= b), on its use by add.
+  ASSERT_EQ(nda.getNumConflicts(), 3u);
   EXPECT_EQ(nda.getNumSets(), 1u);
+  EXPECT_TRUE(nda.getSets()[0].consistent);
+  Operation *dot = nullptr, *add = nullptr;
+  nda.getEntry().walk([&](Operation *op) {
+    StringRef name = op->getName().getStringRef();
+    if (name == "stablehlo.dot_general")
+      dot = op;
+    if (name == "stablehlo.add")
+      add = op;
+  });
+  ASSERT_TRUE(dot && add);
+  const auto &aDef = nda.getSites()[nda.getDefSite(dot->getResult(0))];
+  const auto &aUse = nda.getSites()[nda.getUseSite(add->getOpOperand(0))];
+  unsigned n = nda.getNode(aDef.firstName);
+  unsigned r = nda.getNode(aUse.firstName + 1);
+  EXPECT_FALSE(nda.hasEdge(n, r));
+  EXPECT_TRUE(nda.reaches(n, r));
+  EXPECT_FALSE(nda.reaches(r, n));
+  // Bit 0 shards a's second dim, hence b's first, hence the add's first:
+  // the add use follows the transposed path, not the box.
+  unsigned set0Add = 0, set0Def = 0;
+  for (unsigned c = 0; c < 3; ++c) {
+    const auto &conflict = nda.getConflicts()[c];
+    if (conflict.a == std::min(n, nda.getNode(aDef.firstName + 1)))
+      set0Def = nda.getSelectedNodeForBit(c, false);
+    if (conflict.b == std::max(r, nda.getNode(aUse.firstName)))
+      set0Add = nda.getSelectedNodeForBit(c, false);
+  }
+  EXPECT_EQ(set0Def == n, set0Add == r);
+}
+
+// Two attention layers (figure 5 with a causal mask) share one mask computed
+// from iotas. The mask depends on no argument and has conflicting uses in
+// both layers: it is communication-free and does not chain the layers.
+constexpr const char *kMaskedLayers = R"mlir(
+func.func @two(%x: tensor<8x4xf32>, %wq0: tensor<4x6xf32>, %wk0: tensor<4x6xf32>, %wv0: tensor<4x4xf32>,
+               %wq1: tensor<4x6xf32>, %wk1: tensor<4x6xf32>, %wv1: tensor<4x4xf32>) -> tensor<8x4xf32> {
+  %i = stablehlo.iota dim = 0 : tensor<8x8xi32>
+  %j = stablehlo.iota dim = 1 : tensor<8x8xi32>
+  %mask = stablehlo.compare GE, %i, %j : (tensor<8x8xi32>, tensor<8x8xi32>) -> tensor<8x8xi1>
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %k0 = stablehlo.dot_general %x, %wk0, contracting_dims = [1] x [0] : (tensor<8x4xf32>, tensor<4x6xf32>) -> tensor<8x6xf32>
+  %v0 = stablehlo.dot_general %x, %wv0, contracting_dims = [1] x [0] : (tensor<8x4xf32>, tensor<4x4xf32>) -> tensor<8x4xf32>
+  %q0 = stablehlo.dot_general %x, %wq0, contracting_dims = [1] x [0] : (tensor<8x4xf32>, tensor<4x6xf32>) -> tensor<8x6xf32>
+  %qt0 = stablehlo.transpose %q0, dims = [1, 0] : (tensor<8x6xf32>) -> tensor<6x8xf32>
+  %s0 = stablehlo.dot_general %k0, %qt0, contracting_dims = [1] x [0] : (tensor<8x6xf32>, tensor<6x8xf32>) -> tensor<8x8xf32>
+  %a0 = stablehlo.select %mask, %s0, %s0 : (tensor<8x8xi1>, tensor<8x8xf32>, tensor<8x8xf32>) -> tensor<8x8xf32>
+  %b0 = stablehlo.reduce(%a0 init: %zero) applies stablehlo.add across dimensions = [1] : (tensor<8x8xf32>, tensor<f32>) -> tensor<8xf32>
+  %c0 = stablehlo.broadcast_in_dim %b0, dims = [0] : (tensor<8xf32>) -> tensor<8x8xf32>
+  %d0 = stablehlo.divide %a0, %c0 : tensor<8x8xf32>
+  %z0 = stablehlo.dot_general %d0, %v0, contracting_dims = [1] x [0] : (tensor<8x8xf32>, tensor<8x4xf32>) -> tensor<8x4xf32>
+  %k1 = stablehlo.dot_general %z0, %wk1, contracting_dims = [1] x [0] : (tensor<8x4xf32>, tensor<4x6xf32>) -> tensor<8x6xf32>
+  %v1 = stablehlo.dot_general %z0, %wv1, contracting_dims = [1] x [0] : (tensor<8x4xf32>, tensor<4x4xf32>) -> tensor<8x4xf32>
+  %q1 = stablehlo.dot_general %z0, %wq1, contracting_dims = [1] x [0] : (tensor<8x4xf32>, tensor<4x6xf32>) -> tensor<8x6xf32>
+  %qt1 = stablehlo.transpose %q1, dims = [1, 0] : (tensor<8x6xf32>) -> tensor<6x8xf32>
+  %s1 = stablehlo.dot_general %k1, %qt1, contracting_dims = [1] x [0] : (tensor<8x6xf32>, tensor<6x8xf32>) -> tensor<8x8xf32>
+  %a1 = stablehlo.select %mask, %s1, %s1 : (tensor<8x8xi1>, tensor<8x8xf32>, tensor<8x8xf32>) -> tensor<8x8xf32>
+  %b1 = stablehlo.reduce(%a1 init: %zero) applies stablehlo.add across dimensions = [1] : (tensor<8x8xf32>, tensor<f32>) -> tensor<8xf32>
+  %c1 = stablehlo.broadcast_in_dim %b1, dims = [0] : (tensor<8xf32>) -> tensor<8x8xf32>
+  %d1 = stablehlo.divide %a1, %c1 : tensor<8x8xf32>
+  %z1 = stablehlo.dot_general %d1, %v1, contracting_dims = [1] x [0] : (tensor<8x8xf32>, tensor<8x4xf32>) -> tensor<8x4xf32>
+  %xxt = stablehlo.dot_general %z1, %z1, contracting_dims = [1] x [1] : (tensor<8x4xf32>, tensor<8x4xf32>) -> tensor<8x8xf32>
+  %r = stablehlo.dot_general %xxt, %z1, contracting_dims = [1] x [0] : (tensor<8x8xf32>, tensor<8x4xf32>) -> tensor<8x4xf32>
+  return %r : tensor<8x4xf32>
+}
+)mlir";
+
+/// Set of the conflict first seen on the result of the op defining `v`.
+unsigned setOfDef(const NamedDimensionAnalysis &nda, Value v) {
+  int site = nda.getDefSite(v);
+  const auto &s = nda.getSites()[site];
+  unsigned a = nda.getNode(s.firstName), b = nda.getNode(s.firstName + 1);
+  for (const auto &c : nda.getConflicts())
+    if (c.a == std::min(a, b) && c.b == std::max(a, b))
+      return c.set;
+  ADD_FAILURE() << "no conflict on the definition";
+  return ~0u;
+}
+
+TEST_F(NdaTest, SharedMaskDoesNotChainLayers) {
+  auto module = parse(kMaskedLayers);
+  NamedDimensionAnalysis nda(*module);
+  Value mask, xxt;
+  SmallVector<Value> selects;
+  nda.getEntry().walk([&](Operation *op) {
+    StringRef name = op->getName().getStringRef();
+    if (name == "stablehlo.compare")
+      mask = op->getResult(0);
+    if (name == "stablehlo.select")
+      selects.push_back(op->getResult(0));
+    if (name == "stablehlo.dot_general" &&
+        op->getOperand(0) == op->getOperand(1))
+      xxt = op->getResult(0);
+  });
+  ASSERT_TRUE(mask && xxt);
+  ASSERT_EQ(selects.size(), 2u);
+  Value s0 = selects[0], s1 = selects[1];
+  unsigned maskSet = setOfDef(nda, mask);
+  unsigned layer0 = setOfDef(nda, s0), layer1 = setOfDef(nda, s1);
+  unsigned other = setOfDef(nda, xxt);
+  EXPECT_NE(maskSet, layer0);
+  EXPECT_NE(maskSet, layer1);
+  EXPECT_NE(layer0, layer1);
+  EXPECT_EQ(nda.getNumSets(), 4u);
+  // The layers are isomorphic and share a bit; the mask and x.x^T differ.
+  EXPECT_TRUE(nda.isIsomorphic(layer0, layer1));
+  EXPECT_FALSE(nda.isIsomorphic(layer0, other));
+  EXPECT_EQ(nda.getSets()[layer0].bit, nda.getSets()[layer1].bit);
+  EXPECT_NE(nda.getSets()[layer0].bit, nda.getSets()[other].bit);
+  EXPECT_NE(nda.getSets()[layer0].bit, nda.getSets()[maskSet].bit);
+  EXPECT_EQ(nda.getNumResolutionBits(), 3u);
+  // Corresponding conflicts of the two layers resolve alike under a bit.
+  const auto &f0 = nda.getCanonicalForm(layer0);
+  EXPECT_EQ(f0.conflicts.size(), nda.getSets()[layer0].conflicts.size());
+  EXPECT_EQ(f0, nda.getCanonicalForm(layer1));
+}
+
+// Merging compares canonical forms exactly: with every structural hash
+// truncated to 0 bits (all sets collide), only isomorphic sets share bits.
+TEST_F(NdaTest, HashCollisionsDoNotMergeSets) {
+  auto module = parse(kMaskedLayers);
+  NamedDimensionAnalysis exact(*module);
+  NdaOptions collide;
+  collide.signatureBits = 0;
+  NamedDimensionAnalysis colliding(*module, collide);
+  ASSERT_EQ(exact.getNumSets(), colliding.getNumSets());
+  for (unsigned i = 0; i < colliding.getNumSets(); ++i)
+    EXPECT_EQ(colliding.getSets()[i].signature, 0u);
+  EXPECT_EQ(colliding.getNumResolutionBits(), exact.getNumResolutionBits());
+  for (unsigned i = 0; i < exact.getNumSets(); ++i)
+    for (unsigned j = 0; j < exact.getNumSets(); ++j)
+      EXPECT_EQ(colliding.getSets()[i].bit == colliding.getSets()[j].bit,
+                exact.isIsomorphic(i, j));
+}
+
+// Section 3.6 and 4.4 on the transformer training step: one compatibility
+// set per layer (forward and backward together, see docs/nda.md) plus the
+// causal mask's, a number of resolution bits independent of the depth, and
+// the parameters of corresponding layers in one argument group.
+TEST_F(NdaTest, TransformerLayersShareBitsAndGroups) {
+  std::optional<unsigned> bits;
+  for (int64_t layers : {2, 4, 8}) {
+    models::ModelOptions options;
+    options.ints = {{"layers", layers}, {"batch", 2}, {"seq", 8},
+                    {"d-model", 16},    {"heads", 2}, {"vocab", 32},
+                    {"hidden", 24}};
+    std::string error;
+    auto module = models::buildModel(&context, "transformer", options, error);
+    ASSERT_TRUE(module) << error;
+    NamedDimensionAnalysis nda(*module);
+    // Per layer: its attention set and the set of its broadcast mask (used
+    // by the forward and the backward select); one set for the mask itself.
+    EXPECT_EQ(nda.getNumSets(), 2 * layers + 1) << layers << " layers";
+    if (!bits)
+      bits = nda.getNumResolutionBits();
+    EXPECT_EQ(nda.getNumResolutionBits(), *bits) << layers << " layers";
+    EXPECT_EQ(*bits, 3u);
+    // The attention sets of all layers are isomorphic.
+    unsigned largest = 0;
+    for (unsigned s = 1; s < nda.getNumSets(); ++s)
+      if (nda.getSets()[s].conflicts.size() >
+          nda.getSets()[largest].conflicts.size())
+        largest = s;
+    unsigned attention = 0;
+    for (unsigned s = 0; s < nda.getNumSets(); ++s)
+      attention += nda.isIsomorphic(s, largest);
+    EXPECT_EQ(attention, layers);
+
+    // params.layer_<i>.<path> (and its optimizer states) of every layer i
+    // fall in one argument group.
+    std::regex layer(R"(^(params|opt_state\.\w+)\.layer_(\d+)\.(.*)$)");
+    std::map<std::string, std::set<unsigned>> groups;
+    func::FuncOp entry = nda.getEntry();
+    for (unsigned i = 0; i < entry.getNumArguments(); ++i) {
+      auto name = entry.getArgAttrOfType<StringAttr>(i, "partir.name");
+      ASSERT_TRUE(name);
+      std::smatch m;
+      std::string text = name.str();
+      if (std::regex_match(text, m, layer))
+        groups[m[1].str() + "." + m[3].str()].insert(nda.getArgumentGroup(i));
+    }
+    EXPECT_FALSE(groups.empty());
+    for (auto &[path, g] : groups)
+      EXPECT_EQ(g.size(), 1u) << path << " with " << layers << " layers";
+  }
 }
 
 TEST_F(NdaTest, OpaqueOpsGetFreshNames) {

@@ -21,11 +21,21 @@
 //  * A *conflict* = two different nodes of one color annotating the same
 //    definition or use (deduplicated by node pair). Two conflicts are
 //    *compatible* when they form a box: (N,O) on a definition, (L,R) on a use
-//    of it, N->L and O->R, and no edge across (N->R or O->L). Compatibility
-//    sets are the transitive closure, each with two resolutions.
+//    of it, N->L and O->R, and no directed path across (N ~> R or O ~> L,
+//    figure 6). One exception: a definition that depends on no block
+//    argument (an iota/compare mask, a broadcast constant) and carries
+//    conflicting uses at several places is *communication-free*: each use can
+//    materialize it in its own layout without collectives, so its box
+//    constraints do not apply (otherwise the causal mask, computed once and
+//    used by every layer, would chain all layers into one set).
+//    Compatibility sets are the transitive closure, each with two
+//    resolutions.
 //  * Isomorphic compatibility sets (repeated layers, section 3.6) share one
-//    resolution bit. Function arguments of the entry function are grouped by
-//    keys built from their uses (section 4.4).
+//    resolution bit. Isomorphism is decided by an exact comparison of
+//    canonical forms (node positions, M edges, conflicts with the endpoint
+//    bit 0 selects); a structural hash only buckets the candidates.
+//    Function arguments of the entry function are grouped by keys built from
+//    their uses (section 4.4).
 //
 //===----------------------------------------------------------------------===//
 #ifndef TOAST_ANALYSIS_NAMEDDIMENSIONANALYSIS_H
@@ -36,19 +46,30 @@
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <array>
 #include <string>
 #include <vector>
 
 namespace toast {
 
+/// Construction options of the analysis.
+struct NdaOptions {
+  /// Bits of the structural hash used to bucket compatibility sets before
+  /// their canonical forms are compared exactly. Tests set 0 to put every set
+  /// in one bucket (every pair collides) and check that only isomorphic sets
+  /// merge.
+  unsigned signatureBits = 64;
+};
+
 class NamedDimensionAnalysis {
 public:
   /// A definition or use that carries names (one per tensor dimension).
   struct Site {
-    mlir::Value value;                ///< The value defined or used.
-    mlir::OpOperand *use = nullptr;   ///< Set for uses.
+    mlir::Value value;              ///< The value defined or used.
+    mlir::OpOperand *use = nullptr; ///< Set for uses.
     unsigned firstName = 0;
     unsigned rank = 0;
     bool isUse() const { return use != nullptr; }
@@ -65,22 +86,42 @@ public:
     unsigned color = 0;
     unsigned firstSite = 0; ///< A site where it occurs.
     unsigned numSites = 0;
-    unsigned set = 0;       ///< Compatibility set.
-    bool parity = false;    ///< Orientation relative to the set.
+    unsigned set = 0;    ///< Compatibility set.
+    bool parity = false; ///< Orientation relative to the set.
   };
   struct CompatibilitySet {
     llvm::SmallVector<unsigned> conflicts;
-    unsigned bit = 0;           ///< Resolution bit after isomorphism merging.
-    bool flip = false;          ///< Bit value b selects resolution b ^ flip.
-    bool consistent = true;     ///< No odd cycle among box constraints.
-    uint64_t signature = 0;     ///< Structural hash used for merging.
+    unsigned bit = 0;       ///< Resolution bit after isomorphism merging.
+    bool flip = false;      ///< Bit value b selects resolution b ^ flip.
+    bool consistent = true; ///< No odd cycle among box constraints.
+    uint64_t signature = 0; ///< Structural hash bucketing the merge.
+  };
+  /// A compatibility set up to renumbering of its nodes: nodes in canonical
+  /// order, each described by the positions of its names (op, operand or
+  /// result number, dim, size, rank); M edges and conflicts between them as
+  /// canonical indices. Two sets with equal forms are isomorphic, and the
+  /// index correspondence maps conflicts and their bit-0 choices onto each
+  /// other.
+  struct CanonicalForm {
+    std::vector<std::string> nodes;
+    std::vector<std::pair<unsigned, unsigned>> edges;
+    /// Per conflict, in canonical order: endpoints (smaller index first) and
+    /// the endpoint that resolution bit value 0 shards.
+    std::vector<std::array<unsigned, 3>> conflicts;
+    bool consistent = true;
+    bool operator==(const CanonicalForm &o) const {
+      return nodes == o.nodes && edges == o.edges && conflicts == o.conflicts &&
+             consistent == o.consistent;
+    }
   };
 
   /// Analyses `func` and every function it calls.
-  explicit NamedDimensionAnalysis(mlir::func::FuncOp func);
+  explicit NamedDimensionAnalysis(mlir::func::FuncOp func,
+                                  NdaOptions options = NdaOptions());
   /// Analyses every function of the module; the entry function (argument
   /// groups) is the public `main`, else the first public function.
-  explicit NamedDimensionAnalysis(mlir::ModuleOp module);
+  explicit NamedDimensionAnalysis(mlir::ModuleOp module,
+                                  NdaOptions options = NdaOptions());
   /// For getAnalysis<>: dispatches on FuncOp / ModuleOp.
   explicit NamedDimensionAnalysis(mlir::Operation *op);
 
@@ -110,15 +151,14 @@ public:
   llvm::SmallVector<unsigned> getColors(mlir::Value v) const;
   /// Names of a color (definition and use dims), O(1).
   llvm::ArrayRef<unsigned> getNamesOfColor(unsigned color) const {
-    return llvm::ArrayRef(colorNames).slice(colorStart[color],
-                                            colorStart[color + 1] -
-                                                colorStart[color]);
+    return llvm::ArrayRef(colorNames)
+        .slice(colorStart[color], colorStart[color + 1] - colorStart[color]);
   }
   /// Nodes (dimension graph) of a color.
   llvm::ArrayRef<unsigned> getNodesOfColor(unsigned color) const {
-    return llvm::ArrayRef(colorNodes).slice(colorNodeStart[color],
-                                            colorNodeStart[color + 1] -
-                                                colorNodeStart[color]);
+    return llvm::ArrayRef(colorNodes)
+        .slice(colorNodeStart[color],
+               colorNodeStart[color + 1] - colorNodeStart[color]);
   }
   /// Number of definition dims (value dims) in a color.
   unsigned getNumDefDims(unsigned color) const { return colorDefDims[color]; }
@@ -141,15 +181,28 @@ public:
   llvm::ArrayRef<CompatibilitySet> getSets() const { return sets; }
   /// Conflicts whose nodes lie in `color`, O(1).
   llvm::ArrayRef<unsigned> getConflictsOfColor(unsigned color) const {
-    return llvm::ArrayRef(colorConflicts).slice(
-        colorConflictStart[color],
-        colorConflictStart[color + 1] - colorConflictStart[color]);
+    return llvm::ArrayRef(colorConflicts)
+        .slice(colorConflictStart[color],
+               colorConflictStart[color + 1] - colorConflictStart[color]);
   }
   /// The node a conflict shards under resolution `r` (0/1) of its set.
   unsigned getSelectedNode(unsigned conflict, bool r) const {
     const Conflict &c = conflicts[conflict];
     return (r ^ c.parity) ? c.b : c.a;
   }
+  /// Canonical form of compatibility set `set` (section 3.6 merging).
+  const CanonicalForm &getCanonicalForm(unsigned set) const {
+    return forms[set];
+  }
+  /// Sets `a` and `b` are isomorphic (equal canonical forms); isomorphic
+  /// sets share a resolution bit.
+  bool isIsomorphic(unsigned a, unsigned b) const {
+    return forms[a] == forms[b];
+  }
+  /// Whether a directed path of length >= 1 leads from node `from` to node
+  /// `to` in the dimension graph (a depth-first search pruned by a
+  /// topological numbering; O(nodes between them)).
+  bool reaches(unsigned from, unsigned to) const;
   /// The node a conflict shards when resolution bit `bit` of the
   /// resolution_order is `value` (after isomorphism merging).
   unsigned getSelectedNodeForBit(unsigned conflict, bool value) const {
@@ -184,8 +237,11 @@ private:
   void buildNodesAndColors(UnionFind &ids);
   // Conflicts.cpp
   void findConflicts();
-  void buildCompatibilitySets();
+  void buildCompatibilitySets(
+      const llvm::DenseSet<mlir::Operation *> &inputIndependentOps);
   void mergeIsomorphicSets();
+  std::string describePosition(llvm::ArrayRef<unsigned> nodeNames) const;
+  void numberTopologically();
   // ArgumentGroups.cpp
   void groupArguments();
 
@@ -210,7 +266,13 @@ private:
   std::vector<Conflict> conflicts;
   std::vector<unsigned> colorConflictStart, colorConflicts;
   std::vector<CompatibilitySet> sets;
+  std::vector<CanonicalForm> forms;
   unsigned numBits = 0;
+  NdaOptions options;
+  /// Topological number of each node not on or behind a cycle of the
+  /// dimension graph (kUnordered otherwise); prunes reaches().
+  std::vector<unsigned> topoOrder;
+  static constexpr unsigned kUnordered = ~0u;
 
   std::vector<llvm::SmallVector<unsigned>> argGroups;
   std::vector<unsigned> argGroupOf;

@@ -1,9 +1,9 @@
 //===- Conflicts.cpp - Conflicts, compatibility sets, layer merging ------===//
 //
 // TOAST sections 3.3-3.6: conflicts between dimension-graph nodes of one
-// color on one definition or use; compatible conflicts (boxes without an
-// edge across); compatibility sets with two resolutions; isomorphic sets
-// (repeated layers) sharing one resolution bit.
+// color on one definition or use; compatible conflicts (boxes without a
+// path across); compatibility sets with two resolutions; isomorphic sets
+// (repeated layers, verified by canonical forms) sharing one resolution bit.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +13,9 @@
 #include "mlir/IR/Operation.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/Hashing.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <numeric>
 
@@ -24,9 +27,6 @@ uint64_t pairKey(unsigned a, unsigned b) {
   if (a > b)
     std::swap(a, b);
   return (uint64_t(a) << 32) | b;
-}
-uint64_t mix(uint64_t a, uint64_t b) {
-  return llvm::hash_combine(a, b);
 }
 } // namespace
 
@@ -40,8 +40,8 @@ void NamedDimensionAnalysis::findConflicts() {
         unsigned n2 = nameNode[site.firstName + d2];
         if (n1 == n2 || nodeColor[n1] != nodeColor[n2])
           continue;
-        auto [it, inserted] = index.try_emplace(pairKey(n1, n2),
-                                                conflicts.size());
+        auto [it, inserted] =
+            index.try_emplace(pairKey(n1, n2), conflicts.size());
         if (inserted) {
           Conflict c;
           c.a = std::min(n1, n2);
@@ -67,13 +67,83 @@ void NamedDimensionAnalysis::findConflicts() {
     colorConflicts[fill[conflicts[i].color]++] = i;
 }
 
-void NamedDimensionAnalysis::buildCompatibilitySets() {
+void NamedDimensionAnalysis::numberTopologically() {
+  // Kahn's algorithm: nodes on or behind a cycle (loop-carried values) keep
+  // kUnordered. Edges only go up in this numbering, and no numbered node is
+  // reachable from an unnumbered one.
+  unsigned n = getNumNodes();
+  topoOrder.assign(n, kUnordered);
+  std::vector<unsigned> indegree(n, 0);
+  for (unsigned t : succ)
+    ++indegree[t];
+  std::vector<unsigned> ready;
+  for (unsigned v = 0; v < n; ++v)
+    if (indegree[v] == 0)
+      ready.push_back(v);
+  unsigned next = 0;
+  while (!ready.empty()) {
+    unsigned v = ready.back();
+    ready.pop_back();
+    topoOrder[v] = next++;
+    for (unsigned t : getSuccessors(v))
+      if (--indegree[t] == 0)
+        ready.push_back(t);
+  }
+}
+
+bool NamedDimensionAnalysis::reaches(unsigned from, unsigned to) const {
+  // A search for a numbered target never enters a node numbered above it.
+  unsigned limit = topoOrder[to];
+  auto pruned = [&](unsigned v) {
+    return limit != kUnordered &&
+           (topoOrder[v] == kUnordered || topoOrder[v] >= limit);
+  };
+  if (pruned(from))
+    return false;
+  llvm::DenseSet<unsigned> visited;
+  SmallVector<unsigned> stack{from};
+  while (!stack.empty()) {
+    unsigned v = stack.pop_back_val();
+    for (unsigned t : getSuccessors(v)) {
+      if (t == to)
+        return true;
+      if (!pruned(t) && visited.insert(t).second)
+        stack.push_back(t);
+    }
+  }
+  return false;
+}
+
+void NamedDimensionAnalysis::buildCompatibilitySets(
+    const llvm::DenseSet<Operation *> &inputIndependentOps) {
   llvm::DenseMap<uint64_t, unsigned> index;
   for (unsigned i = 0; i < conflicts.size(); ++i)
     index[pairKey(conflicts[i].a, conflicts[i].b)] = i;
   auto lookup = [&](unsigned x, unsigned y) -> int {
+    if (x == y)
+      return -1;
     auto it = index.find(pairKey(x, y));
     return it == index.end() ? -1 : static_cast<int>(it->second);
+  };
+  auto carriesConflict = [&](const Site &s) {
+    for (unsigned i = 0; i < s.rank; ++i)
+      for (unsigned j = i + 1; j < s.rank; ++j)
+        if (lookup(nameNode[s.firstName + i], nameNode[s.firstName + j]) >= 0)
+          return true;
+    return false;
+  };
+
+  // A definition computed from no argument, with conflicting uses at
+  // several places, is communication-free: every use can compute the layout
+  // it wants locally, so none of its boxes constrains the others.
+  std::vector<unsigned> conflictingUses(sites.size(), 0);
+  for (const Site &use : sites)
+    if (use.isUse() && carriesConflict(use))
+      if (int def = getDefSite(use.value); def >= 0)
+        ++conflictingUses[def];
+  auto isCommunicationFree = [&](unsigned def) {
+    Operation *op = sites[def].value.getDefiningOp();
+    return op && conflictingUses[def] > 1 && inputIndependentOps.contains(op);
   };
 
   ParityUnionFind uf(conflicts.size());
@@ -82,18 +152,19 @@ void NamedDimensionAnalysis::buildCompatibilitySets() {
     if (!use.isUse() || use.rank < 2)
       continue;
     int def = getDefSite(use.value);
-    if (def < 0 || sites[def].rank != use.rank)
+    if (def < 0 || sites[def].rank != use.rank || isCommunicationFree(def))
       continue;
     const Site &d = sites[def];
     for (unsigned i = 0; i < use.rank; ++i)
       for (unsigned j = i + 1; j < use.rank; ++j) {
-        unsigned l = nameNode[use.firstName + i], r = nameNode[use.firstName + j];
+        unsigned l = nameNode[use.firstName + i],
+                 r = nameNode[use.firstName + j];
         unsigned n = nameNode[d.firstName + i], o = nameNode[d.firstName + j];
         int cUse = lookup(l, r), cDef = lookup(n, o);
-        if (cUse < 0 || cDef < 0 || cUse == cDef || l == r || n == o)
+        if (cUse < 0 || cDef < 0 || cUse == cDef)
           continue;
-        // The box N->L, O->R; an edge across (N->R or O->L) breaks it.
-        if (hasEdge(n, r) || hasEdge(o, l))
+        // The box N->L, O->R; a path across (N ~> R or O ~> L) breaks it.
+        if (reaches(n, r) || reaches(o, l))
           continue;
         bool orientDef = conflicts[cDef].a != n;
         bool orientUse = conflicts[cUse].a != l;
@@ -116,117 +187,171 @@ void NamedDimensionAnalysis::buildCompatibilitySets() {
     sets[conflicts[c].set].consistent = false;
 }
 
-void NamedDimensionAnalysis::mergeIsomorphicSets() {
-  if (sets.empty())
-    return;
-  // Local label of a name: where it sits (op, operand/result, dim, size).
-  auto nameLabel = [&](unsigned n) -> uint64_t {
+std::string
+NamedDimensionAnalysis::describePosition(ArrayRef<unsigned> nodeNames) const {
+  // Where each name of a node sits. Function argument numbers are left out:
+  // corresponding parameters of repeated layers have different ones.
+  SmallVector<std::string> parts;
+  for (unsigned n : nodeNames) {
     const Name &name = names[n];
     const Site &s = sites[name.site];
-    uint64_t h;
-    if (s.isUse())
-      h = llvm::hash_combine(1, s.use->getOwner()->getName().getStringRef(),
-                             s.use->getOperandNumber());
-    else if (auto arg = dyn_cast<BlockArgument>(s.value))
-      h = llvm::hash_combine(
-          2, arg.getOwner()->getParentOp()->getName().getStringRef(),
-          arg.getArgNumber() > 0);
-    else
-      h = llvm::hash_combine(3, s.value.getDefiningOp()->getName().getStringRef(),
-                             cast<OpResult>(s.value).getResultNumber());
-    return llvm::hash_combine(h, name.dim, name.size, s.rank);
-  };
-  // Node labels are only needed for nodes in conflicts.
-  llvm::DenseMap<unsigned, uint64_t> nodeLabel;
+    std::string part;
+    llvm::raw_string_ostream os(part);
+    if (s.isUse()) {
+      os << "use " << s.use->getOwner()->getName().getStringRef() << "("
+         << s.use->getOperandNumber() << ")";
+    } else if (auto arg = dyn_cast<BlockArgument>(s.value)) {
+      Operation *parent = arg.getOwner()->getParentOp();
+      os << "arg " << parent->getName().getStringRef();
+      if (!isa<func::FuncOp>(parent))
+        os << " " << arg.getOwner()->getParent()->getRegionNumber() << ":"
+           << arg.getArgNumber();
+    } else {
+      os << s.value.getDefiningOp()->getName().getStringRef() << "#"
+         << cast<OpResult>(s.value).getResultNumber();
+    }
+    os << "[" << name.dim << "/" << s.rank << "] " << name.size
+       << (name.blocked ? " blocked" : "");
+    parts.push_back(std::move(part));
+  }
+  llvm::sort(parts);
+  return llvm::join(parts, "; ");
+}
+
+namespace {
+/// The sub-graph of one compatibility set with nodes renumbered locally.
+struct SetGraph {
+  SmallVector<unsigned> nodes; ///< Dimension-graph node of each local node.
+  llvm::DenseMap<unsigned, unsigned> local;
+  SmallVector<std::pair<unsigned, unsigned>> edges, conflictEdges;
+};
+
+/// Weisfeiler-Lehman refinement (3 rounds) of `label` over M edges (in and
+/// out) and conflict edges. Only orders nodes canonically: the exact
+/// comparison of canonical forms decides isomorphism.
+void refineLabels(const SetGraph &g, SmallVector<uint64_t> &label) {
+  unsigned n = g.nodes.size();
+  for (int round = 0; round < 3; ++round) {
+    SmallVector<SmallVector<uint64_t>> in(n), out(n), cross(n);
+    for (auto [s, t] : g.edges) {
+      out[s].push_back(label[t]);
+      in[t].push_back(label[s]);
+    }
+    for (auto [s, t] : g.conflictEdges) {
+      cross[s].push_back(label[t]);
+      cross[t].push_back(label[s]);
+    }
+    SmallVector<uint64_t> next(n);
+    for (unsigned i = 0; i < n; ++i) {
+      for (auto *v : {&in[i], &out[i], &cross[i]})
+        llvm::sort(*v);
+      next[i] = llvm::hash_combine(
+          label[i], llvm::hash_combine_range(in[i].begin(), in[i].end()),
+          llvm::hash_combine_range(out[i].begin(), out[i].end()),
+          llvm::hash_combine_range(cross[i].begin(), cross[i].end()));
+    }
+    label = std::move(next);
+  }
+}
+
+uint64_t hashForm(const NamedDimensionAnalysis::CanonicalForm &f) {
+  uint64_t h = llvm::hash_combine_range(f.nodes.begin(), f.nodes.end());
+  for (auto [s, t] : f.edges)
+    h = llvm::hash_combine(h, s, t);
+  for (const auto &c : f.conflicts)
+    h = llvm::hash_combine(h, c[0], c[1], c[2]);
+  return llvm::hash_combine(h, f.consistent);
+}
+} // namespace
+
+void NamedDimensionAnalysis::mergeIsomorphicSets() {
+  forms.assign(sets.size(), CanonicalForm());
+  llvm::DenseMap<unsigned, SmallVector<unsigned>> namesOfNode;
   for (const Conflict &c : conflicts)
     for (unsigned v : {c.a, c.b})
-      nodeLabel.try_emplace(v, 0);
-  {
-    llvm::DenseMap<unsigned, SmallVector<uint64_t>> members;
-    for (unsigned n = 0; n < names.size(); ++n)
-      if (nodeLabel.count(nameNode[n]))
-        members[nameNode[n]].push_back(nameLabel(n));
-    for (auto &[v, labels] : members) {
-      llvm::sort(labels);
-      nodeLabel[v] = llvm::hash_combine_range(labels.begin(), labels.end());
-    }
-  }
+      namesOfNode.try_emplace(v);
+  for (unsigned n = 0; n < names.size(); ++n)
+    if (auto it = namesOfNode.find(nameNode[n]); it != namesOfNode.end())
+      it->second.push_back(n);
+  llvm::DenseMap<unsigned, std::string> positions;
+  for (auto &[v, nodeNames] : namesOfNode)
+    positions[v] = describePosition(nodeNames);
 
-  llvm::DenseMap<uint64_t, unsigned> bitOfSignature;
-  for (CompatibilitySet &set : sets) {
-    // The sub-graph: conflict endpoints, M edges among them, conflicts.
-    SmallVector<unsigned> nodes;
+  // Buckets of structurally hashed forms; each holds one representative set
+  // per distinct form (and its bit).
+  llvm::DenseMap<uint64_t, SmallVector<unsigned, 1>> bucket;
+  uint64_t mask = options.signatureBits >= 64
+                      ? ~uint64_t(0)
+                      : (uint64_t(1) << options.signatureBits) - 1;
+  for (auto [id, set] : llvm::enumerate(sets)) {
+    SetGraph g;
     for (unsigned c : set.conflicts)
-      nodes.append({conflicts[c].a, conflicts[c].b});
-    llvm::sort(nodes);
-    nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
-    llvm::DenseMap<unsigned, unsigned> local;
-    for (unsigned i = 0; i < nodes.size(); ++i)
-      local[nodes[i]] = i;
-    SmallVector<std::pair<unsigned, unsigned>> edges, conflictEdges;
-    for (unsigned i = 0; i < nodes.size(); ++i)
-      for (unsigned t : getSuccessors(nodes[i]))
-        if (auto it = local.find(t); it != local.end())
-          edges.push_back({i, it->second});
+      g.nodes.append({conflicts[c].a, conflicts[c].b});
+    llvm::sort(g.nodes);
+    g.nodes.erase(std::unique(g.nodes.begin(), g.nodes.end()), g.nodes.end());
+
+    // Canonical order: refined labels, ties broken by node number (program
+    // order, which repeated layers share).
+    SmallVector<uint64_t> label;
+    for (unsigned v : g.nodes)
+      label.push_back(llvm::hash_value(positions[v]));
+    for (unsigned i = 0; i < g.nodes.size(); ++i)
+      g.local[g.nodes[i]] = i;
+    for (unsigned i = 0; i < g.nodes.size(); ++i)
+      for (unsigned t : getSuccessors(g.nodes[i]))
+        if (auto it = g.local.find(t); it != g.local.end())
+          g.edges.push_back({i, it->second});
     for (unsigned c : set.conflicts)
-      conflictEdges.push_back({local[conflicts[c].a], local[conflicts[c].b]});
+      g.conflictEdges.push_back(
+          {g.local[conflicts[c].a], g.local[conflicts[c].b]});
+    refineLabels(g, label);
+    SmallVector<unsigned> order(g.nodes.size());
+    std::iota(order.begin(), order.end(), 0);
+    llvm::sort(order, [&](unsigned x, unsigned y) {
+      return std::make_pair(label[x], x) < std::make_pair(label[y], y);
+    });
+    SmallVector<unsigned> canon(g.nodes.size());
+    for (unsigned i = 0; i < order.size(); ++i)
+      canon[order[i]] = i;
 
-    // Weisfeiler-Lehman refinement (3 rounds) inside the sub-graph.
-    SmallVector<uint64_t> label(nodes.size());
-    for (unsigned i = 0; i < nodes.size(); ++i)
-      label[i] = nodeLabel[nodes[i]];
-    for (int round = 0; round < 3; ++round) {
-      SmallVector<SmallVector<uint64_t>> in(nodes.size()), out(nodes.size()),
-          cross(nodes.size());
-      for (auto [s, t] : edges) {
-        out[s].push_back(label[t]);
-        in[t].push_back(label[s]);
-      }
-      for (auto [s, t] : conflictEdges) {
-        cross[s].push_back(label[t]);
-        cross[t].push_back(label[s]);
-      }
-      SmallVector<uint64_t> next(nodes.size());
-      for (unsigned i = 0; i < nodes.size(); ++i) {
-        for (auto *v : {&in[i], &out[i], &cross[i]})
-          llvm::sort(*v);
-        next[i] = llvm::hash_combine(
-            label[i], llvm::hash_combine_range(in[i].begin(), in[i].end()),
-            llvm::hash_combine_range(out[i].begin(), out[i].end()),
-            llvm::hash_combine_range(cross[i].begin(), cross[i].end()));
-      }
-      label = std::move(next);
-    }
-    SmallVector<uint64_t> all(label.begin(), label.end());
-    llvm::sort(all);
-    uint64_t sig = llvm::hash_combine_range(all.begin(), all.end());
-    SmallVector<uint64_t> edgeLabels;
-    for (auto [s, t] : edges)
-      edgeLabels.push_back(mix(label[s], label[t]));
-    llvm::sort(edgeLabels);
-    sig = mix(sig, llvm::hash_combine_range(edgeLabels.begin(),
-                                            edgeLabels.end()));
-    sig = mix(sig, set.conflicts.size());
-    set.signature = sig;
+    CanonicalForm &form = forms[id];
+    for (unsigned i : order)
+      form.nodes.push_back(positions[g.nodes[i]]);
+    for (auto [s, t] : g.edges)
+      form.edges.push_back({canon[s], canon[t]});
+    llvm::sort(form.edges);
+    form.consistent = set.consistent;
 
-    // Canonical orientation: the conflict with the smallest endpoint labels
-    // picks its smaller-labelled endpoint under bit value 0.
-    unsigned best = set.conflicts.front();
-    auto key = [&](unsigned c) {
-      uint64_t la = label[local[conflicts[c].a]];
-      uint64_t lb = label[local[conflicts[c].b]];
-      return std::make_pair(std::min(la, lb), std::max(la, lb));
+    // Orientation: bit value 0 shards, in the canonically first conflict,
+    // its endpoint with the smaller canonical index. Corresponding sets of
+    // repeated layers therefore resolve alike under one bit.
+    auto endpoints = [&](unsigned c) {
+      unsigned x = canon[g.local[conflicts[c].a]];
+      unsigned y = canon[g.local[conflicts[c].b]];
+      return std::make_pair(std::min(x, y), std::max(x, y));
     };
-    for (unsigned c : set.conflicts)
-      if (key(c) < key(best))
-        best = c;
-    const Conflict &bc = conflicts[best];
-    bool smallIsB = label[local[bc.b]] < label[local[bc.a]];
-    set.flip = smallIsB ^ bc.parity;
+    SmallVector<unsigned> byCanon(set.conflicts.begin(), set.conflicts.end());
+    llvm::sort(byCanon, [&](unsigned x, unsigned y) {
+      return endpoints(x) < endpoints(y);
+    });
+    unsigned first = byCanon.front();
+    unsigned smaller = endpoints(first).first;
+    set.flip = canon[g.local[getSelectedNode(first, false)]] != smaller;
+    for (unsigned c : byCanon) {
+      auto [x, y] = endpoints(c);
+      unsigned selected = canon[g.local[getSelectedNode(c, set.flip)]];
+      form.conflicts.push_back({x, y, selected});
+    }
 
-    auto [it, inserted] = bitOfSignature.try_emplace(sig, numBits);
-    if (inserted)
-      ++numBits;
-    set.bit = it->second;
+    set.signature = hashForm(form) & mask;
+    SmallVector<unsigned, 1> &candidates = bucket[set.signature];
+    auto same = llvm::find_if(
+        candidates, [&](unsigned other) { return forms[other] == form; });
+    if (same != candidates.end()) {
+      set.bit = sets[*same].bit;
+      continue;
+    }
+    candidates.push_back(id);
+    set.bit = numBits++;
   }
 }

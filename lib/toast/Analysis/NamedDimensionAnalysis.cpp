@@ -14,6 +14,7 @@
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/SetVector.h"
 
+#include <functional>
 #include <numeric>
 
 using namespace mlir;
@@ -40,14 +41,48 @@ SmallVector<func::FuncOp> collectCallees(func::FuncOp root) {
   }
   return SmallVector<func::FuncOp>(funcs.begin(), funcs.end());
 }
+
+/// Ops of `funcs` whose results depend on no function argument (constants,
+/// iotas and what is computed from them only). A region argument depends on
+/// an argument when an operand of the region's op does.
+DenseSet<Operation *> findInputIndependentOps(ArrayRef<func::FuncOp> funcs) {
+  DenseSet<Operation *> dependent, independent;
+  std::function<bool(Value)> depends = [&](Value v) {
+    if (Operation *def = v.getDefiningOp())
+      return dependent.contains(def);
+    Operation *parent = cast<BlockArgument>(v).getOwner()->getParentOp();
+    if (!parent || isa<func::FuncOp>(parent))
+      return true;
+    return llvm::any_of(parent->getOperands(), depends);
+  };
+  for (func::FuncOp f : funcs)
+    // Post-order: the ops of a region before the op holding it, and the
+    // operands of that op before its regions.
+    f.walk<WalkOrder::PostOrder>([&](Operation *op) {
+      if (op == f.getOperation())
+        return;
+      bool dep = llvm::any_of(op->getOperands(), depends);
+      for (Region &region : op->getRegions())
+        region.walk([&](Operation *inner) {
+          dep |= dependent.contains(inner) &&
+                 inner->hasTrait<OpTrait::IsTerminator>();
+        });
+      (dep ? dependent : independent).insert(op);
+    });
+  return independent;
+}
 } // namespace
 
-NamedDimensionAnalysis::NamedDimensionAnalysis(func::FuncOp func) {
+NamedDimensionAnalysis::NamedDimensionAnalysis(func::FuncOp func,
+                                               NdaOptions options)
+    : options(options) {
   entry = func;
   run(collectCallees(func));
 }
 
-NamedDimensionAnalysis::NamedDimensionAnalysis(ModuleOp module) {
+NamedDimensionAnalysis::NamedDimensionAnalysis(ModuleOp module,
+                                               NdaOptions options)
+    : options(options) {
   SmallVector<func::FuncOp> funcs;
   for (auto f : module.getOps<func::FuncOp>())
     if (!f.isExternal())
@@ -86,8 +121,9 @@ void NamedDimensionAnalysis::run(ArrayRef<func::FuncOp> funcs) {
       addRegionIdentities(op, ids);
     });
   buildNodesAndColors(ids);
+  numberTopologically();
   findConflicts();
-  buildCompatibilitySets();
+  buildCompatibilitySets(findInputIndependentOps(funcs));
   mergeIsomorphicSets();
   groupArguments();
 }
