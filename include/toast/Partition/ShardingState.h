@@ -84,6 +84,21 @@ public:
   /// Propagates tilings to a fixed point.
   PropagationStats propagate();
 
+  /// Sets `op`'s loop nest outright (outermost first), for callers that
+  /// decide whole states at once (the automatic search, ShardingSpace.h).
+  /// Fails with a diagnostic for an op without a rule, an unknown axis, an
+  /// axis used twice, a factor that cannot be looped over
+  /// (isLoopableFactor) or sizes the nest does not divide.
+  mlir::LogicalResult setLoopNest(mlir::Operation *op,
+                                  llvm::ArrayRef<AxisFactor> nest);
+  /// Sets the explicit tiling of `value` outright (no deep tiling, unlike
+  /// tile()); same checks as tile() for every level.
+  mlir::LogicalResult setExplicitTiling(mlir::Value value,
+                                        llvm::ArrayRef<AxisDim> tiling);
+  /// Whether `factor` of `op`'s rule may appear in a loop nest: tileable,
+  /// and a reduction only if the op's partial results combine by `#sum`.
+  bool isLoopableFactor(mlir::Operation *op, int64_t factor);
+
   //===- Queries ----------------------------------------------------------===//
 
   /// The full tiling of `value` (defining nest, then explicit tilings).

@@ -35,6 +35,7 @@
 #include "toast/Simulator/Simulator.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/OwningOpRef.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 
@@ -170,8 +171,10 @@ public:
   /// (materializeCore, --partir-lower-to-hlo, --partir-optimize-collectives)
   /// and simulates it with the environment's device: the reference the
   /// analytic cost is tested against.
-  mlir::FailureOr<sim::SimulationResult>
-  simulateMaterialized(const SearchState &state) const;
+  /// With `lowered`, the lowered module is kept there (for inspection).
+  mlir::FailureOr<sim::SimulationResult> simulateMaterialized(
+      const SearchState &state,
+      mlir::OwningOpRef<mlir::ModuleOp> *lowered = nullptr) const;
 
   //===- Queries --------------------------------------------------------------===//
 

@@ -359,6 +359,74 @@ PropagationStats ShardingState::propagate() {
 }
 
 //===----------------------------------------------------------------------===//
+// Whole-state setters
+//===----------------------------------------------------------------------===//
+
+bool ShardingState::isLoopableFactor(Operation *op, int64_t factor) {
+  OpInfo *info = getInfo(op);
+  if (!info || factor < 0 ||
+      factor >= static_cast<int64_t>(info->rule.getNumFactors()))
+    return false;
+  FactorKind kind = info->rule.factors[factor].kind;
+  return kind == FactorKind::Parallel ||
+         (kind == FactorKind::Reduction && combinesBySum(op));
+}
+
+LogicalResult ShardingState::setLoopNest(Operation *op,
+                                         ArrayRef<AxisFactor> nest) {
+  OpInfo *info = getInfo(op);
+  if (!info)
+    return op->emitError("setLoopNest: op has no sharding rule");
+  llvm::SmallDenseMap<int64_t, int64_t> tiles;
+  for (auto [i, level] : llvm::enumerate(nest)) {
+    if (!mesh.getAxisSize(level.axis))
+      return op->emitError("setLoopNest: unknown axis \"")
+             << level.axis << "\"";
+    if (llvm::any_of(nest.take_front(i),
+                     [&](const AxisFactor &l) { return l.axis == level.axis; }))
+      return op->emitError("setLoopNest: axis \"")
+             << level.axis << "\" used twice";
+    if (!isLoopableFactor(op, level.factor))
+      return op->emitError("setLoopNest: factor ")
+             << level.factor << " cannot be looped over";
+    int64_t &n = tiles.try_emplace(level.factor, 1).first->second;
+    n *= axisSize(level.axis);
+    if (info->rule.factors[level.factor].size % n != 0)
+      return op->emitError("setLoopNest: factor ")
+             << level.factor << " of size "
+             << info->rule.factors[level.factor].size
+             << " is not divisible into " << n << " tiles";
+  }
+  info->nest.assign(nest.begin(), nest.end());
+  return success();
+}
+
+LogicalResult ShardingState::setExplicitTiling(Value value,
+                                               ArrayRef<AxisDim> tiling) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  if (!type && !tiling.empty())
+    return emitError(value.getLoc(), "setExplicitTiling: not a ranked tensor");
+  for (auto [i, level] : llvm::enumerate(tiling)) {
+    if (!mesh.getAxisSize(level.axis) || level.dim < 0 ||
+        level.dim >= type.getRank())
+      return emitError(value.getLoc(), "setExplicitTiling: invalid level ")
+             << level.axis << ":" << level.dim;
+    if (llvm::any_of(tiling.take_front(i),
+                     [&](const AxisDim &l) { return l.axis == level.axis; }) ||
+        llvm::is_contained(getAtomicAxes(value), level.axis))
+      return emitError(value.getLoc(), "setExplicitTiling: axis \"")
+             << level.axis << "\" used twice or atomic";
+    if (type.getDimSize(level.dim) %
+            tiledBy(tiling.take_front(i + 1), level.dim, *this) !=
+        0)
+      return emitError(value.getLoc(), "setExplicitTiling: dimension ")
+             << level.dim << " is not divisible";
+  }
+  values[value].tiling.assign(tiling.begin(), tiling.end());
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // Persistence
 //===----------------------------------------------------------------------===//
 

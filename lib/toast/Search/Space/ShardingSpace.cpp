@@ -1,31 +1,88 @@
 //===- ShardingSpace.cpp - The NDA search environment ---------------------===//
 //
-// Placeholder so that the library links while the action space and the
-// analytic cost are written (see ShardingSpace.h).
+// Construction of NdaEnvironment and the SearchEnvironment entry points;
+// the work is in ActionSpace.cpp, ProgramModel.cpp, AnalyticCost.cpp and
+// Materialize.cpp.
 //
 //===----------------------------------------------------------------------===//
 
-#include "toast/Search/ShardingSpace.h"
+#include "SpaceImpl.h"
+
+#include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
 
 namespace toast::search {
 
-class NdaEnvironment::Impl {
-public:
-  Impl(func::FuncOp entry, partir::MeshAttr mesh, sim::DeviceSpec device,
-       NdaEnvironmentOptions options)
-      : nda(entry), mesh(mesh), device(std::move(device)), options(options) {}
+NdaEnvironment::Impl::Impl(func::FuncOp entry, partir::MeshAttr mesh,
+                           sim::DeviceSpec device,
+                           NdaEnvironmentOptions options)
+    : entry(entry), mesh(mesh), device(std::move(device)), options(options),
+      nda(entry) {}
 
-  NamedDimensionAnalysis nda;
-  partir::MeshAttr mesh;
-  sim::DeviceSpec device;
-  NdaEnvironmentOptions options;
-  std::vector<NdaAction> actions;
-  std::vector<unsigned> searchAxes;
-  SearchState initial;
-  AnalyticCost unpartitioned;
-};
+/// Axes beyond this many would make the per-axis-set tables too large.
+static constexpr unsigned kMaxAxes = 16;
+
+LogicalResult NdaEnvironment::Impl::initialize(ArrayRef<std::string> axes) {
+  if (entry.isExternal())
+    return entry.emitError("automatic partitioning: external function");
+  for (auto [name, size] : llvm::zip_equal(mesh.getNames(), mesh.getSizes())) {
+    axisNames.push_back(name.str());
+    axisSizes.push_back(size);
+  }
+  if (axisNames.size() > kMaxAxes)
+    return entry.emitError("automatic partitioning: more than ")
+           << kMaxAxes << " mesh axes";
+  for (const std::string &axis : axes) {
+    auto it = llvm::find(axisNames, axis);
+    if (it == axisNames.end())
+      return entry.emitError("automatic partitioning: axis \"")
+             << axis << "\" is not in the mesh " << mesh;
+    searchAxes.push_back(it - axisNames.begin());
+  }
+  if (axes.empty())
+    for (unsigned a = 0; a < axisNames.size(); ++a)
+      searchAxes.push_back(a);
+
+  unsigned numMasks = 1u << axisNames.size();
+  maskProducts.assign(numMasks, 1);
+  maskLinks.resize(numMasks);
+  for (unsigned m = 0; m < numMasks; ++m) {
+    SmallVector<std::string> names;
+    for (unsigned a = 0; a < axisNames.size(); ++a)
+      if (m >> a & 1) {
+        maskProducts[m] *= axisSizes[a];
+        names.push_back(axisNames[a]);
+      }
+    maskLinks[m] = sim::getGroupLink(device, names);
+  }
+
+  rules = std::make_unique<partition::ShardingState>(entry, mesh);
+  findShardableNodes();
+  buildActions();
+  buildProgram();
+  initial.nodeAxes.assign(nda.getNumNodes(), 0);
+  unpartitioned = evaluate(initial);
+  unpartitioned.rel = sim::computeRelativeCost(
+      unpartitioned.runtime, unpartitioned.peakBytes, unpartitioned.runtime,
+      unpartitioned.peakBytes, device.memoryBytes, options.memoryPenalty);
+  return success();
+}
+
+SmallVector<std::pair<unsigned, unsigned>, 4>
+NdaEnvironment::Impl::getNest(const SearchState &state, unsigned i) const {
+  SmallVector<std::pair<unsigned, unsigned>, 4> nest;
+  const ProgramOp &p = program.ops[i];
+  for (auto [f, node] : llvm::enumerate(p.factorNode)) {
+    if (node < 0)
+      continue;
+    for (AxisMask m = state.nodeAxes[node]; m; m &= m - 1)
+      nest.push_back({static_cast<unsigned>(llvm::countr_zero(m)),
+                      static_cast<unsigned>(f)});
+  }
+  llvm::sort(nest);
+  return nest;
+}
 
 NdaEnvironment::NdaEnvironment(std::unique_ptr<Impl> impl)
     : impl(std::move(impl)) {}
@@ -37,51 +94,87 @@ NdaEnvironment::create(func::FuncOp entry, partir::MeshAttr mesh,
                        NdaEnvironmentOptions options,
                        partition::ShardingState *start) {
   auto impl = std::make_unique<Impl>(entry, mesh, std::move(device), options);
-  impl->initial.nodeAxes.assign(impl->nda.getNumNodes(), 0);
+  if (failed(impl->initialize(axes)))
+    return failure();
+  if (start) {
+    FailureOr<SearchState> imported = impl->importState(*start);
+    if (failed(imported))
+      return failure();
+    impl->initial = std::move(*imported);
+  }
   return std::unique_ptr<NdaEnvironment>(new NdaEnvironment(std::move(impl)));
 }
 
 unsigned NdaEnvironment::getNumActions() const { return impl->actions.size(); }
-std::string NdaEnvironment::describeAction(unsigned) const { return ""; }
-SearchState NdaEnvironment::getInitialState() const { return impl->initial; }
-bool NdaEnvironment::isLegal(const SearchState &, unsigned) const {
-  return false;
+std::string NdaEnvironment::describeAction(unsigned action) const {
+  return impl->describeAction(action);
 }
-void NdaEnvironment::apply(SearchState &, unsigned) const {}
+SearchState NdaEnvironment::getInitialState() const { return impl->initial; }
+bool NdaEnvironment::isLegal(const SearchState &state, unsigned action) const {
+  return impl->isLegal(state, action);
+}
+void NdaEnvironment::apply(SearchState &state, unsigned action) const {
+  impl->apply(state, action);
+}
 double NdaEnvironment::cost(const SearchState &state) const {
-  return analyticCost(state).rel.total;
+  return impl->evaluate(state).rel.total;
 }
 const NdaAction &NdaEnvironment::getAction(unsigned action) const {
   return impl->actions[action];
 }
 StringRef NdaEnvironment::getAxisName(unsigned axis) const {
-  return impl->mesh.getNames()[axis].getValue();
+  return impl->axisNames[axis];
 }
-int NdaEnvironment::findAction(unsigned, ArrayRef<std::pair<unsigned, bool>>,
-                               StringRef) const {
+
+int NdaEnvironment::findAction(unsigned color,
+                               ArrayRef<std::pair<unsigned, bool>> bits,
+                               StringRef axis) const {
+  if (color >= impl->colorFamily.size())
+    return -1;
+  unsigned family = impl->colorFamily[color];
+  for (auto [i, action] : llvm::enumerate(impl->actions)) {
+    if (impl->colorFamily[action.colors.front()] != family ||
+        impl->axisNames[action.axis] != axis)
+      continue;
+    bool match = llvm::all_of(action.bits, [&](auto bit) {
+      auto it = llvm::find_if(bits, [&](auto b) { return b.first == bit.first; });
+      return (it == bits.end() ? false : it->second) == bit.second;
+    });
+    if (match)
+      return i;
+  }
   return -1;
 }
-AnalyticCost NdaEnvironment::analyticCost(const SearchState &) const {
-  return {};
+
+AnalyticCost NdaEnvironment::analyticCost(const SearchState &state) const {
+  return impl->evaluate(state);
 }
 const AnalyticCost &NdaEnvironment::getUnpartitionedCost() const {
   return impl->unpartitioned;
 }
-LogicalResult NdaEnvironment::materialize(const SearchState &,
-                                          partition::ShardingState &) const {
-  return failure();
+LogicalResult
+NdaEnvironment::materialize(const SearchState &state,
+                            partition::ShardingState &sharding) const {
+  return impl->materialize(state, sharding);
 }
-LogicalResult NdaEnvironment::materialize(const SearchState &,
-                                          func::FuncOp) const {
-  return failure();
+LogicalResult NdaEnvironment::materialize(const SearchState &state,
+                                          func::FuncOp func) const {
+  if (func != impl->entry)
+    return func.emitError("materialize: not the analysed entry function");
+  partition::ShardingState sharding(func, impl->mesh);
+  if (failed(sharding.load()) || failed(impl->materialize(state, sharding)))
+    return failure();
+  sharding.save();
+  return success();
 }
 FailureOr<SearchState>
-NdaEnvironment::importState(partition::ShardingState &) const {
-  return failure();
+NdaEnvironment::importState(partition::ShardingState &sharding) const {
+  return impl->importState(sharding);
 }
 FailureOr<sim::SimulationResult>
-NdaEnvironment::simulateMaterialized(const SearchState &) const {
-  return failure();
+NdaEnvironment::simulateMaterialized(const SearchState &state,
+                                     OwningOpRef<ModuleOp> *lowered) const {
+  return impl->simulateMaterialized(state, lowered);
 }
 const NamedDimensionAnalysis &NdaEnvironment::getAnalysis() const {
   return impl->nda;
@@ -96,8 +189,19 @@ const NdaEnvironmentOptions &NdaEnvironment::getOptions() const {
 ArrayRef<unsigned> NdaEnvironment::getSearchAxes() const {
   return impl->searchAxes;
 }
-std::string NdaEnvironment::describeState(const SearchState &) const {
-  return "";
+
+std::string NdaEnvironment::describeState(const SearchState &state) const {
+  std::string text;
+  for (auto [node, mask] : llvm::enumerate(state.nodeAxes)) {
+    if (!mask)
+      continue;
+    text += text.empty() ? "" : " ";
+    text += "n" + std::to_string(node) + ":";
+    for (unsigned a = 0; a < impl->axisNames.size(); ++a)
+      if (mask >> a & 1)
+        text += impl->axisNames[a];
+  }
+  return text.empty() ? "replicated" : text;
 }
 
 } // namespace toast::search

@@ -1,0 +1,302 @@
+//===- ActionSpace.cpp - TOAST §4.2 actions over NDA colors ---------------===//
+//
+// Actions are built once: per color family (colors of grouped arguments,
+// §4.4), per assignment of the family's resolution bits, per search axis.
+// Everything legality needs (the nodes to shard, the nodes that must not
+// carry the axis yet) is precomputed so that isLegal is a scan over two
+// short lists.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SpaceImpl.h"
+
+#include "llvm/ADT/EquivalenceClasses.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <map>
+#include <numeric>
+#include <set>
+
+using namespace mlir;
+
+namespace toast::search {
+
+/// The loopable factor a name's dim maps to in its top-level ruled op, or
+/// -1. Entry arguments count as loopable (explicit tilings).
+static bool isShardableName(const NamedDimensionAnalysis &nda,
+                            partition::ShardingState &rules, Block &entry,
+                            unsigned name) {
+  const NamedDimensionAnalysis::Name &n = nda.getName(name);
+  if (n.blocked)
+    return false;
+  const NamedDimensionAnalysis::Site &site = nda.getSites()[n.site];
+  if (site.isUse()) {
+    Operation *user = site.use->getOwner();
+    const ShardingRule *rule =
+        user->getBlock() == &entry ? rules.getRule(user) : nullptr;
+    if (!rule)
+      return false;
+    int64_t f = rule->operandDims[site.use->getOperandNumber()][n.dim];
+    return f != kNoFactor && rules.isLoopableFactor(user, f);
+  }
+  if (auto arg = dyn_cast<BlockArgument>(site.value))
+    return arg.getOwner() == &entry;
+  auto result = cast<OpResult>(site.value);
+  Operation *def = result.getOwner();
+  const ShardingRule *rule =
+      def->getBlock() == &entry ? rules.getRule(def) : nullptr;
+  if (!rule)
+    return false;
+  int64_t f = rule->resultDims[result.getResultNumber()][n.dim];
+  return f != kNoFactor && rules.isLoopableFactor(def, f);
+}
+
+void NdaEnvironment::Impl::findShardableNodes() {
+  unsigned numNodes = nda.getNumNodes();
+  nodeShardable.assign(numNodes, 1);
+  nodeGcd.assign(numNodes, 0);
+  nodeNames.assign(numNodes, 0);
+  Block &block = entry.getBody().front();
+  for (unsigned name = 0, e = nda.getNumNames(); name != e; ++name) {
+    unsigned node = nda.getNode(name);
+    ++nodeNames[node];
+    nodeGcd[node] = std::gcd(nodeGcd[node], nda.getName(name).size);
+    if (!isShardableName(nda, *rules, block, name))
+      nodeShardable[node] = 0;
+  }
+}
+
+/// Groups of nodes that must carry pairwise distinct axes: the dims of one
+/// site, the factors of one ruled op.
+static std::vector<std::vector<unsigned>>
+buildConstraintGroups(const NamedDimensionAnalysis &nda,
+                      const std::vector<char> &shardable) {
+  std::vector<std::vector<unsigned>> groups;
+  auto add = [&](std::vector<unsigned> nodes) {
+    llvm::erase_if(nodes, [&](unsigned n) { return !shardable[n]; });
+    llvm::sort(nodes);
+    nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+    if (nodes.size() > 1)
+      groups.push_back(std::move(nodes));
+  };
+  for (const NamedDimensionAnalysis::Site &site : nda.getSites()) {
+    std::vector<unsigned> nodes;
+    for (unsigned d = 0; d < site.rank; ++d)
+      nodes.push_back(nda.getNode(site.firstName + d));
+    add(std::move(nodes));
+  }
+  // Factors of an op: all its operand and result dims together.
+  llvm::DenseMap<Operation *, std::vector<unsigned>> opNodes;
+  for (const NamedDimensionAnalysis::Site &site : nda.getSites()) {
+    Operation *op = site.isUse() ? site.use->getOwner()
+                                 : site.value.getDefiningOp();
+    if (!op)
+      continue;
+    for (unsigned d = 0; d < site.rank; ++d)
+      opNodes[op].push_back(nda.getNode(site.firstName + d));
+  }
+  // Distinct factors of one op may share a node only if identified, so
+  // the union of all its dims' nodes is the set of its factor nodes.
+  for (auto &[op, nodes] : opNodes)
+    add(std::move(nodes));
+  return groups;
+}
+
+/// Color families: colors holding the same dims of grouped arguments.
+static std::vector<unsigned> buildFamilies(const NamedDimensionAnalysis &nda,
+                                           bool mirror) {
+  unsigned numColors = nda.getNumColors();
+  std::vector<unsigned> parent(numColors);
+  std::iota(parent.begin(), parent.end(), 0);
+  std::function<unsigned(unsigned)> find = [&](unsigned c) {
+    while (parent[c] != c)
+      c = parent[c] = parent[parent[c]];
+    return c;
+  };
+  if (mirror) {
+    func::FuncOp entry = nda.getEntry();
+    for (const auto &group : nda.getArgumentGroups()) {
+      if (group.size() < 2)
+        continue;
+      SmallVector<unsigned> first = nda.getColors(entry.getArgument(group[0]));
+      for (unsigned arg : llvm::drop_begin(group)) {
+        SmallVector<unsigned> colors = nda.getColors(entry.getArgument(arg));
+        for (size_t d = 0; d < std::min(first.size(), colors.size()); ++d) {
+          unsigned a = find(first[d]), b = find(colors[d]);
+          if (a != b)
+            parent[std::max(a, b)] = std::min(a, b);
+        }
+      }
+    }
+  }
+  std::vector<unsigned> family(numColors);
+  for (unsigned c = 0; c < numColors; ++c)
+    family[c] = find(c);
+  return family;
+}
+
+/// Resolution bits beyond this many per family are not enumerated: only
+/// the all-zero and all-one assignments are kept.
+static constexpr unsigned kMaxEnumeratedBits = 8;
+
+void NdaEnvironment::Impl::buildActions() {
+  std::vector<std::vector<unsigned>> groups =
+      buildConstraintGroups(nda, nodeShardable);
+  std::vector<std::vector<unsigned>> nodeGroups(nda.getNumNodes());
+  for (auto [g, nodes] : llvm::enumerate(groups))
+    for (unsigned n : nodes)
+      nodeGroups[n].push_back(g);
+
+  colorFamily = buildFamilies(nda, options.mirrorGroups);
+  std::map<unsigned, SmallVector<unsigned, 1>> families;
+  for (unsigned c = 0, e = nda.getNumColors(); c != e; ++c)
+    families[colorFamily[c]].push_back(c);
+
+  std::vector<unsigned> mark(nda.getNumNodes(), 0);
+  unsigned stamp = 0;
+  for (auto &[rep, colors] : families) {
+    std::vector<unsigned> familyNodes;
+    std::set<unsigned> bitSet;
+    SmallVector<unsigned> conflicts;
+    for (unsigned c : colors) {
+      for (unsigned n : nda.getNodesOfColor(c))
+        if (nodeShardable[n])
+          familyNodes.push_back(n);
+      for (unsigned k : nda.getConflictsOfColor(c)) {
+        conflicts.push_back(k);
+        bitSet.insert(nda.getSets()[nda.getConflicts()[k].set].bit);
+      }
+    }
+    if (familyNodes.empty())
+      continue;
+    llvm::sort(familyNodes);
+    SmallVector<unsigned> bits(bitSet.begin(), bitSet.end());
+    SmallVector<uint64_t> assignments;
+    if (bits.size() <= kMaxEnumeratedBits) {
+      for (uint64_t a = 0; a < (uint64_t(1) << bits.size()); ++a)
+        assignments.push_back(a);
+    } else {
+      assignments = {0, ~uint64_t(0)};
+    }
+    std::set<std::vector<unsigned>> seen;
+    for (uint64_t assignment : assignments) {
+      auto valueOf = [&](unsigned bit) {
+        unsigned i = llvm::find(bits, bit) - bits.begin();
+        return bool((assignment >> i) & 1);
+      };
+      std::set<unsigned> deselected;
+      for (unsigned k : conflicts) {
+        const auto &c = nda.getConflicts()[k];
+        unsigned chosen =
+            nda.getSelectedNodeForBit(k, valueOf(nda.getSets()[c.set].bit));
+        deselected.insert(chosen == c.a ? c.b : c.a);
+      }
+      std::vector<unsigned> nodes;
+      for (unsigned n : familyNodes)
+        if (!deselected.count(n))
+          nodes.push_back(n);
+      if (nodes.empty() || !seen.insert(nodes).second)
+        continue;
+      // The action must not put one axis on two dims of a site or an op.
+      ++stamp;
+      for (unsigned n : nodes)
+        mark[n] = stamp;
+      bool selfConflict = false;
+      for (unsigned n : nodes)
+        for (unsigned g : nodeGroups[n])
+          selfConflict |= llvm::count_if(groups[g], [&](unsigned m) {
+                            return mark[m] == stamp;
+                          }) > 1;
+      if (selfConflict)
+        continue;
+      unsigned numDims = 0;
+      for (unsigned n : nodes)
+        numDims += nodeNames[n];
+      if (numDims < options.minDims)
+        continue;
+      // Nodes that must be free of the axis.
+      std::vector<unsigned> clear = familyNodes;
+      for (unsigned n : nodes)
+        for (unsigned g : nodeGroups[n])
+          llvm::append_range(clear, groups[g]);
+      llvm::sort(clear);
+      clear.erase(std::unique(clear.begin(), clear.end()), clear.end());
+      unsigned clearId = clearLists.size();
+      bool used = false;
+      int64_t gcd = 0;
+      for (unsigned n : nodes)
+        gcd = std::gcd(gcd, nodeGcd[n]);
+      for (unsigned axis : searchAxes) {
+        if (gcd % axisSizes[axis] != 0)
+          continue;
+        NdaAction action;
+        action.colors = colors;
+        for (unsigned b : bits)
+          action.bits.push_back({b, valueOf(b)});
+        action.axis = axis;
+        action.axisSize = axisSizes[axis];
+        action.nodes = nodes;
+        action.numDims = numDims;
+        actions.push_back(std::move(action));
+        actionClear.push_back(clearId);
+        used = true;
+      }
+      if (used)
+        clearLists.push_back(std::move(clear));
+    }
+  }
+}
+
+bool NdaEnvironment::Impl::isLegal(const SearchState &state,
+                                   unsigned action) const {
+  const NdaAction &a = actions[action];
+  AxisMask bit = AxisMask(1) << a.axis;
+  for (unsigned n : clearLists[actionClear[action]])
+    if (state.nodeAxes[n] & bit)
+      return false;
+  for (unsigned n : a.nodes)
+    if (nodeGcd[n] % (maskProduct(state.nodeAxes[n]) * a.axisSize) != 0)
+      return false;
+  return true;
+}
+
+void NdaEnvironment::Impl::apply(SearchState &state, unsigned action) const {
+  const NdaAction &a = actions[action];
+  AxisMask bit = AxisMask(1) << a.axis;
+  for (unsigned n : a.nodes)
+    state.nodeAxes[n] |= bit;
+}
+
+std::string NdaEnvironment::Impl::describeAction(unsigned action) const {
+  const NdaAction &a = actions[action];
+  std::string text = llvm::formatv("shard color {0}", a.colors.front());
+  if (a.colors.size() > 1)
+    text += llvm::formatv(" (+{0} mirrored)", a.colors.size() - 1);
+  // A recognizable dimension: the first argument dim of the action, else
+  // the first name of one of its nodes.
+  std::set<unsigned> nodes(a.nodes.begin(), a.nodes.end());
+  std::string example;
+  for (unsigned c : a.colors) {
+    for (unsigned name : nda.getNamesOfColor(c)) {
+      if (!nodes.count(nda.getNode(name)))
+        continue;
+      const auto &site = nda.getSites()[nda.getName(name).site];
+      if (example.empty() || (!site.isUse() && isa<BlockArgument>(site.value)))
+        example = nda.describeName(name);
+      if (!site.isUse() && isa<BlockArgument>(site.value))
+        break;
+    }
+    if (!example.empty())
+      break;
+  }
+  text += llvm::formatv(" ({0}: {1} dims)", example, a.numDims);
+  if (!a.bits.empty()) {
+    text += " resolution";
+    for (auto [bit, value] : a.bits)
+      text += llvm::formatv(" b{0}={1}", bit, value ? 1 : 0);
+  }
+  text += " on axis " + axisNames[a.axis];
+  return text;
+}
+
+} // namespace toast::search

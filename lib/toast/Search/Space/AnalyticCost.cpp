@@ -1,0 +1,665 @@
+//===- AnalyticCost.cpp - The simulator's numbers from a search state -----===//
+//
+// Prices a state without building IR: what materializeCore,
+// --partir-lower-to-hlo and --partir-optimize-collectives would produce is
+// derived symbolically per value, then timed and swept for peak memory as
+// the simulator does (one stream: step time = compute + communication;
+// peak = max over the trace of the live device-local buffers).
+//
+// Per value, lowering yields a *chain* at the definition: one all_gather
+// (#tile) or all_reduce (#sum) per level of the defining op's nest,
+// innermost first, the outermost all_gather copied per user. The
+// optimizer then (in this model, in this order):
+//  * moves all_reduces before all_gathers and merges single-use gathers;
+//  * per user, cancels the user's slices against the gathers (prefix
+//    rules), forms all_to_all, keeps gather + slice otherwise;
+//  * forms reduce_scatter where every user slices an all_reduce alike;
+//  * sinks all_reduces through transpose/reshape and merges the sum
+//    all_reduces of an add, when those ops are not partitioned;
+//  * makes arguments device-local when every use slices them alike, and
+//    drops the gather feeding the return.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SpaceImpl.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdlib>
+
+using namespace mlir;
+
+namespace toast::search {
+
+namespace {
+
+//===- Axis lists ---------------------------------------------------------===//
+// The mesh axes on one tensor dimension, major first, packed one byte per
+// axis (axis + 1), the major axis in the low byte; at most 4 per dim.
+
+using AxisList = uint32_t;
+using DimAxes = llvm::SmallVector<AxisList, 4>;
+
+unsigned listLength(AxisList l) {
+  unsigned n = 0;
+  while (l) {
+    ++n;
+    l >>= 8;
+  }
+  return n;
+}
+AxisList listAppend(AxisList l, unsigned axis) {
+  return l | (AxisList(axis + 1) << (8 * listLength(l)));
+}
+AxisList listConcat(AxisList a, AxisList b) {
+  return a | (b << (8 * listLength(a)));
+}
+/// Whether `p` is a prefix of `l`.
+bool listIsPrefix(AxisList p, AxisList l) {
+  unsigned n = listLength(p);
+  AxisList mask = n >= 4 ? ~AxisList(0) : (AxisList(1) << (8 * n)) - 1;
+  return (l & mask) == p;
+}
+AxisList listDropPrefix(AxisList p, AxisList l) {
+  return l >> (8 * listLength(p));
+}
+/// `l` without its suffix `s` (s must be a suffix of l).
+AxisList listDropSuffix(AxisList l, AxisList s) {
+  unsigned keep = listLength(l) - listLength(s);
+  return keep >= 4 ? l : l & ((AxisList(1) << (8 * keep)) - 1);
+}
+AxisMask listMask(AxisList l) {
+  AxisMask m = 0;
+  for (; l; l >>= 8)
+    m |= AxisMask(1) << ((l & 0xff) - 1);
+  return m;
+}
+AxisMask dimsMask(const DimAxes &dims) {
+  AxisMask m = 0;
+  for (AxisList l : dims)
+    m |= listMask(l);
+  return m;
+}
+bool dimsEmpty(const DimAxes &dims) {
+  return llvm::all_of(dims, [](AxisList l) { return l == 0; });
+}
+bool dimsIsPrefix(const DimAxes &p, const DimAxes &l) {
+  for (size_t d = 0; d < p.size(); ++d)
+    if (!listIsPrefix(p[d], l[d]))
+      return false;
+  return true;
+}
+DimAxes dimsDropPrefix(const DimAxes &p, const DimAxes &l) {
+  DimAxes rest(l.size());
+  for (size_t d = 0; d < l.size(); ++d)
+    rest[d] = listDropPrefix(p[d], l[d]);
+  return rest;
+}
+/// The single dim with axes, or -1.
+int onlyDim(const DimAxes &dims) {
+  int found = -1;
+  for (size_t d = 0; d < dims.size(); ++d) {
+    if (!dims[d])
+      continue;
+    if (found >= 0)
+      return -1;
+    found = d;
+  }
+  return found;
+}
+
+//===- Chains -------------------------------------------------------------===//
+
+enum class StepKind : uint8_t { Gather, Reduce, ReduceScatter, AllToAll, Slice };
+
+struct Step {
+  StepKind kind;
+  /// Gather / reduce_scatter / slice: the dims; all_reduce: one list in
+  /// dims[0] (axes in order).
+  DimAxes dims;
+  /// all_to_all: from dim -> to dim.
+  int from = -1, to = -1;
+};
+
+/// What one use reads: the shared level of its value's chain, then
+/// per-use ops placed right before the user.
+struct UsePlan {
+  unsigned level = 0;
+  llvm::SmallVector<Step, 1> ops;
+  /// The use slices the argument directly (merged slice), with these dims.
+  bool argSlice = false;
+  DimAxes argDims;
+};
+
+struct ValuePlan {
+  DimAxes sourceTiling;
+  llvm::SmallVector<Step, 2> steps; ///< shared chain, innermost first
+  std::optional<Step> perUser;      ///< the outermost gather, per user
+  /// Buffers of the levels (0: source), -1 when not materialized.
+  llvm::SmallVector<int, 3> levelBuffers;
+  llvm::SmallVector<DimAxes, 3> levelTiling;
+};
+
+struct Buffer {
+  int64_t bytes = 0;
+  int64_t def = 0;
+  int64_t lastUse = 0;
+};
+
+/// One evaluation (all scratch is local: evaluations run concurrently).
+class Evaluation {
+public:
+  Evaluation(const NdaEnvironment::Impl &impl, const SearchState &state)
+      : impl(impl), prog(impl.program), state(state) {}
+  AnalyticCost run();
+
+private:
+  using Nest = llvm::SmallVector<std::pair<unsigned, unsigned>, 4>;
+
+  int64_t axisProduct(AxisMask m) const { return impl.maskProduct(m); }
+  int64_t bytesOf(unsigned value, const DimAxes &tiling) const {
+    const ProgramValue &v = prog.values[value];
+    return v.getNumElements() * v.elementBytes /
+           axisProduct(dimsMask(tiling));
+  }
+  DimAxes useSlicing(unsigned op, int operand) const;
+  void buildChains();
+  void resolveReductionPatterns();
+  void planValue(unsigned value);
+  UsePlan planUse(unsigned value, const DimAxes &slicing,
+                  bool isReturn) const;
+  void emitValue(unsigned value, int source);
+  int emitUse(unsigned value, unsigned useId);
+  void emitOp(unsigned i);
+  DimAxes apply(const Step &step, const DimAxes &tiling) const;
+  void price(const Step &step, int64_t operandBytes, int64_t resultBytes);
+  int newBuffer(int64_t bytes) {
+    buffers.push_back({bytes, at, at});
+    return buffers.size() - 1;
+  }
+  void touch(int buffer) {
+    if (buffer >= 0)
+      buffers[buffer].lastUse = std::max(buffers[buffer].lastUse, at);
+  }
+
+  const NdaEnvironment::Impl &impl;
+  const ProgramModel &prog;
+  const SearchState &state;
+  std::vector<Nest> nests;
+  std::vector<ValuePlan> plans;
+  std::vector<UsePlan> usePlans;
+  /// Per argument: device-local dims when every use slices it alike.
+  std::vector<std::optional<DimAxes>> localArgs;
+  std::vector<int> argBuffers;
+  /// Tiling of what the last emitUse returned.
+  DimAxes useTiling;
+  std::vector<Buffer> buffers;
+  std::vector<std::pair<int64_t, int64_t>> transients;
+  llvm::SmallVector<int, 4> returned;
+  int64_t at = 0;
+  int currentValue = -1;
+  int currentUser = -1;
+  AnalyticCost cost;
+};
+
+DimAxes Evaluation::useSlicing(unsigned op, int operand) const {
+  const ProgramOp &p = prog.ops[op];
+  DimAxes dims(p.operandDims[operand].size(), 0);
+  for (auto [axis, factor] : nests[op])
+    for (auto [d, f] : llvm::enumerate(p.operandDims[operand]))
+      if (f == static_cast<int64_t>(factor))
+        dims[d] = listAppend(dims[d], axis);
+  return dims;
+}
+
+/// Lowered chains before user-dependent rewrites: all_reduces first (they
+/// move before gathers), then the gathers; single-use gathers merge.
+void Evaluation::buildChains() {
+  plans.assign(prog.values.size(), {});
+  for (auto [v, value] : llvm::enumerate(prog.values)) {
+    ValuePlan &plan = plans[v];
+    plan.sourceTiling.assign(value.shape.size(), 0);
+    // Levels outermost first: (axis, dim or -1 for a sum).
+    llvm::SmallVector<std::pair<unsigned, int>, 4> levels;
+    if (value.defOp < 0) {
+      for (unsigned axis = 0; axis < impl.axisNames.size(); ++axis)
+        for (auto [d, node] : llvm::enumerate(value.dimNode))
+          if (node >= 0 && (state.nodeAxes[node] >> axis & 1))
+            levels.push_back({axis, static_cast<int>(d)});
+    } else {
+      const ProgramOp &p = prog.ops[value.defOp];
+      for (auto [axis, factor] : nests[value.defOp]) {
+        int dim = -1;
+        for (auto [d, f] : llvm::enumerate(p.resultDims[value.resultNumber]))
+          if (f == static_cast<int64_t>(factor))
+            dim = d;
+        if (dim >= 0 || p.factorReduction[factor])
+          levels.push_back({axis, dim});
+      }
+    }
+    for (auto [axis, dim] : levels)
+      if (dim >= 0)
+        plan.sourceTiling[dim] = listAppend(plan.sourceTiling[dim], axis);
+    // all_reduces move before the gathers (innermost first); the gathers
+    // are copied per reading op and merge into one per reader.
+    for (auto [axis, dim] : llvm::reverse(levels))
+      if (dim < 0)
+        plan.steps.push_back({StepKind::Reduce, {listAppend(0, axis)}});
+    if (!dimsEmpty(plan.sourceTiling))
+      plan.perUser = Step{StepKind::Gather, plan.sourceTiling};
+  }
+}
+
+/// all_reduce sinking through unpartitioned transpose/reshape, and one
+/// all_reduce for an unpartitioned add of two (program order, so that a
+/// moved reduction can move again).
+void Evaluation::resolveReductionPatterns() {
+  auto trailingReduces = [&](unsigned v) {
+    const ValuePlan &plan = plans[v];
+    if (plan.perUser || plan.steps.empty() ||
+        plan.steps.back().kind != StepKind::Reduce)
+      return false;
+    return prog.values[v].uses.size() == 1;
+  };
+  for (auto [i, p] : llvm::enumerate(prog.ops)) {
+    if (p.dead || !nests[i].empty() || p.results.size() != 1)
+      continue;
+    if (p.isLayout && p.operands.size() == 1 && p.operands[0] >= 0 &&
+        trailingReduces(p.operands[0])) {
+      ValuePlan &in = plans[p.operands[0]];
+      ValuePlan &out = plans[p.results[0]];
+      llvm::SmallVector<Step, 2> moved;
+      while (!in.steps.empty() && in.steps.back().kind == StepKind::Reduce)
+        moved.insert(moved.begin(), in.steps.pop_back_val());
+      // Reduce dims are axis lists in dims[0]: rank independent.
+      out.steps.insert(out.steps.begin(), moved.begin(), moved.end());
+      continue;
+    }
+    if (p.isAdd && p.operands.size() == 2 && p.operands[0] >= 0 &&
+        p.operands[1] >= 0 && p.operands[0] != p.operands[1] &&
+        trailingReduces(p.operands[0]) && trailingReduces(p.operands[1])) {
+      ValuePlan &a = plans[p.operands[0]];
+      ValuePlan &b = plans[p.operands[1]];
+      if (a.steps.back().dims != b.steps.back().dims ||
+          !dimsEmpty(a.sourceTiling) || !dimsEmpty(b.sourceTiling))
+        continue;
+      Step merged = a.steps.pop_back_val();
+      b.steps.pop_back();
+      plans[p.results[0]].steps.insert(plans[p.results[0]].steps.begin(),
+                                       merged);
+    }
+  }
+}
+
+DimAxes Evaluation::apply(const Step &step, const DimAxes &tiling) const {
+  DimAxes out = tiling;
+  switch (step.kind) {
+  case StepKind::Gather:
+    for (size_t d = 0; d < out.size(); ++d)
+      out[d] = listDropSuffix(out[d], step.dims[d]);
+    break;
+  case StepKind::Reduce:
+    break;
+  case StepKind::ReduceScatter:
+  case StepKind::Slice:
+    for (size_t d = 0; d < out.size(); ++d)
+      out[d] = listConcat(out[d], step.dims[d]);
+    break;
+  case StepKind::AllToAll: {
+    AxisList moved = step.dims[step.from];
+    out[step.from] = listDropSuffix(out[step.from], moved);
+    out[step.to] = listConcat(out[step.to], moved);
+    break;
+  }
+  }
+  return out;
+}
+
+/// Per-use rewriting of the chain's end against the use's slices: the
+/// reader's gather copy cancels with its slices where one is a prefix of
+/// the other, forms an all_to_all, or stays.
+UsePlan Evaluation::planUse(unsigned value, const DimAxes &slicing,
+                            bool isReturn) const {
+  const ValuePlan &plan = plans[value];
+  bool isArg = prog.values[value].defOp < 0;
+  UsePlan use;
+  use.level = plan.steps.size();
+  DimAxes s = slicing;
+  if (isReturn)
+    return use; // The boundary returns what the gather would gather.
+  if (plan.perUser && !dimsEmpty(s)) {
+    const DimAxes &g = plan.perUser->dims;
+    if (dimsIsPrefix(s, g)) {
+      DimAxes rest = dimsDropPrefix(s, g);
+      if (!dimsEmpty(rest))
+        use.ops.push_back({StepKind::Gather, rest});
+      return use;
+    }
+    if (dimsIsPrefix(g, s)) {
+      s = dimsDropPrefix(g, s);
+    } else {
+      int sd = onlyDim(s), gd = onlyDim(g);
+      if (sd >= 0 && gd >= 0 && sd != gd && s[sd] == g[gd]) {
+        Step a2a{StepKind::AllToAll, g, gd, sd};
+        a2a.dims[sd] = s[sd];
+        use.ops.push_back(a2a);
+        return use;
+      }
+      use.ops.push_back(*plan.perUser);
+      if (!dimsEmpty(s))
+        use.ops.push_back({StepKind::Slice, s});
+      return use;
+    }
+  } else if (plan.perUser) {
+    use.ops.push_back(*plan.perUser);
+    return use;
+  }
+  if (dimsEmpty(s))
+    return use;
+  if (use.level == 0 && isArg) {
+    use.argSlice = true;
+    use.argDims = plan.sourceTiling;
+    for (size_t d = 0; d < s.size(); ++d)
+      use.argDims[d] = listConcat(use.argDims[d], s[d]);
+    return use;
+  }
+  use.ops.push_back({StepKind::Slice, s});
+  return use;
+}
+
+/// Plans every use of `value`, decides reduce_scatter and (for arguments)
+/// whether the boundary makes the argument device-local.
+void Evaluation::planValue(unsigned value) {
+  ValuePlan &plan = plans[value];
+  const ProgramValue &v = prog.values[value];
+  for (auto [k, u] : llvm::enumerate(v.uses)) {
+    DimAxes s = u.second >= 0 ? useSlicing(u.first, u.second)
+                              : DimAxes(v.shape.size(), 0);
+    usePlans[v.firstUse + k] = planUse(value, s, u.second == -2);
+  }
+  // reduce_scatter: every use slices the final all_reduce alike, on
+  // exactly its axes.
+  if (!plan.steps.empty() && plan.steps.back().kind == StepKind::Reduce &&
+      !v.uses.empty()) {
+    const DimAxes *dims = nullptr;
+    bool alike = true;
+    for (size_t k = 0; k < v.uses.size() && alike; ++k) {
+      const UsePlan &use = usePlans[v.firstUse + k];
+      alike = use.level == plan.steps.size() && use.ops.size() == 1 &&
+              use.ops[0].kind == StepKind::Slice &&
+              (!dims || *dims == use.ops[0].dims);
+      dims = &use.ops[0].dims;
+    }
+    AxisList reduced = plan.steps.back().dims[0];
+    if (alike && dimsMask(*dims) == listMask(reduced) &&
+        llvm::popcount(dimsMask(*dims)) ==
+            static_cast<int>(listLength(reduced))) {
+      plan.steps.back() = Step{StepKind::ReduceScatter, *dims};
+      for (size_t k = 0; k < v.uses.size(); ++k)
+        usePlans[v.firstUse + k].ops.clear();
+    }
+  }
+
+  if (v.defOp >= 0)
+    return;
+  // Arguments: local when every direct use is a slice with the same dims.
+  unsigned arg = value;
+  bool sourceRead = false, anySlice = false, alike = true;
+  const DimAxes *dims = nullptr;
+  bool tiled = !dimsEmpty(plan.sourceTiling);
+  for (size_t k = 0; k < v.uses.size(); ++k) {
+    const UsePlan &use = usePlans[v.firstUse + k];
+    if (use.argSlice) {
+      anySlice = true;
+      if (dims && *dims != use.argDims)
+        alike = false;
+      dims = &use.argDims;
+    } else {
+      sourceRead = true;
+    }
+  }
+  if (v.uses.empty())
+    return;
+  if (tiled && sourceRead) {
+    // The tiling slice itself is a direct use.
+    if (anySlice && *dims != plan.sourceTiling)
+      alike = false;
+    if (alike)
+      localArgs[arg] = plan.sourceTiling;
+  } else if (!sourceRead && anySlice && alike) {
+    localArgs[arg] = *dims;
+  }
+}
+
+void Evaluation::price(const Step &step, int64_t operandBytes,
+                       int64_t resultBytes) {
+  sim::CollectiveKind kind = sim::CollectiveKind::AllGather;
+  AxisMask axes = dimsMask(step.dims);
+  double bytes = operandBytes;
+  switch (step.kind) {
+  case StepKind::Gather:
+    kind = sim::CollectiveKind::AllGather;
+    bytes = resultBytes;
+    break;
+  case StepKind::Reduce:
+    kind = sim::CollectiveKind::AllReduce;
+    break;
+  case StepKind::ReduceScatter:
+    kind = sim::CollectiveKind::ReduceScatter;
+    break;
+  case StepKind::AllToAll:
+    kind = sim::CollectiveKind::AllToAll;
+    axes = listMask(step.dims[step.to]);
+    break;
+  case StepKind::Slice:
+    return;
+  }
+  sim::CollectiveCost c = sim::ringCollectiveCost(
+      kind, axisProduct(axes), bytes, impl.maskLinks[axes]);
+  cost.commTime += c.time;
+  ++cost.collectiveCounts[static_cast<unsigned>(kind)];
+  static bool trace = getenv("TOAST_ANALYTIC_TRACE");
+  if (trace)
+    llvm::errs() << "analytic: " << sim::getCollectiveKindName(kind)
+                 << " axes " << axes << " bytes " << bytes << " value "
+                 << currentValue << " def "
+                 << (prog.values[currentValue].defOp >= 0
+                         ? prog.ops[prog.values[currentValue].defOp]
+                               .op->getName()
+                               .getStringRef()
+                         : StringRef("arg"))
+                 << " at " << at << " user " << currentUser << "\n";
+}
+
+/// Materializes the live shared levels of `value` at the current position
+/// (`source`: the buffer of the defining op's local result).
+void Evaluation::emitValue(unsigned value, int source) {
+  currentValue = value;
+  ValuePlan &plan = plans[value];
+  const ProgramValue &v = prog.values[value];
+  unsigned maxLevel = 0;
+  bool sourceRead = false;
+  for (size_t k = 0; k < v.uses.size(); ++k) {
+    const UsePlan &use = usePlans[v.firstUse + k];
+    if (use.argSlice)
+      continue;
+    sourceRead = true;
+    maxLevel = std::max(maxLevel, use.level);
+  }
+  plan.levelBuffers.assign(plan.steps.size() + 1, -1);
+  plan.levelBuffers[0] = source;
+  plan.levelTiling.assign(plan.steps.size() + 1, plan.sourceTiling);
+  for (size_t l = 0; l < plan.steps.size(); ++l)
+    plan.levelTiling[l + 1] = apply(plan.steps[l], plan.levelTiling[l]);
+  if (v.defOp < 0) {
+    // Arguments: the argument buffer itself, then its tiling slice.
+    int argBuffer = buffers.size();
+    buffers.push_back({0, 0, 0});
+    argBuffers[value] = argBuffer;
+    const std::optional<DimAxes> &local = localArgs[value];
+    buffers[argBuffer].bytes =
+        bytesOf(value, local ? *local : DimAxes(v.shape.size(), 0));
+    if (dimsEmpty(plan.sourceTiling) || local) {
+      plan.levelBuffers[0] = argBuffer;
+    } else if (sourceRead) {
+      touch(argBuffer);
+      plan.levelBuffers[0] = newBuffer(bytesOf(value, plan.sourceTiling));
+      ++at;
+    }
+  }
+  for (size_t l = 0; l < plan.steps.size() && l < maxLevel; ++l) {
+    int64_t in = bytesOf(value, plan.levelTiling[l]);
+    int64_t out = bytesOf(value, plan.levelTiling[l + 1]);
+    touch(plan.levelBuffers[l]);
+    plan.levelBuffers[l + 1] = newBuffer(out);
+    price(plan.steps[l], in, out);
+    ++at;
+  }
+}
+
+/// Emits the per-use ops of one use; returns the buffer the user reads.
+int Evaluation::emitUse(unsigned value, unsigned useId) {
+  currentValue = value;
+  const UsePlan &use = usePlans[useId];
+  const ValuePlan &plan = plans[value];
+  if (use.argSlice) {
+    const std::optional<DimAxes> &local = localArgs[value];
+    int arg = argBuffers[value];
+    useTiling = use.argDims;
+    if (local)
+      return arg;
+    touch(arg);
+    int b = newBuffer(bytesOf(value, use.argDims));
+    ++at;
+    return b;
+  }
+  int buffer = plan.levelBuffers[use.level];
+  DimAxes tiling = plan.levelTiling[use.level];
+  for (const Step &step : use.ops) {
+    DimAxes next = apply(step, tiling);
+    int64_t in = bytesOf(value, tiling), out = bytesOf(value, next);
+    touch(buffer);
+    buffer = newBuffer(out);
+    price(step, in, out);
+    ++at;
+    tiling = std::move(next);
+  }
+  useTiling = std::move(tiling);
+  return buffer;
+}
+
+void Evaluation::emitOp(unsigned i) {
+  const ProgramOp &p = prog.ops[i];
+  if (p.dead || p.constant)
+    return;
+  llvm::SmallVector<int, 4> inputs;
+  int64_t firstInputBytes = -1;
+  for (auto [k, v] : llvm::enumerate(p.operands)) {
+    if (v < 0 || p.operandUses[k] < 0)
+      continue;
+    currentUser = i;
+    inputs.push_back(emitUse(v, p.operandUses[k]));
+    if (k == 0)
+      firstInputBytes = bytesOf(v, useTiling);
+  }
+  if (p.isReturn) {
+    returned = inputs;
+    return;
+  }
+  if (p.nestedOps > 0) {
+    transients.push_back({at, p.nestedPeakBytes});
+    ++at;
+  }
+  for (int b : inputs)
+    touch(b);
+  int64_t tiles = 1;
+  for (auto [axis, factor] : nests[i])
+    tiles *= impl.axisSizes[axis];
+  cost.computeTime += p.computeTime / tiles;
+  cost.flops += p.flops / tiles;
+  llvm::SmallVector<int, 1> sources;
+  for (int r : p.results) {
+    int64_t bytes = bytesOf(r, plans[r].sourceTiling);
+    if (p.mayAlias && firstInputBytes == bytes && !inputs.empty())
+      sources.push_back(inputs.front());
+    else
+      sources.push_back(newBuffer(bytes));
+  }
+  if (p.nestedOps > 0)
+    transients.push_back({at, p.nestedEndBytes});
+  ++at;
+  currentUser = -1;
+  for (auto [r, source] : llvm::zip_equal(p.results, sources)) {
+    planValue(r);
+    emitValue(r, source);
+  }
+}
+
+AnalyticCost Evaluation::run() {
+  nests.assign(prog.ops.size(), {});
+  for (size_t i = 0; i < prog.ops.size(); ++i)
+    if (prog.ops[i].ruled && !prog.ops[i].dead)
+      nests[i] = impl.getNest(state, i);
+  buildChains();
+  resolveReductionPatterns();
+  usePlans.assign(prog.numUses, {});
+  localArgs.assign(prog.numArguments, std::nullopt);
+  argBuffers.assign(prog.numArguments, -1);
+
+  for (unsigned c : prog.constants) {
+    int r = prog.ops[c].results[0];
+    int source = newBuffer(bytesOf(r, plans[r].sourceTiling));
+    ++at;
+    planValue(r);
+    emitValue(r, source);
+  }
+  for (unsigned a = 0; a < prog.numArguments; ++a) {
+    planValue(a);
+    emitValue(a, -1);
+  }
+  for (size_t i = 0; i < prog.ops.size(); ++i)
+    emitOp(i);
+
+  int64_t end = at;
+  for (int b : argBuffers) {
+    buffers[b].def = 0;
+    buffers[b].lastUse = end;
+  }
+  for (int b : returned)
+    if (b >= 0)
+      buffers[b].lastUse = end;
+  int64_t n = std::max<int64_t>(end, 1);
+  std::vector<int64_t> delta(n + 1, 0);
+  for (const Buffer &b : buffers) {
+    if (b.bytes == 0)
+      continue;
+    int64_t from = std::max<int64_t>(b.def, 0);
+    int64_t to = std::min<int64_t>(std::max(b.lastUse, from), n - 1);
+    delta[from] += b.bytes;
+    delta[to + 1] -= b.bytes;
+  }
+  for (auto [index, bytes] : transients) {
+    delta[index] += bytes;
+    delta[index + 1] -= bytes;
+  }
+  int64_t live = 0, peak = -1;
+  for (int64_t i = 0; i < n; ++i) {
+    live += delta[i];
+    peak = std::max(peak, live);
+  }
+  cost.peakBytes = static_cast<double>(peak);
+  cost.runtime = cost.computeTime + cost.commTime;
+  return cost;
+}
+
+} // namespace
+
+AnalyticCost NdaEnvironment::Impl::evaluate(const SearchState &state) const {
+  AnalyticCost cost = Evaluation(*this, state).run();
+  cost.rel = sim::computeRelativeCost(
+      unpartitioned.runtime, unpartitioned.peakBytes, cost.runtime,
+      cost.peakBytes, device.memoryBytes, options.memoryPenalty);
+  return cost;
+}
+
+} // namespace toast::search

@@ -1,0 +1,160 @@
+//===- Materialize.cpp - Search states to and from ShardingState ----------===//
+//
+// A state is a ShardingState without choices left: each ruled op loops, in
+// mesh-axis order, over the factors whose nodes carry the axes; entry
+// arguments are tiled, in mesh-axis order, on the dims whose nodes carry
+// them. The reference simulation materializes such a state through the
+// normal path (materializeCore, lowering, collective optimization, a
+// device-local boundary) on a copy of the module.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SpaceImpl.h"
+
+#include "toast/Dialect/PartIR/HLO/Transforms/Passes.h"
+
+#include "mlir/IR/BuiltinOps.h"
+
+using namespace mlir;
+
+namespace toast::search {
+
+/// Writes `state` into `sharding`, whose function has the same ops as the
+/// analysed entry (the entry itself or a clone of it).
+static LogicalResult writeState(const NdaEnvironment::Impl &impl,
+                                const SearchState &state,
+                                partition::ShardingState &sharding) {
+  func::FuncOp func = sharding.getFunction();
+  Block &block = func.getBody().front();
+  const ProgramModel &program = impl.program;
+  if (block.getNumArguments() != program.numArguments ||
+      std::distance(block.begin(), block.end()) !=
+          static_cast<ptrdiff_t>(program.ops.size()))
+    return func.emitError("materialize: the function is not the analysed one");
+  for (BlockArgument arg : block.getArguments()) {
+    const ProgramValue &v = program.values[arg.getArgNumber()];
+    SmallVector<partition::AxisDim> tiling;
+    for (unsigned axis = 0; axis < impl.axisNames.size(); ++axis)
+      for (auto [d, node] : llvm::enumerate(v.dimNode))
+        if (node >= 0 && (state.nodeAxes[node] >> axis & 1))
+          tiling.push_back({impl.axisNames[axis], static_cast<int64_t>(d)});
+    if (failed(sharding.setExplicitTiling(arg, tiling)))
+      return failure();
+  }
+  for (auto [i, op] : llvm::enumerate(block)) {
+    if (!impl.program.ops[i].ruled)
+      continue;
+    SmallVector<partition::AxisFactor> nest;
+    for (auto [axis, factor] : impl.getNest(state, i))
+      nest.push_back({impl.axisNames[axis], static_cast<int64_t>(factor)});
+    if (failed(sharding.setLoopNest(&op, nest)))
+      return failure();
+    for (Value result : op.getResults())
+      if (failed(sharding.setExplicitTiling(result, {})))
+        return failure();
+  }
+  return success();
+}
+
+LogicalResult
+NdaEnvironment::Impl::materialize(const SearchState &state,
+                                  partition::ShardingState &sharding) const {
+  if (sharding.getFunction() != entry)
+    return entry.emitError("materialize: the sharding state is not of the "
+                           "analysed function");
+  return writeState(*this, state, sharding);
+}
+
+FailureOr<SearchState>
+NdaEnvironment::Impl::importState(partition::ShardingState &sharding) const {
+  SearchState state = initial;
+  state.nodeAxes.assign(nda.getNumNodes(), 0);
+  auto axisIndex = [&](StringRef axis) -> int {
+    auto it = llvm::find(axisNames, axis);
+    return it == axisNames.end() ? -1 : it - axisNames.begin();
+  };
+  Block &block = entry.getBody().front();
+  auto fail = [&](Location loc, const Twine &why) {
+    return emitError(loc, "automatic partitioning cannot start from this "
+                          "state: ")
+           << why;
+  };
+  for (BlockArgument arg : block.getArguments()) {
+    const ProgramValue &v = program.values[arg.getArgNumber()];
+    for (const partition::AxisDim &level : sharding.getExplicitTiling(arg)) {
+      int axis = axisIndex(level.axis);
+      int node = v.dimNode[level.dim];
+      if (axis < 0 || node < 0)
+        return fail(arg.getLoc(), "argument tiled on a dimension the search "
+                                  "cannot express");
+      state.nodeAxes[node] |= AxisMask(1) << axis;
+    }
+  }
+  for (auto [i, op] : llvm::enumerate(block)) {
+    const ProgramOp &p = program.ops[i];
+    if (!p.ruled)
+      continue;
+    for (const partition::AxisFactor &level : sharding.getLoopNest(&op)) {
+      int axis = axisIndex(level.axis);
+      int node = p.factorNode[level.factor];
+      if (axis < 0 || node < 0)
+        return fail(op.getLoc(), "op loops over a factor the search cannot "
+                                 "express");
+      state.nodeAxes[node] |= AxisMask(1) << axis;
+    }
+  }
+  // Every op and argument must see exactly what the state says.
+  for (auto [i, op] : llvm::enumerate(block)) {
+    const ProgramOp &p = program.ops[i];
+    if (!p.ruled)
+      continue;
+    auto nest = getNest(state, i);
+    if (nest.size() != sharding.getLoopNest(&op).size())
+      return fail(op.getLoc(), "ops of one dimension-graph node loop "
+                               "differently");
+    for (Value result : op.getResults())
+      for (const partition::AxisDim &level :
+           sharding.getExplicitTiling(result))
+        if (!llvm::any_of(nest, [&](auto &l) {
+              return axisNames[l.first] == level.axis;
+            }))
+          return fail(op.getLoc(), "an intermediate value is tiled beyond "
+                                   "its op's loop nest");
+  }
+  for (BlockArgument arg : block.getArguments()) {
+    const ProgramValue &v = program.values[arg.getArgNumber()];
+    size_t levels = 0;
+    for (int node : v.dimNode)
+      if (node >= 0)
+        levels += llvm::popcount(state.nodeAxes[node]);
+    if (levels != sharding.getExplicitTiling(arg).size())
+      return fail(arg.getLoc(), "an argument is tiled differently from the "
+                                "ops that read it");
+  }
+  return state;
+}
+
+FailureOr<sim::SimulationResult>
+NdaEnvironment::Impl::simulateMaterialized(
+    const SearchState &state, OwningOpRef<ModuleOp> *lowered) const {
+  auto module = entry->getParentOfType<ModuleOp>();
+  if (!module)
+    return entry.emitError("simulateMaterialized: no enclosing module");
+  OwningOpRef<ModuleOp> copy(module.clone());
+  auto func = copy->lookupSymbol<func::FuncOp>(entry.getSymName());
+  partition::ShardingState sharding(func, mesh);
+  if (failed(writeState(*this, state, sharding)) ||
+      failed(sharding.materializeCore()) ||
+      failed(partir_hlo::lowerCoreLoops(func)) ||
+      failed(partir_hlo::optimizeCollectives(*copy)))
+    return failure();
+  partir_hlo::makeBoundaryDeviceLocal(func, mesh);
+  sim::SimulationOptions simOptions;
+  simOptions.function = func.getSymName().str();
+  auto result = sim::simulate(*copy, device, simOptions);
+  if (lowered)
+    *lowered = std::move(copy);
+  return result;
+}
+
+} // namespace toast::search

@@ -1,0 +1,166 @@
+//===- SpaceImpl.h - Internals of the NDA search environment ----*- C++ -*-===//
+//
+// Private to lib/toast/Search/Space: the precomputed action space
+// (ActionSpace.cpp), the state-independent program summary the analytic
+// cost walks (ProgramModel.cpp, AnalyticCost.cpp) and the conversions to
+// and from ShardingState (Materialize.cpp).
+//
+//===----------------------------------------------------------------------===//
+#ifndef TOAST_LIB_SEARCH_SPACE_SPACEIMPL_H
+#define TOAST_LIB_SEARCH_SPACE_SPACEIMPL_H
+
+#include "toast/Search/ShardingSpace.h"
+
+#include <memory>
+
+namespace toast::search {
+
+/// A top-level value of the entry function (argument or op result).
+struct ProgramValue {
+  llvm::SmallVector<int64_t, 4> shape;
+  int64_t elementBytes = 0;
+  /// Node of each definition dim, -1 where the dim cannot be sharded.
+  llvm::SmallVector<int, 4> dimNode;
+  /// Defining program op, or -1 for entry arguments.
+  int defOp = -1;
+  unsigned resultNumber = 0;
+  /// (program op, operand number) of every use; operand -1 for uses that
+  /// need the whole value (opaque or nested users, the return).
+  llvm::SmallVector<std::pair<unsigned, int>, 2> uses;
+  /// Global number of uses[0] (uses are numbered value by value).
+  unsigned firstUse = 0;
+  bool isReturned() const;
+  int64_t getNumElements() const {
+    int64_t n = 1;
+    for (int64_t d : shape)
+      n *= d;
+    return n;
+  }
+};
+
+/// A top-level op of the entry function, as the analytic cost sees it.
+struct ProgramOp {
+  mlir::Operation *op = nullptr;
+  /// Has a loop nest in ShardingState terms.
+  bool ruled = false;
+  /// Hoisted to the function start by the collective optimizer's folder.
+  bool constant = false;
+  /// Removed as dead by the collective optimizer.
+  bool dead = false;
+  /// The terminator (func.return).
+  bool isReturn = false;
+  /// stablehlo.transpose / reshape, and stablehlo.add (for the reduction
+  /// sinking and merging patterns of --partir-optimize-collectives).
+  bool isLayout = false;
+  bool isAdd = false;
+  /// reshape / bitcast_convert: the result aliases the operand when local
+  /// byte counts agree.
+  bool mayAlias = false;
+  /// Rule factors: node (-1: never sharded), size, reduction kind.
+  llvm::SmallVector<int, 4> factorNode;
+  llvm::SmallVector<int64_t, 4> factorSize;
+  llvm::SmallVector<bool, 4> factorReduction;
+  /// Rule maps (copied from the sharding rule).
+  llvm::SmallVector<llvm::SmallVector<int64_t, 4>, 2> operandDims;
+  llvm::SmallVector<llvm::SmallVector<int64_t, 4>, 1> resultDims;
+  /// Program values of the operands (-1: not a top-level value) and
+  /// results; values captured by nested regions are extra operands.
+  llvm::SmallVector<int, 2> operands;
+  llvm::SmallVector<int, 1> results;
+  /// Global use numbers of the operands (-1 where `operands` is -1).
+  llvm::SmallVector<int, 2> operandUses;
+  /// Seconds per global execution of the op's contractions (nested ones
+  /// included, with trip counts) and FLOPs.
+  double computeTime = 0;
+  double flops = 0;
+  /// Ops the simulator walks inside the regions, and the bytes their
+  /// buffers add at the region's internal peak / at the op itself.
+  int64_t nestedOps = 0;
+  int64_t nestedPeakBytes = 0;
+  int64_t nestedEndBytes = 0;
+};
+
+/// Everything state-independent the analytic cost needs.
+struct ProgramModel {
+  std::vector<ProgramOp> ops;
+  std::vector<ProgramValue> values;
+  /// Constant ops in hoisting order (deduplicated: equal constants share
+  /// the first one's value).
+  std::vector<unsigned> constants;
+  unsigned numArguments = 0;
+  unsigned numUses = 0;
+};
+
+class NdaEnvironment::Impl {
+public:
+  Impl(mlir::func::FuncOp entry, partir::MeshAttr mesh,
+       sim::DeviceSpec device, NdaEnvironmentOptions options);
+
+  mlir::LogicalResult initialize(llvm::ArrayRef<std::string> axes);
+
+  // ActionSpace.cpp
+  void findShardableNodes();
+  void buildActions();
+  bool isLegal(const SearchState &state, unsigned action) const;
+  void apply(SearchState &state, unsigned action) const;
+  std::string describeAction(unsigned action) const;
+
+  // ProgramModel.cpp
+  void buildProgram();
+
+  // AnalyticCost.cpp
+  AnalyticCost evaluate(const SearchState &state) const;
+
+  // Materialize.cpp
+  mlir::LogicalResult materialize(const SearchState &state,
+                                  partition::ShardingState &sharding) const;
+  mlir::FailureOr<SearchState>
+  importState(partition::ShardingState &sharding) const;
+  mlir::FailureOr<sim::SimulationResult>
+  simulateMaterialized(const SearchState &state,
+                       mlir::OwningOpRef<mlir::ModuleOp> *lowered) const;
+
+  /// The nest of program op `i` under `state`: (mesh axis, factor) in mesh
+  /// order.
+  llvm::SmallVector<std::pair<unsigned, unsigned>, 4>
+  getNest(const SearchState &state, unsigned i) const;
+  int64_t maskProduct(AxisMask mask) const { return maskProducts[mask]; }
+
+  mutable mlir::func::FuncOp entry; // FuncOp accessors are not const
+  partir::MeshAttr mesh;
+  sim::DeviceSpec device;
+  NdaEnvironmentOptions options;
+  NamedDimensionAnalysis nda;
+  /// Rules and loopable factors exactly as the partitioner sees them.
+  std::unique_ptr<partition::ShardingState> rules;
+
+  llvm::SmallVector<std::string> axisNames;
+  llvm::SmallVector<int64_t> axisSizes;
+  std::vector<int64_t> maskProducts;
+  /// The simulator's group link (getGroupLink) per set of axes.
+  std::vector<sim::LinkSpec> maskLinks;
+  std::vector<unsigned> searchAxes;
+
+  /// Per node: whether the partitioner can shard it, the gcd of its names'
+  /// sizes and its number of names.
+  std::vector<char> nodeShardable;
+  std::vector<int64_t> nodeGcd;
+  std::vector<unsigned> nodeNames;
+
+  std::vector<NdaAction> actions;
+  /// Nodes that must not carry an action's axis yet (the family's nodes
+  /// and every node sharing a site or an op with an action node), shared by
+  /// the actions of one (family, resolution) on different axes.
+  std::vector<std::vector<unsigned>> clearLists;
+  std::vector<unsigned> actionClear;
+  /// Color -> family representative (itself without mirroring).
+  std::vector<unsigned> colorFamily;
+
+  ProgramModel program;
+  SearchState initial;
+  AnalyticCost unpartitioned;
+};
+
+} // namespace toast::search
+
+#endif // TOAST_LIB_SEARCH_SPACE_SPACEIMPL_H
