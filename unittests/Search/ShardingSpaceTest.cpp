@@ -18,6 +18,7 @@
 
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 #include "gtest/gtest.h"
 
@@ -114,7 +115,9 @@ public:
         llvm::errs() << " " << analytic.collectiveCounts[k] << "/"
                      << simulated->collectives[k].count;
       llvm::errs() << "  comm " << analytic.commTime << " vs "
-                   << simulated->commTime << "\n";
+                   << simulated->commTime << "  sim peak at "
+                   << simulated->peakOpIndex << " " << simulated->peakOpName
+                   << " " << simulated->peakOpLocation << "\n";
       if (getenv("TOAST_AGREEMENT_DUMP"))
         lowered->print(llvm::errs());
     }
@@ -190,23 +193,51 @@ std::vector<std::string> modelSpecs() {
   return specs;
 }
 
-/// Random legal states on a 2x2 mesh, three seeds per model.
+/// The mesh of TOAST_AGREEMENT_MESH ("B=2,M=2,S=2"), else {B:2, M:2}.
+SmallVector<std::pair<StringRef, int64_t>> meshAxes() {
+  SmallVector<std::pair<StringRef, int64_t>> axes;
+  const char *env = getenv("TOAST_AGREEMENT_MESH");
+  SmallVector<StringRef> parts;
+  StringRef(env ? env : "B=2,M=2").split(parts, ',');
+  for (StringRef part : parts) {
+    auto [name, size] = part.split('=');
+    int64_t n = 2;
+    (void)size.getAsInteger(10, n);
+    axes.push_back({name, n});
+  }
+  return axes;
+}
+
+unsigned envUnsigned(const char *name, unsigned fallback) {
+  const char *env = getenv(name);
+  unsigned value;
+  return env && !StringRef(env).getAsInteger(10, value) ? value : fallback;
+}
+
+/// Random legal states (up to 1, 2, 4, 8 actions) for several seeds.
 TEST_F(ShardingSpaceTest, RandomStatesAgreeWithSimulation) {
-  partir::MeshAttr m = mesh({{"B", 2}, {"M", 2}});
+  partir::MeshAttr m = mesh(meshAxes());
+  unsigned seeds = envUnsigned("TOAST_AGREEMENT_SEEDS", 3);
   for (const std::string &spec : modelSpecs()) {
     AgreementChecker checker(ctx, spec, m);
     ASSERT_TRUE(checker.env) << spec;
     EXPECT_GT(checker.env->getNumActions(), 0u) << spec;
     double worst = checker.check(checker.env->getInitialState(), "initial");
-    for (unsigned seed = 1; seed <= 3; ++seed) {
+    unsigned states = 1;
+    for (unsigned seed = 1; seed <= seeds; ++seed) {
       std::mt19937 rng(seed);
-      for (unsigned steps : {1u, 2u, 4u}) {
+      for (unsigned steps : {1u, 2u, 4u, 8u}) {
         SearchState state = checker.randomState(rng, steps);
         worst = std::max(worst, checker.check(state, "seed " +
                                                          std::to_string(seed)));
+        ++states;
       }
     }
     EXPECT_LE(worst, 0.01) << spec;
+    llvm::errs() << llvm::format("%-60s %3u states, worst relative error "
+                                 "%.2e, %u actions\n",
+                                 spec.substr(0, 60).c_str(), states, worst,
+                                 checker.env->getNumActions());
   }
 }
 

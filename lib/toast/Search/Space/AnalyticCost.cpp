@@ -134,7 +134,9 @@ struct UsePlan {
 struct ValuePlan {
   DimAxes sourceTiling;
   llvm::SmallVector<Step, 2> steps; ///< shared chain, innermost first
-  std::optional<Step> perUser;      ///< the outermost gather, per user
+  std::optional<Step> perUser;      ///< all gathers, merged, per reader
+  /// The gathers one per loop level (axis, dim), outermost first.
+  llvm::SmallVector<std::pair<unsigned, unsigned>, 2> gathers;
   /// Buffers of the levels (0: source), -1 when not materialized.
   llvm::SmallVector<int, 3> levelBuffers;
   llvm::SmallVector<DimAxes, 3> levelTiling;
@@ -164,13 +166,19 @@ private:
   }
   DimAxes useSlicing(unsigned op, int operand) const;
   void buildChains();
-  void resolveReductionPatterns();
+  DimAxes tilingAt(unsigned value, unsigned level) const;
+  const Step *handedOver(int value) const;
+  void moveReduction(int from, unsigned i, Step step);
+  void applyReductionPatterns(unsigned i);
+  bool applyReductionPattern(unsigned i);
   void planValue(unsigned value);
   UsePlan planUse(unsigned value, const DimAxes &slicing,
                   bool isReturn) const;
   void emitValue(unsigned value, int source);
   int emitUse(unsigned value, unsigned useId);
   void emitOp(unsigned i);
+  void findFusions();
+  void emitTree(unsigned i);
   DimAxes apply(const Step &step, const DimAxes &tiling) const;
   void price(const Step &step, int64_t operandBytes, int64_t resultBytes);
   int newBuffer(int64_t bytes) {
@@ -186,6 +194,12 @@ private:
   const ProgramModel &prog;
   const SearchState &state;
   std::vector<Nest> nests;
+  /// materializeCore's loop fusion: the op whose loop nest absorbs op i
+  /// (-1: none), and per consumer its fused producers with the nest level
+  /// and operand they fuse at.
+  std::vector<int> fusedInto;
+  std::vector<llvm::SmallVector<std::tuple<unsigned, int, unsigned>, 1>>
+      fusedProducers;
   std::vector<ValuePlan> plans;
   std::vector<UsePlan> usePlans;
   /// Per argument: device-local dims when every use slices it alike.
@@ -247,48 +261,104 @@ void Evaluation::buildChains() {
         plan.steps.push_back({StepKind::Reduce, {listAppend(0, axis)}});
     if (!dimsEmpty(plan.sourceTiling))
       plan.perUser = Step{StepKind::Gather, plan.sourceTiling};
+    for (auto [axis, dim] : levels)
+      if (dim >= 0)
+        plan.gathers.push_back({axis, static_cast<unsigned>(dim)});
   }
 }
 
-/// all_reduce sinking through unpartitioned transpose/reshape, and one
-/// all_reduce for an unpartitioned add of two (program order, so that a
-/// moved reduction can move again).
-void Evaluation::resolveReductionPatterns() {
-  auto trailingReduces = [&](unsigned v) {
-    const ValuePlan &plan = plans[v];
-    if (plan.perUser || plan.steps.empty() ||
-        plan.steps.back().kind != StepKind::Reduce)
-      return false;
-    return prog.values[v].uses.size() == 1;
-  };
-  for (auto [i, p] : llvm::enumerate(prog.ops)) {
-    if (p.dead || !nests[i].empty() || p.results.size() != 1)
-      continue;
-    if (p.isLayout && p.operands.size() == 1 && p.operands[0] >= 0 &&
-        trailingReduces(p.operands[0])) {
-      ValuePlan &in = plans[p.operands[0]];
-      ValuePlan &out = plans[p.results[0]];
-      llvm::SmallVector<Step, 2> moved;
-      while (!in.steps.empty() && in.steps.back().kind == StepKind::Reduce)
-        moved.insert(moved.begin(), in.steps.pop_back_val());
-      // Reduce dims are axis lists in dims[0]: rank independent.
-      out.steps.insert(out.steps.begin(), moved.begin(), moved.end());
-      continue;
-    }
-    if (p.isAdd && p.operands.size() == 2 && p.operands[0] >= 0 &&
-        p.operands[1] >= 0 && p.operands[0] != p.operands[1] &&
-        trailingReduces(p.operands[0]) && trailingReduces(p.operands[1])) {
-      ValuePlan &a = plans[p.operands[0]];
-      ValuePlan &b = plans[p.operands[1]];
-      if (a.steps.back().dims != b.steps.back().dims ||
-          !dimsEmpty(a.sourceTiling) || !dimsEmpty(b.sourceTiling))
-        continue;
-      Step merged = a.steps.pop_back_val();
-      b.steps.pop_back();
-      plans[p.results[0]].steps.insert(plans[p.results[0]].steps.begin(),
-                                       merged);
+/// The tiling of `value` after its first `level` shared steps.
+DimAxes Evaluation::tilingAt(unsigned value, unsigned level) const {
+  DimAxes tiling = plans[value].sourceTiling;
+  for (unsigned l = 0; l < level; ++l)
+    tiling = apply(plans[value].steps[l], tiling);
+  return tiling;
+}
+
+/// The shared step a single-use value hands to its reader unchanged (the
+/// reader reads the top level, no per-use ops), or null.
+const Step *Evaluation::handedOver(int value) const {
+  if (value < 0)
+    return nullptr;
+  const ProgramValue &v = prog.values[value];
+  const ValuePlan &plan = plans[value];
+  if (v.uses.size() != 1 || plan.steps.empty())
+    return nullptr;
+  const UsePlan &use = usePlans[v.firstUse];
+  if (use.argSlice || !use.ops.empty() || use.level != plan.steps.size())
+    return nullptr;
+  const Step &top = plan.steps.back();
+  return top.kind == StepKind::Reduce || top.kind == StepKind::ReduceScatter
+             ? &top
+             : nullptr;
+}
+
+/// Moves the top step of `from` (read only by op i) to the bottom of op
+/// i's result chain: op i then runs on the unreduced operand.
+void Evaluation::moveReduction(int from, unsigned i, Step step) {
+  ValuePlan &in = plans[from];
+  in.steps.pop_back();
+  --usePlans[prog.values[from].firstUse].level;
+  ValuePlan &out = plans[prog.ops[i].results[0]];
+  if (step.kind == StepKind::ReduceScatter) {
+    // The op's local result is no longer sliced by the scatter's axes.
+    AxisMask scattered = dimsMask(step.dims);
+    for (AxisList &l : out.sourceTiling) {
+      AxisList kept = 0;
+      for (AxisList rest = l; rest; rest >>= 8)
+        if (!(scattered >> ((rest & 0xff) - 1) & 1))
+          kept = listAppend(kept, (rest & 0xff) - 1);
+      l = kept;
     }
   }
+  out.steps.insert(out.steps.begin(), std::move(step));
+}
+
+/// The optimizer's reduction patterns at op i, once its operands are
+/// planned: all_reduce sinks through transpose/reshape, reduce_scatter
+/// through transpose, and an add of two equal sum collectives becomes one
+/// collective of the add.
+void Evaluation::applyReductionPatterns(unsigned i) {
+  // The rewritten op is visited again: repeat while a pattern applies.
+  while (applyReductionPattern(i)) {
+  }
+}
+
+bool Evaluation::applyReductionPattern(unsigned i) {
+  const ProgramOp &p = prog.ops[i];
+  if (p.results.size() != 1)
+    return false;
+  if (p.isLayout && p.operands.size() == 1) {
+    const Step *step = handedOver(p.operands[0]);
+    if (!step)
+      return false;
+    if (step->kind == StepKind::Reduce) {
+      moveReduction(p.operands[0], i, *step);
+      return true;
+    }
+    if (p.permutation.empty())
+      return false;
+    Step moved{StepKind::ReduceScatter, DimAxes(p.permutation.size(), 0)};
+    for (auto [d, from] : llvm::enumerate(p.permutation))
+      moved.dims[d] = step->dims[from];
+    moveReduction(p.operands[0], i, std::move(moved));
+    return true;
+  }
+  if (!p.isAdd || p.operands.size() != 2 || p.operands[0] == p.operands[1])
+    return false;
+  const Step *lhs = handedOver(p.operands[0]);
+  const Step *rhs = handedOver(p.operands[1]);
+  if (!lhs || !rhs || lhs->kind != rhs->kind || lhs->dims != rhs->dims)
+    return false;
+  unsigned a = p.operands[0], b = p.operands[1];
+  if (tilingAt(a, plans[a].steps.size() - 1) !=
+      tilingAt(b, plans[b].steps.size() - 1))
+    return false;
+  Step merged = *lhs;
+  plans[b].steps.pop_back();
+  --usePlans[prog.values[b].firstUse].level;
+  moveReduction(a, i, std::move(merged));
+  return true;
 }
 
 DimAxes Evaluation::apply(const Step &step, const DimAxes &tiling) const {
@@ -328,14 +398,35 @@ UsePlan Evaluation::planUse(unsigned value, const DimAxes &slicing,
   if (isReturn)
     return use; // The boundary returns what the gather would gather.
   if (plan.perUser && !dimsEmpty(s)) {
-    const DimAxes &g = plan.perUser->dims;
-    if (dimsIsPrefix(s, g)) {
+    // The optimizer visits the reader's (merged) slices before the
+    // producer's per-level gathers merge: it cancels them outermost first.
+    size_t k = 0;
+    for (; k < plan.gathers.size(); ++k) {
+      auto [axis, dim] = plan.gathers[k];
+      AxisList first = s[dim] & 0xff;
+      if (first != AxisList(axis + 1))
+        break;
+      s[dim] >>= 8;
+      if (dimsEmpty(s)) {
+        ++k;
+        break;
+      }
+    }
+    DimAxes g(s.size(), 0);
+    for (size_t j = k; j < plan.gathers.size(); ++j)
+      g[plan.gathers[j].second] =
+          listAppend(g[plan.gathers[j].second], plan.gathers[j].first);
+    if (dimsEmpty(g)) {
+      // Every gather cancelled: slice what they gathered.
+    } else if (dimsEmpty(s)) {
+      use.ops.push_back({StepKind::Gather, g});
+      return use;
+    } else if (dimsIsPrefix(s, g)) {
       DimAxes rest = dimsDropPrefix(s, g);
       if (!dimsEmpty(rest))
         use.ops.push_back({StepKind::Gather, rest});
       return use;
-    }
-    if (dimsIsPrefix(g, s)) {
+    } else if (dimsIsPrefix(g, s)) {
       s = dimsDropPrefix(g, s);
     } else {
       int sd = onlyDim(s), gd = onlyDim(g);
@@ -345,9 +436,8 @@ UsePlan Evaluation::planUse(unsigned value, const DimAxes &slicing,
         use.ops.push_back(a2a);
         return use;
       }
-      use.ops.push_back(*plan.perUser);
-      if (!dimsEmpty(s))
-        use.ops.push_back({StepKind::Slice, s});
+      use.ops.push_back({StepKind::Gather, g});
+      use.ops.push_back({StepKind::Slice, s});
       return use;
     }
   } else if (plan.perUser) {
@@ -587,12 +677,62 @@ void Evaluation::emitOp(unsigned i) {
   }
   if (p.nestedOps > 0)
     transients.push_back({at, p.nestedEndBytes});
+  if (getenv("TOAST_ANALYTIC_TRACE") && getenv("TOAST_ANALYTIC_OPS"))
+    llvm::errs() << "analytic: op " << at << " " << p.op->getName() << " "
+                 << p.op->getLoc() << "\n";
   ++at;
   currentUser = -1;
-  for (auto [r, source] : llvm::zip_equal(p.results, sources)) {
-    planValue(r);
+  for (auto [r, source] : llvm::zip_equal(p.results, sources))
     emitValue(r, source);
+}
+
+/// A single-result op whose result has one use is fused into its reader
+/// when the reader's first loop slicing that operand is over the same axis
+/// and dimension as the op's outermost loop; it then runs at the reader's
+/// position (materializeCore, LoopFuser).
+void Evaluation::findFusions() {
+  fusedInto.assign(prog.ops.size(), -1);
+  fusedProducers.assign(prog.ops.size(), {});
+  for (auto [i, p] : llvm::enumerate(prog.ops)) {
+    if (p.dead || nests[i].empty() || p.results.size() != 1)
+      continue;
+    const ProgramValue &v = prog.values[p.results[0]];
+    if (v.uses.size() != 1 || v.uses[0].second < 0)
+      continue;
+    auto [outerAxis, outerFactor] = nests[i].front();
+    int dim = -1;
+    for (auto [d, f] : llvm::enumerate(p.resultDims[0]))
+      if (f == static_cast<int64_t>(outerFactor))
+        dim = d;
+    if (dim < 0)
+      continue;
+    unsigned user = v.uses[0].first;
+    const ProgramOp &u = prog.ops[user];
+    const auto &dims = u.operandDims[v.uses[0].second];
+    for (auto [level, entry] : llvm::enumerate(nests[user])) {
+      auto [axis, factor] = entry;
+      auto it = llvm::find(dims, static_cast<int64_t>(factor));
+      if (it == dims.end())
+        continue;
+      if (axis == outerAxis && it - dims.begin() == dim) {
+        fusedInto[i] = user;
+        fusedProducers[user].push_back(
+            {static_cast<unsigned>(level), -v.uses[0].second,
+             static_cast<unsigned>(i)});
+      }
+      break;
+    }
   }
+}
+
+/// Emits op i after the producers fused into it: outer loop levels first,
+/// and within a level the last fused (highest operand) first.
+void Evaluation::emitTree(unsigned i) {
+  auto &producers = fusedProducers[i];
+  llvm::sort(producers);
+  for (auto &[level, negOperand, producer] : producers)
+    emitTree(producer);
+  emitOp(i);
 }
 
 AnalyticCost Evaluation::run() {
@@ -601,24 +741,33 @@ AnalyticCost Evaluation::run() {
     if (prog.ops[i].ruled && !prog.ops[i].dead)
       nests[i] = impl.getNest(state, i);
   buildChains();
-  resolveReductionPatterns();
   usePlans.assign(prog.numUses, {});
   localArgs.assign(prog.numArguments, std::nullopt);
   argBuffers.assign(prog.numArguments, -1);
+  // Planning in program order: a reader's patterns see its operands'
+  // plans, and may change them before its own results are planned.
+  for (unsigned a = 0; a < prog.numArguments; ++a)
+    planValue(a);
+  for (auto [i, p] : llvm::enumerate(prog.ops)) {
+    if (p.dead)
+      continue;
+    applyReductionPatterns(i);
+    for (int r : p.results)
+      planValue(r);
+  }
 
   for (unsigned c : prog.constants) {
     int r = prog.ops[c].results[0];
     int source = newBuffer(bytesOf(r, plans[r].sourceTiling));
     ++at;
-    planValue(r);
     emitValue(r, source);
   }
-  for (unsigned a = 0; a < prog.numArguments; ++a) {
-    planValue(a);
+  for (unsigned a = 0; a < prog.numArguments; ++a)
     emitValue(a, -1);
-  }
+  findFusions();
   for (size_t i = 0; i < prog.ops.size(); ++i)
-    emitOp(i);
+    if (fusedInto[i] < 0)
+      emitTree(i);
 
   int64_t end = at;
   for (int b : argBuffers) {
@@ -642,11 +791,16 @@ AnalyticCost Evaluation::run() {
     delta[index] += bytes;
     delta[index + 1] -= bytes;
   }
-  int64_t live = 0, peak = -1;
+  int64_t live = 0, peak = -1, peakAt = -1;
   for (int64_t i = 0; i < n; ++i) {
     live += delta[i];
-    peak = std::max(peak, live);
+    if (live > peak) {
+      peak = live;
+      peakAt = i;
+    }
   }
+  if (getenv("TOAST_ANALYTIC_TRACE"))
+    llvm::errs() << "analytic: peak " << peak << " at " << peakAt << "\n";
   cost.peakBytes = static_cast<double>(peak);
   cost.runtime = cost.computeTime + cost.commTime;
   return cost;

@@ -228,6 +228,9 @@ void NdaEnvironment::Impl::buildProgram() {
     p.constant = matchPattern(&op, m_Constant());
     p.isLayout = isa<hlo::TransposeOp, hlo::ReshapeOp>(op);
     p.isAdd = isa<hlo::AddOp>(op);
+    if (auto perm = op.getAttrOfType<DenseI64ArrayAttr>("permutation");
+        perm && isa<hlo::TransposeOp>(op))
+      p.permutation.assign(perm.asArrayRef().begin(), perm.asArrayRef().end());
     p.mayAlias = isa<hlo::ReshapeOp, hlo::BitcastConvertOp>(op) &&
                  op.getNumOperands() == 1 && op.getNumResults() == 1;
     describeRule(nda, *rules, nodeShardable, &op, p);

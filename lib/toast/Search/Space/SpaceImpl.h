@@ -53,6 +53,8 @@ struct ProgramOp {
   /// sinking and merging patterns of --partir-optimize-collectives).
   bool isLayout = false;
   bool isAdd = false;
+  /// transpose: result dim i is operand dim permutation[i].
+  llvm::SmallVector<int64_t, 4> permutation;
   /// reshape / bitcast_convert: the result aliases the operand when local
   /// byte counts agree.
   bool mayAlias = false;
