@@ -2,4 +2,7 @@
 
 #include "TestPasses.h"
 
-void toast::test::registerTestPasses() { registerTestShardingRulesPass(); }
+void toast::test::registerTestPasses() {
+  registerTestShardingRulesPass();
+  registerTestApplyNdaActionPass();
+}

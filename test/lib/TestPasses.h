@@ -14,6 +14,10 @@ namespace toast::test {
 /// sharding rule (Interfaces/TestShardingRules.cpp).
 void registerTestShardingRulesPass();
 
+/// `--toast-test-apply-nda-action`: applies one NDA search action and
+/// saves the sharding (Search/TestApplyNdaAction.cpp).
+void registerTestApplyNdaActionPass();
+
 /// Registers every test pass.
 void registerTestPasses();
 
