@@ -1,6 +1,8 @@
 //===- toast-run.cpp - Toast's reference interpreter driver --------------===//
 //
-// Runs a StableHLO / PartIR:Core program with the reference interpreter:
+// Runs a StableHLO / PartIR program with the reference interpreter
+// (device-local PartIR:HLO and exported StableHLO run SPMD, one simulated
+// device per mesh coordinate; docs/interpreter.md):
 //
 //   toast-run FILE [--entry NAME] [--seed N] [--print-results]
 //   toast-run --compare ORIGINAL PARTITIONED [--seed N] [--rtol X] [--atol X]
@@ -73,15 +75,21 @@ static const char *const kOverview = R"(Toast reference interpreter
   toast-run FILE [--entry NAME] [--seed N] [--print-results]
       Runs @NAME (default @main) of FILE. A function without arguments runs
       as is; one with arguments gets seeded random inputs and its results
-      are printed. stablehlo.custom_call @check.expect_eq / expect_close /
+      are printed (a device-local program runs SPMD on random global
+      arguments and prints its reassembled global results).
+      stablehlo.custom_call @check.expect_eq / expect_close /
       expect_almost_eq compare values; a failing check is reported at its
       location with the first differing element. Exit status 0 iff the
       program ran and every check passed.
 
   toast-run --compare ORIGINAL PARTITIONED [--seed N] [--rtol X] [--atol X]
-      Runs @NAME of both programs on the same seeded random arguments
-      (PARTITIONED takes the same global shapes, e.g. PartIR:Core) and
+      Runs @NAME of both programs on the same seeded random arguments and
       prints the largest absolute and relative error of every result.
+      PARTITIONED may be PartIR:Core (run sequentially), device-local
+      PartIR:HLO (partir.sharding, partir.mesh) or exported StableHLO with
+      collectives (toast.global_sharding, mhlo.num_partitions); the latter
+      two run SPMD, one thread per device, each on its shard, and their
+      results are reassembled into global values.
       Exit status 0 iff every element satisfies
       |partitioned - original| <= atol + rtol * |original|.
 )";
