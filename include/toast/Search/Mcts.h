@@ -15,7 +15,12 @@
 //    applies the best trajectory found so far to the root; the search ends
 //    when `patience` rounds in a row do not improve the best cost, when
 //    the best trajectory is to stop at the root, at `maxDepth`, or when the
-//    budget (time and/or rollouts) is spent.
+//    budget (time and/or rollouts) is spent;
+//  * finally, while budget remains, the best trajectory is polished: each
+//    of its actions is replaced by every other action, or dropped, and the
+//    best legal neighbour kept, until no neighbour is better. Neighbouring
+//    strategies (other resolution bits, another color for an axis) often
+//    differ by fractions of a percent, which rounds sample too coarsely.
 //
 // Rollouts run on `threads` std::threads. Within a round every thread reads
 // the table as the previous round left it and records its own statistics;
@@ -60,6 +65,9 @@ struct SearchOptions {
   double playoutStop = 0.5;
   /// Weight of the best reward (vs. the mean) in an edge's value.
   double maxWeight = 0.5;
+  /// After the rounds, improve the best trajectory by sweeps over its
+  /// neighbours (one action replaced or dropped) while budget remains.
+  bool polish = true;
 };
 
 /// What the search reports after each round.

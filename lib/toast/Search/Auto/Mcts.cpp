@@ -330,6 +330,12 @@ SearchResult Search::run(const ProgressFn &progress) {
       break;
     }
   }
+  if (options.polish) {
+    double before = best.cost;
+    polish(env, options, cache, clock, best, 0, result.rollouts);
+    if (best.cost < before)
+      result.stopReason += ", then polished";
+  }
   result.initialCost = initialCost;
   finishResult(result, env, std::move(best), cache, clock);
   return result;

@@ -84,6 +84,14 @@ uint64_t roundBudget(const SearchOptions &options, uint64_t done);
 /// Why no further round may run ("rollout budget", "time budget"), or null.
 const char *budgetSpent(uint64_t roundBudget, const Clock &clock);
 
+/// Improves `best` (a trajectory from the initial state whose first
+/// `fixedPrefix` actions stay) by sweeps over its neighbours: one action
+/// replaced by another or dropped. Stops when a sweep finds nothing better
+/// or the budget is spent; adds the evaluations to `rollouts`.
+void polish(const SearchEnvironment &env, const SearchOptions &options,
+            CostCache &cache, const Clock &clock, Trajectory &best,
+            size_t fixedPrefix, uint64_t &rollouts);
+
 /// Fills the result's best state, actions, costs and counters from `best`.
 void finishResult(SearchResult &result, const SearchEnvironment &env,
                   Trajectory best, const CostCache &cache, const Clock &clock);
