@@ -13,6 +13,7 @@
 #include "toast/InitAllDialects.h"
 #include "toast/Models/Models.h"
 #include "toast/Partition/Schedule.h"
+#include "toast/Partition/ShardingState.h"
 #include "toast/Search/ShardingSpace.h"
 #include "toast/Simulator/Device.h"
 
@@ -177,6 +178,121 @@ const char *kTinyModels[] = {
     "--mlp-layers 1",
     "unet --batch 4 --resolution 8 --channels 4 --heads 2",
 };
+
+/// The node of dimension `dim` (negative: from the end) of the first entry
+/// argument whose partir.name contains `name`, or -1.
+int argDimNode(NdaEnvironment &env, StringRef name, int dim) {
+  const NamedDimensionAnalysis &nda = env.getAnalysis();
+  func::FuncOp entry = nda.getEntry();
+  for (BlockArgument arg : entry.getArguments()) {
+    auto argName = entry.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
+                                                      "partir.name");
+    if (!argName || !argName.getValue().contains(name))
+      continue;
+    int site = nda.getDefSite(arg);
+    auto rank = static_cast<int>(
+        cast<RankedTensorType>(arg.getType()).getRank());
+    int d = dim < 0 ? rank + dim : dim;
+    if (site < 0 || d < 0 || d >= rank)
+      return -1;
+    return nda.getNode(nda.getSites()[site].firstName + d);
+  }
+  return -1;
+}
+
+/// Applies the first legal action on `axis` that shards `node`.
+bool applyShardingOf(NdaEnvironment &env, SearchState &state, int node,
+                     StringRef axis) {
+  for (unsigned a = 0; a < env.getNumActions(); ++a) {
+    const NdaAction &action = env.getAction(a);
+    if (env.getAxisName(action.axis) != axis ||
+        !llvm::is_contained(action.nodes, static_cast<unsigned>(node)) ||
+        !env.isLegal(state, a))
+      continue;
+    env.apply(state, a);
+    return true;
+  }
+  return false;
+}
+
+/// Hand-picked strategies: batch sharding, Megatron (heads and MLP hidden
+/// on M), both; and for the MLP its hidden layer.
+TEST_F(ShardingSpaceTest, ExpertStrategiesAgreeWithSimulation) {
+  partir::MeshAttr m = mesh({{"B", 2}, {"M", 2}});
+  struct Pick {
+    const char *arg;
+    int dim;
+    const char *axis;
+  };
+  std::vector<std::pair<std::string, std::vector<std::vector<Pick>>>> cases =
+      {{kTinyModels[0],
+        {{{"batch.x", 0, "B"}},
+         {{"layer_0.w", -1, "M"}},
+         {{"batch.x", 0, "B"}, {"layer_0.w", -1, "M"}}}},
+       {kTinyModels[2],
+        {{{"batch", 0, "B"}},
+         {{"attn_vec_einsum", 0, "M"}, {"dense_up", -1, "M"}},
+         {{"batch", 0, "B"},
+          {"attn_vec_einsum", 0, "M"},
+          {"dense_up", -1, "M"}}}},
+       {kTinyModels[1], {{{"batch", 0, "B"}}}},
+       {kTinyModels[3], {{{"batch", 0, "B"}}}},
+       {kTinyModels[5], {{{"batch", 0, "B"}}}}};
+  for (auto &[spec, strategies] : cases) {
+    AgreementChecker checker(ctx, spec, m);
+    ASSERT_TRUE(checker.env) << spec;
+    for (auto [k, picks] : llvm::enumerate(strategies)) {
+      SearchState state = checker.env->getInitialState();
+      for (const Pick &pick : picks) {
+        int node = argDimNode(*checker.env, pick.arg, pick.dim);
+        ASSERT_GE(node, 0) << spec << " " << pick.arg;
+        EXPECT_TRUE(applyShardingOf(*checker.env, state, node, pick.axis))
+            << spec << " " << pick.arg << " on " << pick.axis;
+      }
+      EXPECT_LE(checker.check(state, "strategy " + std::to_string(k)), 0.01)
+          << spec << " strategy " << k;
+    }
+  }
+}
+
+/// A state left by manual tactics (BP: tile the batch, propagate) imports
+/// as the same loop nests, and its analytic cost agrees.
+TEST_F(ShardingSpaceTest, ImportsManualTactics) {
+  partir::MeshAttr m = mesh({{"B", 2}, {"M", 2}});
+  AgreementChecker checker(ctx, kTinyModels[2], m);
+  ASSERT_TRUE(checker.env);
+  func::FuncOp entry = checker.env->getAnalysis().getEntry();
+  partition::ShardingState manual(entry, m);
+  for (BlockArgument arg : entry.getArguments()) {
+    auto name = entry.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
+                                                   "partir.name");
+    if (name && name.getValue().starts_with("batch."))
+      ASSERT_TRUE(succeeded(manual.tile(arg, 0, "B")));
+  }
+  manual.propagate();
+  FailureOr<SearchState> imported = checker.env->importState(manual);
+  ASSERT_TRUE(succeeded(imported));
+  EXPECT_GT(llvm::count_if(imported->nodeAxes, [](AxisMask a) { return a; }),
+            0);
+  partition::ShardingState written(entry, m);
+  ASSERT_TRUE(succeeded(checker.env->materialize(*imported, written)));
+  for (Operation &op : entry.getBody().front()) {
+    auto a = manual.getLoopNest(&op), b = written.getLoopNest(&op);
+    ASSERT_EQ(a.size(), b.size());
+    for (size_t i = 0; i < a.size(); ++i) {
+      EXPECT_EQ(a[i].axis, b[i].axis);
+      EXPECT_EQ(a[i].factor, b[i].factor);
+    }
+  }
+  EXPECT_LE(checker.check(*imported, "imported BP"), 0.01);
+  // The environment can start from it.
+  auto started = NdaEnvironment::create(entry, m, {"M"},
+                                        checker.env->getDevice(), {},
+                                        &manual);
+  ASSERT_TRUE(succeeded(started));
+  EXPECT_EQ((*started)->getInitialState(), *imported);
+  EXPECT_GT((*started)->getNumActions(), 0u);
+}
 
 /// The tiny zoo, or the models of TOAST_AGREEMENT_MODELS (';'-separated).
 std::vector<std::string> modelSpecs() {

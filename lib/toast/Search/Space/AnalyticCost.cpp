@@ -33,6 +33,13 @@ namespace toast::search {
 
 namespace {
 
+/// TOAST_ANALYTIC_TRACE=1 prints every op, collective and the peak the
+/// analytic cost sees, to compare with a lowered program by hand.
+bool traceEnabled() {
+  static const bool enabled = getenv("TOAST_ANALYTIC_TRACE") != nullptr;
+  return enabled;
+}
+
 //===- Axis lists ---------------------------------------------------------===//
 // The mesh axes on one tensor dimension, major first, packed one byte per
 // axis (axis + 1), the major axis in the low byte; at most 4 per dim.
@@ -548,8 +555,7 @@ void Evaluation::price(const Step &step, int64_t operandBytes,
       kind, axisProduct(axes), bytes, impl.maskLinks[axes]);
   cost.commTime += c.time;
   ++cost.collectiveCounts[static_cast<unsigned>(kind)];
-  static bool trace = getenv("TOAST_ANALYTIC_TRACE");
-  if (trace)
+  if (traceEnabled())
     llvm::errs() << "analytic: " << sim::getCollectiveKindName(kind)
                  << " axes " << axes << " bytes " << bytes << " value "
                  << currentValue << " def "
@@ -677,7 +683,7 @@ void Evaluation::emitOp(unsigned i) {
   }
   if (p.nestedOps > 0)
     transients.push_back({at, p.nestedEndBytes});
-  if (getenv("TOAST_ANALYTIC_TRACE") && getenv("TOAST_ANALYTIC_OPS"))
+  if (traceEnabled())
     llvm::errs() << "analytic: op " << at << " " << p.op->getName() << " "
                  << p.op->getLoc() << "\n";
   ++at;
@@ -799,7 +805,7 @@ AnalyticCost Evaluation::run() {
       peakAt = i;
     }
   }
-  if (getenv("TOAST_ANALYTIC_TRACE"))
+  if (traceEnabled())
     llvm::errs() << "analytic: peak " << peak << " at " << peakAt << "\n";
   cost.peakBytes = static_cast<double>(peak);
   cost.runtime = cost.computeTime + cost.commTime;
