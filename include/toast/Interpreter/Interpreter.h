@@ -7,9 +7,8 @@
 //
 // Ops are evaluated by handlers looked up by op name in a registry (see
 // OpRegistry below). Each op family registers its handlers from its own
-// file; a later dialect (PartIR:HLO, collectives run SPMD over simulated
-// devices) extends the interpreter by registering more handlers and by
-// providing an SpmdContext.
+// file. Collectives (PartIR:HLO and StableHLO) need an SpmdContext: one
+// Interpreter runs per simulated device (Spmd.h).
 //
 // Errors (unsupported ops or types, bad check calls, elided constants) are
 // reported as diagnostics located at the op, and evaluation fails; the
