@@ -136,6 +136,11 @@ struct UsePlan {
   /// The use slices the argument directly (merged slice), with these dims.
   bool argSlice = false;
   DimAxes argDims;
+  /// ops[0] is the producer's own gather, which stays right after the
+  /// producer when this is its only reader left (copies go to readers).
+  bool gatherAtDef = false;
+  /// Where ops[0] was emitted, when gatherAtDef.
+  int startBuffer = -1;
 };
 
 struct ValuePlan {
@@ -427,6 +432,7 @@ UsePlan Evaluation::planUse(unsigned value, const DimAxes &slicing,
       // Every gather cancelled: slice what they gathered.
     } else if (dimsEmpty(s)) {
       use.ops.push_back({StepKind::Gather, g});
+      use.gatherAtDef = true;
       return use;
     } else if (dimsIsPrefix(s, g)) {
       DimAxes rest = dimsDropPrefix(s, g);
@@ -445,10 +451,12 @@ UsePlan Evaluation::planUse(unsigned value, const DimAxes &slicing,
       }
       use.ops.push_back({StepKind::Gather, g});
       use.ops.push_back({StepKind::Slice, s});
+      use.gatherAtDef = true;
       return use;
     }
   } else if (plan.perUser) {
     use.ops.push_back(*plan.perUser);
+    use.gatherAtDef = true;
     return use;
   }
   if (dimsEmpty(s))
@@ -474,6 +482,19 @@ void Evaluation::planValue(unsigned value) {
                               : DimAxes(v.shape.size(), 0);
     usePlans[v.firstUse + k] = planUse(value, s, u.second == -2);
   }
+  // The producer's gather is copied to its readers only if, once the
+  // other readers have cancelled theirs, several ops still read it.
+  int reader = -1;
+  bool several = false;
+  for (auto [k, u] : llvm::enumerate(v.uses)) {
+    if (!usePlans[v.firstUse + k].gatherAtDef)
+      continue;
+    several |= reader >= 0 && reader != static_cast<int>(u.first);
+    reader = u.first;
+  }
+  if (several)
+    for (size_t k = 0; k < v.uses.size(); ++k)
+      usePlans[v.firstUse + k].gatherAtDef = false;
   // reduce_scatter: every use slices the final all_reduce alike, on
   // exactly its axes.
   if (!plan.steps.empty() && plan.steps.back().kind == StepKind::Reduce &&
@@ -611,6 +632,18 @@ void Evaluation::emitValue(unsigned value, int source) {
     price(plan.steps[l], in, out);
     ++at;
   }
+  // A single reader's gather stays here.
+  for (size_t k = 0; k < v.uses.size(); ++k) {
+    UsePlan &use = usePlans[v.firstUse + k];
+    if (!use.gatherAtDef || use.argSlice || use.ops.empty())
+      continue;
+    const DimAxes &tiling = plan.levelTiling[use.level];
+    DimAxes next = apply(use.ops[0], tiling);
+    touch(plan.levelBuffers[use.level]);
+    use.startBuffer = newBuffer(bytesOf(value, next));
+    price(use.ops[0], bytesOf(value, tiling), bytesOf(value, next));
+    ++at;
+  }
 }
 
 /// Emits the per-use ops of one use; returns the buffer the user reads.
@@ -631,7 +664,13 @@ int Evaluation::emitUse(unsigned value, unsigned useId) {
   }
   int buffer = plan.levelBuffers[use.level];
   DimAxes tiling = plan.levelTiling[use.level];
-  for (const Step &step : use.ops) {
+  ArrayRef<Step> ops = use.ops;
+  if (use.gatherAtDef && !ops.empty()) {
+    buffer = use.startBuffer;
+    tiling = apply(ops.front(), tiling);
+    ops = ops.drop_front();
+  }
+  for (const Step &step : ops) {
     DimAxes next = apply(step, tiling);
     int64_t in = bytesOf(value, tiling), out = bytesOf(value, next);
     touch(buffer);
@@ -800,6 +839,8 @@ AnalyticCost Evaluation::run() {
   int64_t live = 0, peak = -1, peakAt = -1;
   for (int64_t i = 0; i < n; ++i) {
     live += delta[i];
+    if (traceEnabled())
+      llvm::errs() << "analytic: live " << i << " " << live << "\n";
     if (live > peak) {
       peak = live;
       peakAt = i;
