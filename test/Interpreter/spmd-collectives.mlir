@@ -1,8 +1,8 @@
 // Every PartIR:HLO collective (PartIR Listing 9: all_slice, all_gather,
-// all_reduce sum/max, reduce_scatter, all_to_all, axes in and out of mesh
-// order) on 4 simulated devices, and the same program exported to
-// StableHLO collectives, compared with a global program computing the same
-// values (Inputs/spmd-global.mlir).
+// all_reduce sum/max, reduce_scatter, all_to_all; axes in and out of mesh
+// order, several dimensions at once) on 4 simulated devices, and the same
+// program exported to StableHLO collectives, compared with a global program
+// computing the same values (Inputs/spmd-global.mlir).
 //
 // RUN: toast-run --compare %S/Inputs/spmd-global.mlir %S/Inputs/spmd-hlo.mlir --seed 3 | FileCheck %s --check-prefixes=CHECK,HLO
 // RUN: toast-opt %S/Inputs/spmd-hlo.mlir --partir-export-stablehlo -o %t.exp.mlir
@@ -18,6 +18,8 @@
 // CHECK-NEXT: result #3 tensor<8x4xf32>: {{.*}}: ok
 // CHECK-NEXT: result #4 tensor<8x4xf32>: {{.*}}: ok
 // CHECK-NEXT: result #5 tensor<4xf32>: {{.*}}: ok
+// CHECK-NEXT: result #6 tensor<8x4xf32>: {{.*}}: ok
+// CHECK-NEXT: result #7 tensor<8x4xf32>: {{.*}}: ok
 // CHECK-NEXT: results agree
 
 // The tests prove something: the same program with a deliberate mistake
