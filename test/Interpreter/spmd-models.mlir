@@ -71,6 +71,36 @@
 // RUN: toast-opt %t.t32.mlir --partir-schedule=file=%S/Inputs/tiny-t32-bp-mp-z3.json --partir-lower-to-hlo=optimize=false -o %t.t32.plain.mlir
 // RUN: toast-run --compare %t.t32.mlir %t.t32.plain.mlir | FileCheck %s
 
+//
+// The paper's T32 schedules of test/Models (BP, MP, BP+MP, BP+MP+Z2,
+// BP+MP+Z3 on the mesh {batch:8, model:4}) on a tiny t32 with a batch of 8:
+// 32 simulated devices.
+// RUN: toast-models t32 --layers 1 --batch 8 --seq 8 --d-model 16 --heads 4 --key-size 4 --vocab 32 --hidden 24 --quiet -o %t.t32b8.mlir
+// RUN: toast-opt %t.t32b8.mlir --partir-schedule=file=%S/../Models/Inputs/t32-bp.json --partir-lower-to-hlo --partir-optimize-collectives -o %t.paper.t32-bp.hlo.mlir
+// RUN: toast-run --compare %t.t32b8.mlir %t.paper.t32-bp.hlo.mlir | FileCheck %s --check-prefix=PAPER
+// RUN: toast-opt %t.paper.t32-bp.hlo.mlir --partir-export-stablehlo -o %t.paper.t32-bp.exp.mlir
+// RUN: toast-run --compare %t.t32b8.mlir %t.paper.t32-bp.exp.mlir | FileCheck %s --check-prefix=PAPER
+// RUN: toast-opt %t.t32b8.mlir --partir-schedule=file=%S/../Models/Inputs/t32-mp.json --partir-lower-to-hlo --partir-optimize-collectives -o %t.paper.t32-mp.hlo.mlir
+// RUN: toast-run --compare %t.t32b8.mlir %t.paper.t32-mp.hlo.mlir | FileCheck %s --check-prefix=PAPER
+// RUN: toast-opt %t.paper.t32-mp.hlo.mlir --partir-export-stablehlo -o %t.paper.t32-mp.exp.mlir
+// RUN: toast-run --compare %t.t32b8.mlir %t.paper.t32-mp.exp.mlir | FileCheck %s --check-prefix=PAPER
+// RUN: toast-opt %t.t32b8.mlir --partir-schedule=file=%S/../Models/Inputs/t32-bp-mp.json --partir-lower-to-hlo --partir-optimize-collectives -o %t.paper.t32-bp-mp.hlo.mlir
+// RUN: toast-run --compare %t.t32b8.mlir %t.paper.t32-bp-mp.hlo.mlir | FileCheck %s --check-prefix=PAPER
+// RUN: toast-opt %t.paper.t32-bp-mp.hlo.mlir --partir-export-stablehlo -o %t.paper.t32-bp-mp.exp.mlir
+// RUN: toast-run --compare %t.t32b8.mlir %t.paper.t32-bp-mp.exp.mlir | FileCheck %s --check-prefix=PAPER
+// RUN: toast-opt %t.t32b8.mlir --partir-schedule=file=%S/../Models/Inputs/t32-bp-mp-z2.json --partir-lower-to-hlo --partir-optimize-collectives -o %t.paper.t32-bp-mp-z2.hlo.mlir
+// RUN: toast-run --compare %t.t32b8.mlir %t.paper.t32-bp-mp-z2.hlo.mlir | FileCheck %s --check-prefix=PAPER
+// RUN: toast-opt %t.paper.t32-bp-mp-z2.hlo.mlir --partir-export-stablehlo -o %t.paper.t32-bp-mp-z2.exp.mlir
+// RUN: toast-run --compare %t.t32b8.mlir %t.paper.t32-bp-mp-z2.exp.mlir | FileCheck %s --check-prefix=PAPER
+// RUN: toast-opt %t.t32b8.mlir --partir-schedule=file=%S/../Models/Inputs/t32-bp-mp-z3.json --partir-lower-to-hlo --partir-optimize-collectives -o %t.paper.t32-bp-mp-z3.hlo.mlir
+// RUN: toast-run --compare %t.t32b8.mlir %t.paper.t32-bp-mp-z3.hlo.mlir | FileCheck %s --check-prefix=PAPER
+// RUN: toast-opt %t.paper.t32-bp-mp-z3.hlo.mlir --partir-export-stablehlo -o %t.paper.t32-bp-mp-z3.exp.mlir
+// RUN: toast-run --compare %t.t32b8.mlir %t.paper.t32-bp-mp-z3.exp.mlir | FileCheck %s --check-prefix=PAPER
+
 // CHECK: @main runs SPMD on 4 devices
 // CHECK-NOT: MISMATCH
 // CHECK: results agree
+
+// PAPER: @main runs SPMD on 32 devices
+// PAPER-NOT: MISMATCH
+// PAPER: results agree
