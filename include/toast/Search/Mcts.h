@@ -12,10 +12,11 @@
 //    biases the search towards short trajectories;
 //  * the search runs in rounds: a round runs `roundRollouts` rollouts (at
 //    least two per legal action of the root) from the current root, then
-//    applies the best trajectory found so far to the root; the search ends
-//    when `patience` rounds in a row do not improve the best cost, when
-//    the best trajectory is to stop at the root, at `maxDepth`, or when the
-//    budget (time and/or rollouts) is spent;
+//    commits the next action of the best trajectory found so far, so the
+//    root walks down the best trajectory; once the root is the best state,
+//    a round that does not improve the best cost ends the search (after
+//    `patience` such rounds). The depth cap and the budget (time and/or
+//    rollouts) also end it;
 //  * finally, while budget remains, the best trajectory is polished: each
 //    of its actions is replaced by every other action, or dropped, and the
 //    best legal neighbour kept, until no neighbour is better. Neighbouring
@@ -53,7 +54,8 @@ struct SearchOptions {
   unsigned roundRollouts = 256;
   /// Actions per trajectory, counted from the environment's initial state.
   unsigned maxDepth = 30;
-  /// Rounds in a row that may fail to improve before the search stops.
+  /// Rounds at the best state that may fail to improve before the search
+  /// stops.
   unsigned patience = 1;
 
   // MCTS only.
