@@ -160,15 +160,37 @@ struct Buffer {
   int64_t lastUse = 0;
 };
 
-/// One evaluation (all scratch is local: evaluations run concurrently).
+using Nest = llvm::SmallVector<std::pair<unsigned, unsigned>, 4>;
+
+/// Scratch of one evaluation, kept per thread so that evaluations reuse
+/// their allocations (evaluations run concurrently on distinct threads).
+struct Workspace {
+  std::vector<Nest> nests;
+  std::vector<int> fusedInto;
+  std::vector<llvm::SmallVector<std::tuple<unsigned, int, unsigned>, 1>>
+      fusedProducers;
+  std::vector<ValuePlan> plans;
+  std::vector<UsePlan> usePlans;
+  std::vector<std::optional<DimAxes>> localArgs;
+  std::vector<int> argBuffers;
+  std::vector<Buffer> buffers;
+  std::vector<std::pair<int64_t, int64_t>> transients;
+  std::vector<int64_t> delta;
+};
+
+/// One evaluation.
 class Evaluation {
 public:
-  Evaluation(const NdaEnvironment::Impl &impl, const SearchState &state)
-      : impl(impl), prog(impl.program), state(state) {}
+  Evaluation(const NdaEnvironment::Impl &impl, const SearchState &state,
+             Workspace &ws)
+      : impl(impl), prog(impl.program), state(state), nests(ws.nests),
+        fusedInto(ws.fusedInto), fusedProducers(ws.fusedProducers),
+        plans(ws.plans), usePlans(ws.usePlans), localArgs(ws.localArgs),
+        argBuffers(ws.argBuffers), buffers(ws.buffers),
+        transients(ws.transients), delta(ws.delta) {}
   AnalyticCost run();
 
 private:
-  using Nest = llvm::SmallVector<std::pair<unsigned, unsigned>, 4>;
 
   int64_t axisProduct(AxisMask m) const { return impl.maskProduct(m); }
   int64_t bytesOf(unsigned value, const DimAxes &tiling) const {
@@ -205,22 +227,23 @@ private:
   const NdaEnvironment::Impl &impl;
   const ProgramModel &prog;
   const SearchState &state;
-  std::vector<Nest> nests;
+  std::vector<Nest> &nests;
   /// materializeCore's loop fusion: the op whose loop nest absorbs op i
   /// (-1: none), and per consumer its fused producers with the nest level
   /// and operand they fuse at.
-  std::vector<int> fusedInto;
+  std::vector<int> &fusedInto;
   std::vector<llvm::SmallVector<std::tuple<unsigned, int, unsigned>, 1>>
-      fusedProducers;
-  std::vector<ValuePlan> plans;
-  std::vector<UsePlan> usePlans;
+      &fusedProducers;
+  std::vector<ValuePlan> &plans;
+  std::vector<UsePlan> &usePlans;
   /// Per argument: device-local dims when every use slices it alike.
-  std::vector<std::optional<DimAxes>> localArgs;
-  std::vector<int> argBuffers;
+  std::vector<std::optional<DimAxes>> &localArgs;
+  std::vector<int> &argBuffers;
   /// Tiling of what the last emitUse returned.
   DimAxes useTiling;
-  std::vector<Buffer> buffers;
-  std::vector<std::pair<int64_t, int64_t>> transients;
+  std::vector<Buffer> &buffers;
+  std::vector<std::pair<int64_t, int64_t>> &transients;
+  std::vector<int64_t> &delta;
   llvm::SmallVector<int, 4> returned;
   int64_t at = 0;
   int currentValue = -1;
@@ -781,6 +804,8 @@ void Evaluation::emitTree(unsigned i) {
 }
 
 AnalyticCost Evaluation::run() {
+  buffers.clear();
+  transients.clear();
   nests.assign(prog.ops.size(), {});
   for (size_t i = 0; i < prog.ops.size(); ++i)
     if (prog.ops[i].ruled && !prog.ops[i].dead)
@@ -823,7 +848,7 @@ AnalyticCost Evaluation::run() {
     if (b >= 0)
       buffers[b].lastUse = end;
   int64_t n = std::max<int64_t>(end, 1);
-  std::vector<int64_t> delta(n + 1, 0);
+  delta.assign(n + 1, 0);
   for (const Buffer &b : buffers) {
     if (b.bytes == 0)
       continue;
@@ -856,7 +881,8 @@ AnalyticCost Evaluation::run() {
 } // namespace
 
 AnalyticCost NdaEnvironment::Impl::evaluate(const SearchState &state) const {
-  AnalyticCost cost = Evaluation(*this, state).run();
+  thread_local Workspace workspace;
+  AnalyticCost cost = Evaluation(*this, state, workspace).run();
   cost.rel = sim::computeRelativeCost(
       unpartitioned.runtime, unpartitioned.peakBytes, cost.runtime,
       cost.peakBytes, device.memoryBytes, options.memoryPenalty);
