@@ -270,9 +270,8 @@ private:
   unsigned numBits = 0;
   NdaOptions options;
   /// Topological number of each node not on or behind a cycle of the
-  /// dimension graph (kUnordered otherwise); prunes reaches().
+  /// dimension graph (~0u otherwise); prunes reaches().
   std::vector<unsigned> topoOrder;
-  static constexpr unsigned kUnordered = ~0u;
 
   std::vector<llvm::SmallVector<unsigned>> argGroups;
   std::vector<unsigned> argGroupOf;

@@ -17,7 +17,10 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <functional>
 #include <numeric>
+#include <queue>
+#include <tuple>
 
 using namespace mlir;
 using namespace toast;
@@ -27,6 +30,61 @@ uint64_t pairKey(unsigned a, unsigned b) {
   if (a > b)
     std::swap(a, b);
   return (uint64_t(a) << 32) | b;
+}
+
+/// Whether `target` is reachable from `source` (a path of length >= 1); tag
+/// identifies the query for the caller.
+struct ReachQuery {
+  unsigned source, target, tag;
+  bool reached = false;
+};
+
+/// Topological number of a node on or behind a cycle of the dimension graph.
+constexpr unsigned kNoOrder = ~0u;
+
+/// Answers many reachability queries over a graph numbered topologically
+/// (`order`, kNoOrder for nodes on or behind cycles). Queries are grouped by
+/// source; each source runs one search that advances target by target in
+/// increasing order and never expands a node numbered at or above the current
+/// target (nothing there leads back below it). A source used by many boxes
+/// (a weight shared by every layer) thus costs one sweep, not one per box.
+void answerReachability(
+    llvm::function_ref<ArrayRef<unsigned>(unsigned)> successors,
+    ArrayRef<unsigned> order, MutableArrayRef<ReachQuery> queries) {
+  llvm::sort(queries, [&](const ReachQuery &x, const ReachQuery &y) {
+    return std::make_tuple(x.source, order[x.target]) <
+           std::make_tuple(y.source, order[y.target]);
+  });
+  std::vector<unsigned> seenBy(order.size(), ~0u);
+  using Entry = std::pair<unsigned, unsigned>; // (order, node)
+  for (size_t begin = 0; begin < queries.size();) {
+    unsigned source = queries[begin].source;
+    size_t end = begin;
+    while (end < queries.size() && queries[end].source == source)
+      ++end;
+    // Discovered nodes not yet expanded, by order.
+    std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> later;
+    auto expand = [&](unsigned v) {
+      for (unsigned t : successors(v))
+        if (seenBy[t] != source) {
+          seenBy[t] = source;
+          later.push({order[t], t});
+        }
+    };
+    expand(source);
+    for (size_t q = begin; q < end; ++q) {
+      unsigned limit = order[queries[q].target];
+      // An unnumbered target (behind a cycle) needs the whole search.
+      while (!later.empty() &&
+             (limit == kNoOrder || later.top().first < limit)) {
+        unsigned v = later.top().second;
+        later.pop();
+        expand(v);
+      }
+      queries[q].reached = seenBy[queries[q].target] == source;
+    }
+    begin = end;
+  }
 }
 } // namespace
 
@@ -68,26 +126,30 @@ void NamedDimensionAnalysis::findConflicts() {
 }
 
 void NamedDimensionAnalysis::numberTopologically() {
-  // Kahn's algorithm: nodes on or behind a cycle (loop-carried values) keep
-  // kUnordered. Edges only go up in this numbering, and no numbered node is
-  // reachable from an unnumbered one.
+  // Kahn's algorithm, always taking the smallest ready node: node numbers
+  // follow program order, so the numbering stays close to it and a search
+  // towards a target only sees the program between source and target.
+  // Nodes on or behind a cycle (loop-carried values) keep kNoOrder. Edges
+  // only go up in this numbering, and no numbered node is reachable from an
+  // unnumbered one.
   unsigned n = getNumNodes();
-  topoOrder.assign(n, kUnordered);
+  topoOrder.assign(n, kNoOrder);
   std::vector<unsigned> indegree(n, 0);
   for (unsigned t : succ)
     ++indegree[t];
-  std::vector<unsigned> ready;
+  std::priority_queue<unsigned, std::vector<unsigned>, std::greater<unsigned>>
+      ready;
   for (unsigned v = 0; v < n; ++v)
     if (indegree[v] == 0)
-      ready.push_back(v);
+      ready.push(v);
   unsigned next = 0;
   while (!ready.empty()) {
-    unsigned v = ready.back();
-    ready.pop_back();
+    unsigned v = ready.top();
+    ready.pop();
     topoOrder[v] = next++;
     for (unsigned t : getSuccessors(v))
       if (--indegree[t] == 0)
-        ready.push_back(t);
+        ready.push(t);
   }
 }
 
@@ -95,8 +157,8 @@ bool NamedDimensionAnalysis::reaches(unsigned from, unsigned to) const {
   // A search for a numbered target never enters a node numbered above it.
   unsigned limit = topoOrder[to];
   auto pruned = [&](unsigned v) {
-    return limit != kUnordered &&
-           (topoOrder[v] == kUnordered || topoOrder[v] >= limit);
+    return limit != kNoOrder &&
+           (topoOrder[v] == kNoOrder || topoOrder[v] >= limit);
   };
   if (pruned(from))
     return false;
@@ -146,8 +208,13 @@ void NamedDimensionAnalysis::buildCompatibilitySets(
     return op && conflictingUses[def] > 1 && inputIndependentOps.contains(op);
   };
 
-  ParityUnionFind uf(conflicts.size());
-  std::vector<unsigned> contradicted;
+  // Candidate boxes: (N,O) on a definition, (L,R) on a use of it.
+  struct Box {
+    unsigned cDef, cUse;
+    bool parity;
+  };
+  std::vector<Box> boxes;
+  std::vector<ReachQuery> across;
   for (const Site &use : sites) {
     if (!use.isUse() || use.rank < 2)
       continue;
@@ -163,15 +230,28 @@ void NamedDimensionAnalysis::buildCompatibilitySets(
         int cUse = lookup(l, r), cDef = lookup(n, o);
         if (cUse < 0 || cDef < 0 || cUse == cDef)
           continue;
-        // The box N->L, O->R; a path across (N ~> R or O ~> L) breaks it.
-        if (reaches(n, r) || reaches(o, l))
-          continue;
         bool orientDef = conflicts[cDef].a != n;
         bool orientUse = conflicts[cUse].a != l;
-        if (!uf.unite(cDef, cUse, orientDef ^ orientUse))
-          contradicted.push_back(cDef);
+        across.push_back({n, r, (unsigned)boxes.size()});
+        across.push_back({o, l, (unsigned)boxes.size()});
+        boxes.push_back(
+            {(unsigned)cDef, (unsigned)cUse, orientDef != orientUse});
       }
   }
+
+  // A path across (N ~> R or O ~> L) breaks a box.
+  answerReachability([&](unsigned v) { return getSuccessors(v); }, topoOrder,
+                     across);
+  std::vector<bool> broken(boxes.size(), false);
+  for (const ReachQuery &q : across)
+    if (q.reached)
+      broken[q.tag] = true;
+
+  ParityUnionFind uf(conflicts.size());
+  std::vector<unsigned> contradicted;
+  for (auto [i, box] : llvm::enumerate(boxes))
+    if (!broken[i] && !uf.unite(box.cDef, box.cUse, box.parity))
+      contradicted.push_back(box.cDef);
 
   llvm::DenseMap<unsigned, unsigned> setOfRoot;
   for (unsigned i = 0; i < conflicts.size(); ++i) {
