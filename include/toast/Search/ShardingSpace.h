@@ -9,6 +9,12 @@
 //    each conflict, the resolution picks the node that is sharded) and
 //    except nodes the partitioner cannot shard (blocked names, names of
 //    opaque ops or nested regions, reductions that do not combine by sum);
+//    applying it *attempts* each node: a node that shares a site or an op
+//    with a node already on the axis, or whose sizes the axis does not
+//    divide, is left as it is (so batch then FSDP on one axis is two
+//    actions: the parameters take the axis, their uses in batch-sharded
+//    ops cannot and are gathered). An action is legal while none of its
+//    nodes carries the axis and at least one can take it;
 //  * with argument mirroring (§4.4), colors that hold dims of grouped entry
 //    arguments at the same positions form one *family* and one action
 //    shards all of them, so repeated layers do not multiply actions;

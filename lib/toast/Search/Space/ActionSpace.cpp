@@ -2,9 +2,12 @@
 //
 // Actions are built once: per color family (colors of grouped arguments,
 // §4.4), per assignment of the family's resolution bits, per search axis.
-// Everything legality needs (the nodes to shard, the nodes that must not
-// carry the axis yet) is precomputed so that isLegal is a scan over two
-// short lists.
+// Applying an action *attempts* to shard every node of the color (TOAST
+// §4.2): a node that shares a site or an op with a node already sharded on
+// the axis, or whose sizes the axis would not divide, stays as it is. This
+// is how ZeRO-3/FSDP arises after batch sharding: a parameter's own
+// dimension takes the batch axis, its use in a matmul that already loops
+// over the batch axis cannot, and the parameter is gathered there.
 //
 //===----------------------------------------------------------------------===//
 
@@ -140,9 +143,8 @@ static std::vector<unsigned> buildFamilies(const NamedDimensionAnalysis &nda,
 static constexpr unsigned kMaxEnumeratedBits = 8;
 
 void NdaEnvironment::Impl::buildActions() {
-  std::vector<std::vector<unsigned>> groups =
-      buildConstraintGroups(nda, nodeShardable);
-  std::vector<std::vector<unsigned>> nodeGroups(nda.getNumNodes());
+  groups = buildConstraintGroups(nda, nodeShardable);
+  nodeGroups.assign(nda.getNumNodes(), {});
   for (auto [g, nodes] : llvm::enumerate(groups))
     for (unsigned n : nodes)
       nodeGroups[n].push_back(g);
@@ -214,15 +216,6 @@ void NdaEnvironment::Impl::buildActions() {
         numDims += nodeNames[n];
       if (numDims < options.minDims)
         continue;
-      // Nodes that must be free of the axis.
-      std::vector<unsigned> clear = familyNodes;
-      for (unsigned n : nodes)
-        for (unsigned g : nodeGroups[n])
-          llvm::append_range(clear, groups[g]);
-      llvm::sort(clear);
-      clear.erase(std::unique(clear.begin(), clear.end()), clear.end());
-      unsigned clearId = clearLists.size();
-      bool used = false;
       int64_t gcd = 0;
       for (unsigned n : nodes)
         gcd = std::gcd(gcd, nodeGcd[n]);
@@ -238,32 +231,48 @@ void NdaEnvironment::Impl::buildActions() {
         action.nodes = nodes;
         action.numDims = numDims;
         actions.push_back(std::move(action));
-        actionClear.push_back(clearId);
-        used = true;
       }
-      if (used)
-        clearLists.push_back(std::move(clear));
     }
   }
 }
 
+bool NdaEnvironment::Impl::canTake(const SearchState &state, unsigned node,
+                                   unsigned axis, int64_t axisSize) const {
+  AxisMask bit = AxisMask(1) << axis;
+  if (nodeGcd[node] % (maskProduct(state.nodeAxes[node]) * axisSize) != 0)
+    return false;
+  for (unsigned g : nodeGroups[node])
+    for (unsigned m : groups[g])
+      if (state.nodeAxes[m] & bit)
+        return false;
+  return true;
+}
+
+/// Legal when the color does not carry the axis yet and at least one of its
+/// nodes can take it.
 bool NdaEnvironment::Impl::isLegal(const SearchState &state,
                                    unsigned action) const {
   const NdaAction &a = actions[action];
   AxisMask bit = AxisMask(1) << a.axis;
-  for (unsigned n : clearLists[actionClear[action]])
+  for (unsigned n : a.nodes)
     if (state.nodeAxes[n] & bit)
       return false;
-  for (unsigned n : a.nodes)
-    if (nodeGcd[n] % (maskProduct(state.nodeAxes[n]) * a.axisSize) != 0)
-      return false;
-  return true;
+  return llvm::any_of(a.nodes, [&](unsigned n) {
+    return canTake(state, n, a.axis, a.axisSize);
+  });
 }
 
+/// The action's nodes never share a site or an op (checked when the space
+/// is built), so whether one can take the axis does not depend on the
+/// others and the order below does not matter.
 void NdaEnvironment::Impl::apply(SearchState &state, unsigned action) const {
   const NdaAction &a = actions[action];
   AxisMask bit = AxisMask(1) << a.axis;
+  llvm::SmallVector<unsigned> taking;
   for (unsigned n : a.nodes)
+    if (canTake(state, n, a.axis, a.axisSize))
+      taking.push_back(n);
+  for (unsigned n : taking)
     state.nodeAxes[n] |= bit;
 }
 

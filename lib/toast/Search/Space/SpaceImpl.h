@@ -150,11 +150,14 @@ public:
   std::vector<unsigned> nodeNames;
 
   std::vector<NdaAction> actions;
-  /// Nodes that must not carry an action's axis yet (the family's nodes
-  /// and every node sharing a site or an op with an action node), shared by
-  /// the actions of one (family, resolution) on different axes.
-  std::vector<std::vector<unsigned>> clearLists;
-  std::vector<unsigned> actionClear;
+  /// Groups of nodes that must carry pairwise distinct axes (the dims of
+  /// one site, the factors of one op) and, per node, the groups it is in.
+  std::vector<std::vector<unsigned>> groups;
+  std::vector<llvm::SmallVector<unsigned, 2>> nodeGroups;
+  /// Whether `node` can take `axis` (of size `axisSize`) in `state`: no node
+  /// it shares a site or an op with carries the axis, and its sizes divide.
+  bool canTake(const SearchState &state, unsigned node, unsigned axis,
+               int64_t axisSize) const;
   /// Color -> family representative (itself without mirroring).
   std::vector<unsigned> colorFamily;
 
