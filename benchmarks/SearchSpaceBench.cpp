@@ -1,7 +1,8 @@
 //===- SearchSpaceBench.cpp - NDA search space: cost and legality ---------===//
 //
 // The inner loop of the automatic search (docs/search.md): the analytic
-// cost of a state, isLegal over every action, and building the space.
+// cost of a state (and the simulation of the materialized state it
+// replaces), isLegal over every action, and building the space.
 // Programs: the t2b training step, tiny (2 layers, seq 8) and full size,
 // on a {B:8, M:4} mesh with the A100 device; states of 4 random legal
 // actions.
@@ -92,6 +93,18 @@ void BM_AnalyticCost(benchmark::State &state) {
   state.counters["nodes"] = f.env->getAnalysis().getNumNodes();
 }
 BENCHMARK(BM_AnalyticCost)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+
+/// The reference the analytic cost replaces: materialize, lower, optimize
+/// and simulate a copy of the module.
+void BM_SimulateMaterialized(benchmark::State &state) {
+  Fixture &f = getFixture(state.range(0));
+  for (auto _ : state)
+    benchmark::DoNotOptimize(f.env->simulateMaterialized(f.state));
+}
+BENCHMARK(BM_SimulateMaterialized)
+    ->Arg(0)
+    ->Arg(1)
+    ->Unit(benchmark::kMillisecond);
 
 void BM_LegalActions(benchmark::State &state) {
   Fixture &f = getFixture(state.range(0));
