@@ -151,4 +151,28 @@ TEST_F(SpmdTest, ShardsRoundTrip) {
     EXPECT_EQ(report->results[0].getInt(i), i);
 }
 
+TEST_F(SpmdTest, NeedsAMultithreadedContext) {
+  auto program = analyze(R"mlir(
+    module attributes {partir.mesh = #partir.mesh<["d"=2]>} {
+      func.func @main(%x: tensor<1xf32> {partir.sharding = [["d"]]})
+          -> tensor<1xf32> {
+        %r = partir_hlo.all_reduce "sum" ["d"] %x : tensor<1xf32>
+        return %r : tensor<1xf32>
+      }
+    })mlir");
+  ASSERT_TRUE(program) << errors;
+  context.disableMultithreading();
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
+    errors += diag.str() + "\n";
+    return success();
+  });
+  auto f32 = *ElementType::get(Float32Type::get(&context));
+  FailureOr<SpmdRunReport> report =
+      runSpmd(mainOf(0), *program, {Tensor(f32, {2})}, {});
+  EXPECT_TRUE(failed(report));
+  EXPECT_NE(errors.find("needs an MLIRContext with multithreading enabled"),
+            std::string::npos)
+      << errors;
+}
+
 } // namespace

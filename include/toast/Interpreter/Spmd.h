@@ -73,6 +73,8 @@ struct SpmdRunReport {
 /// `globalArgs`, and reassembles the results. Fails when a device fails, or
 /// when two devices holding the same part of a result disagree (the
 /// program's result sharding is then wrong, e.g. a collective is missing).
+/// The devices run on threads: the context must allow multithreading (the
+/// MLIRContext default); runSpmd fails with an error otherwise.
 mlir::FailureOr<SpmdRunReport> runSpmd(mlir::func::FuncOp func,
                                        const SpmdProgram &program,
                                        llvm::ArrayRef<Tensor> globalArgs,

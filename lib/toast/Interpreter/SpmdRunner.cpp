@@ -214,6 +214,12 @@ toast::interp::runSpmd(func::FuncOp func, const SpmdProgram &program,
              << "toast-run: argument #" << i << " of @" << func.getSymName()
              << " must have global type " << program.globalType.getInput(i)
              << ", got " << arg.getType();
+  // The devices' threads create types (results, scalars) concurrently,
+  // which MLIR only makes safe when the context may be multithreaded.
+  if (!func.getContext()->isMultithreadingEnabled())
+    return emitError(func.getLoc())
+           << "toast-run: SPMD execution runs one thread per device and "
+              "needs an MLIRContext with multithreading enabled";
   auto module = func->getParentOfType<ModuleOp>();
   DeduplicatingHandler diagnostics(func.getContext());
   Exchange exchange(n);
