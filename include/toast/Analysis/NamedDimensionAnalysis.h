@@ -201,7 +201,10 @@ public:
   }
   /// Whether a directed path of length >= 1 leads from node `from` to node
   /// `to` in the dimension graph (a depth-first search pruned by a
-  /// topological numbering; O(nodes between them)).
+  /// topological numbering; O(nodes between them)). Paths are not followed
+  /// out of nodes that join several call sites of one function: call sites
+  /// are identified context-insensitively, so such paths would jump between
+  /// unrelated calls.
   bool reaches(unsigned from, unsigned to) const;
   /// The node a conflict shards when resolution bit `bit` of the
   /// resolution_order is `value` (after isomorphism merging).
@@ -242,6 +245,12 @@ private:
   void mergeIsomorphicSets();
   std::string describePosition(llvm::ArrayRef<unsigned> nodeNames) const;
   void numberTopologically();
+  void markSharedCallNodes(llvm::ArrayRef<mlir::func::FuncOp> funcs);
+  /// Out-edges followed by reaches(): none for shared call nodes.
+  llvm::ArrayRef<unsigned> getPathSuccessors(unsigned node) const {
+    return sharedCallNode[node] ? llvm::ArrayRef<unsigned>()
+                                : getSuccessors(node);
+  }
   // ArgumentGroups.cpp
   void groupArguments();
 
@@ -272,6 +281,9 @@ private:
   /// Topological number of each node not on or behind a cycle of the
   /// dimension graph (~0u otherwise); prunes reaches().
   std::vector<unsigned> topoOrder;
+  /// Nodes holding names of a function called from several call sites (its
+  /// arguments, the call results).
+  std::vector<bool> sharedCallNode;
 
   std::vector<llvm::SmallVector<unsigned>> argGroups;
   std::vector<unsigned> argGroupOf;

@@ -135,8 +135,9 @@ void NamedDimensionAnalysis::numberTopologically() {
   unsigned n = getNumNodes();
   topoOrder.assign(n, kNoOrder);
   std::vector<unsigned> indegree(n, 0);
-  for (unsigned t : succ)
-    ++indegree[t];
+  for (unsigned v = 0; v < n; ++v)
+    for (unsigned t : getPathSuccessors(v))
+      ++indegree[t];
   std::priority_queue<unsigned, std::vector<unsigned>, std::greater<unsigned>>
       ready;
   for (unsigned v = 0; v < n; ++v)
@@ -147,7 +148,7 @@ void NamedDimensionAnalysis::numberTopologically() {
     unsigned v = ready.top();
     ready.pop();
     topoOrder[v] = next++;
-    for (unsigned t : getSuccessors(v))
+    for (unsigned t : getPathSuccessors(v))
       if (--indegree[t] == 0)
         ready.push(t);
   }
@@ -166,7 +167,7 @@ bool NamedDimensionAnalysis::reaches(unsigned from, unsigned to) const {
   SmallVector<unsigned> stack{from};
   while (!stack.empty()) {
     unsigned v = stack.pop_back_val();
-    for (unsigned t : getSuccessors(v)) {
+    for (unsigned t : getPathSuccessors(v)) {
       if (t == to)
         return true;
       if (!pruned(t) && visited.insert(t).second)

@@ -121,6 +121,7 @@ void NamedDimensionAnalysis::run(ArrayRef<func::FuncOp> funcs) {
       addRegionIdentities(op, ids);
     });
   buildNodesAndColors(ids);
+  markSharedCallNodes(funcs);
   numberTopologically();
   findConflicts();
   buildCompatibilitySets(findInputIndependentOps(funcs));
@@ -375,6 +376,32 @@ void NamedDimensionAnalysis::buildNodesAndColors(UnionFind &ids) {
   fill.assign(colorNodeStart.begin(), colorNodeStart.end() - 1);
   for (unsigned v = 0; v < numNodes; ++v)
     colorNodes[fill[nodeColor[v]]++] = v;
+}
+
+void NamedDimensionAnalysis::markSharedCallNodes(ArrayRef<func::FuncOp> funcs) {
+  sharedCallNode.assign(getNumNodes(), false);
+  llvm::DenseMap<Operation *, SmallVector<func::CallOp>> callsOf;
+  for (func::FuncOp f : funcs)
+    f.walk([&](func::CallOp call) {
+      if (auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+              call, call.getCalleeAttr()))
+        callsOf[callee].push_back(call);
+    });
+  auto mark = [&](Value v) {
+    int s = getDefSite(v);
+    if (s >= 0)
+      for (unsigned d = 0; d < sites[s].rank; ++d)
+        sharedCallNode[nameNode[sites[s].firstName + d]] = true;
+  };
+  for (auto &[callee, calls] : callsOf) {
+    if (calls.size() < 2)
+      continue;
+    for (Value arg : cast<func::FuncOp>(callee).getArguments())
+      mark(arg);
+    for (func::CallOp call : calls)
+      for (Value r : call.getResults())
+        mark(r);
+  }
 }
 
 SmallVector<unsigned> NamedDimensionAnalysis::getColors(Value v) const {
