@@ -232,6 +232,52 @@ func.func @across(%x: tensor<8x4xf32>) -> tensor<8x8xf32> {
   EXPECT_EQ(set0Def == n, set0Add == r);
 }
 
+// Call sites are identified context-insensitively: both calls of @id share
+// the callee's argument and result nodes. A path through them would jump
+// from the second call's input to the first call's users, so reaches() does
+// not follow paths out of such nodes.
+TEST_F(NdaTest, PathsDoNotJumpBetweenCallSites) {
+  auto module = parse(R"mlir(
+func.func private @id(%a: tensor<8x4xf32>) -> tensor<8x4xf32> {
+  return %a : tensor<8x4xf32>
+}
+func.func @main(%x: tensor<8x4xf32>, %y: tensor<8x4xf32>) -> tensor<8x4xf32> {
+  %c1 = func.call @id(%x) : (tensor<8x4xf32>) -> tensor<8x4xf32>
+  %n1 = stablehlo.negate %c1 : tensor<8x4xf32>
+  %y2 = stablehlo.tanh %y : tensor<8x4xf32>
+  %c2 = func.call @id(%y2) : (tensor<8x4xf32>) -> tensor<8x4xf32>
+  %s = stablehlo.add %n1, %c2 : tensor<8x4xf32>
+  return %s : tensor<8x4xf32>
+}
+)mlir");
+  NamedDimensionAnalysis nda(*module);
+  func::FuncOp main = nda.getEntry();
+  ASSERT_EQ(main.getSymName(), "main");
+  Operation *tanh = nullptr, *negate = nullptr;
+  main.walk([&](Operation *op) {
+    if (op->getName().getStringRef() == "stablehlo.tanh")
+      tanh = op;
+    if (op->getName().getStringRef() == "stablehlo.negate")
+      negate = op;
+  });
+  ASSERT_TRUE(tanh && negate);
+  auto nodeOf = [&](int site) {
+    return nda.getNode(nda.getSites()[site].firstName);
+  };
+  unsigned y2 = nodeOf(nda.getDefSite(tanh->getResult(0)));
+  unsigned n1 = nodeOf(nda.getDefSite(negate->getResult(0)));
+  unsigned x = nodeOf(nda.getDefSite(main.getArgument(0)));
+  // The merged nodes do connect y2 to n1 in the dimension graph (one color),
+  // but no real data flows from %y to %n1.
+  EXPECT_EQ(nda.getColorOfNode(y2), nda.getColorOfNode(n1));
+  EXPECT_FALSE(nda.reaches(y2, n1));
+  // Paths that do not leave through a call are followed as usual.
+  unsigned s = nodeOf(
+      nda.getDefSite(main.getBody().front().getTerminator()->getOperand(0)));
+  EXPECT_TRUE(nda.reaches(n1, s));
+  EXPECT_FALSE(nda.reaches(x, y2));
+}
+
 // Two attention layers (figure 5 with a causal mask) share one mask computed
 // from iotas. The mask depends on no argument and has conflicting uses in
 // both layers: it is communication-free and does not chain the layers.
