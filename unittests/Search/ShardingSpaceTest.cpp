@@ -26,6 +26,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <random>
+#include <thread>
 
 using namespace mlir;
 using namespace toast;
@@ -292,6 +293,31 @@ TEST_F(ShardingSpaceTest, ImportsManualTactics) {
   ASSERT_TRUE(succeeded(started));
   EXPECT_EQ((*started)->getInitialState(), *imported);
   EXPECT_GT((*started)->getNumActions(), 0u);
+}
+
+/// cost() is safe to call from several threads on distinct states, and
+/// gives what one thread computes.
+TEST_F(ShardingSpaceTest, ConcurrentCostsAgree) {
+  partir::MeshAttr m = mesh({{"B", 2}, {"M", 2}});
+  AgreementChecker checker(ctx, kTinyModels[2], m);
+  ASSERT_TRUE(checker.env);
+  std::mt19937 rng(5);
+  std::vector<SearchState> states;
+  for (unsigned i = 0; i < 8; ++i)
+    states.push_back(checker.randomState(rng, 1 + i % 4));
+  std::vector<double> expected, got(states.size());
+  for (const SearchState &state : states)
+    expected.push_back(checker.env->cost(state));
+  std::vector<std::thread> threads;
+  for (unsigned t = 0; t < 2; ++t)
+    threads.emplace_back([&, t] {
+      for (unsigned round = 0; round < 20; ++round)
+        for (size_t i = t; i < states.size(); i += 2)
+          got[i] = checker.env->cost(states[i]);
+    });
+  for (std::thread &thread : threads)
+    thread.join();
+  EXPECT_EQ(got, expected);
 }
 
 /// The tiny zoo, or the models of TOAST_AGREEMENT_MODELS (';'-separated).
