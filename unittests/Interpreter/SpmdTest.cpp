@@ -22,7 +22,11 @@ namespace {
 
 class SpmdTest : public ::testing::Test {
 protected:
-  SpmdTest() {
+  SpmdTest()
+      : handler(&context, [this](Diagnostic &diag) {
+          errors += diag.str() + "\n";
+          return success();
+        }) {
     DialectRegistry registry;
     registerInterpreterDialects(registry);
     context.appendDialectRegistry(registry);
@@ -30,10 +34,6 @@ protected:
 
   /// Parses `source` and describes its @main.
   std::optional<SpmdProgram> analyze(StringRef source) {
-    ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
-      errors += diag.str() + "\n";
-      return success();
-    });
     modules.push_back(parseSourceString<ModuleOp>(source, &context));
     if (!modules.back())
       return std::nullopt;
@@ -49,8 +49,10 @@ protected:
   }
 
   MLIRContext context;
-  SmallVector<OwningOpRef<ModuleOp>> modules;
   std::string errors;
+  /// Collects every diagnostic in `errors`.
+  ScopedDiagnosticHandler handler;
+  SmallVector<OwningOpRef<ModuleOp>> modules;
 };
 
 // On {B:4, M:2}, [["M"], ["B"]] is the transposed iota
@@ -162,10 +164,6 @@ TEST_F(SpmdTest, NeedsAMultithreadedContext) {
     })mlir");
   ASSERT_TRUE(program) << errors;
   context.disableMultithreading();
-  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
-    errors += diag.str() + "\n";
-    return success();
-  });
   auto f32 = *ElementType::get(Float32Type::get(&context));
   FailureOr<SpmdRunReport> report =
       runSpmd(mainOf(0), *program, {Tensor(f32, {2})}, {});
