@@ -290,10 +290,18 @@ std::string NdaEnvironment::Impl::describeAction(unsigned action) const {
       if (!nodes.count(nda.getNode(name)))
         continue;
       const auto &site = nda.getSites()[nda.getName(name).site];
-      if (example.empty() || (!site.isUse() && isa<BlockArgument>(site.value)))
+      auto arg = site.isUse() ? BlockArgument() : dyn_cast<BlockArgument>(site.value);
+      if (example.empty() || arg)
         example = nda.describeName(name);
-      if (!site.isUse() && isa<BlockArgument>(site.value))
-        break;
+      if (!arg)
+        continue;
+      // Arguments by their model names ("batch.tokens[0]") when they have one.
+      if (auto label = entry.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
+                                                          "partir.name"))
+        example = (label.getValue() + "[" +
+                   Twine(nda.getName(name).dim) + "]")
+                      .str();
+      break;
     }
     if (!example.empty())
       break;
