@@ -18,7 +18,8 @@
 //  * with argument mirroring (§4.4), colors that hold dims of grouped entry
 //    arguments at the same positions form one *family* and one action
 //    shards all of them, so repeated layers do not multiply actions;
-//  * actions touching fewer than `minDims` dimensions are pruned;
+//  * actions touching fewer than `minDims` dimensions (at most a quarter
+//    of the largest action's) are pruned;
 //  * the cost of a state is computed analytically from the state (local
 //    shapes, contraction FLOPs, the collectives def/use mismatches and
 //    sharded reductions imply, live ranges), exactly as the simulator would

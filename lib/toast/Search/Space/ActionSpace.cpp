@@ -142,6 +142,25 @@ static std::vector<unsigned> buildFamilies(const NamedDimensionAnalysis &nda,
 /// the all-zero and all-one assignments are kept.
 static constexpr unsigned kMaxEnumeratedBits = 8;
 
+/// TOAST prunes actions touching fewer than 10 dimensions: in a large
+/// program they are biases and norms that do not pay for their
+/// collectives. In a small one (the two-layer MLP has 10 dimension names in
+/// all) that would prune the batch itself, so the threshold is at most a
+/// quarter of the largest family's dimensions.
+unsigned NdaEnvironment::Impl::getPruningThreshold(
+    const std::map<unsigned, llvm::SmallVector<unsigned, 1>> &families) const {
+  unsigned largest = 0;
+  for (const auto &[rep, colors] : families) {
+    unsigned dims = 0;
+    for (unsigned c : colors)
+      for (unsigned n : nda.getNodesOfColor(c))
+        if (nodeShardable[n])
+          dims += nodeNames[n];
+    largest = std::max(largest, dims);
+  }
+  return std::min(options.minDims, std::max(1u, largest / 4));
+}
+
 void NdaEnvironment::Impl::buildActions() {
   groups = buildConstraintGroups(nda, nodeShardable);
   nodeGroups.assign(nda.getNumNodes(), {});
@@ -154,6 +173,7 @@ void NdaEnvironment::Impl::buildActions() {
   for (unsigned c = 0, e = nda.getNumColors(); c != e; ++c)
     families[colorFamily[c]].push_back(c);
 
+  unsigned minDims = getPruningThreshold(families);
   std::vector<unsigned> mark(nda.getNumNodes(), 0);
   unsigned stamp = 0;
   for (auto &[rep, colors] : families) {
@@ -214,7 +234,7 @@ void NdaEnvironment::Impl::buildActions() {
       unsigned numDims = 0;
       for (unsigned n : nodes)
         numDims += nodeNames[n];
-      if (numDims < options.minDims)
+      if (numDims < minDims)
         continue;
       int64_t gcd = 0;
       for (unsigned n : nodes)

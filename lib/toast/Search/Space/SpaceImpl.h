@@ -11,6 +11,7 @@
 
 #include "toast/Search/ShardingSpace.h"
 
+#include <map>
 #include <memory>
 
 namespace toast::search {
@@ -158,6 +159,11 @@ public:
   /// it shares a site or an op with carries the axis, and its sizes divide.
   bool canTake(const SearchState &state, unsigned node, unsigned axis,
                int64_t axisSize) const;
+  /// options.minDims, capped at a quarter of the largest family's
+  /// dimensions (small programs keep their actions).
+  unsigned getPruningThreshold(
+      const std::map<unsigned, llvm::SmallVector<unsigned, 1>> &families)
+      const;
   /// Color -> family representative (itself without mirroring).
   std::vector<unsigned> colorFamily;
 
