@@ -90,8 +90,10 @@ static const char *const kOverview = R"(Toast reference interpreter
       collectives (toast.global_sharding, mhlo.num_partitions); the latter
       two run SPMD, one thread per device, each on its shard, and their
       results are reassembled into global values.
-      Exit status 0 iff every element satisfies
-      |partitioned - original| <= atol + rtol * |original|.
+      Exit status 0 iff every element of every result satisfies
+      |partitioned - original| <= atol + rtol * max|original| (norm-wise:
+      partial sums are added in another order, so elements that cancel to
+      nearly zero may differ by more than rtol of themselves).
 )";
 
 int main(int argc, char **argv) {

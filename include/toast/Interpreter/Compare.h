@@ -76,6 +76,17 @@ struct ErrorStats {
 ErrorStats computeErrorStats(const Tensor &actual, const Tensor &reference,
                              Tolerance tol);
 
+/// The largest finite |element| of a float tensor (real and imaginary parts
+/// of complex ones), 0 for integer tensors and empty ones.
+double getMaxMagnitude(const Tensor &tensor);
+
+/// The tolerance of a differential comparison: every element within
+/// atol + rtol * max|reference| (norm-wise). A partitioned program adds
+/// partial sums in another order, so an element that cancels to nearly
+/// zero may differ from the original by much more than rtol of itself
+/// while the result as a whole agrees to rtol.
+Tolerance getNormwiseTolerance(const Tensor &reference, Tolerance tol);
+
 } // namespace toast::interp
 
 #endif // TOAST_INTERPRETER_COMPARE_H

@@ -2,6 +2,7 @@
 
 #include "toast/Interpreter/Compare.h"
 
+#include <algorithm>
 #include <cmath>
 
 using namespace toast::interp;
@@ -95,4 +96,29 @@ ErrorStats toast::interp::computeErrorStats(const Tensor &actual,
     }
   }
   return stats;
+}
+
+double toast::interp::getMaxMagnitude(const Tensor &tensor) {
+  const ElementType &type = tensor.getElementType();
+  if (type.isIntegerLike())
+    return 0.0;
+  double result = 0.0;
+  auto take = [&](double v) {
+    if (std::isfinite(v))
+      result = std::max(result, std::fabs(v));
+  };
+  for (int64_t i = 0, n = tensor.getNumElements(); i < n; ++i) {
+    if (type.isComplex()) {
+      take(tensor.getComplex(i).real());
+      take(tensor.getComplex(i).imag());
+    } else {
+      take(tensor.getAsDouble(i));
+    }
+  }
+  return result;
+}
+
+Tolerance toast::interp::getNormwiseTolerance(const Tensor &reference,
+                                              Tolerance tol) {
+  return {tol.atol + tol.rtol * getMaxMagnitude(reference), 0.0};
 }

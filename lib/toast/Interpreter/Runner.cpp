@@ -265,7 +265,8 @@ LogicalResult toast::interp::compareModules(ModuleOp original,
   for (auto [i, pair] :
        llvm::enumerate(llvm::zip_equal(expected->results, actual->results))) {
     auto &[ref, got] = pair;
-    ErrorStats stats = computeErrorStats(got, ref, options.tolerance);
+    ErrorStats stats = computeErrorStats(
+        got, ref, getNormwiseTolerance(ref, options.tolerance));
     bool within = stats.numOutside == 0;
     ok &= within;
     os << llvm::formatv("result #{0} {1}: max abs error {2:e3}, max rel error "
