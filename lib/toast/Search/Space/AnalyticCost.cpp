@@ -147,6 +147,8 @@ struct ValuePlan {
   DimAxes sourceTiling;
   llvm::SmallVector<Step, 2> steps; ///< shared chain, innermost first
   std::optional<Step> perUser;      ///< all gathers, merged, per reader
+  /// The chain ends in a reduce_scatter every reader reads as is.
+  bool scattersOnTop = false;
   /// The gathers one per loop level (axis, dim), outermost first.
   llvm::SmallVector<std::pair<unsigned, unsigned>, 2> gathers;
   /// Buffers of the levels (0: source), -1 when not materialized.
@@ -200,6 +202,8 @@ private:
   }
   DimAxes useSlicing(unsigned op, int operand) const;
   void buildChains();
+  bool scatterOutermostSum(unsigned value,
+                           ArrayRef<std::pair<unsigned, int>> levels);
   DimAxes tilingAt(unsigned value, unsigned level) const;
   const Step *handedOver(int value) const;
   void moveReduction(int from, unsigned i, Step step);
@@ -289,6 +293,8 @@ void Evaluation::buildChains() {
     for (auto [axis, dim] : levels)
       if (dim >= 0)
         plan.sourceTiling[dim] = listAppend(plan.sourceTiling[dim], axis);
+    if (scatterOutermostSum(v, levels))
+      continue;
     // all_reduces move before the gathers (innermost first); the gathers
     // are copied per reading op and merge into one per reader.
     for (auto [axis, dim] : llvm::reverse(levels))
@@ -300,6 +306,40 @@ void Evaluation::buildChains() {
       if (dim >= 0)
         plan.gathers.push_back({axis, static_cast<unsigned>(dim)});
   }
+}
+
+/// The optimizer visits readers first: when the outermost level sums and
+/// every reader slices the result alike on exactly its axis, that
+/// all_reduce becomes a reduce_scatter on top of the inner levels' chain
+/// (all_reduces, then one gather that stays after the producer).
+bool Evaluation::scatterOutermostSum(
+    unsigned value, ArrayRef<std::pair<unsigned, int>> levels) {
+  const ProgramValue &v = prog.values[value];
+  if (levels.empty() || levels.front().second >= 0 || v.uses.empty() ||
+      v.defOp < 0)
+    return false;
+  DimAxes first;
+  for (auto [k, u] : llvm::enumerate(v.uses)) {
+    if (u.second < 0)
+      return false;
+    DimAxes s = useSlicing(u.first, u.second);
+    if (k == 0)
+      first = std::move(s);
+    else if (s != first)
+      return false;
+  }
+  if (dimsMask(first) != (AxisMask(1) << levels.front().first) ||
+      onlyDim(first) < 0 || listLength(first[onlyDim(first)]) != 1)
+    return false;
+  ValuePlan &plan = plans[value];
+  for (auto [axis, dim] : llvm::reverse(levels.drop_front()))
+    if (dim < 0)
+      plan.steps.push_back({StepKind::Reduce, {listAppend(0, axis)}});
+  if (!dimsEmpty(plan.sourceTiling))
+    plan.steps.push_back({StepKind::Gather, plan.sourceTiling});
+  plan.steps.push_back({StepKind::ReduceScatter, first});
+  plan.scattersOnTop = true;
+  return true;
 }
 
 /// The tiling of `value` after its first `level` shared steps.
@@ -430,17 +470,31 @@ UsePlan Evaluation::planUse(unsigned value, const DimAxes &slicing,
   UsePlan use;
   use.level = plan.steps.size();
   DimAxes s = slicing;
+  if (plan.scattersOnTop)
+    return use;
   if (isReturn)
     return use; // The boundary returns what the gather would gather.
   if (plan.perUser && !dimsEmpty(s)) {
     // The optimizer visits the reader's (merged) slices before the
     // producer's per-level gathers merge: it cancels them outermost first.
     size_t k = 0;
+    std::optional<Step> a2a;
     for (; k < plan.gathers.size(); ++k) {
       auto [axis, dim] = plan.gathers[k];
       AxisList first = s[dim] & 0xff;
-      if (first != AxisList(axis + 1))
+      if (first != AxisList(axis + 1)) {
+        // The slice moves this gather's axis to another dimension.
+        int sd = onlyDim(s);
+        if (sd >= 0 && sd != static_cast<int>(dim) &&
+            s[sd] == AxisList(axis + 1)) {
+          a2a = Step{StepKind::AllToAll, DimAxes(s.size(), 0),
+                     static_cast<int>(dim), sd};
+          a2a->dims[dim] = a2a->dims[sd] = s[sd];
+          s[sd] = 0;
+          ++k;
+        }
         break;
+      }
       s[dim] >>= 8;
       if (dimsEmpty(s)) {
         ++k;
@@ -451,6 +505,15 @@ UsePlan Evaluation::planUse(unsigned value, const DimAxes &slicing,
     for (size_t j = k; j < plan.gathers.size(); ++j)
       g[plan.gathers[j].second] =
           listAppend(g[plan.gathers[j].second], plan.gathers[j].first);
+    if (a2a) {
+      // The inner gathers stay where they were; the all_to_all reads them.
+      if (!dimsEmpty(g)) {
+        use.ops.push_back({StepKind::Gather, g});
+        use.gatherAtDef = true;
+      }
+      use.ops.push_back(*a2a);
+      return use;
+    }
     if (dimsEmpty(g)) {
       // Every gather cancelled: slice what they gathered.
     } else if (dimsEmpty(s)) {
