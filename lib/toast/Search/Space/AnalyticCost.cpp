@@ -139,6 +139,8 @@ struct UsePlan {
   /// ops[0] is the producer's own gather, which stays right after the
   /// producer when this is its only reader left (copies go to readers).
   bool gatherAtDef = false;
+  /// The first gather level ops[0] covers (levels outermost first).
+  unsigned gatherLevel = 0;
   /// Where ops[0] was emitted, when gatherAtDef.
   int startBuffer = -1;
 };
@@ -510,6 +512,7 @@ UsePlan Evaluation::planUse(unsigned value, const DimAxes &slicing,
       if (!dimsEmpty(g)) {
         use.ops.push_back({StepKind::Gather, g});
         use.gatherAtDef = true;
+        use.gatherLevel = k;
       }
       use.ops.push_back(*a2a);
       return use;
@@ -519,6 +522,7 @@ UsePlan Evaluation::planUse(unsigned value, const DimAxes &slicing,
     } else if (dimsEmpty(s)) {
       use.ops.push_back({StepKind::Gather, g});
       use.gatherAtDef = true;
+      use.gatherLevel = k;
       return use;
     } else if (dimsIsPrefix(s, g)) {
       DimAxes rest = dimsDropPrefix(s, g);
@@ -538,6 +542,7 @@ UsePlan Evaluation::planUse(unsigned value, const DimAxes &slicing,
       use.ops.push_back({StepKind::Gather, g});
       use.ops.push_back({StepKind::Slice, s});
       use.gatherAtDef = true;
+      use.gatherLevel = k;
       return use;
     }
   } else if (plan.perUser) {
@@ -568,19 +573,26 @@ void Evaluation::planValue(unsigned value) {
                               : DimAxes(v.shape.size(), 0);
     usePlans[v.firstUse + k] = planUse(value, s, u.second == -2);
   }
-  // The producer's gather is copied to its readers only if, once the
-  // other readers have cancelled theirs, several ops still read it.
+  // Each gather level is an op; one with several readers (ops, or the next
+  // outer gather) is copied to them, one with a single reader stays after
+  // the producer. Only the outermost level still read can have one reader.
+  unsigned outermost = ~0u;
+  for (size_t k = 0; k < v.uses.size(); ++k)
+    if (usePlans[v.firstUse + k].gatherAtDef)
+      outermost = std::min(outermost, usePlans[v.firstUse + k].gatherLevel);
   int reader = -1;
   bool several = false;
   for (auto [k, u] : llvm::enumerate(v.uses)) {
-    if (!usePlans[v.firstUse + k].gatherAtDef)
+    const UsePlan &use = usePlans[v.firstUse + k];
+    if (!use.gatherAtDef || use.gatherLevel != outermost)
       continue;
     several |= reader >= 0 && reader != static_cast<int>(u.first);
     reader = u.first;
   }
-  if (several)
-    for (size_t k = 0; k < v.uses.size(); ++k)
-      usePlans[v.firstUse + k].gatherAtDef = false;
+  for (size_t k = 0; k < v.uses.size(); ++k) {
+    UsePlan &use = usePlans[v.firstUse + k];
+    use.gatherAtDef &= !several && use.gatherLevel == outermost;
+  }
   // reduce_scatter: every use slices the final all_reduce alike, on
   // exactly its axes.
   if (!plan.steps.empty() && plan.steps.back().kind == StepKind::Reduce &&
