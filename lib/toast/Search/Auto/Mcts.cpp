@@ -32,6 +32,9 @@ struct Node {
 
 using Table = std::unordered_map<uint64_t, Node>;
 
+/// The share of a time budget that rounds leave to polishing.
+constexpr double kPolishShare = 0.2;
+
 /// One thread's state across rounds and its statistics for one round.
 struct Worker {
   explicit Worker(uint64_t seed, unsigned thread) : rng(seed, thread) {}
@@ -46,6 +49,8 @@ class Search {
 public:
   Search(const SearchEnvironment &env, const SearchOptions &options)
       : env(env), options(options), cache(env), clock(options.budgetSeconds),
+        roundClock(options.budgetSeconds *
+                   (options.polish ? 1 - kPolishShare : 1)),
         root(env.getInitialState()) {}
 
   SearchResult run(const ProgressFn &progress);
@@ -70,6 +75,8 @@ private:
   const SearchOptions &options;
   CostCache cache;
   Clock clock;
+  /// Rounds leave a share of the time budget to polishing.
+  Clock roundClock;
   Table table;
   double initialCost = 0;
   SearchState root;
@@ -245,7 +252,7 @@ void Search::runRound(std::vector<std::unique_ptr<Worker>> &workers,
     worker.found = false;
     worker.rollouts = 0;
     for (uint64_t i = 0, e = quota(rollouts, threads, t); i != e; ++i) {
-      if (clock.expired())
+      if (roundClock.expired())
         break;
       Trajectory trajectory = rollout(worker);
       ++worker.rollouts;
@@ -285,7 +292,7 @@ SearchResult Search::run(const ProgressFn &progress) {
       result.stopReason = "no legal action left";
       break;
     }
-    if (const char *spent = budgetSpent(budget, clock)) {
+    if (const char *spent = budgetSpent(budget, roundClock)) {
       result.stopReason = spent;
       break;
     }
@@ -308,16 +315,20 @@ SearchResult Search::run(const ProgressFn &progress) {
     idle = improved ? 0 : idle + 1;
     RoundInfo info{result.rounds, result.rollouts, best.cost, clock.elapsed()};
     // A round that does not improve ends the search (TOAST §4.1) once the
-    // root has reached the best state; before that, rounds walk down the
-    // best trajectory one action at a time, each exploring the siblings of
-    // the next action first. Committing the whole best trajectory at once
-    // measured worse on t2b: round 1's best is often a short trajectory
-    // into a state with no legal action left.
+    // root has reached the best state. Before that, rounds walk down the
+    // best trajectory one action at a time while they improve, each
+    // exploring the siblings of the next action first; after a round that
+    // does not, the root jumps to the best state. Committing the whole best
+    // trajectory after every round measured worse on t2b: round 1's best
+    // is often a short trajectory into a state with no legal action left.
     bool atBest = best.actions.size() <= committed.size();
     bool stop = atBest && (improved || idle >= options.patience);
     if (!atBest) {
-      env.apply(root, best.actions[committed.size()]);
-      committed.push_back(best.actions[committed.size()]);
+      size_t upto = improved ? committed.size() + 1 : best.actions.size();
+      for (size_t i = committed.size(); i != upto; ++i) {
+        env.apply(root, best.actions[i]);
+        committed.push_back(best.actions[i]);
+      }
       info.committed = committed.size();
     }
     if (progress)
