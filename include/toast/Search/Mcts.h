@@ -11,12 +11,13 @@
 //    actions and each action costs a factor `discount` of reward, which
 //    biases the search towards short trajectories;
 //  * the search runs in rounds: a round runs `roundRollouts` rollouts (at
-//    least two per legal action of the root) from the current root, then
-//    commits the next action of the best trajectory found so far, so the
-//    root walks down the best trajectory; once the root is the best state,
-//    a round that does not improve the best cost ends the search (after
-//    `patience` such rounds). The depth cap and the budget (time and/or
-//    rollouts) also end it;
+//    least two per legal action of the root) from the current root. While
+//    rounds improve the best cost, each commits the next action of the best
+//    trajectory found so far (the root walks down it); after a round that
+//    does not, the root jumps to the best state, and there a round that
+//    does not improve ends the search (after `patience` such rounds). The
+//    depth cap and the budget (time and/or rollouts; rounds stop at 80% of
+//    a time budget) also end it;
 //  * finally, while budget remains, the best trajectory is polished: each
 //    of its actions is replaced by every other action, or dropped, and the
 //    best legal neighbour kept, until no neighbour is better. Neighbouring
