@@ -122,6 +122,16 @@ public:
                    << " " << simulated->peakOpLocation << "\n";
       if (getenv("TOAST_AGREEMENT_DUMP"))
         lowered->print(llvm::errs());
+      if (const char *path = getenv("TOAST_AGREEMENT_DUMP_STATE")) {
+        // The state as partir.* attributes, for --partir-materialize-core.
+        func::FuncOp entry = env->getAnalysis().getEntry();
+        if (succeeded(env->materialize(state, entry))) {
+          std::error_code ec;
+          llvm::raw_fd_ostream os(path, ec);
+          module->print(os);
+        }
+        partition::ShardingState::clearSavedState(entry);
+      }
     }
     return worst;
   }

@@ -852,24 +852,40 @@ void Evaluation::findFusions() {
     unsigned user = v.uses[0].first;
     const ProgramOp &u = prog.ops[user];
     const auto &dims = u.operandDims[v.uses[0].second];
+    // The reader's loops that slice this operand, outermost first.
+    llvm::SmallVector<std::pair<unsigned, int>, 4> slicing; // (level, dim)
     for (auto [level, entry] : llvm::enumerate(nests[user])) {
-      auto [axis, factor] = entry;
-      auto it = llvm::find(dims, static_cast<int64_t>(factor));
-      if (it == dims.end())
-        continue;
-      if (axis == outerAxis && it - dims.begin() == dim) {
-        fusedInto[i] = user;
-        fusedProducers[user].push_back(
-            {static_cast<unsigned>(level), -v.uses[0].second,
-             static_cast<unsigned>(i)});
-      }
-      break;
+      auto it = llvm::find(dims, static_cast<int64_t>(entry.second));
+      if (it != dims.end())
+        slicing.push_back(
+            {static_cast<unsigned>(level), static_cast<int>(it - dims.begin())});
     }
+    if (slicing.empty() || nests[user][slicing[0].first].first != outerAxis ||
+        slicing[0].second != dim)
+      continue;
+    // Inner loops keep fusing level by level while they tile what the next
+    // slicing loop slices; the op's body ends up in the deepest one.
+    unsigned depth = slicing[0].first;
+    for (size_t j = 1; j < slicing.size() && j < nests[i].size(); ++j) {
+      auto [axis, factor] = nests[i][j];
+      int tiled = -1;
+      for (auto [d, f] : llvm::enumerate(p.resultDims[0]))
+        if (f == static_cast<int64_t>(factor))
+          tiled = d;
+      if (axis != nests[user][slicing[j].first].first ||
+          tiled != slicing[j].second)
+        break;
+      depth = slicing[j].first;
+    }
+    fusedInto[i] = user;
+    fusedProducers[user].push_back(
+        {depth, -v.uses[0].second, static_cast<unsigned>(i)});
   }
 }
 
-/// Emits op i after the producers fused into it: outer loop levels first,
-/// and within a level the last fused (highest operand) first.
+/// Emits op i after the producers fused into it: those that stopped
+/// fusing at an outer loop level first, and within a level the last fused
+/// (highest operand) first.
 void Evaluation::emitTree(unsigned i) {
   auto &producers = fusedProducers[i];
   llvm::sort(producers);
