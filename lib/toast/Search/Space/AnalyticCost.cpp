@@ -139,8 +139,9 @@ struct UsePlan {
   /// ops[0] is the producer's own gather, which stays right after the
   /// producer when this is its only reader left (copies go to readers).
   bool gatherAtDef = false;
-  /// The first gather level ops[0] covers (levels outermost first).
-  unsigned gatherLevel = 0;
+  /// The outermost gather level (op) this use still reads once its slices
+  /// have cancelled the outer ones (levels outermost first), if any.
+  std::optional<unsigned> gatherLevel;
   /// Where ops[0] was emitted, when gatherAtDef.
   int startBuffer = -1;
 };
@@ -507,12 +508,13 @@ UsePlan Evaluation::planUse(unsigned value, const DimAxes &slicing,
     for (size_t j = k; j < plan.gathers.size(); ++j)
       g[plan.gathers[j].second] =
           listAppend(g[plan.gathers[j].second], plan.gathers[j].first);
+    if (k < plan.gathers.size())
+      use.gatherLevel = k;
     if (a2a) {
       // The inner gathers stay where they were; the all_to_all reads them.
       if (!dimsEmpty(g)) {
         use.ops.push_back({StepKind::Gather, g});
         use.gatherAtDef = true;
-        use.gatherLevel = k;
       }
       use.ops.push_back(*a2a);
       return use;
@@ -522,7 +524,6 @@ UsePlan Evaluation::planUse(unsigned value, const DimAxes &slicing,
     } else if (dimsEmpty(s)) {
       use.ops.push_back({StepKind::Gather, g});
       use.gatherAtDef = true;
-      use.gatherLevel = k;
       return use;
     } else if (dimsIsPrefix(s, g)) {
       DimAxes rest = dimsDropPrefix(s, g);
@@ -542,12 +543,12 @@ UsePlan Evaluation::planUse(unsigned value, const DimAxes &slicing,
       use.ops.push_back({StepKind::Gather, g});
       use.ops.push_back({StepKind::Slice, s});
       use.gatherAtDef = true;
-      use.gatherLevel = k;
       return use;
     }
   } else if (plan.perUser) {
     use.ops.push_back(*plan.perUser);
     use.gatherAtDef = true;
+    use.gatherLevel = 0;
     return use;
   }
   if (dimsEmpty(s))
@@ -574,17 +575,19 @@ void Evaluation::planValue(unsigned value) {
     usePlans[v.firstUse + k] = planUse(value, s, u.second == -2);
   }
   // Each gather level is an op; one with several readers (ops, or the next
-  // outer gather) is copied to them, one with a single reader stays after
-  // the producer. Only the outermost level still read can have one reader.
+  // outer gather) when the optimizer copies gathers is copied to them, so
+  // only the outermost level still read, read by one op, stays after the
+  // producer. Readers count until their slices cancel the level step-wise
+  // (later cancellations come after the copies).
   unsigned outermost = ~0u;
   for (size_t k = 0; k < v.uses.size(); ++k)
-    if (usePlans[v.firstUse + k].gatherAtDef)
-      outermost = std::min(outermost, usePlans[v.firstUse + k].gatherLevel);
+    if (usePlans[v.firstUse + k].gatherLevel)
+      outermost = std::min(outermost, *usePlans[v.firstUse + k].gatherLevel);
   int reader = -1;
   bool several = false;
   for (auto [k, u] : llvm::enumerate(v.uses)) {
     const UsePlan &use = usePlans[v.firstUse + k];
-    if (!use.gatherAtDef || use.gatherLevel != outermost)
+    if (use.gatherLevel != outermost)
       continue;
     several |= reader >= 0 && reader != static_cast<int>(u.first);
     reader = u.first;
