@@ -162,7 +162,9 @@ TEST(Mcts, RespectsTheTimeBudget) {
   options.threads = 2;
   SearchResult result = runMcts(env, options);
   EXPECT_LT(result.seconds, 1.0);
-  EXPECT_EQ(result.stopReason, "time budget");
+  // Rounds stop at 80% of the budget; polishing may use the rest.
+  EXPECT_EQ(result.stopReason.rfind("time budget", 0), 0u)
+      << result.stopReason;
   EXPECT_LT(result.bestCost, 1.0);
 }
 

@@ -19,8 +19,9 @@
 //    depth cap and the budget (time and/or rollouts; rounds stop at 80% of
 //    a time budget) also end it;
 //  * finally, while budget remains, the best trajectory is polished: each
-//    of its actions is replaced by every other action, or dropped, and the
-//    best legal neighbour kept, until no neighbour is better. Neighbouring
+//    of its actions is replaced by every other action, or dropped, or an
+//    action appended, and the best legal neighbour kept, until no
+//    neighbour is better. Neighbouring
 //    strategies (other resolution bits, another color for an axis) often
 //    differ by fractions of a percent, which rounds sample too coarsely.
 //
@@ -69,7 +70,8 @@ struct SearchOptions {
   /// Weight of the best reward (vs. the mean) in an edge's value.
   double maxWeight = 0.5;
   /// After the rounds, improve the best trajectory by sweeps over its
-  /// neighbours (one action replaced or dropped) while budget remains.
+  /// neighbours (one action replaced, dropped or appended) while budget
+  /// remains.
   bool polish = true;
 };
 

@@ -2,9 +2,11 @@
 //
 // Neighbouring strategies often differ by little: the resolution bits of
 // one color, or the color an axis goes to. A round of MCTS samples too few
-// of them to rank them precisely, so the search ends with a sweep over the
+// of them to rank them precisely, so the search ends with sweeps over the
 // best trajectory's neighbours: each action replaced by any other action,
-// or dropped, as long as the rest of the trajectory stays legal.
+// or dropped, as long as the rest of the trajectory stays legal, and any
+// action appended (models whose best strategy needs many actions, such as
+// one per U-Net level, run out of rounds before the rounds find them all).
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,11 +28,16 @@ static std::optional<SearchState> replay(const SearchEnvironment &env,
   return state;
 }
 
-/// The neighbours of `actions`: one action replaced or dropped.
+/// The neighbours of `actions`: one action replaced, dropped or appended.
 static std::vector<std::vector<unsigned>>
 neighbours(const SearchEnvironment &env, const std::vector<unsigned> &actions,
-           size_t fixedPrefix) {
+           size_t fixedPrefix, unsigned maxDepth) {
   std::vector<std::vector<unsigned>> result;
+  if (actions.size() < maxDepth)
+    for (unsigned a = 0, e = env.getNumActions(); a != e; ++a) {
+      result.push_back(actions);
+      result.back().push_back(a);
+    }
   for (size_t i = fixedPrefix; i < actions.size(); ++i) {
     std::vector<unsigned> dropped = actions;
     dropped.erase(dropped.begin() + i);
@@ -53,7 +60,7 @@ void polish(const SearchEnvironment &env, const SearchOptions &options,
   while (improved && !clock.expired()) {
     improved = false;
     std::vector<std::vector<unsigned>> candidates =
-        neighbours(env, best.actions, fixedPrefix);
+        neighbours(env, best.actions, fixedPrefix, options.maxDepth);
     // Replays are cheap; only legal candidates cost an evaluation.
     std::vector<std::pair<std::vector<unsigned>, SearchState>> legal;
     for (std::vector<unsigned> &candidate : candidates)

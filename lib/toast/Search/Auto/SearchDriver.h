@@ -86,8 +86,9 @@ const char *budgetSpent(uint64_t roundBudget, const Clock &clock);
 
 /// Improves `best` (a trajectory from the initial state whose first
 /// `fixedPrefix` actions stay) by sweeps over its neighbours: one action
-/// replaced by another or dropped. Stops when a sweep finds nothing better
-/// or the budget is spent; adds the evaluations to `rollouts`.
+/// replaced by another or dropped, or one appended. Stops when a sweep
+/// finds nothing better or the budget is spent; adds the evaluations to
+/// `rollouts`.
 void polish(const SearchEnvironment &env, const SearchOptions &options,
             CostCache &cache, const Clock &clock, Trajectory &best,
             size_t fixedPrefix, uint64_t &rollouts);
