@@ -23,10 +23,6 @@ namespace hlo = toast::stablehlo;
 
 namespace toast::search {
 
-bool ProgramValue::isReturned() const {
-  return llvm::any_of(uses, [](auto &use) { return use.second == -2; });
-}
-
 static bool isControlFlow(Operation *op) {
   return isa<hlo::WhileOp, hlo::IfOp, hlo::CaseOp>(op);
 }

@@ -26,11 +26,10 @@ struct ProgramValue {
   int defOp = -1;
   unsigned resultNumber = 0;
   /// (program op, operand number) of every use; operand -1 for uses that
-  /// need the whole value (opaque or nested users, the return).
+  /// need the whole value (opaque or nested users), -2 for the return.
   llvm::SmallVector<std::pair<unsigned, int>, 2> uses;
   /// Global number of uses[0] (uses are numbered value by value).
   unsigned firstUse = 0;
-  bool isReturned() const;
   int64_t getNumElements() const {
     int64_t n = 1;
     for (int64_t d : shape)

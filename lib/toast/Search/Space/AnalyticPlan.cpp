@@ -1,0 +1,407 @@
+//===- AnalyticPlan.cpp - Planning a state's collectives per value --------===//
+//
+// The first half of an evaluation (AnalyticCost.cpp): the chain each value
+// gets from lowering, the optimizer's reduction patterns, and per use what
+// remains of the chain once the reader's slices cancel against it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Evaluation.h"
+
+using namespace mlir;
+
+namespace toast::search::analytic {
+
+DimAxes Evaluation::useSlicing(unsigned op, int operand) const {
+  const ProgramOp &p = prog.ops[op];
+  DimAxes dims(p.operandDims[operand].size(), 0);
+  for (auto [axis, factor] : nests[op])
+    for (auto [d, f] : llvm::enumerate(p.operandDims[operand]))
+      if (f == static_cast<int64_t>(factor))
+        dims[d] = listAppend(dims[d], axis);
+  return dims;
+}
+
+/// Lowered chains before user-dependent rewrites: all_reduces first (they
+/// move before gathers), then the gathers; single-use gathers merge.
+void Evaluation::buildChains() {
+  plans.assign(prog.values.size(), {});
+  for (auto [v, value] : llvm::enumerate(prog.values)) {
+    ValuePlan &plan = plans[v];
+    plan.sourceTiling.assign(value.shape.size(), 0);
+    // Levels outermost first: (axis, dim or -1 for a sum).
+    llvm::SmallVector<std::pair<unsigned, int>, 4> levels;
+    if (value.defOp < 0) {
+      for (unsigned axis = 0; axis < impl.axisNames.size(); ++axis)
+        for (auto [d, node] : llvm::enumerate(value.dimNode))
+          if (node >= 0 && (state.nodeAxes[node] >> axis & 1))
+            levels.push_back({axis, static_cast<int>(d)});
+    } else {
+      const ProgramOp &p = prog.ops[value.defOp];
+      for (auto [axis, factor] : nests[value.defOp]) {
+        int dim = -1;
+        for (auto [d, f] : llvm::enumerate(p.resultDims[value.resultNumber]))
+          if (f == static_cast<int64_t>(factor))
+            dim = d;
+        if (dim >= 0 || p.factorReduction[factor])
+          levels.push_back({axis, dim});
+      }
+    }
+    for (auto [axis, dim] : levels)
+      if (dim >= 0)
+        plan.sourceTiling[dim] = listAppend(plan.sourceTiling[dim], axis);
+    if (scatterOutermostSum(v, levels))
+      continue;
+    // all_reduces move before the gathers (innermost first); the gathers
+    // are copied per reading op and merge into one per reader.
+    for (auto [axis, dim] : llvm::reverse(levels))
+      if (dim < 0)
+        plan.steps.push_back({StepKind::Reduce, {listAppend(0, axis)}});
+    if (!dimsEmpty(plan.sourceTiling))
+      plan.perUser = Step{StepKind::Gather, plan.sourceTiling};
+    for (auto [axis, dim] : levels)
+      if (dim >= 0)
+        plan.gathers.push_back({axis, static_cast<unsigned>(dim)});
+  }
+}
+
+/// The optimizer visits readers first: when the outermost level sums and
+/// every reader slices the result alike on exactly its axis, that
+/// all_reduce becomes a reduce_scatter on top of the inner levels' chain
+/// (all_reduces, then one gather that stays after the producer).
+bool Evaluation::scatterOutermostSum(
+    unsigned value, ArrayRef<std::pair<unsigned, int>> levels) {
+  const ProgramValue &v = prog.values[value];
+  if (levels.empty() || levels.front().second >= 0 || v.uses.empty() ||
+      v.defOp < 0)
+    return false;
+  DimAxes first;
+  for (auto [k, u] : llvm::enumerate(v.uses)) {
+    if (u.second < 0)
+      return false;
+    DimAxes s = useSlicing(u.first, u.second);
+    if (k == 0)
+      first = std::move(s);
+    else if (s != first)
+      return false;
+  }
+  if (dimsMask(first) != (AxisMask(1) << levels.front().first) ||
+      onlyDim(first) < 0 || listLength(first[onlyDim(first)]) != 1)
+    return false;
+  ValuePlan &plan = plans[value];
+  for (auto [axis, dim] : llvm::reverse(levels.drop_front()))
+    if (dim < 0)
+      plan.steps.push_back({StepKind::Reduce, {listAppend(0, axis)}});
+  if (!dimsEmpty(plan.sourceTiling))
+    plan.steps.push_back({StepKind::Gather, plan.sourceTiling});
+  plan.steps.push_back({StepKind::ReduceScatter, first});
+  plan.scattersOnTop = true;
+  return true;
+}
+
+/// The tiling of `value` after its first `level` shared steps.
+DimAxes Evaluation::tilingAt(unsigned value, unsigned level) const {
+  DimAxes tiling = plans[value].sourceTiling;
+  for (unsigned l = 0; l < level; ++l)
+    tiling = apply(plans[value].steps[l], tiling);
+  return tiling;
+}
+
+/// The shared step a single-use value hands to its reader unchanged (the
+/// reader reads the top level, no per-use ops), or null.
+const Step *Evaluation::handedOver(int value) const {
+  if (value < 0)
+    return nullptr;
+  const ProgramValue &v = prog.values[value];
+  const ValuePlan &plan = plans[value];
+  if (v.uses.size() != 1 || plan.steps.empty())
+    return nullptr;
+  const UsePlan &use = usePlans[v.firstUse];
+  if (use.argSlice || !use.ops.empty() || use.level != plan.steps.size())
+    return nullptr;
+  const Step &top = plan.steps.back();
+  return top.kind == StepKind::Reduce || top.kind == StepKind::ReduceScatter
+             ? &top
+             : nullptr;
+}
+
+/// Moves the top step of `from` (read only by op i) to the bottom of op
+/// i's result chain: op i then runs on the unreduced operand.
+void Evaluation::moveReduction(int from, unsigned i, Step step) {
+  ValuePlan &in = plans[from];
+  in.steps.pop_back();
+  --usePlans[prog.values[from].firstUse].level;
+  ValuePlan &out = plans[prog.ops[i].results[0]];
+  if (step.kind == StepKind::ReduceScatter) {
+    // The op's local result is no longer sliced by the scatter's axes.
+    AxisMask scattered = dimsMask(step.dims);
+    for (AxisList &l : out.sourceTiling) {
+      AxisList kept = 0;
+      for (AxisList rest = l; rest; rest >>= 8)
+        if (!(scattered >> ((rest & 0xff) - 1) & 1))
+          kept = listAppend(kept, (rest & 0xff) - 1);
+      l = kept;
+    }
+  }
+  out.steps.insert(out.steps.begin(), std::move(step));
+}
+
+/// The optimizer's reduction patterns at op i, once its operands are
+/// planned: all_reduce sinks through transpose/reshape, reduce_scatter
+/// through transpose, and an add of two equal sum collectives becomes one
+/// collective of the add.
+void Evaluation::applyReductionPatterns(unsigned i) {
+  // The rewritten op is visited again: repeat while a pattern applies.
+  while (applyReductionPattern(i)) {
+  }
+}
+
+bool Evaluation::applyReductionPattern(unsigned i) {
+  const ProgramOp &p = prog.ops[i];
+  if (p.results.size() != 1)
+    return false;
+  if (p.isLayout && p.operands.size() == 1) {
+    const Step *step = handedOver(p.operands[0]);
+    if (!step)
+      return false;
+    if (step->kind == StepKind::Reduce) {
+      moveReduction(p.operands[0], i, *step);
+      return true;
+    }
+    if (p.permutation.empty())
+      return false;
+    Step moved{StepKind::ReduceScatter, DimAxes(p.permutation.size(), 0)};
+    for (auto [d, from] : llvm::enumerate(p.permutation))
+      moved.dims[d] = step->dims[from];
+    moveReduction(p.operands[0], i, std::move(moved));
+    return true;
+  }
+  if (!p.isAdd || p.operands.size() != 2 || p.operands[0] == p.operands[1])
+    return false;
+  const Step *lhs = handedOver(p.operands[0]);
+  const Step *rhs = handedOver(p.operands[1]);
+  if (!lhs || !rhs || lhs->kind != rhs->kind || lhs->dims != rhs->dims)
+    return false;
+  unsigned a = p.operands[0], b = p.operands[1];
+  if (tilingAt(a, plans[a].steps.size() - 1) !=
+      tilingAt(b, plans[b].steps.size() - 1))
+    return false;
+  Step merged = *lhs;
+  plans[b].steps.pop_back();
+  --usePlans[prog.values[b].firstUse].level;
+  moveReduction(a, i, std::move(merged));
+  return true;
+}
+
+DimAxes Evaluation::apply(const Step &step, const DimAxes &tiling) const {
+  DimAxes out = tiling;
+  switch (step.kind) {
+  case StepKind::Gather:
+    for (size_t d = 0; d < out.size(); ++d)
+      out[d] = listDropSuffix(out[d], step.dims[d]);
+    break;
+  case StepKind::Reduce:
+    break;
+  case StepKind::ReduceScatter:
+  case StepKind::Slice:
+    for (size_t d = 0; d < out.size(); ++d)
+      out[d] = listConcat(out[d], step.dims[d]);
+    break;
+  case StepKind::AllToAll: {
+    AxisList moved = step.dims[step.from];
+    out[step.from] = listDropSuffix(out[step.from], moved);
+    out[step.to] = listConcat(out[step.to], moved);
+    break;
+  }
+  }
+  return out;
+}
+
+/// Per-use rewriting of the chain's end against the use's slices: the
+/// reader's gather copy cancels with its slices where one is a prefix of
+/// the other, forms an all_to_all, or stays.
+UsePlan Evaluation::planUse(unsigned value, const DimAxes &slicing,
+                            bool isReturn) const {
+  const ValuePlan &plan = plans[value];
+  bool isArg = prog.values[value].defOp < 0;
+  UsePlan use;
+  use.level = plan.steps.size();
+  DimAxes s = slicing;
+  if (plan.scattersOnTop)
+    return use;
+  if (isReturn)
+    return use; // The boundary returns what the gather would gather.
+  if (plan.perUser && !dimsEmpty(s)) {
+    // The optimizer visits the reader's (merged) slices before the
+    // producer's per-level gathers merge: it cancels them outermost first.
+    size_t k = 0;
+    std::optional<Step> a2a;
+    for (; k < plan.gathers.size(); ++k) {
+      auto [axis, dim] = plan.gathers[k];
+      AxisList first = s[dim] & 0xff;
+      if (first != AxisList(axis + 1)) {
+        // The slice moves this gather's axis to another dimension.
+        int sd = onlyDim(s);
+        if (sd >= 0 && sd != static_cast<int>(dim) &&
+            s[sd] == AxisList(axis + 1)) {
+          a2a = Step{StepKind::AllToAll, DimAxes(s.size(), 0),
+                     static_cast<int>(dim), sd};
+          a2a->dims[dim] = a2a->dims[sd] = s[sd];
+          s[sd] = 0;
+          ++k;
+        }
+        break;
+      }
+      s[dim] >>= 8;
+      if (dimsEmpty(s)) {
+        ++k;
+        break;
+      }
+    }
+    DimAxes g(s.size(), 0);
+    for (size_t j = k; j < plan.gathers.size(); ++j)
+      g[plan.gathers[j].second] =
+          listAppend(g[plan.gathers[j].second], plan.gathers[j].first);
+    if (k < plan.gathers.size())
+      use.gatherLevel = k;
+    if (a2a) {
+      // The inner gathers stay where they were; the all_to_all reads them.
+      if (!dimsEmpty(g)) {
+        use.ops.push_back({StepKind::Gather, g});
+        use.gatherAtDef = true;
+      }
+      use.ops.push_back(*a2a);
+      return use;
+    }
+    if (dimsEmpty(g)) {
+      // Every gather cancelled: slice what they gathered.
+    } else if (dimsEmpty(s)) {
+      use.ops.push_back({StepKind::Gather, g});
+      use.gatherAtDef = true;
+      return use;
+    } else if (dimsIsPrefix(s, g)) {
+      DimAxes rest = dimsDropPrefix(s, g);
+      if (!dimsEmpty(rest))
+        use.ops.push_back({StepKind::Gather, rest});
+      return use;
+    } else if (dimsIsPrefix(g, s)) {
+      s = dimsDropPrefix(g, s);
+    } else {
+      int sd = onlyDim(s), gd = onlyDim(g);
+      if (sd >= 0 && gd >= 0 && sd != gd && s[sd] == g[gd]) {
+        Step a2a{StepKind::AllToAll, g, gd, sd};
+        a2a.dims[sd] = s[sd];
+        use.ops.push_back(a2a);
+        return use;
+      }
+      use.ops.push_back({StepKind::Gather, g});
+      use.ops.push_back({StepKind::Slice, s});
+      use.gatherAtDef = true;
+      return use;
+    }
+  } else if (plan.perUser) {
+    use.ops.push_back(*plan.perUser);
+    use.gatherAtDef = true;
+    use.gatherLevel = 0;
+    return use;
+  }
+  if (dimsEmpty(s))
+    return use;
+  if (use.level == 0 && isArg) {
+    use.argSlice = true;
+    use.argDims = plan.sourceTiling;
+    for (size_t d = 0; d < s.size(); ++d)
+      use.argDims[d] = listConcat(use.argDims[d], s[d]);
+    return use;
+  }
+  use.ops.push_back({StepKind::Slice, s});
+  return use;
+}
+
+/// Plans every use of `value`, decides reduce_scatter and (for arguments)
+/// whether the boundary makes the argument device-local.
+void Evaluation::planValue(unsigned value) {
+  ValuePlan &plan = plans[value];
+  const ProgramValue &v = prog.values[value];
+  for (auto [k, u] : llvm::enumerate(v.uses)) {
+    DimAxes s = u.second >= 0 ? useSlicing(u.first, u.second)
+                              : DimAxes(v.shape.size(), 0);
+    usePlans[v.firstUse + k] = planUse(value, s, u.second == -2);
+  }
+  // Each gather level is an op; one with several readers (ops, or the next
+  // outer gather) when the optimizer copies gathers is copied to them, so
+  // only the outermost level still read, read by one op, stays after the
+  // producer. Readers count until their slices cancel the level step-wise
+  // (later cancellations come after the copies).
+  unsigned outermost = ~0u;
+  for (size_t k = 0; k < v.uses.size(); ++k)
+    if (usePlans[v.firstUse + k].gatherLevel)
+      outermost = std::min(outermost, *usePlans[v.firstUse + k].gatherLevel);
+  int reader = -1;
+  bool several = false;
+  for (auto [k, u] : llvm::enumerate(v.uses)) {
+    const UsePlan &use = usePlans[v.firstUse + k];
+    if (use.gatherLevel != outermost)
+      continue;
+    several |= reader >= 0 && reader != static_cast<int>(u.first);
+    reader = u.first;
+  }
+  for (size_t k = 0; k < v.uses.size(); ++k) {
+    UsePlan &use = usePlans[v.firstUse + k];
+    use.gatherAtDef &= !several && use.gatherLevel == outermost;
+  }
+  // reduce_scatter: every use slices the final all_reduce alike, on
+  // exactly its axes.
+  if (!plan.steps.empty() && plan.steps.back().kind == StepKind::Reduce &&
+      !v.uses.empty()) {
+    const DimAxes *dims = nullptr;
+    bool alike = true;
+    for (size_t k = 0; k < v.uses.size() && alike; ++k) {
+      const UsePlan &use = usePlans[v.firstUse + k];
+      alike = use.level == plan.steps.size() && use.ops.size() == 1 &&
+              use.ops[0].kind == StepKind::Slice &&
+              (!dims || *dims == use.ops[0].dims);
+      dims = &use.ops[0].dims;
+    }
+    AxisList reduced = plan.steps.back().dims[0];
+    if (alike && dimsMask(*dims) == listMask(reduced) &&
+        llvm::popcount(dimsMask(*dims)) ==
+            static_cast<int>(listLength(reduced))) {
+      plan.steps.back() = Step{StepKind::ReduceScatter, *dims};
+      for (size_t k = 0; k < v.uses.size(); ++k)
+        usePlans[v.firstUse + k].ops.clear();
+    }
+  }
+
+  if (v.defOp >= 0)
+    return;
+  // Arguments: local when every direct use is a slice with the same dims.
+  unsigned arg = value;
+  bool sourceRead = false, anySlice = false, alike = true;
+  const DimAxes *dims = nullptr;
+  bool tiled = !dimsEmpty(plan.sourceTiling);
+  for (size_t k = 0; k < v.uses.size(); ++k) {
+    const UsePlan &use = usePlans[v.firstUse + k];
+    if (use.argSlice) {
+      anySlice = true;
+      if (dims && *dims != use.argDims)
+        alike = false;
+      dims = &use.argDims;
+    } else {
+      sourceRead = true;
+    }
+  }
+  if (v.uses.empty())
+    return;
+  if (tiled && sourceRead) {
+    // The tiling slice itself is a direct use.
+    if (anySlice && *dims != plan.sourceTiling)
+      alike = false;
+    if (alike)
+      localArgs[arg] = plan.sourceTiling;
+  } else if (!sourceRead && anySlice && alike) {
+    localArgs[arg] = *dims;
+  }
+}
+
+} // namespace toast::search::analytic

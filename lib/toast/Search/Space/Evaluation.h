@@ -1,0 +1,247 @@
+//===- Evaluation.h - The analytic cost's per-state evaluation --*- C++ -*-===//
+//
+// Private to lib/toast/Search/Space: the symbolic chains (axis lists per
+// dimension, collective steps), the per-value and per-use plans, and the
+// Evaluation that plans a state (AnalyticPlan.cpp) and emits its trace
+// (AnalyticCost.cpp). See AnalyticCost.cpp for the model.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TOAST_LIB_SEARCH_SPACE_EVALUATION_H
+#define TOAST_LIB_SEARCH_SPACE_EVALUATION_H
+
+#include "SpaceImpl.h"
+
+#include <cstdlib>
+#include <optional>
+
+namespace toast::search::analytic {
+
+
+/// TOAST_ANALYTIC_TRACE=1 prints every op, collective and the peak the
+/// analytic cost sees, to compare with a lowered program by hand.
+inline bool traceEnabled() {
+  static const bool enabled = getenv("TOAST_ANALYTIC_TRACE") != nullptr;
+  return enabled;
+}
+
+//===- Axis lists ---------------------------------------------------------===//
+// The mesh axes on one tensor dimension, major first, packed one byte per
+// axis (axis + 1), the major axis in the low byte; at most 4 per dim.
+
+using AxisList = uint32_t;
+using DimAxes = llvm::SmallVector<AxisList, 4>;
+
+inline unsigned listLength(AxisList l) {
+  unsigned n = 0;
+  while (l) {
+    ++n;
+    l >>= 8;
+  }
+  return n;
+}
+inline AxisList listAppend(AxisList l, unsigned axis) {
+  return l | (AxisList(axis + 1) << (8 * listLength(l)));
+}
+inline AxisList listConcat(AxisList a, AxisList b) {
+  return a | (b << (8 * listLength(a)));
+}
+/// Whether `p` is a prefix of `l`.
+inline bool listIsPrefix(AxisList p, AxisList l) {
+  unsigned n = listLength(p);
+  AxisList mask = n >= 4 ? ~AxisList(0) : (AxisList(1) << (8 * n)) - 1;
+  return (l & mask) == p;
+}
+inline AxisList listDropPrefix(AxisList p, AxisList l) {
+  return l >> (8 * listLength(p));
+}
+/// `l` without its suffix `s` (s must be a suffix of l).
+inline AxisList listDropSuffix(AxisList l, AxisList s) {
+  unsigned keep = listLength(l) - listLength(s);
+  return keep >= 4 ? l : l & ((AxisList(1) << (8 * keep)) - 1);
+}
+inline AxisMask listMask(AxisList l) {
+  AxisMask m = 0;
+  for (; l; l >>= 8)
+    m |= AxisMask(1) << ((l & 0xff) - 1);
+  return m;
+}
+inline AxisMask dimsMask(const DimAxes &dims) {
+  AxisMask m = 0;
+  for (AxisList l : dims)
+    m |= listMask(l);
+  return m;
+}
+inline bool dimsEmpty(const DimAxes &dims) {
+  return llvm::all_of(dims, [](AxisList l) { return l == 0; });
+}
+inline bool dimsIsPrefix(const DimAxes &p, const DimAxes &l) {
+  for (size_t d = 0; d < p.size(); ++d)
+    if (!listIsPrefix(p[d], l[d]))
+      return false;
+  return true;
+}
+inline DimAxes dimsDropPrefix(const DimAxes &p, const DimAxes &l) {
+  DimAxes rest(l.size());
+  for (size_t d = 0; d < l.size(); ++d)
+    rest[d] = listDropPrefix(p[d], l[d]);
+  return rest;
+}
+/// The single dim with axes, or -1.
+inline int onlyDim(const DimAxes &dims) {
+  int found = -1;
+  for (size_t d = 0; d < dims.size(); ++d) {
+    if (!dims[d])
+      continue;
+    if (found >= 0)
+      return -1;
+    found = d;
+  }
+  return found;
+}
+
+//===- Chains -------------------------------------------------------------===//
+
+enum class StepKind : uint8_t { Gather, Reduce, ReduceScatter, AllToAll, Slice };
+
+struct Step {
+  StepKind kind;
+  /// Gather / reduce_scatter / slice: the dims; all_reduce: one list in
+  /// dims[0] (axes in order).
+  DimAxes dims;
+  /// all_to_all: from dim -> to dim.
+  int from = -1, to = -1;
+};
+
+/// What one use reads: the shared level of its value's chain, then
+/// per-use ops placed right before the user.
+struct UsePlan {
+  unsigned level = 0;
+  llvm::SmallVector<Step, 1> ops;
+  /// The use slices the argument directly (merged slice), with these dims.
+  bool argSlice = false;
+  DimAxes argDims;
+  /// ops[0] is the producer's own gather, which stays right after the
+  /// producer when this is its only reader left (copies go to readers).
+  bool gatherAtDef = false;
+  /// The outermost gather level (op) this use still reads once its slices
+  /// have cancelled the outer ones (levels outermost first), if any.
+  std::optional<unsigned> gatherLevel;
+  /// Where ops[0] was emitted, when gatherAtDef.
+  int startBuffer = -1;
+};
+
+struct ValuePlan {
+  DimAxes sourceTiling;
+  llvm::SmallVector<Step, 2> steps; ///< shared chain, innermost first
+  std::optional<Step> perUser;      ///< all gathers, merged, per reader
+  /// The chain ends in a reduce_scatter every reader reads as is.
+  bool scattersOnTop = false;
+  /// The gathers one per loop level (axis, dim), outermost first.
+  llvm::SmallVector<std::pair<unsigned, unsigned>, 2> gathers;
+  /// Buffers of the levels (0: source), -1 when not materialized.
+  llvm::SmallVector<int, 3> levelBuffers;
+  llvm::SmallVector<DimAxes, 3> levelTiling;
+};
+
+struct Buffer {
+  int64_t bytes = 0;
+  int64_t def = 0;
+  int64_t lastUse = 0;
+};
+
+using Nest = llvm::SmallVector<std::pair<unsigned, unsigned>, 4>;
+
+/// Scratch of one evaluation, kept per thread so that evaluations reuse
+/// their allocations (evaluations run concurrently on distinct threads).
+struct Workspace {
+  std::vector<Nest> nests;
+  std::vector<int> fusedInto;
+  std::vector<llvm::SmallVector<std::tuple<unsigned, int, unsigned>, 1>>
+      fusedProducers;
+  std::vector<ValuePlan> plans;
+  std::vector<UsePlan> usePlans;
+  std::vector<std::optional<DimAxes>> localArgs;
+  std::vector<int> argBuffers;
+  std::vector<Buffer> buffers;
+  std::vector<std::pair<int64_t, int64_t>> transients;
+  std::vector<int64_t> delta;
+};
+
+/// One evaluation.
+class Evaluation {
+public:
+  Evaluation(const NdaEnvironment::Impl &impl, const SearchState &state,
+             Workspace &ws)
+      : impl(impl), prog(impl.program), state(state), nests(ws.nests),
+        fusedInto(ws.fusedInto), fusedProducers(ws.fusedProducers),
+        plans(ws.plans), usePlans(ws.usePlans), localArgs(ws.localArgs),
+        argBuffers(ws.argBuffers), buffers(ws.buffers),
+        transients(ws.transients), delta(ws.delta) {}
+  AnalyticCost run();
+
+private:
+
+  int64_t axisProduct(AxisMask m) const { return impl.maskProduct(m); }
+  int64_t bytesOf(unsigned value, const DimAxes &tiling) const {
+    const ProgramValue &v = prog.values[value];
+    return v.getNumElements() * v.elementBytes /
+           axisProduct(dimsMask(tiling));
+  }
+  DimAxes useSlicing(unsigned op, int operand) const;
+  void buildChains();
+  bool scatterOutermostSum(unsigned value,
+                           llvm::ArrayRef<std::pair<unsigned, int>> levels);
+  DimAxes tilingAt(unsigned value, unsigned level) const;
+  const Step *handedOver(int value) const;
+  void moveReduction(int from, unsigned i, Step step);
+  void applyReductionPatterns(unsigned i);
+  bool applyReductionPattern(unsigned i);
+  void planValue(unsigned value);
+  UsePlan planUse(unsigned value, const DimAxes &slicing,
+                  bool isReturn) const;
+  void emitValue(unsigned value, int source);
+  int emitUse(unsigned value, unsigned useId);
+  void emitOp(unsigned i);
+  void findFusions();
+  void emitTree(unsigned i);
+  DimAxes apply(const Step &step, const DimAxes &tiling) const;
+  void price(const Step &step, int64_t operandBytes, int64_t resultBytes);
+  int newBuffer(int64_t bytes) {
+    buffers.push_back({bytes, at, at});
+    return buffers.size() - 1;
+  }
+  void touch(int buffer) {
+    if (buffer >= 0)
+      buffers[buffer].lastUse = std::max(buffers[buffer].lastUse, at);
+  }
+
+  const NdaEnvironment::Impl &impl;
+  const ProgramModel &prog;
+  const SearchState &state;
+  std::vector<Nest> &nests;
+  /// materializeCore's loop fusion: the op whose loop nest absorbs op i
+  /// (-1: none), and per consumer its fused producers with the nest level
+  /// and operand they fuse at.
+  std::vector<int> &fusedInto;
+  std::vector<llvm::SmallVector<std::tuple<unsigned, int, unsigned>, 1>>
+      &fusedProducers;
+  std::vector<ValuePlan> &plans;
+  std::vector<UsePlan> &usePlans;
+  /// Per argument: device-local dims when every use slices it alike.
+  std::vector<std::optional<DimAxes>> &localArgs;
+  std::vector<int> &argBuffers;
+  /// Tiling of what the last emitUse returned.
+  DimAxes useTiling;
+  std::vector<Buffer> &buffers;
+  std::vector<std::pair<int64_t, int64_t>> &transients;
+  std::vector<int64_t> &delta;
+  llvm::SmallVector<int, 4> returned;
+  int64_t at = 0;
+  int currentValue = -1;
+  int currentUser = -1;
+  AnalyticCost cost;
+};
+
+} // namespace toast::search::analytic
+
+#endif // TOAST_LIB_SEARCH_SPACE_EVALUATION_H
