@@ -167,16 +167,23 @@ void Evaluation::emitOp(unsigned i) {
   const ProgramOp &p = prog.ops[i];
   if (p.dead || p.constant)
     return;
-  llvm::SmallVector<int, 4> inputs;
+  // Slice-position ops in operand order, then gather copies the op reads
+  // directly (the optimizer inserts those right before their reader).
+  llvm::SmallVector<int, 4> inputs(p.operands.size(), -1);
   int64_t firstInputBytes = -1;
-  for (auto [k, v] : llvm::enumerate(p.operands)) {
-    if (v < 0 || p.operandUses[k] < 0)
-      continue;
-    currentUser = i;
-    inputs.push_back(emitUse(v, p.operandUses[k]));
-    if (k == 0)
-      firstInputBytes = bytesOf(v, useTiling);
-  }
+  currentUser = i;
+  for (bool copies : {false, true})
+    for (auto [k, v] : llvm::enumerate(p.operands)) {
+      if (v < 0 || p.operandUses[k] < 0)
+        continue;
+      const UsePlan &use = usePlans[p.operandUses[k]];
+      if ((use.readerIsUser && !use.gatherAtDef) != copies)
+        continue;
+      inputs[k] = emitUse(v, p.operandUses[k]);
+      if (k == 0)
+        firstInputBytes = bytesOf(v, useTiling);
+    }
+  llvm::erase(inputs, -1);
   if (p.isReturn) {
     returned = inputs;
     return;

@@ -278,6 +278,7 @@ UsePlan Evaluation::planUse(unsigned value, const DimAxes &slicing,
     } else if (dimsEmpty(s)) {
       use.ops.push_back({StepKind::Gather, g});
       use.gatherAtDef = true;
+      use.readerIsUser = true;
       return use;
     } else if (dimsIsPrefix(s, g)) {
       DimAxes rest = dimsDropPrefix(s, g);
@@ -302,6 +303,7 @@ UsePlan Evaluation::planUse(unsigned value, const DimAxes &slicing,
   } else if (plan.perUser) {
     use.ops.push_back(*plan.perUser);
     use.gatherAtDef = true;
+    use.readerIsUser = true;
     use.gatherLevel = 0;
     return use;
   }

@@ -126,6 +126,9 @@ struct UsePlan {
   /// The outermost gather level (op) this use still reads once its slices
   /// have cancelled the outer ones (levels outermost first), if any.
   std::optional<unsigned> gatherLevel;
+  /// ops is one gather the user op reads directly (no slice left): its
+  /// copy goes right before the user, after the other operands' slices.
+  bool readerIsUser = false;
   /// Where ops[0] was emitted, when gatherAtDef.
   int startBuffer = -1;
 };
