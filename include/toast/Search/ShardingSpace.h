@@ -108,7 +108,11 @@ public:
   /// empty = all). With `start`, the initial state is imported from it
   /// (e.g. after manual tactics); it must belong to `entry`. Errors
   /// (unknown axes, a start state that is not expressible) are emitted on
-  /// `entry` and yield failure.
+  /// `entry` and yield failure. Inline calls first
+  /// (partition::prepareEntryFunction): names inside callees are never
+  /// sharded. The environment refers to `entry`'s ops: do not rewrite it
+  /// while the environment is in use (materialize into a copy, or save the
+  /// state with materialize(state, func) and materialize afterwards).
   static mlir::FailureOr<std::unique_ptr<NdaEnvironment>>
   create(mlir::func::FuncOp entry, partir::MeshAttr mesh,
          llvm::ArrayRef<std::string> axes, sim::DeviceSpec device,
