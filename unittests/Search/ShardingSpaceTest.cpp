@@ -103,7 +103,9 @@ public:
     a.add(analytic.runtime, simulated->stepTime, worst);
     a.add(analytic.peakBytes, simulated->peakMemoryBytes, worst);
     a.add(analytic.rel.total, rel.total, worst);
-    if (worst > 0.01 || getenv("TOAST_AGREEMENT_VERBOSE")) {
+    const char *threshold = getenv("TOAST_AGREEMENT_PRINT_ABOVE");
+    if (worst > (threshold ? atof(threshold) : 0.01) ||
+        getenv("TOAST_AGREEMENT_VERBOSE")) {
       llvm::errs() << spec << " [" << label << "] "
                    << llvm::count_if(state.nodeAxes, [](AxisMask m) {
                         return m != 0;
