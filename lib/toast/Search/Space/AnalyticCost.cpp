@@ -225,6 +225,7 @@ void Evaluation::emitOp(unsigned i) {
 void Evaluation::findFusions() {
   fusedInto.assign(prog.ops.size(), -1);
   fusedProducers.assign(prog.ops.size(), {});
+  fusedLevels.assign(prog.ops.size(), {});
   for (auto [i, p] : llvm::enumerate(prog.ops)) {
     if (p.dead || nests[i].empty() || p.results.size() != 1)
       continue;
@@ -255,6 +256,7 @@ void Evaluation::findFusions() {
     // Inner loops keep fusing level by level while they tile what the next
     // slicing loop slices; the op's body ends up in the deepest one.
     unsigned depth = slicing[0].first;
+    fusedLevels[i].push_back(depth);
     for (size_t j = 1; j < slicing.size() && j < nests[i].size(); ++j) {
       auto [axis, factor] = nests[i][j];
       int tiled = -1;
@@ -265,22 +267,38 @@ void Evaluation::findFusions() {
           tiled != slicing[j].second)
         break;
       depth = slicing[j].first;
+      fusedLevels[i].push_back(depth);
     }
+    if (traceEnabled())
+      llvm::errs() << "analytic: fuse " << i << " " << p.op->getName()
+                   << " into " << user << " " << u.op->getName() << " at "
+                   << depth << "\n";
     fusedInto[i] = user;
     fusedProducers[user].push_back(
         {depth, -v.uses[0].second, static_cast<unsigned>(i)});
   }
 }
 
-/// Emits op i after the producers fused into it: those that stopped
-/// fusing at an outer loop level first, and within a level the last fused
-/// (highest operand) first.
-void Evaluation::emitTree(unsigned i) {
+/// The loop level of the root of op's fusion tree at which op's loop
+/// `level` ended up: fused levels map to the reader's, the rest stay
+/// inside the op's own loops at the deepest level it fused into.
+unsigned Evaluation::rootLevel(unsigned op, unsigned level) const {
+  for (; fusedInto[op] >= 0; op = fusedInto[op]) {
+    const auto &levels = fusedLevels[op];
+    level = level < levels.size() ? levels[level] : levels.back();
+  }
+  return level;
+}
+
+/// Op i's fusion tree in the order its body holds it: fused producers
+/// before their reader (the last fused, highest operand, first).
+void Evaluation::collectTree(unsigned i) {
   auto &producers = fusedProducers[i];
   llvm::sort(producers);
   for (auto &[level, negOperand, producer] : producers)
-    emitTree(producer);
-  emitOp(i);
+    collectTree(producer);
+  unsigned innermost = nests[i].empty() ? 0 : nests[i].size() - 1;
+  emission.push_back({rootLevel(i, innermost), static_cast<unsigned>(i)});
 }
 
 AnalyticCost Evaluation::run() {
@@ -315,9 +333,18 @@ AnalyticCost Evaluation::run() {
   for (unsigned a = 0; a < prog.numArguments; ++a)
     emitValue(a, -1);
   findFusions();
-  for (size_t i = 0; i < prog.ops.size(); ++i)
-    if (fusedInto[i] < 0)
-      emitTree(i);
+  // A fusion tree runs at its root's position, each op in the body of the
+  // root's loop level it ended up in (outer levels first).
+  for (size_t i = 0; i < prog.ops.size(); ++i) {
+    if (fusedInto[i] >= 0)
+      continue;
+    emission.clear();
+    collectTree(i);
+    std::stable_sort(emission.begin(), emission.end(),
+                     [](auto &a, auto &b) { return a.first < b.first; });
+    for (auto [level, op] : emission)
+      emitOp(op);
+  }
 
   int64_t end = at;
   for (int b : argBuffers) {

@@ -161,6 +161,8 @@ struct Workspace {
   std::vector<int> fusedInto;
   std::vector<llvm::SmallVector<std::tuple<unsigned, int, unsigned>, 1>>
       fusedProducers;
+  std::vector<llvm::SmallVector<unsigned, 2>> fusedLevels;
+  std::vector<std::pair<unsigned, unsigned>> emission;
   std::vector<ValuePlan> plans;
   std::vector<UsePlan> usePlans;
   std::vector<std::optional<DimAxes>> localArgs;
@@ -177,6 +179,7 @@ public:
              Workspace &ws)
       : impl(impl), prog(impl.program), state(state), nests(ws.nests),
         fusedInto(ws.fusedInto), fusedProducers(ws.fusedProducers),
+        fusedLevels(ws.fusedLevels), emission(ws.emission),
         plans(ws.plans), usePlans(ws.usePlans), localArgs(ws.localArgs),
         argBuffers(ws.argBuffers), buffers(ws.buffers),
         transients(ws.transients), delta(ws.delta) {}
@@ -206,7 +209,8 @@ private:
   int emitUse(unsigned value, unsigned useId);
   void emitOp(unsigned i);
   void findFusions();
-  void emitTree(unsigned i);
+  void collectTree(unsigned i);
+  unsigned rootLevel(unsigned op, unsigned level) const;
   DimAxes apply(const Step &step, const DimAxes &tiling) const;
   void price(const Step &step, int64_t operandBytes, int64_t resultBytes);
   int newBuffer(int64_t bytes) {
@@ -228,6 +232,10 @@ private:
   std::vector<int> &fusedInto;
   std::vector<llvm::SmallVector<std::tuple<unsigned, int, unsigned>, 1>>
       &fusedProducers;
+  /// Per fused op: the reader's loop level each of its fused levels joined.
+  std::vector<llvm::SmallVector<unsigned, 2>> &fusedLevels;
+  /// (root loop level, op) in emission order.
+  std::vector<std::pair<unsigned, unsigned>> &emission;
   std::vector<ValuePlan> &plans;
   std::vector<UsePlan> &usePlans;
   /// Per argument: device-local dims when every use slices it alike.
