@@ -42,9 +42,9 @@ MLIRContext &getContext() {
 OwningOpRef<ModuleOp> buildT2b(int64_t size) {
   models::ModelOptions options;
   if (size == 0)
-    options.ints = {{"layers", 2}, {"batch", 8}, {"seq", 8},
-                    {"d-model", 16}, {"heads", 4}, {"key-size", 4},
-                    {"vocab", 32}, {"hidden", 24}};
+    options.ints = {{"layers", 2},   {"batch", 8},  {"seq", 8},
+                    {"d-model", 16}, {"heads", 4},  {"key-size", 4},
+                    {"vocab", 32},   {"hidden", 24}};
   std::string error;
   return models::buildModel(&getContext(), "t2b", options, error);
 }
@@ -122,8 +122,8 @@ void BM_BuildSpace(benchmark::State &state) {
   Fixture &f = getFixture(state.range(0));
   func::FuncOp entry = f.env->getAnalysis().getEntry();
   for (auto _ : state) {
-    auto env = search::NdaEnvironment::create(
-        entry, f.env->getMesh(), {}, f.env->getDevice());
+    auto env = search::NdaEnvironment::create(entry, f.env->getMesh(), {},
+                                              f.env->getDevice());
     benchmark::DoNotOptimize(env);
   }
 }

@@ -10,11 +10,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "toast/Search/ShardingSpace.h"
 #include "toast/InitAllDialects.h"
 #include "toast/Models/Models.h"
 #include "toast/Partition/Schedule.h"
 #include "toast/Partition/ShardingState.h"
-#include "toast/Search/ShardingSpace.h"
 #include "toast/Simulator/Device.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -68,8 +68,7 @@ struct Agreement {
 
 class AgreementChecker {
 public:
-  AgreementChecker(MLIRContext &ctx, StringRef spec,
-                   partir::MeshAttr mesh)
+  AgreementChecker(MLIRContext &ctx, StringRef spec, partir::MeshAttr mesh)
       : spec(spec.str()) {
     module = buildModel(ctx, spec);
     if (!module)
@@ -107,14 +106,12 @@ public:
     if (worst > (threshold ? atof(threshold) : 0.01) ||
         getenv("TOAST_AGREEMENT_VERBOSE")) {
       llvm::errs() << spec << " [" << label << "] "
-                   << llvm::count_if(state.nodeAxes, [](AxisMask m) {
-                        return m != 0;
-                      })
-                   << " nodes sharded\n  runtime "
-                   << analytic.runtime << " vs " << simulated->stepTime
-                   << "  peak " << analytic.peakBytes << " vs "
-                   << simulated->peakMemoryBytes << "  C " << analytic.rel.total
-                   << " vs " << rel.total << "\n  counts";
+                   << llvm::count_if(state.nodeAxes,
+                                     [](AxisMask m) { return m != 0; })
+                   << " nodes sharded\n  runtime " << analytic.runtime << " vs "
+                   << simulated->stepTime << "  peak " << analytic.peakBytes
+                   << " vs " << simulated->peakMemoryBytes << "  C "
+                   << analytic.rel.total << " vs " << rel.total << "\n  counts";
       for (unsigned k = 0; k < sim::kNumCollectiveKinds; ++k)
         llvm::errs() << " " << analytic.collectiveCounts[k] << "/"
                      << simulated->collectives[k].count;
@@ -198,13 +195,13 @@ int argDimNode(NdaEnvironment &env, StringRef name, int dim) {
   const NamedDimensionAnalysis &nda = env.getAnalysis();
   func::FuncOp entry = nda.getEntry();
   for (BlockArgument arg : entry.getArguments()) {
-    auto argName = entry.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
-                                                      "partir.name");
+    auto argName =
+        entry.getArgAttrOfType<StringAttr>(arg.getArgNumber(), "partir.name");
     if (!argName || !argName.getValue().contains(name))
       continue;
     int site = nda.getDefSite(arg);
-    auto rank = static_cast<int>(
-        cast<RankedTensorType>(arg.getType()).getRank());
+    auto rank =
+        static_cast<int>(cast<RankedTensorType>(arg.getType()).getRank());
     int d = dim < 0 ? rank + dim : dim;
     if (site < 0 || d < 0 || d >= rank)
       return -1;
@@ -237,20 +234,20 @@ TEST_F(ShardingSpaceTest, ExpertStrategiesAgreeWithSimulation) {
     int dim;
     const char *axis;
   };
-  std::vector<std::pair<std::string, std::vector<std::vector<Pick>>>> cases =
-      {{kTinyModels[0],
-        {{{"batch.x", 0, "B"}},
-         {{"layer_0.w", -1, "M"}},
-         {{"batch.x", 0, "B"}, {"layer_0.w", -1, "M"}}}},
-       {kTinyModels[2],
-        {{{"batch", 0, "B"}},
-         {{"attn_vec_einsum", 0, "M"}, {"dense_up", -1, "M"}},
-         {{"batch", 0, "B"},
-          {"attn_vec_einsum", 0, "M"},
-          {"dense_up", -1, "M"}}}},
-       {kTinyModels[1], {{{"batch", 0, "B"}}}},
-       {kTinyModels[3], {{{"batch", 0, "B"}}}},
-       {kTinyModels[5], {{{"batch", 0, "B"}}}}};
+  std::vector<std::pair<std::string, std::vector<std::vector<Pick>>>> cases = {
+      {kTinyModels[0],
+       {{{"batch.x", 0, "B"}},
+        {{"layer_0.w", -1, "M"}},
+        {{"batch.x", 0, "B"}, {"layer_0.w", -1, "M"}}}},
+      {kTinyModels[2],
+       {{{"batch", 0, "B"}},
+        {{"attn_vec_einsum", 0, "M"}, {"dense_up", -1, "M"}},
+        {{"batch", 0, "B"},
+         {"attn_vec_einsum", 0, "M"},
+         {"dense_up", -1, "M"}}}},
+      {kTinyModels[1], {{{"batch", 0, "B"}}}},
+      {kTinyModels[3], {{{"batch", 0, "B"}}}},
+      {kTinyModels[5], {{{"batch", 0, "B"}}}}};
   for (auto &[spec, strategies] : cases) {
     AgreementChecker checker(ctx, spec, m);
     ASSERT_TRUE(checker.env) << spec;
@@ -277,8 +274,8 @@ TEST_F(ShardingSpaceTest, ImportsManualTactics) {
   func::FuncOp entry = checker.env->getAnalysis().getEntry();
   partition::ShardingState manual(entry, m);
   for (BlockArgument arg : entry.getArguments()) {
-    auto name = entry.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
-                                                   "partir.name");
+    auto name =
+        entry.getArgAttrOfType<StringAttr>(arg.getArgNumber(), "partir.name");
     if (name && name.getValue().starts_with("batch."))
       ASSERT_TRUE(succeeded(manual.tile(arg, 0, "B")));
   }
@@ -300,8 +297,7 @@ TEST_F(ShardingSpaceTest, ImportsManualTactics) {
   EXPECT_LE(checker.check(*imported, "imported BP"), 0.01);
   // The environment can start from it.
   auto started = NdaEnvironment::create(entry, m, {"M"},
-                                        checker.env->getDevice(), {},
-                                        &manual);
+                                        checker.env->getDevice(), {}, &manual);
   ASSERT_TRUE(succeeded(started));
   EXPECT_EQ((*started)->getInitialState(), *imported);
   EXPECT_GT((*started)->getNumActions(), 0u);
@@ -382,8 +378,8 @@ TEST_F(ShardingSpaceTest, RandomStatesAgreeWithSimulation) {
       std::mt19937 rng(seed);
       for (unsigned steps : {1u, 2u, 4u, 8u}) {
         SearchState state = checker.randomState(rng, steps);
-        worst = std::max(worst, checker.check(state, "seed " +
-                                                         std::to_string(seed)));
+        worst = std::max(worst,
+                         checker.check(state, "seed " + std::to_string(seed)));
         ++states;
       }
     }

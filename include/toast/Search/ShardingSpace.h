@@ -129,7 +129,8 @@ public:
   void apply(SearchState &state, unsigned action) const override;
   double cost(const SearchState &state) const override;
 
-  //===- Actions -----------------------------------------------------------===//
+  //===- Actions
+  //-----------------------------------------------------------===//
 
   const NdaAction &getAction(unsigned action) const;
   unsigned getActionColor(unsigned action) const {
@@ -149,18 +150,19 @@ public:
   /// The action (color, bits, axis) if it exists in the space (colors of a
   /// mirrored family: any member), else -1. `bits` lists (bit, value)
   /// pairs; bits of the color that are not listed are taken as 0.
-  int findAction(unsigned color,
-                 llvm::ArrayRef<std::pair<unsigned, bool>> bits,
+  int findAction(unsigned color, llvm::ArrayRef<std::pair<unsigned, bool>> bits,
                  llvm::StringRef axis) const;
 
-  //===- Cost ---------------------------------------------------------------===//
+  //===- Cost
+  //---------------------------------------------------------------===//
 
   /// The analytic cost of `state` (thread-safe; one linear pass).
   AnalyticCost analyticCost(const SearchState &state) const;
   /// The cost of the unpartitioned program (all-zero state).
   const AnalyticCost &getUnpartitionedCost() const;
 
-  //===- Materialization and import -----------------------------------------===//
+  //===- Materialization and import
+  //-----------------------------------------===//
 
   /// Writes `state` into `sharding` (built on the analysed entry function):
   /// every ruled op's loop nest and every entry argument's explicit tiling
@@ -187,7 +189,8 @@ public:
       const SearchState &state,
       mlir::OwningOpRef<mlir::ModuleOp> *lowered = nullptr) const;
 
-  //===- Queries --------------------------------------------------------------===//
+  //===- Queries
+  //--------------------------------------------------------------===//
 
   const NamedDimensionAnalysis &getAnalysis() const;
   partir::MeshAttr getMesh() const;

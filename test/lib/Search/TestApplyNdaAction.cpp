@@ -63,8 +63,8 @@ struct TestApplyNdaActionPass
       llvm::consumeError(device.takeError());
       return signalPassFailure();
     }
-    auto env = toast::search::NdaEnvironment::create(
-        *func, *meshAttr, {axis}, *device, {/*minDims=*/0});
+    auto env = toast::search::NdaEnvironment::create(*func, *meshAttr, {axis},
+                                                     *device, {/*minDims=*/0});
     if (failed(env))
       return signalPassFailure();
     const toast::NamedDimensionAnalysis &nda = (*env)->getAnalysis();

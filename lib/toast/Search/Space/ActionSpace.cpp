@@ -91,8 +91,8 @@ buildConstraintGroups(const NamedDimensionAnalysis &nda,
   // Factors of an op: all its operand and result dims together.
   llvm::DenseMap<Operation *, std::vector<unsigned>> opNodes;
   for (const NamedDimensionAnalysis::Site &site : nda.getSites()) {
-    Operation *op = site.isUse() ? site.use->getOwner()
-                                 : site.value.getDefiningOp();
+    Operation *op =
+        site.isUse() ? site.use->getOwner() : site.value.getDefiningOp();
     if (!op)
       continue;
     for (unsigned d = 0; d < site.rank; ++d)
@@ -310,7 +310,8 @@ std::string NdaEnvironment::Impl::describeAction(unsigned action) const {
       if (!nodes.count(nda.getNode(name)))
         continue;
       const auto &site = nda.getSites()[nda.getName(name).site];
-      auto arg = site.isUse() ? BlockArgument() : dyn_cast<BlockArgument>(site.value);
+      auto arg =
+          site.isUse() ? BlockArgument() : dyn_cast<BlockArgument>(site.value);
       if (example.empty() || arg)
         example = nda.describeName(name);
       if (!arg)
@@ -318,9 +319,8 @@ std::string NdaEnvironment::Impl::describeAction(unsigned action) const {
       // Arguments by their model names ("batch.tokens[0]") when they have one.
       if (auto label = entry.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
                                                           "partir.name"))
-        example = (label.getValue() + "[" +
-                   Twine(nda.getName(name).dim) + "]")
-                      .str();
+        example =
+            (label.getValue() + "[" + Twine(nda.getName(name).dim) + "]").str();
       break;
     }
     if (!example.empty())

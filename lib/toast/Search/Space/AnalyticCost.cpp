@@ -52,14 +52,14 @@ void Evaluation::price(const Step &step, int64_t operandBytes,
   case StepKind::Slice:
     return;
   }
-  sim::CollectiveCost c = sim::ringCollectiveCost(
-      kind, axisProduct(axes), bytes, impl.maskLinks[axes]);
+  sim::CollectiveCost c = sim::ringCollectiveCost(kind, axisProduct(axes),
+                                                  bytes, impl.maskLinks[axes]);
   cost.commTime += c.time;
   ++cost.collectiveCounts[static_cast<unsigned>(kind)];
   if (traceEnabled())
-    llvm::errs() << "analytic: " << sim::getCollectiveKindName(kind)
-                 << " axes " << axes << " bytes " << bytes << " value "
-                 << currentValue << " def "
+    llvm::errs() << "analytic: " << sim::getCollectiveKindName(kind) << " axes "
+                 << axes << " bytes " << bytes << " value " << currentValue
+                 << " def "
                  << (prog.values[currentValue].defOp >= 0
                          ? prog.ops[prog.values[currentValue].defOp]
                                .op->getName()
@@ -247,8 +247,8 @@ void Evaluation::findFusions() {
     for (auto [level, entry] : llvm::enumerate(nests[user])) {
       auto it = llvm::find(dims, static_cast<int64_t>(entry.second));
       if (it != dims.end())
-        slicing.push_back(
-            {static_cast<unsigned>(level), static_cast<int>(it - dims.begin())});
+        slicing.push_back({static_cast<unsigned>(level),
+                           static_cast<int>(it - dims.begin())});
     }
     if (slicing.empty() || nests[user][slicing[0].first].first != outerAxis ||
         slicing[0].second != dim)

@@ -16,7 +16,6 @@
 
 namespace toast::search::analytic {
 
-
 /// TOAST_ANALYTIC_TRACE=1 prints every op, collective and the peak the
 /// analytic cost sees, to compare with a lowered program by hand.
 inline bool traceEnabled() {
@@ -101,7 +100,13 @@ inline int onlyDim(const DimAxes &dims) {
 
 //===- Chains -------------------------------------------------------------===//
 
-enum class StepKind : uint8_t { Gather, Reduce, ReduceScatter, AllToAll, Slice };
+enum class StepKind : uint8_t {
+  Gather,
+  Reduce,
+  ReduceScatter,
+  AllToAll,
+  Slice
+};
 
 struct Step {
   StepKind kind;
@@ -179,19 +184,17 @@ public:
              Workspace &ws)
       : impl(impl), prog(impl.program), state(state), nests(ws.nests),
         fusedInto(ws.fusedInto), fusedProducers(ws.fusedProducers),
-        fusedLevels(ws.fusedLevels), emission(ws.emission),
-        plans(ws.plans), usePlans(ws.usePlans), localArgs(ws.localArgs),
+        fusedLevels(ws.fusedLevels), emission(ws.emission), plans(ws.plans),
+        usePlans(ws.usePlans), localArgs(ws.localArgs),
         argBuffers(ws.argBuffers), buffers(ws.buffers),
         transients(ws.transients), delta(ws.delta) {}
   AnalyticCost run();
 
 private:
-
   int64_t axisProduct(AxisMask m) const { return impl.maskProduct(m); }
   int64_t bytesOf(unsigned value, const DimAxes &tiling) const {
     const ProgramValue &v = prog.values[value];
-    return v.getNumElements() * v.elementBytes /
-           axisProduct(dimsMask(tiling));
+    return v.getNumElements() * v.elementBytes / axisProduct(dimsMask(tiling));
   }
   DimAxes useSlicing(unsigned op, int operand) const;
   void buildChains();
@@ -203,8 +206,7 @@ private:
   void applyReductionPatterns(unsigned i);
   bool applyReductionPattern(unsigned i);
   void planValue(unsigned value);
-  UsePlan planUse(unsigned value, const DimAxes &slicing,
-                  bool isReturn) const;
+  UsePlan planUse(unsigned value, const DimAxes &slicing, bool isReturn) const;
   void emitValue(unsigned value, int source);
   int emitUse(unsigned value, unsigned useId);
   void emitOp(unsigned i);

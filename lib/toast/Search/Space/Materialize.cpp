@@ -113,8 +113,7 @@ NdaEnvironment::Impl::importState(partition::ShardingState &sharding) const {
       return fail(op.getLoc(), "ops of one dimension-graph node loop "
                                "differently");
     for (Value result : op.getResults())
-      for (const partition::AxisDim &level :
-           sharding.getExplicitTiling(result))
+      for (const partition::AxisDim &level : sharding.getExplicitTiling(result))
         if (!llvm::any_of(nest, [&](auto &l) {
               return axisNames[l.first] == level.axis;
             }))
@@ -134,8 +133,7 @@ NdaEnvironment::Impl::importState(partition::ShardingState &sharding) const {
   return state;
 }
 
-FailureOr<sim::SimulationResult>
-NdaEnvironment::Impl::simulateMaterialized(
+FailureOr<sim::SimulationResult> NdaEnvironment::Impl::simulateMaterialized(
     const SearchState &state, OwningOpRef<ModuleOp> *lowered) const {
   auto module = entry->getParentOfType<ModuleOp>();
   if (!module)

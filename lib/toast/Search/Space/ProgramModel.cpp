@@ -285,8 +285,9 @@ void NdaEnvironment::Impl::buildProgram() {
       continue;
     Attribute value;
     matchPattern(p.op, m_Constant(&value));
-    auto key = std::make_pair(value.getAsOpaquePointer(),
-                              p.op->getResult(0).getType().getAsOpaquePointer());
+    auto key =
+        std::make_pair(value.getAsOpaquePointer(),
+                       p.op->getResult(0).getType().getAsOpaquePointer());
     auto [it, inserted] = firstConstant.insert({key, p.results[0]});
     if (inserted) {
       program.constants.push_back(i);

@@ -137,7 +137,8 @@ int NdaEnvironment::findAction(unsigned color,
         impl->axisNames[action.axis] != axis)
       continue;
     bool match = llvm::all_of(action.bits, [&](auto bit) {
-      auto it = llvm::find_if(bits, [&](auto b) { return b.first == bit.first; });
+      auto it =
+          llvm::find_if(bits, [&](auto b) { return b.first == bit.first; });
       return (it == bits.end() ? false : it->second) == bit.second;
     });
     if (match)

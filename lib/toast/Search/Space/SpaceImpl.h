@@ -95,8 +95,8 @@ struct ProgramModel {
 
 class NdaEnvironment::Impl {
 public:
-  Impl(mlir::func::FuncOp entry, partir::MeshAttr mesh,
-       sim::DeviceSpec device, NdaEnvironmentOptions options);
+  Impl(mlir::func::FuncOp entry, partir::MeshAttr mesh, sim::DeviceSpec device,
+       NdaEnvironmentOptions options);
 
   mlir::LogicalResult initialize(llvm::ArrayRef<std::string> axes);
 
@@ -161,8 +161,7 @@ public:
   /// options.minDims, capped at a quarter of the largest family's
   /// dimensions (small programs keep their actions).
   unsigned getPruningThreshold(
-      const std::map<unsigned, llvm::SmallVector<unsigned, 1>> &families)
-      const;
+      const std::map<unsigned, llvm::SmallVector<unsigned, 1>> &families) const;
   /// Color -> family representative (itself without mirroring).
   std::vector<unsigned> colorFamily;
 
