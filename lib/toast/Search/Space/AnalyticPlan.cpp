@@ -352,6 +352,22 @@ void Evaluation::planValue(unsigned value) {
     UsePlan &use = usePlans[v.firstUse + k];
     use.gatherAtDef &= !several && use.gatherLevel == outermost;
   }
+  // An argument's tiling loop with one use is fused into its reader's loop
+  // when that loop slices what it tiles first: its gathers run there.
+  if (v.defOp < 0 && v.uses.size() == 1 && v.uses[0].second >= 0 &&
+      !plan.gathers.empty()) {
+    auto [axis, dim] = plan.gathers.front();
+    const ProgramOp &reader = prog.ops[v.uses[0].first];
+    const auto &dims = reader.operandDims[v.uses[0].second];
+    for (auto [readerAxis, factor] : nests[v.uses[0].first]) {
+      auto it = llvm::find(dims, static_cast<int64_t>(factor));
+      if (it == dims.end())
+        continue;
+      if (readerAxis == axis && static_cast<unsigned>(it - dims.begin()) == dim)
+        usePlans[v.firstUse].gatherAtDef = false;
+      break;
+    }
+  }
   // reduce_scatter: every use slices the final all_reduce alike, on
   // exactly its axes.
   if (!plan.steps.empty() && plan.steps.back().kind == StepKind::Reduce &&
