@@ -174,86 +174,112 @@ void NdaEnvironment::Impl::buildActions() {
     families[colorFamily[c]].push_back(c);
 
   unsigned minDims = getPruningThreshold(families);
-  std::vector<unsigned> mark(nda.getNumNodes(), 0);
-  unsigned stamp = 0;
   for (auto &[rep, colors] : families) {
-    std::vector<unsigned> familyNodes;
-    std::set<unsigned> bitSet;
-    SmallVector<unsigned> conflicts;
-    for (unsigned c : colors) {
-      for (unsigned n : nda.getNodesOfColor(c))
-        if (nodeShardable[n])
-          familyNodes.push_back(n);
-      for (unsigned k : nda.getConflictsOfColor(c)) {
-        conflicts.push_back(k);
-        bitSet.insert(nda.getSets()[nda.getConflicts()[k].set].bit);
-      }
-    }
-    if (familyNodes.empty())
-      continue;
-    llvm::sort(familyNodes);
-    SmallVector<unsigned> bits(bitSet.begin(), bitSet.end());
-    SmallVector<uint64_t> assignments;
-    if (bits.size() <= kMaxEnumeratedBits) {
-      for (uint64_t a = 0; a < (uint64_t(1) << bits.size()); ++a)
-        assignments.push_back(a);
-    } else {
-      assignments = {0, ~uint64_t(0)};
-    }
-    std::set<std::vector<unsigned>> seen;
-    for (uint64_t assignment : assignments) {
-      auto valueOf = [&](unsigned bit) {
-        unsigned i = llvm::find(bits, bit) - bits.begin();
-        return bool((assignment >> i) & 1);
-      };
-      std::set<unsigned> deselected;
-      for (unsigned k : conflicts) {
-        const auto &c = nda.getConflicts()[k];
-        unsigned chosen =
-            nda.getSelectedNodeForBit(k, valueOf(nda.getSets()[c.set].bit));
-        deselected.insert(chosen == c.a ? c.b : c.a);
-      }
-      std::vector<unsigned> nodes;
-      for (unsigned n : familyNodes)
-        if (!deselected.count(n))
-          nodes.push_back(n);
-      if (nodes.empty() || !seen.insert(nodes).second)
-        continue;
-      // The action must not put one axis on two dims of a site or an op.
-      ++stamp;
-      for (unsigned n : nodes)
-        mark[n] = stamp;
-      bool selfConflict = false;
-      for (unsigned n : nodes)
-        for (unsigned g : nodeGroups[n])
-          selfConflict |= llvm::count_if(groups[g], [&](unsigned m) {
-                            return mark[m] == stamp;
-                          }) > 1;
-      if (selfConflict)
-        continue;
-      unsigned numDims = 0;
-      for (unsigned n : nodes)
-        numDims += nodeNames[n];
-      if (numDims < minDims)
-        continue;
-      int64_t gcd = 0;
-      for (unsigned n : nodes)
-        gcd = std::gcd(gcd, nodeGcd[n]);
-      for (unsigned axis : searchAxes) {
-        if (gcd % axisSizes[axis] != 0)
-          continue;
-        NdaAction action;
-        action.colors = colors;
-        for (unsigned b : bits)
-          action.bits.push_back({b, valueOf(b)});
-        action.axis = axis;
-        action.axisSize = axisSizes[axis];
-        action.nodes = nodes;
-        action.numDims = numDims;
-        actions.push_back(std::move(action));
-      }
+    // A mirrored family whose colors meet at one site or op cannot shard
+    // all of them on one axis; its colors also get actions of their own.
+    if (addFamilyActions(colors, minDims) && colors.size() > 1)
+      for (unsigned c : colors)
+        addFamilyActions({c}, minDims);
+  }
+}
+
+/// The nodes of `nodes` (sorted) that one action can shard together: no two
+/// in one site or op. Larger nodes first; sets `collided` when some node
+/// had to be left out.
+static std::vector<unsigned>
+keepIndependent(const std::vector<unsigned> &nodes,
+                const std::vector<unsigned> &nodeNames,
+                const std::vector<std::vector<unsigned>> &groups,
+                const std::vector<llvm::SmallVector<unsigned, 2>> &nodeGroups,
+                bool &collided) {
+  std::vector<unsigned> order = nodes;
+  llvm::stable_sort(order, [&](unsigned a, unsigned b) {
+    return nodeNames[a] > nodeNames[b];
+  });
+  std::set<unsigned> kept;
+  for (unsigned n : order) {
+    bool clash = llvm::any_of(nodeGroups[n], [&](unsigned g) {
+      return llvm::any_of(groups[g], [&](unsigned m) { return kept.count(m); });
+    });
+    if (clash)
+      collided = true;
+    else
+      kept.insert(n);
+  }
+  return std::vector<unsigned>(kept.begin(), kept.end());
+}
+
+bool NdaEnvironment::Impl::addFamilyActions(ArrayRef<unsigned> colors,
+                                            unsigned minDims) {
+  std::vector<unsigned> familyNodes;
+  std::set<unsigned> bitSet;
+  SmallVector<unsigned> conflicts;
+  for (unsigned c : colors) {
+    for (unsigned n : nda.getNodesOfColor(c))
+      if (nodeShardable[n])
+        familyNodes.push_back(n);
+    for (unsigned k : nda.getConflictsOfColor(c)) {
+      conflicts.push_back(k);
+      bitSet.insert(nda.getSets()[nda.getConflicts()[k].set].bit);
     }
   }
+  if (familyNodes.empty())
+    return false;
+  llvm::sort(familyNodes);
+  SmallVector<unsigned> bits(bitSet.begin(), bitSet.end());
+  SmallVector<uint64_t> assignments;
+  if (bits.size() <= kMaxEnumeratedBits) {
+    for (uint64_t a = 0; a < (uint64_t(1) << bits.size()); ++a)
+      assignments.push_back(a);
+  } else {
+    assignments = {0, ~uint64_t(0)};
+  }
+  bool collided = false;
+  std::set<std::vector<unsigned>> seen;
+  for (uint64_t assignment : assignments) {
+    auto valueOf = [&](unsigned bit) {
+      unsigned i = llvm::find(bits, bit) - bits.begin();
+      return bool((assignment >> i) & 1);
+    };
+    std::set<unsigned> deselected;
+    for (unsigned k : conflicts) {
+      const auto &c = nda.getConflicts()[k];
+      unsigned chosen =
+          nda.getSelectedNodeForBit(k, valueOf(nda.getSets()[c.set].bit));
+      deselected.insert(chosen == c.a ? c.b : c.a);
+    }
+    std::vector<unsigned> selected;
+    for (unsigned n : familyNodes)
+      if (!deselected.count(n))
+        selected.push_back(n);
+    // The action must not put one axis on two dims of a site or an op.
+    std::vector<unsigned> nodes =
+        keepIndependent(selected, nodeNames, groups, nodeGroups, collided);
+    if (nodes.empty() || !seen.insert(nodes).second)
+      continue;
+    unsigned numDims = 0;
+    for (unsigned n : nodes)
+      numDims += nodeNames[n];
+    if (numDims < minDims)
+      continue;
+    for (unsigned axis : searchAxes) {
+      // Nodes the axis does not divide are skipped when applied.
+      if (llvm::none_of(nodes, [&](unsigned n) {
+            return nodeGcd[n] % axisSizes[axis] == 0;
+          }))
+        continue;
+      NdaAction action;
+      action.colors.assign(colors.begin(), colors.end());
+      for (unsigned b : bits)
+        action.bits.push_back({b, valueOf(b)});
+      action.axis = axis;
+      action.axisSize = axisSizes[axis];
+      action.nodes = nodes;
+      action.numDims = numDims;
+      actions.push_back(std::move(action));
+    }
+  }
+  return collided;
 }
 
 bool NdaEnvironment::Impl::canTake(const SearchState &state, unsigned node,

@@ -158,6 +158,10 @@ public:
   /// it shares a site or an op with carries the axis, and its sizes divide.
   bool canTake(const SearchState &state, unsigned node, unsigned axis,
                int64_t axisSize) const;
+  /// Adds the actions of one color family (every resolution, every axis);
+  /// returns whether some of its nodes meet at a site or an op (and so
+  /// were left out of its actions).
+  bool addFamilyActions(llvm::ArrayRef<unsigned> colors, unsigned minDims);
   /// options.minDims, capped at a quarter of the largest family's
   /// dimensions (small programs keep their actions).
   unsigned getPruningThreshold(
