@@ -1,0 +1,198 @@
+#!/usr/bin/env python3
+"""The automatic-partitioning targets (issue 9, docs/performance.md).
+
+For each model at full size and each device, on a {B: 8, M: 4} mesh:
+  * the expert schedules in benchmarks/search/<model>-*.json (BP/ES, Megatron
+    MP, Z3/FSDP and their combinations), simulated after partitioning;
+  * AutomaticPartition with MCTS over several seeds, and the random and
+    AutoMap-style baselines with the same budget and threads;
+and prints a markdown table of simulated step time, peak memory per device
+and search time (median over the MCTS seeds). --scaling measures search
+time against the number of devices and layers instead (use it with a
+rollout budget: --budget 0 --rollouts 1000).
+
+Every number comes from toast-opt's own reports: the schedule pass with a
+"device" simulates the program partitioned after each tactic, and the
+automatic tactic prints its search time.
+
+  benchmarks/search_targets.py --build build-models [--models t2b,gns]
+      [--devices a100,tpuv3] [--budget 30] [--seeds 1,2,3] [--threads 2]
+"""
+import argparse
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+MODELS = ["t2b", "t7b", "gns", "unet", "itx"]
+# Device memory (bytes) of the built-in devices, for the "fits" column.
+MEMORY = {"a100": 40 * 2**30, "tpuv3": 32 * 2**30, "h100": 80 * 2**30,
+          "p100": 16 * 2**30}
+SIMULATED = re.compile(r"partir-schedule: tactic (\S+): .*simulated on \S+: "
+                       r"step ([0-9.eE+-]+) s, peak (\d+) B")
+CHOSE = re.compile(r"auto-partition: \S+ chose (\d+) actions in ([0-9.]+) s "
+                   r"\((\d+) rounds, (\d+) rollouts, (\d+) states priced; "
+                   r"stopped: ([^)]*)\)")
+SETUP = re.compile(r"\(setup ([0-9.]+) s\)")
+
+
+def run_schedule(tools, model_file, schedule):
+    """Runs a schedule; returns (step s, peak B, stderr, wall s)."""
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+        json.dump(schedule, f)
+        path = f.name
+    start = time.time()
+    proc = subprocess.run(
+        [os.path.join(tools, "toast-opt"), model_file,
+         f"--partir-schedule=file={path} report=true", "-o", os.devnull],
+        capture_output=True, text=True)
+    wall = time.time() - start
+    os.unlink(path)
+    found = SIMULATED.findall(proc.stderr)
+    if proc.returncode != 0 or not found:
+        return None, None, proc.stderr, wall
+    _, step, peak = found[-1]
+    return float(step), int(peak), proc.stderr, wall
+
+
+def experts(tools, model, model_file, device):
+    rows = []
+    for name in sorted(os.listdir(os.path.join(HERE, "search"))):
+        if not name.startswith(model + "-") or not name.endswith(".json"):
+            continue
+        with open(os.path.join(HERE, "search", name)) as f:
+            schedule = json.load(f)
+        schedule["device"] = device
+        step, peak, err, _ = run_schedule(tools, model_file, schedule)
+        if step is None:
+            print(f"  {name}: FAILED\n{err[-2000:]}", file=sys.stderr)
+            continue
+        rows.append((name[len(model) + 1:-5], step, peak))
+    return rows
+
+
+def search(tools, model_file, device, mesh, algorithm, seed, args):
+    tactic = {"name": "Auto", "kind": "automatic", "algorithm": algorithm,
+              "seed": seed, "budget_s": args.budget, "threads": args.threads}
+    if args.rollouts:
+        tactic["rollouts"] = args.rollouts
+    schedule = {"mesh": mesh, "device": device, "tactics": [tactic]}
+    step, peak, err, wall = run_schedule(tools, model_file, schedule)
+    chose = CHOSE.search(err)
+    setup = SETUP.search(err)
+    if step is None or not chose:
+        print(f"  {algorithm} seed {seed}: FAILED\n{err[-2000:]}",
+              file=sys.stderr)
+        return None
+    return {"step": step, "peak": peak, "actions": int(chose.group(1)),
+            "search_s": float(chose.group(2)) + float(setup.group(1)),
+            "rollouts": int(chose.group(4)), "stop": chose.group(6),
+            "wall_s": wall}
+
+
+def generate(tools, model, flags, directory):
+    path = os.path.join(directory, model + "".join(flags).replace(" ", "") +
+                        ".mlir")
+    subprocess.run([os.path.join(tools, "toast-models"), model, "--quiet",
+                    "-o", path] + flags, check=True)
+    return path
+
+
+def fmt_gb(peak, device):
+    fits = "" if peak <= MEMORY.get(device, float("inf")) else " (OOM)"
+    return f"{peak / 2**30:.1f}{fits}"
+
+
+def cell(result, device):
+    """'step ms (GiB[ OOM])' of a run, or '-'."""
+    if not result:
+        return "-"
+    return f"{result['step'] * 1e3:.1f} ({fmt_gb(result['peak'], device)})"
+
+
+def targets(tools, args, directory):
+    mesh = {"B": 8, "M": 4}
+    print("| model | device | best expert | step ms | GiB | MCTS per seed: "
+          "step ms (GiB) | MCTS search s, median | random | AutoMap |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for model in args.models:
+        model_file = generate(tools, model, [], directory)
+        for device in args.devices:
+            rows = experts(tools, model, model_file, device)
+            memory = MEMORY.get(device, float("inf"))
+            # The fastest expert that fits (the fastest of all if none does).
+            fitting = [r for r in rows if r[2] <= memory]
+            best = min(fitting or rows, key=lambda r: r[1]) if rows else None
+            autos = [search(tools, model_file, device, mesh, "mcts", s, args)
+                     for s in args.seeds]
+            rnd = search(tools, model_file, device, mesh, "random",
+                         args.seeds[0], args)
+            amap = search(tools, model_file, device, mesh, "automap",
+                          args.seeds[0], args)
+            cells = [model, device]
+            if best:
+                cells += [best[0] + ("" if fitting else " (none fits)"),
+                          f"{best[1] * 1e3:.1f}", fmt_gb(best[2], device)]
+            else:
+                cells += ["-", "-", "-"]
+            cells.append(" / ".join(cell(a, device) for a in autos))
+            times = [a["search_s"] for a in autos if a]
+            cells.append(f"{statistics.median(times):.1f}" if times else "-")
+            cells += [cell(rnd, device), cell(amap, device)]
+            print("| " + " | ".join(cells) + " |", flush=True)
+            detail = {"experts": rows, "mcts": autos, "random": rnd,
+                      "automap": amap}
+            print(f"<!-- {model} {device}: {json.dumps(detail)} -->",
+                  file=sys.stderr, flush=True)
+
+
+def scaling(tools, args, directory):
+    print("| model | mesh | devices | search s | step ms | GiB |")
+    print("|---|---|---|---|---|---|")
+    model_file = generate(tools, "t2b", ["--batch", "256"], directory)
+    for b, m in [(2, 2), (4, 2), (4, 4), (8, 4), (16, 4), (16, 8), (32, 8)]:
+        r = search(tools, model_file, args.devices[0], {"B": b, "M": m},
+                   "mcts", args.seeds[0], args)
+        if r:
+            print(f"| t2b --batch 256 | B={b},M={m} | {b * m} | "
+                  f"{r['search_s']:.1f} | {r['step'] * 1e3:.1f} | "
+                  f"{r['peak'] / 2**30:.1f} |", flush=True)
+    for layers in [2, 6, 18, 36]:
+        flags = ["--layers", str(layers)]
+        model_file = generate(tools, "t2b", flags, directory)
+        r = search(tools, model_file, args.devices[0], {"B": 8, "M": 4},
+                   "mcts", args.seeds[0], args)
+        if r:
+            print(f"| t2b --layers {layers} | B=8,M=4 | 32 | "
+                  f"{r['search_s']:.1f} | {r['step'] * 1e3:.1f} | "
+                  f"{r['peak'] / 2**30:.1f} |", flush=True)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--build", required=True, help="build directory")
+    parser.add_argument("--models", default=",".join(MODELS))
+    parser.add_argument("--devices", default="a100,tpuv3")
+    parser.add_argument("--budget", type=float, default=30)
+    parser.add_argument("--seeds", default="1,2,3")
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--rollouts", type=int, default=0,
+                        help="rollout budget (with --budget 0: a fixed amount "
+                        "of search, to measure time per rollout)")
+    parser.add_argument("--scaling", action="store_true")
+    args = parser.parse_args()
+    args.models = args.models.split(",")
+    args.devices = args.devices.split(",")
+    args.seeds = [int(s) for s in args.seeds.split(",")]
+    tools = os.path.join(os.path.abspath(args.build), "bin")
+    with tempfile.TemporaryDirectory() as directory:
+        (scaling if args.scaling else targets)(tools, args, directory)
+
+
+if __name__ == "__main__":
+    main()
