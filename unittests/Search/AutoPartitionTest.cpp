@@ -7,10 +7,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "toast/Search/AutoPartition.h"
 #include "toast/InitAllDialects.h"
 #include "toast/Models/Models.h"
 #include "toast/Partition/Schedule.h"
-#include "toast/Search/AutoPartition.h"
 #include "toast/Search/Baselines.h"
 #include "toast/Simulator/Device.h"
 
@@ -31,9 +31,9 @@ protected:
     ctx.appendDialectRegistry(registry);
     ctx.loadAllAvailableDialects();
     models::ModelOptions options;
-    options.ints = {{"layers", 2}, {"batch", 8},    {"seq", 8},
+    options.ints = {{"layers", 2},   {"batch", 8},  {"seq", 8},
                     {"d-model", 16}, {"heads", 4},  {"key-size", 4},
-                    {"vocab", 32},  {"hidden", 32}};
+                    {"vocab", 32},   {"hidden", 32}};
     std::string error;
     module = models::buildModel(&ctx, "t2b", options, error);
     ASSERT_TRUE(module) << error;
@@ -118,8 +118,8 @@ TEST_F(AutoPartitionTest, AutoMapStatesPropagateLikeManualTactics) {
   for (unsigned a = 0; a != automap.getNumActions(); ++a) {
     std::string words = automap.describeAction(a);
     for (BlockArgument arg : func.getArguments()) {
-      auto name = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
-                                                    "partir.name");
+      auto name =
+          func.getArgAttrOfType<StringAttr>(arg.getArgNumber(), "partir.name");
       std::string prefix = "shard argument " +
                            std::to_string(arg.getArgNumber()) +
                            " dim 0 on axis B";

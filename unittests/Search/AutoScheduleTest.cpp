@@ -10,9 +10,8 @@ namespace {
 
 mlir::FailureOr<Schedule> parse(const std::string &tactics,
                                 std::string &error) {
-  return parseSchedule(R"({"mesh": {"B": 4, "M": 2}, "tactics": [)" +
-                           tactics + "]}",
-                       error);
+  return parseSchedule(
+      R"({"mesh": {"B": 4, "M": 2}, "tactics": [)" + tactics + "]}", error);
 }
 
 TEST(AutoSchedule, ParsesEveryOption) {

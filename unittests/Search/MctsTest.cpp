@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "toast/Search/Baselines.h"
 #include "toast/Search/Mcts.h"
+#include "toast/Search/Baselines.h"
 
 #include "gtest/gtest.h"
 
@@ -126,9 +126,8 @@ TEST(Mcts, TrajectoriesAreCappedAtMaxDepth) {
 
 TEST(Mcts, PrefersShorterTrajectoriesOnTies) {
   // Bit 0 halves the cost; the others change nothing.
-  BitsEnvironment env(6, [](const std::vector<bool> &set) {
-    return set[0] ? 0.5 : 1.0;
-  });
+  BitsEnvironment env(
+      6, [](const std::vector<bool> &set) { return set[0] ? 0.5 : 1.0; });
   SearchResult result = runMcts(env, smallBudget());
   EXPECT_EQ(result.actions, std::vector<unsigned>{0});
 }
@@ -148,8 +147,8 @@ TEST(Mcts, RespectsTheRolloutBudget) {
 TEST(Mcts, RespectsTheTimeBudget) {
   // A slow cost: 1 ms per state.
   BitsEnvironment env(30, [](const std::vector<bool> &set) {
-    auto until = std::chrono::steady_clock::now() +
-                 std::chrono::milliseconds(1);
+    auto until =
+        std::chrono::steady_clock::now() + std::chrono::milliseconds(1);
     while (std::chrono::steady_clock::now() < until) {
     }
     double cost = 1;
@@ -163,16 +162,15 @@ TEST(Mcts, RespectsTheTimeBudget) {
   SearchResult result = runMcts(env, options);
   EXPECT_LT(result.seconds, 1.0);
   // Rounds stop at 80% of the budget; polishing may use the rest.
-  EXPECT_EQ(result.stopReason.rfind("time budget", 0), 0u)
-      << result.stopReason;
+  EXPECT_EQ(result.stopReason.rfind("time budget", 0), 0u) << result.stopReason;
   EXPECT_LT(result.bestCost, 1.0);
 }
 
 TEST(Mcts, ProgressIsReportedPerRound) {
   BitsEnvironment env = halvingEnvironment(12, 3);
   std::vector<RoundInfo> rounds;
-  SearchResult result = runMcts(env, smallBudget(),
-                                [&](const RoundInfo &r) { rounds.push_back(r); });
+  SearchResult result = runMcts(
+      env, smallBudget(), [&](const RoundInfo &r) { rounds.push_back(r); });
   ASSERT_EQ(rounds.size(), result.rounds);
   for (size_t i = 1; i < rounds.size(); ++i)
     EXPECT_LE(rounds[i].bestCost, rounds[i - 1].bestCost);

@@ -1,4 +1,5 @@
-//===- AutoPartition.h - The AutomaticPartition tactic -----------*- C++ -*-===//
+//===- AutoPartition.h - The AutomaticPartition tactic -----------*- C++
+//-*-===//
 //
 // AutomaticPartition(axes, options) (TOAST §4, design.md §4 and §6): builds
 // the NDA action space of the function a ShardingState belongs to, starting

@@ -1,4 +1,5 @@
-//===- Mcts.h - Monte-Carlo tree search over a SearchEnvironment -*- C++ -*-===//
+//===- Mcts.h - Monte-Carlo tree search over a SearchEnvironment -*- C++
+//-*-===//
 //
 // The search of TOAST §4.1-4.3 over any SearchEnvironment (Environment.h):
 //
@@ -104,8 +105,7 @@ struct SearchResult {
 using ProgressFn = std::function<void(const RoundInfo &)>;
 
 /// Runs MCTS on `env` from its initial state.
-SearchResult runMcts(const SearchEnvironment &env,
-                     const SearchOptions &options,
+SearchResult runMcts(const SearchEnvironment &env, const SearchOptions &options,
                      const ProgressFn &progress = {});
 
 } // namespace toast::search

@@ -72,8 +72,8 @@ parseAutomaticTactic(const llvm::json::Object &object, const std::string &path,
     return failure();
   };
   static constexpr llvm::StringLiteral keys[] = {
-      "name",    "kind",     "axes",    "device",   "algorithm",
-      "seed",    "budget_s", "threads", "rollouts", "min_dims"};
+      "name", "kind",     "axes",    "device",   "algorithm",
+      "seed", "budget_s", "threads", "rollouts", "min_dims"};
   for (const auto &entry : object)
     if (!llvm::is_contained(keys, StringRef(entry.first)))
       return fail(": unknown key '" + entry.first.str() +
@@ -112,8 +112,8 @@ parseAutomaticTactic(const llvm::json::Object &object, const std::string &path,
       return success();
     std::optional<int64_t> n = value->getAsInteger();
     if (!n || *n < min)
-      return fail(std::string(".") + key + ": expected an integer >= " +
-                  std::to_string(min));
+      return fail(std::string(".") + key +
+                  ": expected an integer >= " + std::to_string(min));
     field = *n;
     return success();
   };
@@ -517,8 +517,8 @@ partition(ModuleOp module, const Schedule &schedule, bool materialize) {
   };
   const AutomaticTactic *nextAuto = schedule.automatic.begin();
   auto runAutomaticUpTo = [&](unsigned position) -> LogicalResult {
-    for (; nextAuto != schedule.automatic.end() &&
-           nextAuto->position <= position;
+    for (;
+         nextAuto != schedule.automatic.end() && nextAuto->position <= position;
          ++nextAuto) {
       AutomaticTactic tactic = *nextAuto;
       if (tactic.device.empty())

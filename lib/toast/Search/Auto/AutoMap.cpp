@@ -36,8 +36,7 @@ AutoMapEnvironment::AutoMapEnvironment(const NdaEnvironment &space,
 std::string AutoMapEnvironment::describeAction(unsigned action) const {
   const Action &a = actions[action];
   return "shard argument " + std::to_string(a.arg) + " dim " +
-         std::to_string(a.dim) + " on axis " +
-         space.getAxisName(a.axis).str();
+         std::to_string(a.dim) + " on axis " + space.getAxisName(a.axis).str();
 }
 
 SearchState AutoMapEnvironment::getInitialState() const {

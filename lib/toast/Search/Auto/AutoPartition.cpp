@@ -44,9 +44,8 @@ validateOptions(partition::ShardingState &state, const AutoOptions &options) {
   func::FuncOp func = state.getFunction();
   for (const std::string &axis : options.axes)
     if (!state.getMesh().getAxisSize(axis))
-      return func.emitError()
-             << "automatic partition: axis \"" << axis
-             << "\" is not in the mesh " << state.getMesh();
+      return func.emitError() << "automatic partition: axis \"" << axis
+                              << "\" is not in the mesh " << state.getMesh();
   if (!(options.search.budgetSeconds >= 0))
     return func.emitError() << "automatic partition: the time budget must be "
                                ">= 0 seconds, got "
@@ -55,8 +54,8 @@ validateOptions(partition::ShardingState &state, const AutoOptions &options) {
     return func.emitError("automatic partition: threads must be >= 1");
   llvm::Expected<sim::DeviceSpec> device = sim::lookupDevice(options.device);
   if (!device)
-    return func.emitError() << "automatic partition: "
-                            << llvm::toString(device.takeError());
+    return func.emitError()
+           << "automatic partition: " << llvm::toString(device.takeError());
   return *device;
 }
 
@@ -117,9 +116,9 @@ FailureOr<AutoReport> automaticPartition(partition::ShardingState &state,
   auto setupStart = std::chrono::steady_clock::now();
   NdaEnvironmentOptions spaceOptions;
   spaceOptions.minDims = options.minDims;
-  FailureOr<std::unique_ptr<NdaEnvironment>> space = NdaEnvironment::create(
-      state.getFunction(), state.getMesh(), options.axes, *device,
-      spaceOptions, &state);
+  FailureOr<std::unique_ptr<NdaEnvironment>> space =
+      NdaEnvironment::create(state.getFunction(), state.getMesh(), options.axes,
+                             *device, spaceOptions, &state);
   if (failed(space))
     return failure();
   AutoReport report;
@@ -152,15 +151,15 @@ FailureOr<AutoReport> automaticPartition(partition::ShardingState &state,
   report.actions = std::move(outcome->actions);
   report.best = (*space)->analyticCost(outcome->best);
   if (os) {
-    *os << llvm::format("auto-partition: %s chose %zu actions in %.2f s "
-                        "(%u rounds, %llu rollouts, %llu states priced; "
-                        "stopped: %s): ",
-                        name.str().c_str(), report.actions.size(),
-                        report.search.seconds, report.search.rounds,
-                        static_cast<unsigned long long>(report.search.rollouts),
-                        static_cast<unsigned long long>(
-                            report.search.evaluations),
-                        report.search.stopReason.c_str())
+    *os << llvm::format(
+               "auto-partition: %s chose %zu actions in %.2f s "
+               "(%u rounds, %llu rollouts, %llu states priced; "
+               "stopped: %s): ",
+               name.str().c_str(), report.actions.size(), report.search.seconds,
+               report.search.rounds,
+               static_cast<unsigned long long>(report.search.rollouts),
+               static_cast<unsigned long long>(report.search.evaluations),
+               report.search.stopReason.c_str())
         << describeCost(report.best) << "\n";
     for (const std::string &action : report.actions)
       *os << "auto-partition:   " << action << "\n";

@@ -44,10 +44,10 @@ struct ToastAutoPartitionPass
       return signalPassFailure();
     if (!report)
       return;
-    mlir::InFlightDiagnostic remark =
-        mlir::emitRemark(module.getLoc())
-        << "auto-partition chose " << reports->front().notes.size()
-        << " actions";
+    mlir::InFlightDiagnostic remark = mlir::emitRemark(module.getLoc())
+                                      << "auto-partition chose "
+                                      << reports->front().notes.size()
+                                      << " actions";
     for (const std::string &note : reports->front().notes)
       remark << "; " << note;
   }

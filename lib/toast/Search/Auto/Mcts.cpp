@@ -99,8 +99,7 @@ Node &Search::record(Worker &worker, uint64_t key, const Node &layout) const {
   return it->second;
 }
 
-unsigned Search::select(const Node *shared, const Node *mine,
-                        Rng &rng) const {
+unsigned Search::select(const Node *shared, const Node *mine, Rng &rng) const {
   const Node &layout = shared ? *shared : *mine;
   size_t numEdges = layout.edges.size();
   auto visitsOf = [&](size_t i) {
@@ -117,8 +116,8 @@ unsigned Search::select(const Node *shared, const Node *mine,
     total += n;
     if (!n)
       continue;
-    double sum = (shared ? shared->edges[i].sum : 0) +
-                 (mine ? mine->edges[i].sum : 0);
+    double sum =
+        (shared ? shared->edges[i].sum : 0) + (mine ? mine->edges[i].sum : 0);
     double best = std::max(shared ? shared->edges[i].best : -INFINITY,
                            mine ? mine->edges[i].best : -INFINITY);
     value[i] = (1 - options.maxWeight) * (sum / n) + options.maxWeight * best;
@@ -180,8 +179,7 @@ Trajectory Search::rollout(Worker &worker) {
     auto sharedIt = table.find(key);
     const Node *shared = sharedIt == table.end() ? nullptr : &sharedIt->second;
     auto mineIt = worker.local.find(key);
-    const Node *mine =
-        mineIt == worker.local.end() ? nullptr : &mineIt->second;
+    const Node *mine = mineIt == worker.local.end() ? nullptr : &mineIt->second;
     if (!shared && !mine) {
       // Expansion: a new node, left by `stop` or by a random action
       // followed by a playout.
@@ -214,9 +212,8 @@ Trajectory Search::rollout(Worker &worker) {
   double r = reward(trajectory.cost, depth);
   for (auto [key, edge] : path) {
     auto sharedIt = table.find(key);
-    Node &node = sharedIt != table.end()
-                     ? record(worker, key, sharedIt->second)
-                     : worker.local.at(key);
+    Node &node = sharedIt != table.end() ? record(worker, key, sharedIt->second)
+                                         : worker.local.at(key);
     ++node.visits;
     Edge &e = node.edges[edge];
     ++e.visits;
@@ -334,8 +331,8 @@ SearchResult Search::run(const ProgressFn &progress) {
     if (progress)
       progress(info);
     if (stop) {
-      result.stopReason = improved ? "stop is the best action"
-                                   : "a round did not improve";
+      result.stopReason =
+          improved ? "stop is the best action" : "a round did not improve";
       break;
     }
   }
@@ -352,8 +349,7 @@ SearchResult Search::run(const ProgressFn &progress) {
 
 } // namespace
 
-SearchResult runMcts(const SearchEnvironment &env,
-                     const SearchOptions &options,
+SearchResult runMcts(const SearchEnvironment &env, const SearchOptions &options,
                      const ProgressFn &progress) {
   Search search(env, options);
   return search.run(progress);

@@ -68,8 +68,9 @@ void polish(const SearchEnvironment &env, const SearchOptions &options,
         legal.push_back({std::move(candidate), std::move(*state)});
     uint64_t budget = legal.size();
     if (options.maxRollouts)
-      budget = std::min<uint64_t>(
-          budget, options.maxRollouts - std::min(options.maxRollouts, rollouts));
+      budget = std::min<uint64_t>(budget,
+                                  options.maxRollouts -
+                                      std::min(options.maxRollouts, rollouts));
     std::vector<double> costs(budget, 0);
     std::vector<char> done(budget, 0);
     forEachThread(threads, [&](unsigned t) {

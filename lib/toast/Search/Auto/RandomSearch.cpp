@@ -59,8 +59,8 @@ SearchResult runRandomSearch(const SearchEnvironment &env,
       for (uint64_t i = 0, e = quota(budget, threads, t); i != e; ++i) {
         if (clock.expired())
           break;
-        Trajectory trajectory = randomTrajectory(env, start, budgeted.maxDepth,
-                                                 rngs[t], cache);
+        Trajectory trajectory =
+            randomTrajectory(env, start, budgeted.maxDepth, rngs[t], cache);
         if (!counts[t]++ || trajectory.betterThan(bests[t]))
           bests[t] = std::move(trajectory);
       }

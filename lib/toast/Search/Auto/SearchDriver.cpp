@@ -58,8 +58,7 @@ Clock::Clock(double budgetSeconds)
     : start(std::chrono::steady_clock::now()), budget(budgetSeconds) {}
 
 double Clock::elapsed() const {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                       start)
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
       .count();
 }
 

@@ -1,4 +1,5 @@
-//===- SearchDriver.h - What every search algorithm shares -------*- C++ -*-===//
+//===- SearchDriver.h - What every search algorithm shares -------*- C++
+//-*-===//
 //
 // Private to ToastSearch: random streams, the shared cost cache, the budget
 // clock and the thread fan-out that MCTS and the baselines share.
