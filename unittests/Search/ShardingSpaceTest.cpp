@@ -392,3 +392,24 @@ TEST_F(ShardingSpaceTest, RandomStatesAgreeWithSimulation) {
 }
 
 } // namespace
+
+namespace {
+/// The tiny MLP's batch on all five axes of a {2,2,2,2,2} mesh: one tensor
+/// dimension carrying more axes than a 32-bit axis list packs (the analytic
+/// cost once shifted by a whole word there). Every axis must still be taken
+/// and the cost must agree.
+TEST_F(ShardingSpaceTest, FiveAxesOnOneDimensionAgree) {
+  partir::MeshAttr m =
+      mesh({{"a", 2}, {"b", 2}, {"c", 2}, {"d", 2}, {"e", 2}});
+  std::string spec = "mlp --batch 64 --d-model 16 --hidden 32";
+  AgreementChecker checker(ctx, spec, m);
+  ASSERT_TRUE(checker.env);
+  SearchState state = checker.env->getInitialState();
+  int node = argDimNode(*checker.env, "batch.x", 0);
+  ASSERT_GE(node, 0);
+  for (const char *axis : {"a", "b", "c", "d", "e"})
+    EXPECT_TRUE(applyShardingOf(*checker.env, state, node, axis)) << axis;
+  EXPECT_EQ(llvm::popcount(state.nodeAxes[node]), 5);
+  EXPECT_LE(checker.check(state, "five axes"), 0.01);
+}
+} // namespace

@@ -241,8 +241,8 @@ void NamedDimensionAnalysis::buildCompatibilitySets(
   }
 
   // A path across (N ~> R or O ~> L) breaks a box.
-  answerReachability([&](unsigned v) { return getSuccessors(v); }, topoOrder,
-                     across);
+  answerReachability([&](unsigned v) { return getPathSuccessors(v); },
+                     topoOrder, across);
   std::vector<bool> broken(boxes.size(), false);
   for (const ReachQuery &q : across)
     if (q.reached)

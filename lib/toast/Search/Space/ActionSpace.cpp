@@ -11,9 +11,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Evaluation.h"
 #include "SpaceImpl.h"
 
 #include "llvm/ADT/EquivalenceClasses.h"
+#include "llvm/ADT/bit.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <map>
@@ -285,6 +287,9 @@ bool NdaEnvironment::Impl::addFamilyActions(ArrayRef<unsigned> colors,
 bool NdaEnvironment::Impl::canTake(const SearchState &state, unsigned node,
                                    unsigned axis, int64_t axisSize) const {
   AxisMask bit = AxisMask(1) << axis;
+  // Axis lists hold at most kMaxListLength axes per dimension.
+  if (llvm::popcount(state.nodeAxes[node]) >= analytic::kMaxListLength)
+    return false;
   if (nodeGcd[node] % (maskProduct(state.nodeAxes[node]) * axisSize) != 0)
     return false;
   for (unsigned g : nodeGroups[node])

@@ -25,11 +25,22 @@ inline bool traceEnabled() {
 
 //===- Axis lists ---------------------------------------------------------===//
 // The mesh axes on one tensor dimension, major first, packed one byte per
-// axis (axis + 1), the major axis in the low byte; at most 4 per dim.
+// axis (axis + 1), the major axis in the low byte; at most kMaxListLength
+// per dim (ActionSpace never gives a node more). Shifts by a whole word are
+// undefined, so every shift goes through shiftBytes/byteMask.
 
-using AxisList = uint32_t;
+using AxisList = uint64_t;
 using DimAxes = llvm::SmallVector<AxisList, 4>;
+constexpr unsigned kMaxListLength = 8;
 
+/// v moved up by n bytes (0 when everything moves out).
+inline AxisList shiftBytes(AxisList v, unsigned n) {
+  return n >= kMaxListLength ? 0 : v << (8 * n);
+}
+/// The low n bytes set.
+inline AxisList byteMask(unsigned n) {
+  return n >= kMaxListLength ? ~AxisList(0) : (AxisList(1) << (8 * n)) - 1;
+}
 inline unsigned listLength(AxisList l) {
   unsigned n = 0;
   while (l) {
@@ -39,24 +50,22 @@ inline unsigned listLength(AxisList l) {
   return n;
 }
 inline AxisList listAppend(AxisList l, unsigned axis) {
-  return l | (AxisList(axis + 1) << (8 * listLength(l)));
+  return l | shiftBytes(AxisList(axis + 1), listLength(l));
 }
 inline AxisList listConcat(AxisList a, AxisList b) {
-  return a | (b << (8 * listLength(a)));
+  return a | shiftBytes(b, listLength(a));
 }
 /// Whether `p` is a prefix of `l`.
 inline bool listIsPrefix(AxisList p, AxisList l) {
-  unsigned n = listLength(p);
-  AxisList mask = n >= 4 ? ~AxisList(0) : (AxisList(1) << (8 * n)) - 1;
-  return (l & mask) == p;
+  return (l & byteMask(listLength(p))) == p;
 }
 inline AxisList listDropPrefix(AxisList p, AxisList l) {
-  return l >> (8 * listLength(p));
+  unsigned n = listLength(p);
+  return n >= kMaxListLength ? 0 : l >> (8 * n);
 }
 /// `l` without its suffix `s` (s must be a suffix of l).
 inline AxisList listDropSuffix(AxisList l, AxisList s) {
-  unsigned keep = listLength(l) - listLength(s);
-  return keep >= 4 ? l : l & ((AxisList(1) << (8 * keep)) - 1);
+  return l & byteMask(listLength(l) - listLength(s));
 }
 inline AxisMask listMask(AxisList l) {
   AxisMask m = 0;
