@@ -399,8 +399,7 @@ namespace {
 /// cost once shifted by a whole word there). Every axis must still be taken
 /// and the cost must agree.
 TEST_F(ShardingSpaceTest, FiveAxesOnOneDimensionAgree) {
-  partir::MeshAttr m =
-      mesh({{"a", 2}, {"b", 2}, {"c", 2}, {"d", 2}, {"e", 2}});
+  partir::MeshAttr m = mesh({{"a", 2}, {"b", 2}, {"c", 2}, {"d", 2}, {"e", 2}});
   std::string spec = "mlp --batch 64 --d-model 16 --hidden 32";
   AgreementChecker checker(ctx, spec, m);
   ASSERT_TRUE(checker.env);

@@ -51,6 +51,9 @@ struct SpmdProgram {
   mlir::FunctionType globalType;
 };
 
+/// The most devices a program may run on (one thread each).
+constexpr int64_t kMaxSimulatedDevices = 4096;
+
 /// Describes `func` when its module is a device-local program; std::nullopt
 /// when it is a global program (StableHLO, PartIR:Core). Fails with an
 /// error located at the function when its sharding attributes are missing,

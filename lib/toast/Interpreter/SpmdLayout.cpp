@@ -250,6 +250,13 @@ toast::interp::analyzeSpmdProgram(func::FuncOp func) {
   program.kind = *kind;
   if (failed(readDevices(module, func, collective, program)))
     return failure();
+  // One thread per device: refuse meshes no machine could simulate rather
+  // than fail to start the threads.
+  if (program.numDevices > kMaxSimulatedDevices)
+    return emitError(func.getLoc())
+           << "toast-run: " << program.numDevices
+           << " devices is more than the " << kMaxSimulatedDevices
+           << " the interpreter simulates (one thread each)";
   LayoutReader reader(func, program);
   FunctionType type = func.getFunctionType();
   SmallVector<Type> globalInputs, globalResults;
