@@ -209,6 +209,16 @@ struct SliceOfReduceToReduceScatter : OpRewritePattern<AllSliceOp> {
   }
 };
 
+/// A copy of the one-operand layout op `op` (transpose, reshape) that reads
+/// `input` instead and yields `type`: `op` moved before a collective.
+static Value cloneOnto(PatternRewriter &rewriter, Operation *op, Value input,
+                       Type type) {
+  Operation *moved = rewriter.clone(*op);
+  moved->setOperand(0, input);
+  moved->getResult(0).setType(type);
+  return moved->getResult(0);
+}
+
 /// transpose/reshape(all_reduce(x)) -> all_reduce(transpose/reshape(x)): a
 /// sum commutes with moving elements, and the reduction then meets what
 /// consumes it (e.g. another partial sum it can merge with).
@@ -222,11 +232,10 @@ struct SinkReduceThroughLayoutOp : RewritePattern {
     auto reduce = op->getOperand(0).getDefiningOp<AllReduceOp>();
     if (!reduce || !reduce->hasOneUse() || reduce.getReduction() != "sum")
       return failure();
-    Operation *moved = rewriter.clone(*op);
-    moved->setOperand(0, reduce.getOperand());
+    Type type = op->getResult(0).getType();
+    Value moved = cloneOnto(rewriter, op, reduce.getOperand(), type);
     rewriter.replaceOpWithNewOp<AllReduceOp>(
-        op, op->getResult(0).getType(), moved->getResult(0),
-        reduce.getReductionAttr(), reduce.getAxes());
+        op, type, moved, reduce.getReductionAttr(), reduce.getAxes());
     rewriter.eraseOp(reduce);
     return success();
   }
@@ -278,13 +287,12 @@ struct SinkReduceScatterThroughTranspose : RewritePattern {
       shape.push_back(fullType.getDimSize(d));
       permuted.push_back(dims[d]);
     }
-    Operation *moved = rewriter.clone(*op);
-    moved->setOperand(0, scatter.getOperand());
-    moved->getResult(0).setType(
-        RankedTensorType::get(shape, fullType.getElementType()));
+    Value moved =
+        cloneOnto(rewriter, op, scatter.getOperand(),
+                  RankedTensorType::get(shape, fullType.getElementType()));
     rewriter.replaceOpWithNewOp<ReduceScatterOp>(
-        op, op->getResult(0).getType(), moved->getResult(0),
-        scatter.getReductionAttr(), buildDimAxes(op->getContext(), permuted));
+        op, op->getResult(0).getType(), moved, scatter.getReductionAttr(),
+        buildDimAxes(op->getContext(), permuted));
     rewriter.eraseOp(scatter);
     return success();
   }
