@@ -31,6 +31,17 @@
 // Collectives over axes (or devices) that are not in the mesh.
 // RUN: not toast-run %t/hlo-axis.mlir 2>&1 | FileCheck %s --check-prefix=HLOAXIS
 // HLOAXIS: hlo-axis.mlir:3:10: error: 'partir_hlo.all_reduce' op axis "z" is not in the mesh
+// A function called from the entry may carry another partir.mesh than the
+// entry's, which the program runs on: the verifier checked its collectives'
+// types against its own mesh, and the run finds the shapes differ.
+// RUN: not toast-run %t/mesh-gather.mlir 2>&1 | FileCheck %s --check-prefix=MESHGATHER
+// MESHGATHER: mesh-gather.mlir:7:10: error: toast-run: on the run's mesh ["x"=4] (the op's types are for its partir.mesh ["x"=2]), result #0 would be 'tensor<16xf32>', not 'tensor<8xf32>'
+// RUN: not toast-run %t/mesh-slice.mlir 2>&1 | FileCheck %s --check-prefix=MESHSLICE
+// MESHSLICE: mesh-slice.mlir:7:10: error: toast-run: on the run's mesh ["x"=4, "y"=2] (the op's types are for its partir.mesh ["x"=2]), result #0 would be 'tensor<1x4xf32>', not 'tensor<2x4xf32>'
+// RUN: not toast-run %t/mesh-scatter.mlir 2>&1 | FileCheck %s --check-prefix=MESHSCATTER
+// MESHSCATTER: mesh-scatter.mlir:7:10: error: toast-run: on the run's mesh ["x"=3] (the op's types are for its partir.mesh ["x"=2]), result #0 would be 'tensor<0xf32>', not 'tensor<1xf32>'
+// RUN: not toast-run %t/mesh-all-to-all.mlir 2>&1 | FileCheck %s --check-prefix=MESHA2A
+// MESHA2A: mesh-all-to-all.mlir:7:10: error: toast-run: on the run's mesh ["x"=4] (the op's types are for its partir.mesh ["x"=2]), result #0 would be 'tensor<8x0xf32>', not 'tensor<4x1xf32>'
 // RUN: not toast-run %t/exported-group.mlir 2>&1 | FileCheck %s --check-prefix=GROUP
 // GROUP: exported-group.mlir:3:10: error: toast-run: replica_groups id 9 is out of range: there are 4 devices
 
@@ -116,6 +127,50 @@ module attributes {partir.mesh = #partir.mesh<["x"=2]>} {
   func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {
     %r = partir_hlo.all_reduce "sum" ["z"] %a : tensor<4xf32>
     return %r : tensor<4xf32>
+  }
+}
+//--- mesh-gather.mlir
+module attributes {partir.mesh = #partir.mesh<["x"=2]>} {
+  func.func @main(%a: tensor<4xf32>) -> tensor<8xf32> attributes {partir.mesh = #partir.mesh<["x"=4]>} {
+    %r = func.call @gather(%a) : (tensor<4xf32>) -> tensor<8xf32>
+    return %r : tensor<8xf32>
+  }
+  func.func private @gather(%a: tensor<4xf32>) -> tensor<8xf32> {
+    %g = partir_hlo.all_gather [{"x"}] %a : tensor<4xf32> -> tensor<8xf32>
+    return %g : tensor<8xf32>
+  }
+}
+//--- mesh-slice.mlir
+module {
+  func.func @main(%a: tensor<4x4xf32>) -> tensor<2x4xf32> attributes {partir.mesh = #partir.mesh<["x"=4, "y"=2]>} {
+    %r = func.call @slice(%a) : (tensor<4x4xf32>) -> tensor<2x4xf32>
+    return %r : tensor<2x4xf32>
+  }
+  func.func private @slice(%a: tensor<4x4xf32>) -> tensor<2x4xf32> attributes {partir.mesh = #partir.mesh<["x"=2]>} {
+    %s = partir_hlo.all_slice [{"x"}, {}] %a : tensor<4x4xf32> -> tensor<2x4xf32>
+    return %s : tensor<2x4xf32>
+  }
+}
+//--- mesh-scatter.mlir
+module attributes {partir.mesh = #partir.mesh<["x"=2]>} {
+  func.func @main(%a: tensor<2xf32>) -> tensor<1xf32> attributes {partir.mesh = #partir.mesh<["x"=3]>} {
+    %r = func.call @scatter(%a) : (tensor<2xf32>) -> tensor<1xf32>
+    return %r : tensor<1xf32>
+  }
+  func.func private @scatter(%a: tensor<2xf32>) -> tensor<1xf32> {
+    %s = partir_hlo.reduce_scatter "sum" [{"x"}] %a : tensor<2xf32> -> tensor<1xf32>
+    return %s : tensor<1xf32>
+  }
+}
+//--- mesh-all-to-all.mlir
+module attributes {partir.mesh = #partir.mesh<["x"=2]>} {
+  func.func @main(%a: tensor<2x2xf32>) -> tensor<4x1xf32> attributes {partir.mesh = #partir.mesh<["x"=4]>} {
+    %r = func.call @a2a(%a) : (tensor<2x2xf32>) -> tensor<4x1xf32>
+    return %r : tensor<4x1xf32>
+  }
+  func.func private @a2a(%a: tensor<2x2xf32>) -> tensor<4x1xf32> {
+    %s = partir_hlo.all_to_all 0 -> 1 ["x"] %a : tensor<2x2xf32> -> tensor<4x1xf32>
+    return %s : tensor<4x1xf32>
   }
 }
 //--- exported-group.mlir

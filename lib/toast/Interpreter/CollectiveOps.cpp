@@ -109,6 +109,17 @@ FailureOr<Tensor> toast::interp::detail::reduceValues(Interpreter &interp,
   return acc;
 }
 
+LogicalResult
+toast::interp::detail::checkResult(Operation *op, unsigned i,
+                                   const Tensor &value,
+                                   function_ref<std::string()> describeGroups) {
+  if (value.getType() == op->getResult(i).getType())
+    return success();
+  return op->emitError("toast-run: ")
+         << describeGroups() << ", result #" << i << " would be "
+         << value.getType() << ", not " << op->getResult(i).getType();
+}
+
 Tensor toast::interp::detail::allToAll(ArrayRef<Tensor> members,
                                        int64_t splitDim, int64_t concatDim,
                                        int64_t position) {
@@ -238,15 +249,13 @@ SmallVector<Tensor> column(const GroupOperands &members, unsigned j) {
   return values;
 }
 
-/// Fails with a clear error when `value` does not have result `i`'s type
-/// (the groups' size disagrees with the types).
-LogicalResult checkResult(Operation *op, unsigned i, const Tensor &value,
-                          size_t groupSize) {
-  if (value.getType() == op->getResult(i).getType())
-    return success();
-  return op->emitError("toast-run: with groups of ")
-         << groupSize << " devices, result #" << i << " would be "
-         << value.getType() << ", not " << op->getResult(i).getType();
+/// checkResult for a StableHLO collective: its groups' size is what can
+/// disagree with the types.
+LogicalResult checkGroupResult(Operation *op, unsigned i, const Tensor &value,
+                               size_t groupSize) {
+  return checkResult(op, i, value, [&] {
+    return "with groups of " + std::to_string(groupSize) + " devices";
+  });
 }
 
 //===----------------------------------------------------------------------===//
@@ -263,7 +272,7 @@ LogicalResult evalAllGather(Interpreter &interp, Operation *op,
   for (unsigned j = 0; j < operands.size(); ++j) {
     Tensor value =
         concatenate(column(g->members, j), gather.getAllGatherDim());
-    if (failed(checkResult(op, j, value, g->group.size())))
+    if (failed(checkGroupResult(op, j, value, g->group.size())))
       return failure();
     results.push_back(std::move(value));
   }
@@ -302,7 +311,7 @@ LogicalResult evalReduceScatter(Interpreter &interp, Operation *op,
     return failure();
   Tensor value = chunkOf(*reduced, scatter.getScatterDimension(),
                          g->group.size(), g->position);
-  if (failed(checkResult(op, 0, value, g->group.size())))
+  if (failed(checkGroupResult(op, 0, value, g->group.size())))
     return failure();
   results.push_back(std::move(value));
   return success();
@@ -327,7 +336,7 @@ LogicalResult evalAllToAll(Interpreter &interp, Operation *op,
   for (unsigned j = 0; j < operands.size(); ++j) {
     Tensor value = allToAll(column(g->members, j), a2a.getSplitDimension(),
                             a2a.getConcatDimension(), g->position);
-    if (failed(checkResult(op, j, value, g->group.size())))
+    if (failed(checkGroupResult(op, j, value, g->group.size())))
       return failure();
     results.push_back(std::move(value));
   }

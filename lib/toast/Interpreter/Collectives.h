@@ -41,6 +41,14 @@ mlir::FailureOr<Tensor> reduceValues(Interpreter &interp, mlir::Region *region,
                                      Combiner combiner,
                                      llvm::ArrayRef<Tensor> values);
 
+/// Fails with an error at `op` when `value`, computed for result `i`, does
+/// not have that result's type. The verifier checks an op's types against
+/// the op's own view of its groups; `describeGroups` says how the run
+/// formed them ("with groups of 4 devices"), for when the two disagree.
+mlir::LogicalResult
+checkResult(mlir::Operation *op, unsigned i, const Tensor &value,
+            llvm::function_ref<std::string()> describeGroups);
+
 /// all_to_all for the member at `position` of a group whose operands are
 /// `members` (one tensor each): chunk `position` of every member's operand
 /// split along `splitDim`, concatenated in group order along `concatDim`.

@@ -64,6 +64,29 @@ SmallVector<std::string> axesOf(ArrayAttr attr) {
   return axes;
 }
 
+/// `["x"=4, "y"=2]`.
+std::string formatMesh(ArrayRef<toast::xla::MeshAxis> mesh) {
+  std::string text = "[";
+  for (auto [k, axis] : llvm::enumerate(mesh))
+    text += (k ? ", \"" : "\"") + axis.name + "\"=" + std::to_string(axis.size);
+  return text + "]";
+}
+
+/// Checks the result that `op` computed on the run's mesh (the entry
+/// function's). The verifier checked the op's types against the mesh of
+/// the op's own function or module, which can be another one in a function
+/// that the entry calls (each function may carry its own partir.mesh).
+LogicalResult checkOnRunMesh(const SpmdContext &spmd, Operation *op,
+                             const Tensor &value) {
+  return checkResult(op, 0, value, [&] {
+    std::string text = "on the run's mesh " + formatMesh(spmd.getMeshAxes());
+    if (auto own = toast::partir::getMesh(op))
+      text += " (the op's types are for its partir.mesh " +
+              formatMesh(toast::xla::getMeshAxes(own)) + ")";
+    return text;
+  });
+}
+
 /// Keeps the executing device's chunk along every dimension with axes.
 FailureOr<Tensor> sliceOwnChunks(const SpmdContext &spmd, Operation *op,
                                  Tensor x, const phlo::DimAxes &dims) {
@@ -86,7 +109,7 @@ LogicalResult evalAllSlice(Interpreter &interp, Operation *op,
     return failure();
   auto dims = phlo::getDimAxes(cast<phlo::AllSliceOp>(op).getDims());
   auto sliced = sliceOwnChunks(*spmd, op, operands[0], dims);
-  if (failed(sliced))
+  if (failed(sliced) || failed(checkOnRunMesh(*spmd, op, *sliced)))
     return failure();
   results.push_back(std::move(*sliced));
   return success();
@@ -111,6 +134,8 @@ LogicalResult evalAllGather(Interpreter &interp, Operation *op,
       return failure();
     current = concatenate(*parts, d);
   }
+  if (failed(checkOnRunMesh(*spmd, op, current)))
+    return failure();
   results.push_back(std::move(current));
   return success();
 }
@@ -155,7 +180,7 @@ LogicalResult evalAllReduce(Interpreter &interp, Operation *op,
     return failure();
   auto value = reduceOver(interp, *spmd, op, operands[0],
                           reduce.getReduction(), axesOf(reduce.getAxes()));
-  if (failed(value))
+  if (failed(value) || failed(checkOnRunMesh(*spmd, op, *value)))
     return failure();
   results.push_back(std::move(*value));
   return success();
@@ -177,7 +202,7 @@ LogicalResult evalReduceScatter(Interpreter &interp, Operation *op,
   if (failed(reduced))
     return failure();
   auto sliced = sliceOwnChunks(*spmd, op, *reduced, dims);
-  if (failed(sliced))
+  if (failed(sliced) || failed(checkOnRunMesh(*spmd, op, *sliced)))
     return failure();
   results.push_back(std::move(*sliced));
   return success();
@@ -196,8 +221,11 @@ LogicalResult evalAllToAll(Interpreter &interp, Operation *op,
   auto values = collectValues(*spmd, op, operands[0], *group);
   if (failed(values))
     return failure();
-  results.push_back(allToAll(*values, a2a.getSliceDim(), a2a.getGatherDim(),
-                             positionIn(*group, spmd->getDeviceId())));
+  Tensor value = allToAll(*values, a2a.getSliceDim(), a2a.getGatherDim(),
+                          positionIn(*group, spmd->getDeviceId()));
+  if (failed(checkOnRunMesh(*spmd, op, value)))
+    return failure();
+  results.push_back(std::move(value));
   return success();
 }
 
