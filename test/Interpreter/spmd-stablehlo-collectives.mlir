@@ -5,7 +5,7 @@
 // reduce_scatter, all_to_all, collective_permute, collective_broadcast.
 // RUN: toast-run %s | FileCheck %s
 // CHECK: @main runs SPMD on 4 devices (exported StableHLO)
-// CHECK: @main: 40 checks passed, 0 failed
+// CHECK: @main: 44 checks passed, 0 failed
 
 module attributes {mhlo.num_partitions = 4 : i32, mhlo.num_replicas = 1 : i32} {
   func.func @main() {
@@ -109,6 +109,12 @@ module attributes {mhlo.num_partitions = 4 : i32, mhlo.num_replicas = 1 : i32} {
     // Devices 1, 2 (group [1, 2]) get 1; devices 0, 3 get 3.
     %bcExpected = stablehlo.select %inGroup30, %three, %one : tensor<2xi1>, tensor<2xf32>
     stablehlo.custom_call @check.expect_eq(%bc, %bcExpected) {has_side_effect = true} : (tensor<2xf32>, tensor<2xf32>) -> ()
+
+    // collective_broadcast to a device in no group gives zeros: devices 1
+    // and 2 get device 2's value, 0 and 3 (outside [2, 1]) get 0.
+    %bcSome = "stablehlo.collective_broadcast"(%x) <{replica_groups = dense<[[2, 1]]> : tensor<1x2xi64>, channel_handle = #stablehlo.channel_handle<handle = 9, type = 1>}> : (tensor<2xf32>) -> tensor<2xf32>
+    %bcSomeExpected = stablehlo.select %inGroup30, %zero, %two : tensor<2xi1>, tensor<2xf32>
+    stablehlo.custom_call @check.expect_eq(%bcSome, %bcSomeExpected) {has_side_effect = true} : (tensor<2xf32>, tensor<2xf32>) -> ()
     return
   }
 }

@@ -160,7 +160,8 @@ FailureOr<GroupMode> reductionMode(Operation *op) {
                  : GroupMode::CrossReplica;
 }
 
-/// The group of the executing device among `groups`, in `mode`.
+/// The group of the executing device among `groups`, in `mode`; empty for
+/// a collective_broadcast whose groups leave the device out.
 FailureOr<SmallVector<int64_t>> resolveGroup(Operation *op,
                                              DenseIntElementsAttr groups,
                                              GroupMode mode,
@@ -198,10 +199,15 @@ FailureOr<SmallVector<int64_t>> resolveGroup(Operation *op,
   if (values.empty())
     for (int64_t id = 0; id < numIds; ++id)
       mine.push_back(id);
-  if (mine.empty())
+  if (mine.empty()) {
+    // The specification gives zeros to a device outside every group of a
+    // collective_broadcast; the other collectives leave it undefined.
+    if (isa<hlo::CollectiveBroadcastOp>(op))
+      return mine;
     return op->emitError("toast-run: ")
            << (deviceIds ? "device " : "replica ") << self
            << " is in none of the replica_groups";
+  }
   switch (mode) {
   case GroupMode::CrossReplica:
     return SmallVector<int64_t>{spmd.getDeviceId()};
@@ -349,7 +355,9 @@ LogicalResult evalCollectiveBroadcast(Interpreter &interp, Operation *op,
   auto g = gatherFor(interp, op, operands, partitionMode(op));
   if (failed(g))
     return failure();
-  results.push_back(g->members.front().front());
+  // A device in no group gets zeros.
+  results.push_back(g->members.empty() ? makeResult(op)
+                                       : g->members.front().front());
   return success();
 }
 
