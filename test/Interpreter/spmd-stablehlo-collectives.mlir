@@ -5,7 +5,7 @@
 // reduce_scatter, all_to_all, collective_permute, collective_broadcast.
 // RUN: toast-run %s | FileCheck %s
 // CHECK: @main runs SPMD on 4 devices (exported StableHLO)
-// CHECK: @main: 44 checks passed, 0 failed
+// CHECK: @main: 48 checks passed, 0 failed
 
 module attributes {mhlo.num_partitions = 4 : i32, mhlo.num_replicas = 1 : i32} {
   func.func @main() {
@@ -100,6 +100,11 @@ module attributes {mhlo.num_partitions = 4 : i32, mhlo.num_replicas = 1 : i32} {
     %zero = stablehlo.constant dense<0.0> : tensor<2xf32>
     %permExpected = stablehlo.select %isLast, %zero, %prevMod : tensor<2xi1>, tensor<2xf32>
     stablehlo.custom_call @check.expect_eq(%perm, %permExpected) {has_side_effect = true} : (tensor<2xf32>, tensor<2xf32>) -> ()
+
+    // cross_replica collective_permute: the pairs name replica 0, so every
+    // device receives its own value.
+    %permSelf = "stablehlo.collective_permute"(%x) <{source_target_pairs = dense<[[0, 0]]> : tensor<1x2xi64>}> : (tensor<2xf32>) -> tensor<2xf32>
+    stablehlo.custom_call @check.expect_eq(%permSelf, %x) {has_side_effect = true} : (tensor<2xf32>, tensor<2xf32>) -> ()
 
     // collective_broadcast from the first member: groups [3, 0] and [1, 2].
     %bc = "stablehlo.collective_broadcast"(%x) <{replica_groups = dense<[[3, 0], [1, 2]]> : tensor<2x2xi64>, channel_handle = #stablehlo.channel_handle<handle = 8, type = 1>}> : (tensor<2xf32>) -> tensor<2xf32>

@@ -383,14 +383,17 @@ LogicalResult evalCollectivePermute(Interpreter &interp, Operation *op,
     if (pairs[i + 1] == self)
       source = crossPartition ? pairs[i] : spmd->getDeviceId();
   }
-  SmallVector<int64_t> everyone;
-  for (int64_t d = 0; d < spmd->getNumDevices(); ++d)
-    everyone.push_back(d);
-  auto members = collectGroup(*spmd, op, operands, everyone);
+  // Every device takes part in the exchange, but copies only its source's
+  // operand; a device that is nobody's target copies nothing and gets
+  // zeros.
+  SmallVector<int64_t> from;
+  if (source >= 0)
+    from.push_back(source);
+  auto members = collectGroup(*spmd, op, operands, from);
   if (failed(members))
     return failure();
-  // A device that is nobody's target gets zeros.
-  results.push_back(source < 0 ? makeResult(op) : (*members)[source].front());
+  results.push_back(members->empty() ? makeResult(op)
+                                     : members->front().front());
   return success();
 }
 
