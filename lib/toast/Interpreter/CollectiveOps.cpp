@@ -120,6 +120,27 @@ toast::interp::detail::checkResult(Operation *op, unsigned i,
          << value.getType() << ", not " << op->getResult(i).getType();
 }
 
+LogicalResult toast::interp::detail::evalWithinGroup(
+    SpmdContext &spmd, Operation *op, ArrayRef<Tensor> operands,
+    ArrayRef<int64_t> group, PerOperandFn compute,
+    function_ref<std::string()> describeGroups,
+    SmallVectorImpl<Tensor> &results) {
+  auto members = collectGroup(spmd, op, operands, group);
+  if (failed(members))
+    return failure();
+  int64_t position = positionIn(group, spmd.getDeviceId());
+  for (unsigned j = 0; j < operands.size(); ++j) {
+    SmallVector<Tensor> values;
+    for (const auto &member : *members)
+      values.push_back(member[j]);
+    FailureOr<Tensor> value = compute(values, position);
+    if (failed(value) || failed(checkResult(op, j, *value, describeGroups)))
+      return failure();
+    results.push_back(std::move(*value));
+  }
+  return success();
+}
+
 Tensor toast::interp::detail::allToAll(ArrayRef<Tensor> members,
                                        int64_t splitDim, int64_t concatDim,
                                        int64_t position) {
@@ -222,17 +243,11 @@ FailureOr<SmallVector<int64_t>> resolveGroup(Operation *op,
   }
 }
 
-/// The executing device's group for a collective in `mode`, and the
-/// operands of its members.
-struct Gathered {
-  SmallVector<int64_t> group;
-  int64_t position;
-  GroupOperands members;
-};
-
-FailureOr<Gathered> gatherFor(Interpreter &interp, Operation *op,
-                              ArrayRef<Tensor> operands,
-                              FailureOr<GroupMode> mode) {
+/// Evaluates a StableHLO collective in `mode` (evalWithinGroup).
+LogicalResult evalInMode(Interpreter &interp, Operation *op,
+                         ArrayRef<Tensor> operands, FailureOr<GroupMode> mode,
+                         PerOperandFn compute,
+                         SmallVectorImpl<Tensor> &results) {
   SpmdContext *spmd = getSpmdContext(interp, op);
   if (!spmd || failed(mode))
     return failure();
@@ -240,28 +255,20 @@ FailureOr<Gathered> gatherFor(Interpreter &interp, Operation *op,
   auto group = resolveGroup(op, groups, *mode, *spmd);
   if (failed(group))
     return failure();
-  auto members = collectGroup(*spmd, op, operands, *group);
-  if (failed(members))
-    return failure();
-  return Gathered{*group, positionIn(*group, spmd->getDeviceId()),
-                  std::move(*members)};
+  // The groups' size is what can disagree with the result types (of
+  // all_gather, reduce_scatter and all_to_all).
+  return evalWithinGroup(
+      *spmd, op, operands, *group, compute,
+      [&] {
+        return "with groups of " + std::to_string(group->size()) + " devices";
+      },
+      results);
 }
 
-/// The operand `j` of every member.
-SmallVector<Tensor> column(const GroupOperands &members, unsigned j) {
-  SmallVector<Tensor> values;
-  for (const auto &member : members)
-    values.push_back(member[j]);
-  return values;
-}
-
-/// checkResult for a StableHLO collective: its groups' size is what can
-/// disagree with the types.
-LogicalResult checkGroupResult(Operation *op, unsigned i, const Tensor &value,
-                               size_t groupSize) {
-  return checkResult(op, i, value, [&] {
-    return "with groups of " + std::to_string(groupSize) + " devices";
-  });
+/// The first member's value, or zeros for a device that receives nothing
+/// (collective_broadcast and collective_permute).
+FailureOr<Tensor> firstOrZeros(Operation *op, ArrayRef<Tensor> values) {
+  return values.empty() ? makeResult(op) : values.front();
 }
 
 //===----------------------------------------------------------------------===//
@@ -271,56 +278,44 @@ LogicalResult checkGroupResult(Operation *op, unsigned i, const Tensor &value,
 LogicalResult evalAllGather(Interpreter &interp, Operation *op,
                             ArrayRef<Tensor> operands,
                             SmallVectorImpl<Tensor> &results) {
-  auto gather = cast<hlo::AllGatherOp>(op);
-  auto g = gatherFor(interp, op, operands, reductionMode(op));
-  if (failed(g))
-    return failure();
-  for (unsigned j = 0; j < operands.size(); ++j) {
-    Tensor value =
-        concatenate(column(g->members, j), gather.getAllGatherDim());
-    if (failed(checkGroupResult(op, j, value, g->group.size())))
-      return failure();
-    results.push_back(std::move(value));
-  }
-  return success();
+  int64_t dim = cast<hlo::AllGatherOp>(op).getAllGatherDim();
+  return evalInMode(
+      interp, op, operands, reductionMode(op),
+      [&](ArrayRef<Tensor> values, int64_t) -> FailureOr<Tensor> {
+        return concatenate(values, dim);
+      },
+      results);
 }
 
 LogicalResult evalAllReduce(Interpreter &interp, Operation *op,
                             ArrayRef<Tensor> operands,
                             SmallVectorImpl<Tensor> &results) {
-  auto reduce = cast<hlo::AllReduceOp>(op);
-  auto g = gatherFor(interp, op, operands, reductionMode(op));
-  if (failed(g))
-    return failure();
-  Region &region = reduce.getComputation();
+  Region &region = cast<hlo::AllReduceOp>(op).getComputation();
   Combiner combiner = detectCombiner(region);
-  for (unsigned j = 0; j < operands.size(); ++j) {
-    auto value = reduceValues(interp, &region, combiner, column(g->members, j));
-    if (failed(value))
-      return failure();
-    results.push_back(std::move(*value));
-  }
-  return success();
+  return evalInMode(
+      interp, op, operands, reductionMode(op),
+      [&](ArrayRef<Tensor> values, int64_t) {
+        return reduceValues(interp, &region, combiner, values);
+      },
+      results);
 }
 
 LogicalResult evalReduceScatter(Interpreter &interp, Operation *op,
                                 ArrayRef<Tensor> operands,
                                 SmallVectorImpl<Tensor> &results) {
   auto scatter = cast<hlo::ReduceScatterOp>(op);
-  auto g = gatherFor(interp, op, operands, reductionMode(op));
-  if (failed(g))
-    return failure();
   Region &region = scatter.getComputation();
-  auto reduced = reduceValues(interp, &region, detectCombiner(region),
-                              column(g->members, 0));
-  if (failed(reduced))
-    return failure();
-  Tensor value = chunkOf(*reduced, scatter.getScatterDimension(),
-                         g->group.size(), g->position);
-  if (failed(checkGroupResult(op, 0, value, g->group.size())))
-    return failure();
-  results.push_back(std::move(value));
-  return success();
+  Combiner combiner = detectCombiner(region);
+  return evalInMode(
+      interp, op, operands, reductionMode(op),
+      [&](ArrayRef<Tensor> values, int64_t position) -> FailureOr<Tensor> {
+        auto reduced = reduceValues(interp, &region, combiner, values);
+        if (failed(reduced))
+          return failure();
+        return chunkOf(*reduced, scatter.getScatterDimension(), values.size(),
+                       position);
+      },
+      results);
 }
 
 /// all_to_all, collective_permute and collective_broadcast.
@@ -332,33 +327,29 @@ LogicalResult evalAllToAll(Interpreter &interp, Operation *op,
                            ArrayRef<Tensor> operands,
                            SmallVectorImpl<Tensor> &results) {
   auto a2a = cast<hlo::AllToAllOp>(op);
-  auto g = gatherFor(interp, op, operands, partitionMode(op));
-  if (failed(g))
-    return failure();
-  if (a2a.getSplitCount() != g->group.size())
-    return op->emitError("toast-run: split_count ")
-           << a2a.getSplitCount() << " differs from the group size "
-           << g->group.size();
-  for (unsigned j = 0; j < operands.size(); ++j) {
-    Tensor value = allToAll(column(g->members, j), a2a.getSplitDimension(),
-                            a2a.getConcatDimension(), g->position);
-    if (failed(checkGroupResult(op, j, value, g->group.size())))
-      return failure();
-    results.push_back(std::move(value));
-  }
-  return success();
+  return evalInMode(
+      interp, op, operands, partitionMode(op),
+      [&](ArrayRef<Tensor> values, int64_t position) -> FailureOr<Tensor> {
+        if (a2a.getSplitCount() != values.size())
+          return op->emitError("toast-run: split_count ")
+                 << a2a.getSplitCount() << " differs from the group size "
+                 << values.size();
+        return allToAll(values, a2a.getSplitDimension(),
+                        a2a.getConcatDimension(), position);
+      },
+      results);
 }
 
 LogicalResult evalCollectiveBroadcast(Interpreter &interp, Operation *op,
                                       ArrayRef<Tensor> operands,
                                       SmallVectorImpl<Tensor> &results) {
-  auto g = gatherFor(interp, op, operands, partitionMode(op));
-  if (failed(g))
-    return failure();
   // A device in no group gets zeros.
-  results.push_back(g->members.empty() ? makeResult(op)
-                                       : g->members.front().front());
-  return success();
+  return evalInMode(
+      interp, op, operands, partitionMode(op),
+      [&](ArrayRef<Tensor> values, int64_t) {
+        return firstOrZeros(op, values);
+      },
+      results);
 }
 
 LogicalResult evalCollectivePermute(Interpreter &interp, Operation *op,
@@ -389,12 +380,12 @@ LogicalResult evalCollectivePermute(Interpreter &interp, Operation *op,
   SmallVector<int64_t> from;
   if (source >= 0)
     from.push_back(source);
-  auto members = collectGroup(*spmd, op, operands, from);
-  if (failed(members))
-    return failure();
-  results.push_back(members->empty() ? makeResult(op)
-                                     : members->front().front());
-  return success();
+  return evalWithinGroup(
+      *spmd, op, operands, from,
+      [&](ArrayRef<Tensor> values, int64_t) {
+        return firstOrZeros(op, values);
+      },
+      [] { return std::string("as a copy of the source's operand"); }, results);
 }
 
 LogicalResult evalPartitionId(Interpreter &interp, Operation *op,

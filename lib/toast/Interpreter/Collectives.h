@@ -49,6 +49,25 @@ mlir::LogicalResult
 checkResult(mlir::Operation *op, unsigned i, const Tensor &value,
             llvm::function_ref<std::string()> describeGroups);
 
+/// Computes one result of a collective from the corresponding operand of
+/// every member of the executing device's group (`values`, in group order;
+/// empty when the device is in no group); `position` is the device's
+/// position in the group (-1 when it is in none).
+using PerOperandFn = llvm::function_ref<mlir::FailureOr<Tensor>(
+    llvm::ArrayRef<Tensor> values, int64_t position)>;
+
+/// Evaluates the collective `op` of the executing device within `group`:
+/// exchanges `operands` (collectGroup), computes result j with `compute`
+/// from operand j of every member, checks it (checkResult with
+/// `describeGroups`) and appends it to `results`. Every device of the run
+/// must call this at `op`, whatever its group.
+mlir::LogicalResult
+evalWithinGroup(SpmdContext &spmd, mlir::Operation *op,
+                llvm::ArrayRef<Tensor> operands, llvm::ArrayRef<int64_t> group,
+                PerOperandFn compute,
+                llvm::function_ref<std::string()> describeGroups,
+                llvm::SmallVectorImpl<Tensor> &results);
+
 /// all_to_all for the member at `position` of a group whose operands are
 /// `members` (one tensor each): chunk `position` of every member's operand
 /// split along `splitDim`, concatenated in group order along `concatDim`.

@@ -72,19 +72,36 @@ std::string formatMesh(ArrayRef<toast::xla::MeshAxis> mesh) {
   return text + "]";
 }
 
-/// Checks the result that `op` computed on the run's mesh (the entry
-/// function's). The verifier checked the op's types against the mesh of
-/// the op's own function or module, which can be another one in a function
-/// that the entry calls (each function may carry its own partir.mesh).
+/// How the run formed the groups of `op`, for checkResult: from the run's
+/// mesh (the entry function's). The verifier checked the op's types
+/// against the mesh of the op's own function or module, which can be
+/// another one in a function that the entry calls (each function may carry
+/// its own partir.mesh).
+std::string describeRunMesh(const SpmdContext &spmd, Operation *op) {
+  std::string text = "on the run's mesh " + formatMesh(spmd.getMeshAxes());
+  if (auto own = toast::partir::getMesh(op))
+    text += " (the op's types are for its partir.mesh " +
+            formatMesh(toast::xla::getMeshAxes(own)) + ")";
+  return text;
+}
+
 LogicalResult checkOnRunMesh(const SpmdContext &spmd, Operation *op,
                              const Tensor &value) {
-  return checkResult(op, 0, value, [&] {
-    std::string text = "on the run's mesh " + formatMesh(spmd.getMeshAxes());
-    if (auto own = toast::partir::getMesh(op))
-      text += " (the op's types are for its partir.mesh " +
-              formatMesh(toast::xla::getMeshAxes(own)) + ")";
-    return text;
-  });
+  return checkResult(op, 0, value, [&] { return describeRunMesh(spmd, op); });
+}
+
+/// Evaluates `op` within the executing device's group over `axes`
+/// (evalWithinGroup).
+LogicalResult evalOverAxes(SpmdContext &spmd, Operation *op,
+                           ArrayRef<Tensor> operands,
+                           ArrayRef<std::string> axes, PerOperandFn compute,
+                           SmallVectorImpl<Tensor> &results) {
+  auto group = groupOver(spmd, op, axes);
+  if (failed(group))
+    return failure();
+  return evalWithinGroup(
+      spmd, op, operands, *group, compute,
+      [&] { return describeRunMesh(spmd, op); }, results);
 }
 
 /// Keeps the executing device's chunk along every dimension with axes.
@@ -155,22 +172,6 @@ FailureOr<Combiner> combinerOf(Operation *op, StringRef reduction,
          << reduction << "\" (expected sum, max, min or prod)";
 }
 
-/// Reduces `x` over the group of `axes` with `reduction`.
-FailureOr<Tensor> reduceOver(Interpreter &interp, SpmdContext &spmd,
-                             Operation *op, const Tensor &x,
-                             StringRef reduction, ArrayRef<std::string> axes) {
-  auto combiner = combinerOf(op, reduction, x);
-  if (failed(combiner))
-    return failure();
-  auto group = groupOver(spmd, op, axes);
-  if (failed(group))
-    return failure();
-  auto values = collectValues(spmd, op, x, *group);
-  if (failed(values))
-    return failure();
-  return reduceValues(interp, nullptr, *combiner, *values);
-}
-
 LogicalResult evalAllReduce(Interpreter &interp, Operation *op,
                             ArrayRef<Tensor> operands,
                             SmallVectorImpl<Tensor> &results) {
@@ -178,12 +179,15 @@ LogicalResult evalAllReduce(Interpreter &interp, Operation *op,
   SpmdContext *spmd = getSpmdContext(interp, op);
   if (!spmd)
     return failure();
-  auto value = reduceOver(interp, *spmd, op, operands[0],
-                          reduce.getReduction(), axesOf(reduce.getAxes()));
-  if (failed(value) || failed(checkOnRunMesh(*spmd, op, *value)))
+  auto combiner = combinerOf(op, reduce.getReduction(), operands[0]);
+  if (failed(combiner))
     return failure();
-  results.push_back(std::move(*value));
-  return success();
+  return evalOverAxes(
+      *spmd, op, operands, axesOf(reduce.getAxes()),
+      [&](ArrayRef<Tensor> values, int64_t) {
+        return reduceValues(interp, nullptr, *combiner, values);
+      },
+      results);
 }
 
 LogicalResult evalReduceScatter(Interpreter &interp, Operation *op,
@@ -193,19 +197,22 @@ LogicalResult evalReduceScatter(Interpreter &interp, Operation *op,
   SpmdContext *spmd = getSpmdContext(interp, op);
   if (!spmd)
     return failure();
+  auto combiner = combinerOf(op, scatter.getReduction(), operands[0]);
+  if (failed(combiner))
+    return failure();
   phlo::DimAxes dims = phlo::getDimAxes(scatter.getDims());
   SmallVector<std::string> allAxes;
   for (const auto &axes : dims)
     allAxes.append(axes.begin(), axes.end());
-  auto reduced = reduceOver(interp, *spmd, op, operands[0],
-                            scatter.getReduction(), allAxes);
-  if (failed(reduced))
-    return failure();
-  auto sliced = sliceOwnChunks(*spmd, op, *reduced, dims);
-  if (failed(sliced) || failed(checkOnRunMesh(*spmd, op, *sliced)))
-    return failure();
-  results.push_back(std::move(*sliced));
-  return success();
+  return evalOverAxes(
+      *spmd, op, operands, allAxes,
+      [&](ArrayRef<Tensor> values, int64_t) -> FailureOr<Tensor> {
+        auto reduced = reduceValues(interp, nullptr, *combiner, values);
+        if (failed(reduced))
+          return failure();
+        return sliceOwnChunks(*spmd, op, *reduced, dims);
+      },
+      results);
 }
 
 LogicalResult evalAllToAll(Interpreter &interp, Operation *op,
@@ -215,18 +222,13 @@ LogicalResult evalAllToAll(Interpreter &interp, Operation *op,
   SpmdContext *spmd = getSpmdContext(interp, op);
   if (!spmd)
     return failure();
-  auto group = groupOver(*spmd, op, axesOf(a2a.getAxes()));
-  if (failed(group))
-    return failure();
-  auto values = collectValues(*spmd, op, operands[0], *group);
-  if (failed(values))
-    return failure();
-  Tensor value = allToAll(*values, a2a.getSliceDim(), a2a.getGatherDim(),
-                          positionIn(*group, spmd->getDeviceId()));
-  if (failed(checkOnRunMesh(*spmd, op, value)))
-    return failure();
-  results.push_back(std::move(value));
-  return success();
+  return evalOverAxes(
+      *spmd, op, operands, axesOf(a2a.getAxes()),
+      [&](ArrayRef<Tensor> values, int64_t position) -> FailureOr<Tensor> {
+        return allToAll(values, a2a.getSliceDim(), a2a.getGatherDim(),
+                        position);
+      },
+      results);
 }
 
 } // namespace
