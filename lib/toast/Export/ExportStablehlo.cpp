@@ -81,13 +81,6 @@ private:
 
 } // namespace
 
-static SmallVector<std::string> stringList(ArrayAttr attr) {
-  SmallVector<std::string> strings;
-  for (Attribute a : attr)
-    strings.push_back(cast<StringAttr>(a).str());
-  return strings;
-}
-
 static int64_t axesProduct(ArrayRef<MeshAxis> mesh,
                            ArrayRef<std::string> axes) {
   int64_t n = 1;
@@ -211,7 +204,8 @@ Value CollectiveExporter::coordinate(Operation *at, StringRef axis) {
 }
 
 LogicalResult CollectiveExporter::rewriteAllReduce(phlo::AllReduceOp op) {
-  DenseIntElementsAttr groups = groupsAttr(op, stringList(op.getAxes()));
+  DenseIntElementsAttr groups =
+      groupsAttr(op, phlo::getAxisNames(op.getAxes()));
   if (!groups)
     return failure();
   OpBuilder b(op);
@@ -307,7 +301,7 @@ CollectiveExporter::rewriteReduceScatter(phlo::ReduceScatterOp op) {
 }
 
 LogicalResult CollectiveExporter::rewriteAllToAll(phlo::AllToAllOp op) {
-  SmallVector<std::string> axes = stringList(op.getAxes());
+  SmallVector<std::string> axes = phlo::getAxisNames(op.getAxes());
   DenseIntElementsAttr groups = groupsAttr(op, axes);
   if (!groups)
     return failure();

@@ -57,13 +57,6 @@ FailureOr<SmallVector<Tensor>> collectValues(SpmdContext &spmd, Operation *op,
   return values;
 }
 
-SmallVector<std::string> axesOf(ArrayAttr attr) {
-  SmallVector<std::string> axes;
-  for (Attribute a : attr)
-    axes.push_back(cast<StringAttr>(a).str());
-  return axes;
-}
-
 /// `["x"=4, "y"=2]`.
 std::string formatMesh(ArrayRef<toast::xla::MeshAxis> mesh) {
   std::string text = "[";
@@ -183,7 +176,7 @@ LogicalResult evalAllReduce(Interpreter &interp, Operation *op,
   if (failed(combiner))
     return failure();
   return evalOverAxes(
-      *spmd, op, operands, axesOf(reduce.getAxes()),
+      *spmd, op, operands, phlo::getAxisNames(reduce.getAxes()),
       [&](ArrayRef<Tensor> values, int64_t) {
         return reduceValues(interp, nullptr, *combiner, values);
       },
@@ -223,7 +216,7 @@ LogicalResult evalAllToAll(Interpreter &interp, Operation *op,
   if (!spmd)
     return failure();
   return evalOverAxes(
-      *spmd, op, operands, axesOf(a2a.getAxes()),
+      *spmd, op, operands, phlo::getAxisNames(a2a.getAxes()),
       [&](ArrayRef<Tensor> values, int64_t position) -> FailureOr<Tensor> {
         return allToAll(values, a2a.getSliceDim(), a2a.getGatherDim(),
                         position);

@@ -263,13 +263,6 @@ static SmallVector<std::string> flattenDimAxes(ArrayAttr dims) {
   return axes;
 }
 
-static SmallVector<std::string> toStrings(ArrayAttr attr) {
-  SmallVector<std::string> axes;
-  for (Attribute axis : attr)
-    axes.push_back(cast<StringAttr>(axis).str());
-  return axes;
-}
-
 /// Devices per group of a `replica_groups` table (rows padded with -1).
 static int64_t getReplicaGroupSize(DenseIntElementsAttr groups,
                                    toast::partir::MeshAttr mesh) {
@@ -314,11 +307,11 @@ toast::sim::getCollectiveInfo(Operation *op, toast::partir::MeshAttr mesh,
              sumBytes(scatter->getOperandTypes()));
       })
       .Case([&](phlo::AllReduceOp reduce) {
-        make(CollectiveKind::AllReduce, toStrings(reduce.getAxes()),
+        make(CollectiveKind::AllReduce, phlo::getAxisNames(reduce.getAxes()),
              sumBytes(reduce->getOperandTypes()));
       })
       .Case([&](phlo::AllToAllOp a2a) {
-        make(CollectiveKind::AllToAll, toStrings(a2a.getAxes()),
+        make(CollectiveKind::AllToAll, phlo::getAxisNames(a2a.getAxes()),
              sumBytes(a2a->getOperandTypes()));
       })
       .Case([&](hlo::AllGatherOp gather) {

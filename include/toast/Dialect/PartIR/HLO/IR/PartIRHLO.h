@@ -17,6 +17,10 @@ namespace toast::partir_hlo {
 /// Whether `attr` is an array (one per dimension) of arrays of strings.
 bool isDimAxes(mlir::Attribute attr);
 
+/// The names in an array of axis names (all_reduce's and all_to_all's
+/// `axes`, one dimension of a per-dimension list).
+llvm::SmallVector<std::string> getAxisNames(mlir::ArrayAttr attr);
+
 /// Per-dimension axes as vectors.
 using DimAxes = llvm::SmallVector<llvm::SmallVector<std::string>>;
 DimAxes getDimAxes(mlir::ArrayAttr attr);

@@ -37,13 +37,17 @@ bool toast::partir_hlo::isDimAxes(Attribute attr) {
          });
 }
 
+SmallVector<std::string> toast::partir_hlo::getAxisNames(ArrayAttr attr) {
+  SmallVector<std::string> names;
+  for (Attribute axis : attr)
+    names.push_back(cast<StringAttr>(axis).str());
+  return names;
+}
+
 DimAxes toast::partir_hlo::getDimAxes(ArrayAttr attr) {
   DimAxes result;
-  for (Attribute dim : attr) {
-    result.emplace_back();
-    for (Attribute axis : cast<ArrayAttr>(dim))
-      result.back().push_back(cast<StringAttr>(axis).str());
-  }
+  for (Attribute dim : attr)
+    result.push_back(getAxisNames(cast<ArrayAttr>(dim)));
   return result;
 }
 
@@ -172,11 +176,8 @@ LogicalResult AllReduceOp::verify() {
     return failure();
   if (getOperand().getType() != getResult().getType())
     return emitOpError("result type must equal the operand type");
-  SmallVector<std::string> axes;
-  for (Attribute a : getAxes())
-    axes.push_back(cast<StringAttr>(a).str());
   llvm::SmallSet<std::string, 4> seen;
-  return failure(failed(axesProduct(*this, axes, seen)));
+  return failure(failed(axesProduct(*this, getAxisNames(getAxes()), seen)));
 }
 
 LogicalResult AllToAllOp::verify() {
@@ -186,11 +187,8 @@ LogicalResult AllToAllOp::verify() {
   if (g < 0 || s < 0 || g >= in.getRank() || s >= in.getRank() || g == s)
     return emitOpError("gather and slice dimensions must be distinct and in "
                        "range");
-  SmallVector<std::string> axes;
-  for (Attribute a : getAxes())
-    axes.push_back(cast<StringAttr>(a).str());
   llvm::SmallSet<std::string, 4> seen;
-  FailureOr<int64_t> n = axesProduct(*this, axes, seen);
+  FailureOr<int64_t> n = axesProduct(*this, getAxisNames(getAxes()), seen);
   if (failed(n))
     return failure();
   if (in.getDimSize(s) % *n != 0)

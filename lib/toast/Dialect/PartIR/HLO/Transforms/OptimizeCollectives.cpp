@@ -189,11 +189,10 @@ struct SliceOfReduceToReduceScatter : OpRewritePattern<AllSliceOp> {
           return slice && slice.getDims() == op.getDims();
         }))
       return failure();
-    llvm::SmallVector<std::string> sliceAxes, reduceAxes;
+    llvm::SmallVector<std::string> sliceAxes;
     for (const auto &axes : getDimAxes(op.getDims()))
       llvm::append_range(sliceAxes, axes);
-    for (Attribute a : reduce.getAxes())
-      reduceAxes.push_back(cast<StringAttr>(a).str());
+    llvm::SmallVector<std::string> reduceAxes = getAxisNames(reduce.getAxes());
     llvm::sort(sliceAxes);
     llvm::sort(reduceAxes);
     if (sliceAxes != reduceAxes)
