@@ -214,6 +214,48 @@ func.func @collective_permute_negative(%x: tensor<4xf32>) {
 
 // -----
 
+// The spec requires type(result) = type(operand): a permute moves whole values.
+func.func @collective_permute_result_shape(%x: tensor<2xf32>) {
+  // expected-error @+1 {{'stablehlo.collective_permute' op result type 'tensor<4xf32>' must equal the operand type 'tensor<2xf32>'}}
+  %0 = "stablehlo.collective_permute"(%x) <{source_target_pairs = dense<[[0, 1]]> : tensor<1x2xi64>}> : (tensor<2xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @collective_permute_result_element_type(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'stablehlo.collective_permute' op result type 'tensor<4xf16>' must equal the operand type 'tensor<4xf32>'}}
+  %0 = "stablehlo.collective_permute"(%x) <{source_target_pairs = dense<[[0, 1]]> : tensor<1x2xi64>}> : (tensor<4xf32>) -> tensor<4xf16>
+  return
+}
+
+// -----
+
+// Equal means equal: a dynamic result for a static operand is rejected too.
+func.func @collective_permute_result_dynamic(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'stablehlo.collective_permute' op result type 'tensor<?xf32>' must equal the operand type 'tensor<4xf32>'}}
+  %0 = "stablehlo.collective_permute"(%x) <{source_target_pairs = dense<[[0, 1]]> : tensor<1x2xi64>}> : (tensor<4xf32>) -> tensor<?xf32>
+  return
+}
+
+// -----
+
+func.func @collective_broadcast_result_shape(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'stablehlo.collective_broadcast' op result type 'tensor<2x2xf32>' must equal the operand type 'tensor<4xf32>'}}
+  %0 = "stablehlo.collective_broadcast"(%x) <{replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>}> : (tensor<4xf32>) -> tensor<2x2xf32>
+  return
+}
+
+// -----
+
+func.func @collective_broadcast_result_element_type(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'stablehlo.collective_broadcast' op result type 'tensor<4xi32>' must equal the operand type 'tensor<4xf32>'}}
+  %0 = "stablehlo.collective_broadcast"(%x) <{replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>}> : (tensor<4xf32>) -> tensor<4xi32>
+  return
+}
+
+// -----
+
 func.func @collective_broadcast_groups(%x: tensor<4xf32>) {
   // expected-error @+1 {{'stablehlo.collective_broadcast' op replica_groups contains 1 more than once}}
   %0 = "stablehlo.collective_broadcast"(%x) <{replica_groups = dense<[[0, 1], [1, 0]]> : tensor<2x2xi64>}> : (tensor<4xf32>) -> tensor<4xf32>

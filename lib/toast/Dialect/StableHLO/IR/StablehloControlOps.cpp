@@ -246,6 +246,18 @@ static LogicalResult verifyDimIndex(Operation *op, StringRef name, int64_t dim,
   return success();
 }
 
+/// collective_permute and collective_broadcast only move whole values between
+/// devices, so the spec requires type(result) = type(operand) (C5 and C3);
+/// without this check a device-local program could claim a reshaped copy.
+static LogicalResult verifyResultTypeIsOperandType(Operation *op) {
+  Type operandType = op->getOperand(0).getType();
+  Type resultType = op->getResult(0).getType();
+  if (operandType != resultType)
+    return op->emitOpError("result type ")
+           << resultType << " must equal the operand type " << operandType;
+  return success();
+}
+
 LogicalResult AllReduceOp::verify() {
   if (getOperands().size() != getNumResults())
     return emitOpError("expects one result per operand");
@@ -293,6 +305,8 @@ LogicalResult AllToAllOp::verify() {
 }
 
 LogicalResult CollectivePermuteOp::verify() {
+  if (failed(verifyResultTypeIsOperandType(*this)))
+    return failure();
   auto type = getSourceTargetPairs().getType();
   if (type.getRank() != 2 || type.getDimSize(1) != 2)
     return emitOpError("source_target_pairs must have shape [N, 2]");
@@ -310,5 +324,7 @@ LogicalResult CollectivePermuteOp::verify() {
 }
 
 LogicalResult CollectiveBroadcastOp::verify() {
+  if (failed(verifyResultTypeIsOperandType(*this)))
+    return failure();
   return verifyReplicaGroups(*this, getReplicaGroups());
 }
