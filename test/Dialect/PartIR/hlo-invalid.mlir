@@ -75,3 +75,117 @@ module attributes {partir.mesh = #partir.mesh<["B"=4, "M"=2]>} {
     return %0 : tensor<64x1xf32>
   }
 }
+
+// -----
+
+// Axes cut a dimension into per-device chunks of a known size: a dynamic
+// dimension under axes is rejected, in the operand or in the result.
+module attributes {partir.mesh = #partir.mesh<["B"=4, "M"=2]>} {
+  func.func @gather_dynamic(%x: tensor<?x8xf32>) -> tensor<?x8xf32> {
+    // expected-error @+1 {{'partir_hlo.all_gather' op dimension 0 must be static in the operand and the result because axes act on it, got 'tensor<?x8xf32>' -> 'tensor<?x8xf32>'}}
+    %0 = partir_hlo.all_gather [{"B"}, {}] %x : tensor<?x8xf32> -> tensor<?x8xf32>
+    return %0 : tensor<?x8xf32>
+  }
+}
+
+// -----
+
+module attributes {partir.mesh = #partir.mesh<["B"=4, "M"=2]>} {
+  func.func @gather_dynamic_result(%x: tensor<2x8xf32>) -> tensor<?x8xf32> {
+    // expected-error @+1 {{'partir_hlo.all_gather' op dimension 0 must be static in the operand and the result because axes act on it, got 'tensor<2x8xf32>' -> 'tensor<?x8xf32>'}}
+    %0 = partir_hlo.all_gather [{"B"}, {}] %x : tensor<2x8xf32> -> tensor<?x8xf32>
+    return %0 : tensor<?x8xf32>
+  }
+}
+
+// -----
+
+module attributes {partir.mesh = #partir.mesh<["B"=4, "M"=2]>} {
+  func.func @slice_dynamic(%x: tensor<8x?xf32>) -> tensor<8x?xf32> {
+    // expected-error @+1 {{'partir_hlo.all_slice' op dimension 1 must be static in the operand and the result because axes act on it, got 'tensor<8x?xf32>' -> 'tensor<8x?xf32>'}}
+    %0 = partir_hlo.all_slice [{}, {"M"}] %x : tensor<8x?xf32> -> tensor<8x?xf32>
+    return %0 : tensor<8x?xf32>
+  }
+}
+
+// -----
+
+module attributes {partir.mesh = #partir.mesh<["B"=4, "M"=2]>} {
+  func.func @slice_dynamic_result(%x: tensor<8x8xf32>) -> tensor<?x8xf32> {
+    // expected-error @+1 {{'partir_hlo.all_slice' op dimension 0 must be static in the operand and the result because axes act on it, got 'tensor<8x8xf32>' -> 'tensor<?x8xf32>'}}
+    %0 = partir_hlo.all_slice [{"B"}, {}] %x : tensor<8x8xf32> -> tensor<?x8xf32>
+    return %0 : tensor<?x8xf32>
+  }
+}
+
+// -----
+
+module attributes {partir.mesh = #partir.mesh<["B"=4, "M"=2]>} {
+  func.func @scatter_dynamic(%x: tensor<?xf32>) -> tensor<?xf32> {
+    // expected-error @+1 {{'partir_hlo.reduce_scatter' op dimension 0 must be static in the operand and the result because axes act on it, got 'tensor<?xf32>' -> 'tensor<?xf32>'}}
+    %0 = partir_hlo.reduce_scatter "sum" [{"B"}] %x : tensor<?xf32> -> tensor<?xf32>
+    return %0 : tensor<?xf32>
+  }
+}
+
+// -----
+
+module attributes {partir.mesh = #partir.mesh<["B"=4, "M"=2]>} {
+  func.func @a2a_dynamic_gather(%x: tensor<?x8xf32>) -> tensor<?x2xf32> {
+    // expected-error @+1 {{'partir_hlo.all_to_all' op gather dimension 0 must be static in the operand and the result because axes act on it, got 'tensor<?x8xf32>' -> 'tensor<?x2xf32>'}}
+    %0 = partir_hlo.all_to_all 0 -> 1 ["B"] %x : tensor<?x8xf32> -> tensor<?x2xf32>
+    return %0 : tensor<?x2xf32>
+  }
+}
+
+// -----
+
+module attributes {partir.mesh = #partir.mesh<["B"=4, "M"=2]>} {
+  func.func @a2a_dynamic_slice(%x: tensor<2x?xf32>) -> tensor<8x?xf32> {
+    // expected-error @+1 {{'partir_hlo.all_to_all' op slice dimension 1 must be static in the operand and the result because axes act on it, got 'tensor<2x?xf32>' -> 'tensor<8x?xf32>'}}
+    %0 = partir_hlo.all_to_all 0 -> 1 ["B"] %x : tensor<2x?xf32> -> tensor<8x?xf32>
+    return %0 : tensor<8x?xf32>
+  }
+}
+
+// -----
+
+// A dimension without axes keeps its size, whether static or dynamic.
+module attributes {partir.mesh = #partir.mesh<["B"=4, "M"=2]>} {
+  func.func @no_axes_resize(%x: tensor<2x?xf32>) -> tensor<8x4xf32> {
+    // expected-error @+1 {{'partir_hlo.all_gather' op dimension 1 has no axes, so the result must keep its size, got 'tensor<2x?xf32>' -> 'tensor<8x4xf32>'}}
+    %0 = partir_hlo.all_gather [{"B"}, {}] %x : tensor<2x?xf32> -> tensor<8x4xf32>
+    return %0 : tensor<8x4xf32>
+  }
+}
+
+// -----
+
+// Sizes near the int64 limit are reported, not overflowed.
+module attributes {partir.mesh = #partir.mesh<["B"=4, "M"=2]>} {
+  func.func @gather_overflow(%x: tensor<4611686018427387904xf32>) -> tensor<1xf32> {
+    // expected-error @+1 {{'partir_hlo.all_gather' op dimension 0 of size 4611686018427387904 gathered 4 times overflows}}
+    %0 = partir_hlo.all_gather [{"B"}] %x : tensor<4611686018427387904xf32> -> tensor<1xf32>
+    return %0 : tensor<1xf32>
+  }
+}
+
+// -----
+
+module attributes {partir.mesh = #partir.mesh<["a"=4294967296, "b"=4294967296]>} {
+  func.func @axes_overflow(%x: tensor<8xf32>) -> tensor<8xf32> {
+    // expected-error @+1 {{'partir_hlo.all_reduce' op the product of the sizes of the axes overflows}}
+    %0 = partir_hlo.all_reduce "sum" ["a", "b"] %x : tensor<8xf32>
+    return %0 : tensor<8xf32>
+  }
+}
+
+// -----
+
+module attributes {partir.mesh = #partir.mesh<["B"=4, "M"=2]>} {
+  func.func @a2a_rank(%x: tensor<8x8xf32>) -> tensor<64xf32> {
+    // expected-error @+1 {{'partir_hlo.all_to_all' op result must have the operand's rank, got 'tensor<8x8xf32>' -> 'tensor<64xf32>'}}
+    %0 = partir_hlo.all_to_all 0 -> 1 ["B"] %x : tensor<8x8xf32> -> tensor<64xf32>
+    return %0 : tensor<64xf32>
+  }
+}

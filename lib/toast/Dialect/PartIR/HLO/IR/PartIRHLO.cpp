@@ -9,6 +9,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/SmallSet.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 using namespace mlir;
 using namespace toast::partir_hlo;
@@ -113,12 +114,52 @@ static FailureOr<int64_t> axesProduct(Operation *op, ArrayRef<std::string> axes,
                                         << mesh;
     if (!seen.insert(axis).second)
       return op->emitOpError("axis \"") << axis << "\" is used twice";
-    product *= *size;
+    // Mesh sizes are only checked to be positive, so huge ones must not
+    // overflow here.
+    std::optional<int64_t> next = llvm::checkedMul(product, *size);
+    if (!next)
+      return op->emitOpError("the product of the sizes of the axes overflows");
+    product = *next;
   }
   return product;
 }
 
+/// Axes cut dimension `d` into one chunk per device, or join the chunks
+/// back: that only means something for a known size, and the dynamic-size
+/// marker must never reach the size arithmetic. `what` names the dimension
+/// in the error ("dimension", "gather dimension", ...).
+static LogicalResult verifyStaticUnderAxes(Operation *op, StringRef what,
+                                           int64_t d, RankedTensorType in,
+                                           RankedTensorType out) {
+  if (!in.isDynamicDim(d) && !out.isDynamicDim(d))
+    return success();
+  return op->emitOpError()
+         << what << " " << d
+         << " must be static in the operand and the result because axes act "
+            "on it, got "
+         << in << " -> " << out;
+}
+
+/// The size that dimension `d` of `size` has after a gather (times `n`) or
+/// a slice (divided by `n`) over axes whose sizes multiply to `n`.
+static FailureOr<int64_t> scaledDimSize(Operation *op, StringRef what,
+                                        int64_t d, int64_t size, int64_t n,
+                                        bool gather) {
+  if (gather) {
+    std::optional<int64_t> product = llvm::checkedMul(size, n);
+    if (!product)
+      return op->emitOpError() << what << " " << d << " of size " << size
+                               << " gathered " << n << " times overflows";
+    return *product;
+  }
+  if (size % n != 0)
+    return op->emitOpError() << what << " " << d << " of size " << size
+                             << " is not divisible by " << n;
+  return size / n;
+}
+
 /// Checks result = operand divided (slice) or multiplied (gather) per dim.
+/// A dimension without axes keeps its size, dynamic or not.
 static LogicalResult verifyDimAxesShapes(Operation *op, ArrayAttr dimsAttr,
                                          bool gather) {
   auto in = cast<RankedTensorType>(op->getOperand(0).getType());
@@ -136,14 +177,22 @@ static LogicalResult verifyDimAxesShapes(Operation *op, ArrayAttr dimsAttr,
     FailureOr<int64_t> n = axesProduct(op, axes, seen);
     if (failed(n))
       return failure();
-    int64_t size = in.getDimSize(d);
-    if (!gather && size % *n != 0)
+    if (axes.empty()) {
+      if (in.getDimSize(d) != out.getDimSize(d))
+        return op->emitOpError("dimension ")
+               << d << " has no axes, so the result must keep its size, got "
+               << in << " -> " << out;
+      continue;
+    }
+    if (failed(verifyStaticUnderAxes(op, "dimension", d, in, out)))
+      return failure();
+    FailureOr<int64_t> expected =
+        scaledDimSize(op, "dimension", d, in.getDimSize(d), *n, gather);
+    if (failed(expected))
+      return failure();
+    if (out.getDimSize(d) != *expected)
       return op->emitOpError("dimension ")
-             << d << " of size " << size << " is not divisible by " << *n;
-    int64_t expected = gather ? size * *n : size / *n;
-    if (out.getDimSize(d) != expected)
-      return op->emitOpError("dimension ")
-             << d << " of the result must be " << expected << ", got "
+             << d << " of the result must be " << *expected << ", got "
              << out.getDimSize(d);
   }
   return success();
@@ -187,17 +236,31 @@ LogicalResult AllToAllOp::verify() {
   if (g < 0 || s < 0 || g >= in.getRank() || s >= in.getRank() || g == s)
     return emitOpError("gather and slice dimensions must be distinct and in "
                        "range");
+  SmallVector<std::string> axes = getAxisNames(getAxes());
   llvm::SmallSet<std::string, 4> seen;
-  FailureOr<int64_t> n = axesProduct(*this, getAxisNames(getAxes()), seen);
+  FailureOr<int64_t> n = axesProduct(*this, axes, seen);
   if (failed(n))
     return failure();
-  if (in.getDimSize(s) % *n != 0)
-    return emitOpError("slice dimension ")
-           << s << " of size " << in.getDimSize(s) << " is not divisible by "
-           << *n;
   SmallVector<int64_t> shape(in.getShape());
-  shape[g] *= *n;
-  shape[s] /= *n;
+  // Without axes nothing moves, and the dimensions may stay dynamic.
+  if (!axes.empty()) {
+    if (out.getRank() != in.getRank())
+      return emitOpError("result must have the operand's rank, got ")
+             << in << " -> " << out;
+    if (failed(verifyStaticUnderAxes(*this, "gather dimension", g, in, out)) ||
+        failed(verifyStaticUnderAxes(*this, "slice dimension", s, in, out)))
+      return failure();
+    FailureOr<int64_t> sliced = scaledDimSize(*this, "slice dimension", s,
+                                              shape[s], *n, /*gather=*/false);
+    if (failed(sliced))
+      return failure();
+    FailureOr<int64_t> gathered = scaledDimSize(*this, "gather dimension", g,
+                                                shape[g], *n, /*gather=*/true);
+    if (failed(gathered))
+      return failure();
+    shape[g] = *gathered;
+    shape[s] = *sliced;
+  }
   if (out.getShape() != ArrayRef<int64_t>(shape) ||
       out.getElementType() != in.getElementType())
     return emitOpError("result type must be ") << in.clone(shape);
