@@ -3,9 +3,11 @@
 // The inner loop of the automatic search (docs/search.md): the analytic
 // cost of a state (and the simulation of the materialized state it
 // replaces), isLegal over every action, and building the space.
-// Programs: the t2b training step, tiny (2 layers, seq 8) and full size,
-// on a {B:8, M:4} mesh with the A100 device; states of 4 random legal
-// actions.
+// Programs: the t2b training step, tiny (argument 0: 2 layers, seq 8) and
+// full size with as many layers as the argument (18 is the preset), on a
+// {B:8, M:4} mesh with the A100 device; states of 4 random legal actions.
+// The layer sweep shows how one evaluation and the space's construction
+// grow with the depth of the model (issue 9's "grows slowly with layers").
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,13 +40,15 @@ MLIRContext &getContext() {
   return *ctx;
 }
 
-/// 0: tiny t2b, 1: full-size t2b.
+/// 0: tiny t2b; L > 0: full-size t2b with L layers.
 OwningOpRef<ModuleOp> buildT2b(int64_t size) {
   models::ModelOptions options;
   if (size == 0)
     options.ints = {{"layers", 2},   {"batch", 8},  {"seq", 8},
                     {"d-model", 16}, {"heads", 4},  {"key-size", 4},
                     {"vocab", 32},   {"hidden", 24}};
+  else
+    options.ints = {{"layers", size}};
   std::string error;
   return models::buildModel(&getContext(), "t2b", options, error);
 }
@@ -83,6 +87,13 @@ Fixture &getFixture(int64_t size) {
   return f;
 }
 
+/// The tiny program, then full-size t2b with 2 to 36 layers.
+void layerSweep(benchmark::internal::Benchmark *b) {
+  for (int64_t layers : {0, 2, 6, 18, 36})
+    b->Arg(layers);
+  b->Unit(benchmark::kMillisecond);
+}
+
 void BM_AnalyticCost(benchmark::State &state) {
   Fixture &f = getFixture(state.range(0));
   for (auto _ : state)
@@ -91,8 +102,9 @@ void BM_AnalyticCost(benchmark::State &state) {
       std::distance(f.env->getAnalysis().getEntry().getBody().front().begin(),
                     f.env->getAnalysis().getEntry().getBody().front().end()));
   state.counters["nodes"] = f.env->getAnalysis().getNumNodes();
+  state.counters["actions"] = f.env->getNumActions();
 }
-BENCHMARK(BM_AnalyticCost)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_AnalyticCost)->Apply(layerSweep);
 
 /// The reference the analytic cost replaces: materialize, lower, optimize
 /// and simulate a copy of the module.
@@ -103,7 +115,7 @@ void BM_SimulateMaterialized(benchmark::State &state) {
 }
 BENCHMARK(BM_SimulateMaterialized)
     ->Arg(0)
-    ->Arg(1)
+    ->Arg(18)
     ->Unit(benchmark::kMillisecond);
 
 void BM_LegalActions(benchmark::State &state) {
@@ -116,7 +128,7 @@ void BM_LegalActions(benchmark::State &state) {
   }
   state.counters["actions"] = f.env->getNumActions();
 }
-BENCHMARK(BM_LegalActions)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_LegalActions)->Arg(0)->Arg(18)->Unit(benchmark::kMicrosecond);
 
 void BM_BuildSpace(benchmark::State &state) {
   Fixture &f = getFixture(state.range(0));
@@ -127,6 +139,6 @@ void BM_BuildSpace(benchmark::State &state) {
     benchmark::DoNotOptimize(env);
   }
 }
-BENCHMARK(BM_BuildSpace)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_BuildSpace)->Apply(layerSweep);
 
 } // namespace

@@ -139,9 +139,42 @@ TEST(Mcts, RespectsTheRolloutBudget) {
   options.roundRollouts = 100;
   SearchResult result = runMcts(env, options);
   EXPECT_EQ(result.rollouts, 150u);
+  // Rounds stop at 80% of the budget (120 rollouts: 100, then 20) and
+  // polishing spends the rest.
   EXPECT_EQ(result.rounds, 2u);
-  EXPECT_EQ(result.stopReason, "rollout budget");
+  EXPECT_EQ(result.stopReason.rfind("rollout budget", 0), 0u)
+      << result.stopReason;
   EXPECT_LT(result.bestCost, 1.0);
+}
+
+TEST(Mcts, PerturbationsLeaveALocalOptimum) {
+  // Bit 0 alone halves the cost; bits 1, 2, 3 together (without bit 0)
+  // give 0.2, but one or two of them cost 20% more. No single move leads
+  // from {0} towards {1, 2, 3}: a climb stops at {0}.
+  BitsEnvironment env(30, [](const std::vector<bool> &set) {
+    unsigned trio = set[1] + set[2] + set[3];
+    double cost = set[0] ? 0.5 : 1.0;
+    if (trio == 3 && !set[0])
+      return 0.2;
+    if (trio)
+      cost *= 1.2;
+    for (unsigned i = 4; i != set.size(); ++i)
+      if (set[i])
+        cost *= 1.5;
+    return cost;
+  });
+  SearchOptions options = smallBudget(1, 3);
+  options.maxRollouts = 3000;
+  // Rounds get 60 rollouts: too few to meet the trio by chance.
+  options.polishShare = 0.98;
+  options.perturb = false;
+  SearchResult climbed = runMcts(env, options);
+  EXPECT_DOUBLE_EQ(climbed.bestCost, 0.5);
+  options.perturb = true;
+  SearchResult perturbed = runMcts(env, options);
+  EXPECT_DOUBLE_EQ(perturbed.bestCost, 0.2);
+  EXPECT_EQ(asSet(perturbed.actions), (std::set<unsigned>{1, 2, 3}));
+  EXPECT_EQ(perturbed.rollouts, 3000u);
 }
 
 TEST(Mcts, RespectsTheTimeBudget) {
@@ -246,3 +279,23 @@ TEST(RandomSearch, MctsDoesBetterOnADeepOptimum) {
 }
 
 } // namespace
+
+TEST(SearchState, KeysIgnoreZerosAndSeparatePositionsAndAxes) {
+  SearchState a{{0, 3, 0, 1}}, b{{0, 3, 0, 1, 0, 0}};
+  // Trailing unsharded nodes do not change a state's identity.
+  EXPECT_EQ(a.key(), b.key());
+  SearchState swapped{{0, 1, 0, 3}}, moved{{3, 0, 0, 1}};
+  EXPECT_NE(a.key(), swapped.key());
+  EXPECT_NE(a.key(), moved.key());
+  // Each hash on its own separates every state with one sharded node.
+  std::set<uint64_t> first, second;
+  for (unsigned node = 0; node != 64; ++node)
+    for (AxisMask mask = 1; mask != 64; ++mask) {
+      SearchState s{std::vector<AxisMask>(64, 0)};
+      s.nodeAxes[node] = mask;
+      first.insert(s.hash());
+      second.insert(s.hash2());
+    }
+  EXPECT_EQ(first.size(), 64u * 63u);
+  EXPECT_EQ(second.size(), 64u * 63u);
+}

@@ -276,8 +276,9 @@ TEST_F(ShardingSpaceTest, ImportsManualTactics) {
   for (BlockArgument arg : entry.getArguments()) {
     auto name =
         entry.getArgAttrOfType<StringAttr>(arg.getArgNumber(), "partir.name");
-    if (name && name.getValue().starts_with("batch."))
+    if (name && name.getValue().starts_with("batch.")) {
       ASSERT_TRUE(succeeded(manual.tile(arg, 0, "B")));
+    }
   }
   manual.propagate();
   FailureOr<SearchState> imported = checker.env->importState(manual);

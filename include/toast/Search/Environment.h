@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace toast::search {
@@ -33,14 +34,35 @@ struct SearchState {
     for (size_t i = 0, e = nodeAxes.size(); i != e; ++i) {
       if (!nodeAxes[i])
         continue;
-      for (uint64_t word : {static_cast<uint64_t>(i),
-                            static_cast<uint64_t>(nodeAxes[i])}) {
+      for (uint64_t word :
+           {static_cast<uint64_t>(i), static_cast<uint64_t>(nodeAxes[i])}) {
         h ^= word;
         h *= 1099511628211ull;
       }
     }
     return h;
   }
+  /// A second, independent 64-bit hash (a multiply-xorshift mix of each
+  /// non-zero entry with its position). Tables key states by both hashes:
+  /// keeping whole states would cost megabytes per entry on large models,
+  /// and one 64-bit hash alone could merge two states.
+  uint64_t hash2() const {
+    uint64_t h = 0x243f6a8885a308d3ull;
+    for (size_t i = 0, e = nodeAxes.size(); i != e; ++i) {
+      if (!nodeAxes[i])
+        continue;
+      uint64_t x = (static_cast<uint64_t>(i) << 32) ^ nodeAxes[i];
+      x ^= x >> 33;
+      x *= 0xff51afd7ed558ccdull;
+      x ^= x >> 33;
+      x *= 0xc4ceb9fe1a85ec53ull;
+      x ^= x >> 33;
+      h = (h ^ x) * 0x9e3779b97f4a7c15ull + 0x7f4a7c15ull;
+    }
+    return h;
+  }
+  /// Both hashes: the key of transposition and cost tables.
+  std::pair<uint64_t, uint64_t> key() const { return {hash(), hash2()}; }
   bool operator==(const SearchState &other) const {
     return nodeAxes == other.nodeAxes;
   }

@@ -19,12 +19,15 @@
 //    does not improve ends the search (after `patience` such rounds). The
 //    depth cap and the budget (time and/or rollouts; rounds stop at 80% of
 //    a time budget) also end it;
-//  * finally, while budget remains, the best trajectory is polished: each
-//    of its actions is replaced by every other action, or dropped, or an
-//    action appended, and the best legal neighbour kept, until no
-//    neighbour is better. Neighbouring
-//    strategies (other resolution bits, another color for an axis) often
-//    differ by fractions of a percent, which rounds sample too coarsely.
+//  * finally, with the rest of the budget (`polishShare`), the best
+//    trajectory is polished: a hill climb over its neighbours (an action
+//    replaced by another, dropped, or appended), taking the first
+//    improving neighbour in a seeded random order, until none improves;
+//    then, while budget remains, random perturbations of the best
+//    trajectory are climbed from and kept when better (iterated local
+//    search). Neighbouring strategies (other resolution bits, another
+//    color for an axis) often differ by fractions of a percent, which
+//    rounds sample too coarsely, and the rounds' best depends on the seed.
 //
 // Rollouts run on `threads` std::threads. Within a round every thread reads
 // the table as the previous round left it and records its own statistics;
@@ -70,10 +73,16 @@ struct SearchOptions {
   double playoutStop = 0.5;
   /// Weight of the best reward (vs. the mean) in an edge's value.
   double maxWeight = 0.5;
-  /// After the rounds, improve the best trajectory by sweeps over its
-  /// neighbours (one action replaced, dropped or appended) while budget
+  /// After the rounds, improve the best trajectory by hill climbing over
+  /// its neighbours (one action replaced, dropped or appended) while budget
   /// remains.
   bool polish = true;
+  /// The share of the budget (time and rollouts) rounds leave to polishing.
+  double polishShare = 0.2;
+  /// Once the climb is stuck, keep perturbing the best trajectory and
+  /// climbing from there until the budget is spent (iterated local search;
+  /// only with a time or rollout budget).
+  bool perturb = true;
 };
 
 /// What the search reports after each round.

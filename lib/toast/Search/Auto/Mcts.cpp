@@ -30,10 +30,7 @@ struct Node {
   std::vector<Edge> edges;
 };
 
-using Table = std::unordered_map<uint64_t, Node>;
-
-/// The share of a time budget that rounds leave to polishing.
-constexpr double kPolishShare = 0.2;
+using Table = std::unordered_map<StateKey, Node, StateKeyHash>;
 
 /// One thread's state across rounds and its statistics for one round.
 struct Worker {
@@ -50,7 +47,7 @@ public:
   Search(const SearchEnvironment &env, const SearchOptions &options)
       : env(env), options(options), cache(env), clock(options.budgetSeconds),
         roundClock(options.budgetSeconds *
-                   (options.polish ? 1 - kPolishShare : 1)),
+                   (options.polish ? 1 - options.polishShare : 1)),
         root(env.getInitialState()) {}
 
   SearchResult run(const ProgressFn &progress);
@@ -62,7 +59,7 @@ private:
   Node makeNode(const SearchState &state) const;
   /// The worker's statistics record for `key`, created on first use with
   /// the edge layout of `layout`.
-  Node &record(Worker &worker, uint64_t key, const Node &layout) const;
+  Node &record(Worker &worker, const StateKey &key, const Node &layout) const;
   /// A random playout from `state` until it stops or hits the depth cap.
   void playout(SearchState &state, std::vector<unsigned> &actions,
                unsigned &depth, Rng &rng) const;
@@ -91,7 +88,8 @@ Node Search::makeNode(const SearchState &state) const {
   return node;
 }
 
-Node &Search::record(Worker &worker, uint64_t key, const Node &layout) const {
+Node &Search::record(Worker &worker, const StateKey &key,
+                     const Node &layout) const {
   auto [it, inserted] = worker.local.try_emplace(key);
   if (inserted)
     for (const Edge &edge : layout.edges)
@@ -152,12 +150,8 @@ unsigned Search::select(const Node *shared, const Node *mine, Rng &rng) const {
 void Search::playout(SearchState &state, std::vector<unsigned> &actions,
                      unsigned &depth, Rng &rng) const {
   while (depth < options.maxDepth && rng.uniform() >= options.playoutStop) {
-    std::vector<unsigned> legal = legalActions(env, state);
-    if (legal.empty())
+    if (!applyRandomAction(env, state, actions, rng))
       return;
-    unsigned action = legal[rng.below(legal.size())];
-    env.apply(state, action);
-    actions.push_back(action);
     ++depth;
   }
 }
@@ -173,9 +167,9 @@ Trajectory Search::rollout(Worker &worker) {
   SearchState state = root;
   unsigned depth = committed.size();
   Trajectory trajectory;
-  std::vector<std::pair<uint64_t, unsigned>> path;
+  std::vector<std::pair<StateKey, unsigned>> path;
   while (true) {
-    uint64_t key = state.hash();
+    StateKey key = state.key();
     auto sharedIt = table.find(key);
     const Node *shared = sharedIt == table.end() ? nullptr : &sharedIt->second;
     auto mineIt = worker.local.find(key);
@@ -210,7 +204,7 @@ Trajectory Search::rollout(Worker &worker) {
   }
   trajectory.cost = cache.get(state);
   double r = reward(trajectory.cost, depth);
-  for (auto [key, edge] : path) {
+  for (const auto &[key, edge] : path) {
     auto sharedIt = table.find(key);
     Node &node = sharedIt != table.end() ? record(worker, key, sharedIt->second)
                                          : worker.local.at(key);
@@ -280,6 +274,12 @@ SearchResult Search::run(const ProgressFn &progress) {
     SearchOptions roundOptions = options;
     roundOptions.roundRollouts =
         std::max<uint64_t>(options.roundRollouts, 2 * rootActions.size());
+    // Rounds leave the same share of a rollout budget to polishing as of a
+    // time budget.
+    if (options.polish && options.maxRollouts)
+      roundOptions.maxRollouts = std::max<uint64_t>(
+          1, static_cast<uint64_t>(options.maxRollouts *
+                                   (1 - options.polishShare)));
     uint64_t budget = roundBudget(roundOptions, result.rollouts);
     if (committed.size() >= options.maxDepth) {
       result.stopReason = "depth cap";

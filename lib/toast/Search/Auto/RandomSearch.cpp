@@ -14,15 +14,8 @@ Trajectory randomTrajectory(const SearchEnvironment &env,
                             Rng &rng, CostCache &cache) {
   Trajectory trajectory;
   SearchState state = start;
-  unsigned length = 1 + rng.below(std::max(1u, maxDepth));
-  while (trajectory.actions.size() < length) {
-    std::vector<unsigned> legal = legalActions(env, state);
-    if (legal.empty())
-      break;
-    unsigned action = legal[rng.below(legal.size())];
-    env.apply(state, action);
-    trajectory.actions.push_back(action);
-  }
+  appendRandomActions(env, state, trajectory.actions,
+                      1 + rng.below(std::max(1u, maxDepth)), rng);
   trajectory.cost = cache.get(state);
   return trajectory;
 }

@@ -38,7 +38,7 @@ uint64_t Rng::next() {
 }
 
 double CostCache::get(const SearchState &state) {
-  uint64_t key = state.hash();
+  StateKey key = state.key();
   {
     std::lock_guard<std::mutex> lock(mutex);
     auto it = costs.find(key);
@@ -77,6 +77,25 @@ std::vector<unsigned> legalActions(const SearchEnvironment &env,
     if (env.isLegal(state, a))
       legal.push_back(a);
   return legal;
+}
+
+bool applyRandomAction(const SearchEnvironment &env, SearchState &state,
+                       std::vector<unsigned> &actions, Rng &rng) {
+  std::vector<unsigned> legal = legalActions(env, state);
+  if (legal.empty())
+    return false;
+  unsigned action = legal[rng.below(legal.size())];
+  env.apply(state, action);
+  actions.push_back(action);
+  return true;
+}
+
+void appendRandomActions(const SearchEnvironment &env, SearchState &state,
+                         std::vector<unsigned> &actions, size_t count,
+                         Rng &rng) {
+  for (size_t i = 0; i != count && applyRandomAction(env, state, actions, rng);
+       ++i) {
+  }
 }
 
 uint64_t quota(uint64_t total, unsigned threads, unsigned thread) {

@@ -33,9 +33,18 @@ private:
   uint64_t s[4];
 };
 
+/// A state's key in tables: both of its 64-bit hashes.
+using StateKey = std::pair<uint64_t, uint64_t>;
+struct StateKeyHash {
+  size_t operator()(const StateKey &key) const {
+    return static_cast<size_t>(key.first ^
+                               (key.second * 0x9e3779b97f4a7c15ull));
+  }
+};
+
 /// Costs of states, shared by all threads. The cost is a pure function of
 /// the state, so which thread computes an entry first does not change any
-/// result. Keyed by SearchState::hash (64-bit collisions are ignored).
+/// result. Keyed by SearchState::key (two independent 64-bit hashes).
 class CostCache {
 public:
   explicit CostCache(const SearchEnvironment &env) : env(env) {}
@@ -45,7 +54,7 @@ public:
 private:
   const SearchEnvironment &env;
   std::mutex mutex;
-  std::unordered_map<uint64_t, double> costs;
+  std::unordered_map<StateKey, double, StateKeyHash> costs;
   std::atomic<uint64_t> evaluations{0};
 };
 
@@ -72,6 +81,17 @@ struct Trajectory {
 /// The legal actions of `state`, in increasing order.
 std::vector<unsigned> legalActions(const SearchEnvironment &env,
                                    const SearchState &state);
+
+/// Applies a uniformly random legal action to `state` and appends it to
+/// `actions`; false if no action is legal.
+bool applyRandomAction(const SearchEnvironment &env, SearchState &state,
+                       std::vector<unsigned> &actions, Rng &rng);
+
+/// Applies up to `count` uniformly random legal actions to `state` and
+/// appends them to `actions`; stops early when no action is legal.
+void appendRandomActions(const SearchEnvironment &env, SearchState &state,
+                         std::vector<unsigned> &actions, size_t count,
+                         Rng &rng);
 
 /// The share of `total` rollouts thread `thread` of `threads` runs.
 uint64_t quota(uint64_t total, unsigned threads, unsigned thread);

@@ -288,7 +288,8 @@ bool NdaEnvironment::Impl::canTake(const SearchState &state, unsigned node,
                                    unsigned axis, int64_t axisSize) const {
   AxisMask bit = AxisMask(1) << axis;
   // Axis lists hold at most kMaxListLength axes per dimension.
-  if (llvm::popcount(state.nodeAxes[node]) >= analytic::kMaxListLength)
+  if (static_cast<unsigned>(llvm::popcount(state.nodeAxes[node])) >=
+      analytic::kMaxListLength)
     return false;
   if (nodeGcd[node] % (maskProduct(state.nodeAxes[node]) * axisSize) != 0)
     return false;
