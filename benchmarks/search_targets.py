@@ -9,7 +9,8 @@ For each model at full size and each device, on a {B: 8, M: 4} mesh:
 and prints a markdown table of simulated step time, peak memory per device
 and search time (median over the MCTS seeds). --scaling measures search
 time against the number of devices and layers instead (use it with a
-rollout budget: --budget 0 --rollouts 1000).
+rollout budget: --budget 0 --rollouts 1000); --figure10 compares t2b at
+long sequence lengths on {batch, seq, model} meshes (TOAST figure 10).
 
 Every number comes from toast-opt's own reports: the schedule pass with a
 "device" simulates the program partitioned after each tactic, and the
@@ -173,6 +174,42 @@ def scaling(tools, args, directory):
                   f"{r['peak'] / 2**30:.1f} |", flush=True)
 
 
+def load_expert(name):
+    with open(os.path.join(HERE, "search", name + ".json")) as f:
+        return json.load(f)
+
+
+def figure10(tools, args, directory):
+    """TOAST figure 10: t2b with batch 2 at long sequence lengths on a
+    {batch, seq, model} mesh; the expert is BP + SP + Megatron + Z3."""
+    bp_mp_z3 = load_expert("t2b-bp-mp-z3")["tactics"]
+    sp = load_expert("t2b-bp-sp")["tactics"][1]
+    device = args.devices[0]
+    print("| L | mesh (devices) | expert BP+SP+MP+Z3: step ms (GiB) | "
+          "automatic: step ms (GiB) | search s |")
+    print("|---|---|---|---|---|")
+    for length, seq in [(2048, 2), (8192, 8), (16384, 16), (32768, 32)]:
+        mesh = {"batch": 2, "seq": seq, "model": 2}
+        model_file = generate(tools, "t2b", ["--batch", "2", "--seq",
+                                             str(length)], directory)
+        tactics = [dict(bp_mp_z3[0], axis="batch"), dict(sp, axis="seq"),
+                   dict(bp_mp_z3[1], axis="model"),
+                   dict(bp_mp_z3[2], axis="batch")]
+        step, peak, err, _ = run_schedule(
+            tools, model_file,
+            {"mesh": mesh, "device": device, "tactics": tactics})
+        expert = ({"step": step, "peak": peak} if step is not None else None)
+        if expert is None:
+            print(f"  expert L={length}: FAILED\n{err[-2000:]}",
+                  file=sys.stderr)
+        auto = search(tools, model_file, device, mesh, "mcts",
+                      args.seeds[0], args)
+        shape = "x".join(str(v) for v in mesh.values())
+        print(f"| {length} | {shape} ({2 * seq * 2}) | "
+              f"{cell(expert, device)} | {cell(auto, device)} | "
+              f"{auto['search_s']:.1f} |" if auto else "-", flush=True)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--build", required=True, help="build directory")
@@ -185,13 +222,18 @@ def main():
                         help="rollout budget (with --budget 0: a fixed amount "
                         "of search, to measure time per rollout)")
     parser.add_argument("--scaling", action="store_true")
+    parser.add_argument("--figure10", action="store_true",
+                        help="TOAST figure 10: t2b at long sequences on "
+                        "{batch, seq, model} meshes (first device)")
     args = parser.parse_args()
     args.models = args.models.split(",")
     args.devices = args.devices.split(",")
     args.seeds = [int(s) for s in args.seeds.split(",")]
     tools = os.path.join(os.path.abspath(args.build), "bin")
     with tempfile.TemporaryDirectory() as directory:
-        (scaling if args.scaling else targets)(tools, args, directory)
+        mode = (scaling if args.scaling else
+                figure10 if args.figure10 else targets)
+        mode(tools, args, directory)
 
 
 if __name__ == "__main__":

@@ -177,6 +177,61 @@ TEST(Mcts, PerturbationsLeaveALocalOptimum) {
   EXPECT_EQ(perturbed.rollouts, 3000u);
 }
 
+/// Bits on two axes: action 2i + k puts bit i on axis k. k of bits 0-3 on
+/// axis 0 give 0.5 * 0.9^(k-1), on axis 1 0.9 * 0.6^(k-1): one bit is best
+/// on axis 0, four are best on axis 1. Using both axes triples the cost,
+/// the other bits double it.
+class TwoAxesEnvironment : public BitsEnvironment {
+public:
+  explicit TwoAxesEnvironment(bool linked)
+      : BitsEnvironment(8, {}), linked(linked) {}
+  unsigned getNumActions() const override { return 16; }
+  bool isLegal(const SearchState &state, unsigned action) const override {
+    return state.nodeAxes[action / 2] == 0;
+  }
+  void apply(SearchState &state, unsigned action) const override {
+    state.nodeAxes[action / 2] = 1u << (action % 2);
+  }
+  double cost(const SearchState &state) const override {
+    unsigned good[2] = {0, 0};
+    double cost = 1;
+    for (unsigned i = 0; i != 8; ++i) {
+      if (!state.nodeAxes[i])
+        continue;
+      if (i >= 4)
+        cost *= 2;
+      else
+        ++good[state.nodeAxes[i] == 1 ? 0 : 1];
+    }
+    if (good[0])
+      cost *= 0.5 * std::pow(0.9, good[0] - 1);
+    if (good[1])
+      cost *= 0.9 * std::pow(0.6, good[1] - 1);
+    return good[0] && good[1] ? 3 * cost : cost;
+  }
+  unsigned getNumAxes() const override { return linked ? 2 : 0; }
+  int getActionOnAxis(unsigned action, unsigned axis) const override {
+    return linked ? static_cast<int>(action / 2 * 2 + axis) : -1;
+  }
+
+private:
+  bool linked;
+};
+
+TEST(Mcts, PolishingMovesAStrategyToOtherAxes) {
+  SearchOptions options = smallBudget(1, 2);
+  options.maxRollouts = 2000;
+  options.roundRollouts = 16;
+  options.polishShare = 0.99;
+  options.perturb = false;
+  // The rounds (20 rollouts) settle on axis 0; single-action changes
+  // cannot leave it, exchanging the axes of the whole strategy can.
+  SearchResult stuck = runMcts(TwoAxesEnvironment(false), options);
+  EXPECT_NEAR(stuck.bestCost, 0.5 * std::pow(0.9, 3), 1e-12);
+  SearchResult moved = runMcts(TwoAxesEnvironment(true), options);
+  EXPECT_NEAR(moved.bestCost, 0.9 * std::pow(0.6, 3), 1e-12);
+}
+
 TEST(Mcts, RespectsTheTimeBudget) {
   // A slow cost: 1 ms per state.
   BitsEnvironment env(30, [](const std::vector<bool> &set) {

@@ -304,6 +304,34 @@ TEST_F(ShardingSpaceTest, ImportsManualTactics) {
   EXPECT_GT((*started)->getNumActions(), 0u);
 }
 
+/// Every action's counterpart on another axis shards the same colors with
+/// the same resolution; on its own axis an action is its own counterpart.
+TEST_F(ShardingSpaceTest, ActionsAreLinkedAcrossAxes) {
+  partir::MeshAttr m = mesh({{"B", 2}, {"M", 2}});
+  AgreementChecker checker(ctx, kTinyModels[2], m);
+  ASSERT_TRUE(checker.env);
+  const NdaEnvironment &env = *checker.env;
+  ASSERT_EQ(env.getNumAxes(), 2u);
+  unsigned linked = 0;
+  for (unsigned a = 0; a < env.getNumActions(); ++a) {
+    const NdaAction &action = env.getAction(a);
+    EXPECT_EQ(env.getActionOnAxis(a, action.axis), static_cast<int>(a));
+    for (unsigned axis = 0; axis < 2; ++axis) {
+      int other = env.getActionOnAxis(a, axis);
+      if (other < 0 || axis == action.axis)
+        continue;
+      ++linked;
+      const NdaAction &counterpart = env.getAction(other);
+      EXPECT_EQ(counterpart.axis, axis);
+      EXPECT_EQ(counterpart.colors, action.colors);
+      EXPECT_EQ(counterpart.bits, action.bits);
+    }
+  }
+  EXPECT_GT(linked, 0u);
+  EXPECT_EQ(env.getActionOnAxis(env.getNumActions(), 0), -1);
+  EXPECT_EQ(env.getActionOnAxis(0, 2), -1);
+}
+
 /// cost() is safe to call from several threads on distinct states, and
 /// gives what one thread computes.
 TEST_F(ShardingSpaceTest, ConcurrentCostsAgree) {

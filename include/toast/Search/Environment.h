@@ -86,6 +86,16 @@ public:
   virtual bool isLegal(const SearchState &state, unsigned action) const = 0;
   /// Applies a legal action (mirrored over grouped arguments, if any).
   virtual void apply(SearchState &state, unsigned action) const = 0;
+  /// Mesh axes the actions use (0: the environment has no notion of axes).
+  virtual unsigned getNumAxes() const { return 0; }
+  /// The action that does what `action` does, on mesh axis `axis` instead;
+  /// -1 if there is none (pruned, or sizes do not divide). Lets a local
+  /// search move a whole strategy to other axes in one step: a strategy on
+  /// the wrong axes (axes differ in size and bandwidth) is a local optimum
+  /// that no single-action change leaves.
+  virtual int getActionOnAxis(unsigned action, unsigned axis) const {
+    return -1;
+  }
   /// C(s) = RT(s) + MP(s) (TOAST §4.5), lower is better; 1.0 + MP(s0) for
   /// the initial state of an unpartitioned program. Must be safe to call
   /// concurrently from several threads on distinct states.

@@ -128,6 +128,8 @@ public:
   bool isLegal(const SearchState &state, unsigned action) const override;
   void apply(SearchState &state, unsigned action) const override;
   double cost(const SearchState &state) const override;
+  unsigned getNumAxes() const override;
+  int getActionOnAxis(unsigned action, unsigned axis) const override;
 
   //===- Actions
   //-----------------------------------------------------------===//

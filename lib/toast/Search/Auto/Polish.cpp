@@ -30,6 +30,9 @@ namespace toast::search::detail {
 
 /// The random stream of polishing (threads use streams 0, 1, ...).
 constexpr uint64_t kPolishStream = 0x706f6c697368ull;
+/// The share of its neighbours a climb from a perturbation tries before it
+/// counts as stuck.
+constexpr double kPerturbedCoverage = 0.25;
 
 /// `actions` replayed from the initial state, or nullopt if one is illegal.
 static std::optional<SearchState> replay(const SearchEnvironment &env,
@@ -43,7 +46,32 @@ static std::optional<SearchState> replay(const SearchEnvironment &env,
   return state;
 }
 
-/// The neighbours of `actions`: one action replaced, dropped or appended.
+/// `actions` with axes `a` and `b` exchanged from `fixedPrefix` on, or
+/// nullopt if some action has no counterpart or nothing changes.
+static std::optional<std::vector<unsigned>>
+swapAxes(const SearchEnvironment &env, const std::vector<unsigned> &actions,
+         size_t fixedPrefix, unsigned a, unsigned b) {
+  std::vector<unsigned> swapped = actions;
+  bool changed = false;
+  for (size_t i = fixedPrefix; i < swapped.size(); ++i) {
+    int onA = env.getActionOnAxis(actions[i], a);
+    int onB = env.getActionOnAxis(actions[i], b);
+    if (onA == static_cast<int>(actions[i]) && onB >= 0)
+      swapped[i] = onB;
+    else if (onB == static_cast<int>(actions[i]) && onA >= 0)
+      swapped[i] = onA;
+    else if (onA == static_cast<int>(actions[i]) ||
+             onB == static_cast<int>(actions[i]))
+      return std::nullopt;
+    changed |= swapped[i] != actions[i];
+  }
+  if (!changed)
+    return std::nullopt;
+  return swapped;
+}
+
+/// The neighbours of `actions`: one action replaced, dropped or appended,
+/// or two axes exchanged in all of them.
 static std::vector<std::vector<unsigned>>
 neighbours(const SearchEnvironment &env, const std::vector<unsigned> &actions,
            size_t fixedPrefix, unsigned maxDepth) {
@@ -53,6 +81,12 @@ neighbours(const SearchEnvironment &env, const std::vector<unsigned> &actions,
       result.push_back(actions);
       result.back().push_back(a);
     }
+  // The whole strategy (after the fixed prefix) with two axes exchanged.
+  for (unsigned a = 0, e = env.getNumAxes(); a < e; ++a)
+    for (unsigned b = a + 1; b < e; ++b)
+      if (std::optional<std::vector<unsigned>> swapped =
+              swapAxes(env, actions, fixedPrefix, a, b))
+        result.push_back(std::move(*swapped));
   for (size_t i = fixedPrefix; i < actions.size(); ++i) {
     std::vector<unsigned> dropped = actions;
     dropped.erase(dropped.begin() + i);
@@ -112,13 +146,17 @@ static bool climbChunk(const SearchEnvironment &env,
 /// budget ran out before the climb got stuck.
 static bool climb(const SearchEnvironment &env, const SearchOptions &options,
                   CostCache &cache, const Clock &clock, Trajectory &best,
-                  size_t fixedPrefix, uint64_t &rollouts, Rng &rng) {
+                  size_t fixedPrefix, uint64_t &rollouts, Rng &rng,
+                  double coverage = 1) {
   size_t chunkSize = 8 * std::max(1u, options.threads);
   while (true) {
     std::vector<std::vector<unsigned>> candidates =
         neighbours(env, best.actions, fixedPrefix, options.maxDepth);
     for (size_t i = candidates.size(); i > 1; --i)
       std::swap(candidates[i - 1], candidates[rng.below(i)]);
+    candidates.resize(
+        std::max<size_t>(std::min(candidates.size(), chunkSize),
+                         static_cast<size_t>(candidates.size() * coverage)));
     bool moved = false, stop = false;
     for (size_t from = 0; from < candidates.size() && !moved && !stop;
          from += chunkSize) {
@@ -167,7 +205,11 @@ void polish(const SearchEnvironment &env, const SearchOptions &options,
     auto [candidate, state] = perturb(env, options, best, fixedPrefix, rng);
     candidate.cost = cache.get(state);
     ++rollouts;
-    climb(env, options, cache, clock, candidate, fixedPrefix, rollouts, rng);
+    // A quarter of the neighbours decides that a perturbed climb is stuck:
+    // confirming a local optimum costs a whole sweep, and most perturbed
+    // climbs end far from the best anyway.
+    climb(env, options, cache, clock, candidate, fixedPrefix, rollouts, rng,
+          kPerturbedCoverage);
     if (candidate.betterThan(best))
       best = std::move(candidate);
   }

@@ -183,6 +183,7 @@ void NdaEnvironment::Impl::buildActions() {
       for (unsigned c : colors)
         addFamilyActions({c}, minDims);
   }
+  linkActionsAcrossAxes();
 }
 
 /// The nodes of `nodes` (sorted) that one action can shard together: no two
@@ -282,6 +283,20 @@ bool NdaEnvironment::Impl::addFamilyActions(ArrayRef<unsigned> colors,
     }
   }
   return collided;
+}
+
+void NdaEnvironment::Impl::linkActionsAcrossAxes() {
+  using Key = std::pair<SmallVector<unsigned, 1>,
+                        SmallVector<std::pair<unsigned, bool>>>;
+  std::map<Key, SmallVector<int, 4>> byChoice;
+  for (auto [i, action] : llvm::enumerate(actions)) {
+    SmallVector<int, 4> &perAxis = byChoice[Key{action.colors, action.bits}];
+    perAxis.resize(axisNames.size(), -1);
+    perAxis[action.axis] = i;
+  }
+  actionOnAxis.clear();
+  for (const NdaAction &action : actions)
+    actionOnAxis.push_back(byChoice[Key{action.colors, action.bits}]);
 }
 
 bool NdaEnvironment::Impl::canTake(const SearchState &state, unsigned node,

@@ -119,6 +119,12 @@ void NdaEnvironment::apply(SearchState &state, unsigned action) const {
 double NdaEnvironment::cost(const SearchState &state) const {
   return impl->evaluate(state).rel.total;
 }
+unsigned NdaEnvironment::getNumAxes() const { return impl->axisNames.size(); }
+int NdaEnvironment::getActionOnAxis(unsigned action, unsigned axis) const {
+  if (action >= impl->actions.size() || axis >= impl->axisNames.size())
+    return -1;
+  return impl->actionOnAxis[action][axis];
+}
 const NdaAction &NdaEnvironment::getAction(unsigned action) const {
   return impl->actions[action];
 }

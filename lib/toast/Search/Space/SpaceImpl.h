@@ -150,6 +150,10 @@ public:
   std::vector<unsigned> nodeNames;
 
   std::vector<NdaAction> actions;
+  /// Per action and mesh axis: the action with the same colors and
+  /// resolution on that axis, or -1.
+  std::vector<llvm::SmallVector<int, 4>> actionOnAxis;
+  void linkActionsAcrossAxes();
   /// Groups of nodes that must carry pairwise distinct axes (the dims of
   /// one site, the factors of one op) and, per node, the groups it is in.
   std::vector<std::vector<unsigned>> groups;
