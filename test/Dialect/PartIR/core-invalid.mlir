@@ -68,6 +68,30 @@ module attributes {partir.mesh = #partir.mesh<["B"=4, "M"=2]>} {
 // -----
 
 module attributes {partir.mesh = #partir.mesh<["B"=4, "M"=2]>} {
+  func.func @dynamic_tile(%x: tensor<?xf32>) -> tensor<?xf32> {
+    // expected-error @+1 {{result 0: tile dimension 0 must be static, got 'tensor<?xf32>' and 'tensor<?xf32>'}}
+    %r = partir.loop "B" [#partir.tile<0>] (%r: !partir.range<4>) {
+      partir.yield %x : tensor<?xf32>
+    } : tensor<?xf32>
+    return %r : tensor<?xf32>
+  }
+}
+
+// -----
+
+module attributes {partir.mesh = #partir.mesh<["B"=4, "M"=2]>} {
+  func.func @tile_overflow(%x: tensor<4611686018427387904xf32>) -> tensor<4xf32> {
+    // expected-error @+1 {{result 0: tiling 'tensor<4611686018427387904xf32>' 4 times overflows}}
+    %r = partir.loop "B" [#partir.tile<0>] (%r: !partir.range<4>) {
+      partir.yield %x : tensor<4611686018427387904xf32>
+    } : tensor<4xf32>
+    return %r : tensor<4xf32>
+  }
+}
+
+// -----
+
+module attributes {partir.mesh = #partir.mesh<["B"=4, "M"=2]>} {
   func.func @wrong_range(%x: tensor<8xf32>) -> tensor<8xf32> {
     // expected-error @+1 {{body must take one !partir.range<2> argument}}
     %r = partir.loop "M" [#partir.any] (%r: !partir.range<4>) {

@@ -10,6 +10,7 @@
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/SmallSet.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 using namespace mlir;
 using namespace toast::partir;
@@ -182,8 +183,19 @@ static LogicalResult verifyAction(LoopOp op, unsigned index, Attribute action,
     if (d < 0 || d >= out.getRank())
       return op.emitOpError("result ")
              << index << ": tile dimension " << d << " is out of range";
+    // Tiling cuts a known size into n chunks; a dynamic size has none to
+    // cut (and multiplying the dynamic marker would overflow).
+    if (in.isDynamicDim(d) || out.isDynamicDim(d))
+      return op.emitOpError("result ")
+             << index << ": tile dimension " << d
+             << " must be static, got " << yielded << " and " << result;
+    std::optional<int64_t> tiled = llvm::checkedMul(in.getDimSize(d), n);
+    if (!tiled)
+      return op.emitOpError("result ")
+             << index << ": tiling " << yielded << " " << n
+             << " times overflows";
     for (int64_t i = 0; i < out.getRank(); ++i) {
-      int64_t expected = i == d ? in.getDimSize(i) * n : in.getDimSize(i);
+      int64_t expected = i == d ? *tiled : in.getDimSize(i);
       if (out.getDimSize(i) != expected)
         return op.emitOpError("result ")
                << index << ": yielded " << yielded << " tiled " << n
