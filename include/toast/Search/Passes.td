@@ -23,7 +23,10 @@ def ToastAutoPartitionPass
     dimensions pruned, repeated layers mirrored), and runs MCTS under the
     analytic cost C(s) = RT(s) + MP(s) of `device`: rounds of rollouts that
     each apply the best trajectory found, stopping when a round does not
-    improve or the budget (`budget-s` seconds, `rollouts`) is spent.
+    improve or 80% of the budget (`budget-s` seconds, `rollouts`) is spent;
+    then a local search over the best strategy (one action replaced,
+    dropped or appended, two mesh axes exchanged; random perturbations once
+    it is stuck) uses the rest of the budget.
     Progress (rounds, best cost, elapsed time) and the chosen actions in
     words go to stderr; `report=true` also emits them as a remark. The
     result is PartIR:Core, unless `materialize=false`, which leaves the
