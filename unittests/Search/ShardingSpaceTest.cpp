@@ -304,6 +304,26 @@ TEST_F(ShardingSpaceTest, ImportsManualTactics) {
   EXPECT_GT((*started)->getNumActions(), 0u);
 }
 
+/// Repeated layers add no actions: argument colors fold through argument
+/// groups, argument-free colors (rotary halves, attention internals)
+/// through equal signatures.
+TEST_F(ShardingSpaceTest, ActionCountIsConstantInDepth) {
+  partir::MeshAttr m = mesh({{"B", 2}, {"M", 2}});
+  std::vector<unsigned> counts;
+  for (const char *layers : {"2", "3", "5"}) {
+    std::string spec = (llvm::Twine("t2b --layers ") + layers +
+                        " --batch 4 --seq 8 --d-model 16 --heads 4 "
+                        "--key-size 4 --vocab 32 --hidden 24")
+                           .str();
+    AgreementChecker checker(ctx, spec, m);
+    ASSERT_TRUE(checker.env);
+    counts.push_back(checker.env->getNumActions());
+  }
+  EXPECT_EQ(counts[0], counts[1]);
+  EXPECT_EQ(counts[0], counts[2]);
+  EXPECT_GT(counts[0], 0u);
+}
+
 /// Every action's counterpart on another axis shards the same colors with
 /// the same resolution; on its own axis an action is its own counterpart.
 TEST_F(ShardingSpaceTest, ActionsAreLinkedAcrossAxes) {

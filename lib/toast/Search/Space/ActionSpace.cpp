@@ -20,6 +20,7 @@
 
 #include <map>
 #include <numeric>
+#include <optional>
 #include <set>
 
 using namespace mlir;
@@ -108,6 +109,35 @@ buildConstraintGroups(const NamedDimensionAnalysis &nda,
 }
 
 /// Color families: colors holding the same dims of grouped arguments.
+/// Where a color's names sit, position by position (op, operand or result
+/// number, dim, size, rank), sorted; nullopt if one of them is a function
+/// argument's.
+static std::optional<std::vector<std::string>>
+argumentFreeSignature(const NamedDimensionAnalysis &nda, unsigned color) {
+  std::vector<std::string> signature;
+  for (unsigned n : nda.getNamesOfColor(color)) {
+    const NamedDimensionAnalysis::Name &name = nda.getName(n);
+    const NamedDimensionAnalysis::Site &site = nda.getSites()[name.site];
+    std::string where;
+    if (site.isUse()) {
+      where = (site.use->getOwner()->getName().getStringRef() + " operand " +
+               llvm::Twine(site.use->getOperandNumber()))
+                  .str();
+    } else if (auto result = dyn_cast<OpResult>(site.value)) {
+      where = (result.getOwner()->getName().getStringRef() + " result " +
+               llvm::Twine(result.getResultNumber()))
+                  .str();
+    } else {
+      return std::nullopt;
+    }
+    signature.push_back(where + " dim " + std::to_string(name.dim) + " size " +
+                        std::to_string(name.size) + " rank " +
+                        std::to_string(site.rank));
+  }
+  llvm::sort(signature);
+  return signature;
+}
+
 static std::vector<unsigned> buildFamilies(const NamedDimensionAnalysis &nda,
                                            bool mirror) {
   unsigned numColors = nda.getNumColors();
@@ -132,6 +162,22 @@ static std::vector<unsigned> buildFamilies(const NamedDimensionAnalysis &nda,
             parent[std::max(a, b)] = std::min(a, b);
         }
       }
+    }
+  }
+  if (mirror) {
+    // Colors that touch no argument (activations inside a layer, such as
+    // a rotary embedding's halves) have no argument group to mirror them;
+    // repeated layers give them equal structural signatures instead.
+    std::map<std::vector<std::string>, unsigned> bySignature;
+    for (unsigned c = 0; c < numColors; ++c) {
+      std::optional<std::vector<std::string>> signature =
+          argumentFreeSignature(nda, c);
+      if (!signature)
+        continue;
+      auto [it, inserted] = bySignature.try_emplace(*signature, c);
+      unsigned a = find(it->second), b = find(c);
+      if (!inserted && a != b)
+        parent[std::max(a, b)] = std::min(a, b);
     }
   }
   std::vector<unsigned> family(numColors);
