@@ -50,6 +50,12 @@ static cl::opt<std::string> embedding(
 static cl::opt<std::string>
     dtype("dtype", cl::desc("Parameter element type: f32 (default), bf16 or f64"),
           cl::init("f32"), cl::cat(category));
+static cl::opt<bool>
+    scan("scan",
+         cl::desc("transformer, itx: the layers as one stablehlo.while over "
+                  "parameters stacked on a leading layer dimension "
+                  "(params.layers.*), as jax.lax.scan / nn.scan emit them"),
+         cl::cat(category));
 static cl::opt<bool> quiet("quiet", cl::desc("Do not print statistics"),
                            cl::cat(category));
 
@@ -92,6 +98,7 @@ int main(int argc, char **argv) {
   options.gradients = gradients;
   options.dtype = dtype;
   options.embedding = embedding;
+  options.scan = scan;
   for (auto &opt : intOptions)
     if (opt.getNumOccurrences())
       options.ints[opt.ArgStr] = opt;

@@ -170,6 +170,34 @@ public:
                            llvm::ArrayRef<int64_t> sizes);
   mlir::Value dynamicUpdateSlice(mlir::Value a, mlir::Value update,
                                  llvm::ArrayRef<mlir::Value> starts);
+  /// `a[i]` of a stacked `a` [N, ...] for a scalar i32 `i`: dynamic_slice of
+  /// size [1, ...] at (i, 0, ...) and a reshape dropping the leading 1 (JAX's
+  /// dynamic_index_in_dim). Not differentiable.
+  mlir::Value dynamicIndex(mlir::Value a, mlir::Value i);
+  /// `a` with `a[i] = update`: `update` reshaped to [1, ...] and written with
+  /// dynamic_update_slice at (i, 0, ...) (JAX's dynamic_update_index_in_dim).
+  /// Not differentiable.
+  mlir::Value dynamicUpdateIndex(mlir::Value a, mlir::Value update,
+                                 mlir::Value i);
+
+  //===--------------------------------------------------------------------===//
+  // Loops
+  //===--------------------------------------------------------------------===//
+
+  /// One iteration of `forLoop`: receives the counter and the carried values
+  /// (block arguments of the body) and returns the next carried values, of
+  /// the same types.
+  using LoopBody = llvm::function_ref<llvm::SmallVector<mlir::Value>(
+      mlir::Value i, llvm::ArrayRef<mlir::Value> carry)>;
+  /// `for i in [0, n)` as the stablehlo.while jax.lax.fori_loop and scan
+  /// lower to: the carry is (i : tensor<i32>, carry...), `cond` is `i < n`,
+  /// `body` emits the iteration and then `i + 1`. Returns the final carried
+  /// values without the counter. The body must use only its arguments (and
+  /// what it emits): pass loop-invariant values through `carry`, as JAX
+  /// does with closed-over values. Not differentiable; emitters called by
+  /// `body` record as usual (see `TapeScope`).
+  llvm::SmallVector<mlir::Value>
+  forLoop(int64_t n, llvm::ArrayRef<mlir::Value> carry, LoopBody body);
 
   //===--------------------------------------------------------------------===//
   // Contractions and reductions
@@ -197,6 +225,14 @@ public:
   /// depend on it). `loss` must be a scalar float.
   llvm::SmallVector<mlir::Value> grad(mlir::Value loss,
                                       llvm::ArrayRef<mlir::Value> wrt);
+  /// The vector-Jacobian product of several outputs: for each `wrt`, the sum
+  /// over k of the cotangent `seeds[k]` of `outputs[k]` pulled back to it
+  /// (zeros when no output depends on it). `grad(loss, wrt)` is
+  /// `vjp({loss}, {1}, wrt)`. Lets a backward pass be emitted in pieces, e.g.
+  /// around a loop whose body differentiates one layer.
+  llvm::SmallVector<mlir::Value> vjp(llvm::ArrayRef<mlir::Value> outputs,
+                                     llvm::ArrayRef<mlir::Value> seeds,
+                                     llvm::ArrayRef<mlir::Value> wrt);
   /// Whether emitters currently record VJPs (true by default).
   bool isRecording() const { return recording; }
   void setRecording(bool on) { recording = on; }
@@ -215,6 +251,19 @@ public:
   private:
     GraphBuilder &b;
     bool saved;
+  };
+
+  /// RAII: what is recorded inside the scope is dropped from the tape at its
+  /// end. For a backward pass emitted inside a loop body: the body's values
+  /// do not exist outside of it, so no later `grad` may see them.
+  class TapeScope {
+  public:
+    explicit TapeScope(GraphBuilder &b) : b(b), size(b.tape.size()) {}
+    ~TapeScope() { b.tape.erase(b.tape.begin() + size, b.tape.end()); }
+
+  private:
+    GraphBuilder &b;
+    size_t size;
   };
 
   /// Records `vjp` for `output` = f(`inputs`). Used by the emitters; public

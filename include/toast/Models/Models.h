@@ -32,6 +32,10 @@ struct ModelOptions {
   /// Parameter element type: "f32", "bf16" or "f64" (f64 for numerical
   /// tests: no value is computed in a narrower type).
   std::string dtype = "f32";
+  /// The repeated layers as one stablehlo.while over parameters stacked on a
+  /// leading layer dimension (`params.layers.<path>`), as jax.lax.scan /
+  /// Flax's nn.scan emit them (transformer, itx).
+  bool scan = false;
 };
 
 /// One integer option a model takes.

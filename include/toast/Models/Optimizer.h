@@ -63,11 +63,20 @@ AdamUpdate emitAdamUpdate(GraphBuilder &b, const Params &params,
 /// grad(loss, params) and the function results `loss`, `grad.<path>`...
 void emitGradientResults(GraphBuilder &b, const Params &params,
                          mlir::Value loss);
+/// The same with the gradients `grads` (one per parameter) given, for a
+/// backward pass the model emits itself.
+void emitGradientResults(GraphBuilder &b, const Params &params,
+                         mlir::Value loss, llvm::ArrayRef<mlir::Value> grads);
 
 /// grad(loss, params), the Adam update, and the function results `loss`,
 /// `params.*`, `opt_state.mu.*`, `opt_state.nu.*`, `opt_state.step`.
 void emitAdamTrainStep(GraphBuilder &b, const Params &params,
                        const AdamState &state, mlir::Value loss,
+                       const AdamConfig &config = {});
+/// The same with the gradients `grads` (one per parameter) given.
+void emitAdamTrainStep(GraphBuilder &b, const Params &params,
+                       const AdamState &state, mlir::Value loss,
+                       llvm::ArrayRef<mlir::Value> grads,
                        const AdamConfig &config = {});
 
 } // namespace toast::models

@@ -30,6 +30,18 @@ void GraphBuilder::record(Value output, ArrayRef<Value> inputs, VjpFn vjp) {
 SmallVector<Value> GraphBuilder::grad(Value loss, ArrayRef<Value> wrt) {
   assert(rankOf(loss) == 0 && isa<FloatType>(elementTypeOf(loss)) &&
          "loss must be a float scalar");
+  Value one;
+  {
+    NoGradScope noGrad(*this);
+    one = fullLike(1.0, loss);
+  }
+  return vjp({loss}, {one}, wrt);
+}
+
+SmallVector<Value> GraphBuilder::vjp(ArrayRef<Value> outputs,
+                                     ArrayRef<Value> seeds,
+                                     ArrayRef<Value> wrt) {
+  assert(outputs.size() == seeds.size() && "one cotangent per output");
   NoGradScope noGrad(*this);
 
   // Forward: which values depend on `wrt`.
@@ -40,12 +52,13 @@ SmallVector<Value> GraphBuilder::grad(Value loss, ArrayRef<Value> wrt) {
 
   // Backward sweep.
   llvm::DenseMap<Value, Value> cotangents;
-  cotangents[loss] = fullLike(1.0, loss);
   auto accumulate = [&](Value v, Value g) {
     auto [it, inserted] = cotangents.try_emplace(v, g);
     if (!inserted)
       it->second = add(it->second, g);
   };
+  for (auto [output, seed] : llvm::zip_equal(outputs, seeds))
+    accumulate(output, seed);
   for (const TapeNode &node : llvm::reverse(tape)) {
     if (!active.contains(node.output))
       continue;

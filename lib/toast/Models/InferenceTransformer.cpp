@@ -39,12 +39,24 @@ struct Config {
   int64_t layers = 32, batch = 8, seq = 1024, dModel = 2048, heads = 32,
           kvHeads = 1, keySize = 128, vocab = 50257, hidden = 21504,
           decodeSteps = 1;
+  /// The layers as a while over stacked parameters (--scan).
+  bool scan = false;
 };
 
 struct Layer {
   Value preAttnScale, q, kv, out, preMlpScale, up, down;
+
+  /// The members in declaration order (see flattenFields).
+  static ArrayRef<Value Layer::*> fields() {
+    static constexpr Value Layer::*all[] = {
+        &Layer::preAttnScale, &Layer::q,  &Layer::kv,  &Layer::out,
+        &Layer::preMlpScale,  &Layer::up, &Layer::down};
+    return all;
+  }
 };
 
+/// The parameters; under --scan `layers` holds one Layer of the stacked
+/// [L, ...] parameters.
 struct Weights {
   Value embedding, finalScale, unembed;
   SmallVector<Layer> layers;
@@ -52,8 +64,7 @@ struct Weights {
   SmallVector<Value> flatten() const {
     SmallVector<Value> all{embedding};
     for (const Layer &l : layers)
-      all.append({l.preAttnScale, l.q, l.kv, l.out, l.preMlpScale, l.up,
-                  l.down});
+      llvm::append_range(all, flattenFields(l));
     all.append({finalScale, unembed});
     return all;
   }
@@ -72,9 +83,19 @@ struct Weights {
   }
 };
 
-/// Keys and values of every layer, [B, L, KV, K] each.
+/// Keys and values of every layer, [B, L, KV, K] each; under --scan one
+/// stacked [layers, B, L, KV, K] tensor each.
 struct Cache {
   SmallVector<Value> keys, values;
+};
+
+/// What the layers of one pass share: the cache position `start` (scalar
+/// i32) the pass writes at, its tokens' `positions`, the `mask` of what it
+/// sees, and whether it attends to its own fresh keys (prefill) or to the
+/// cache (decode).
+struct Pass {
+  Value zero, start, positions, mask;
+  bool useFresh;
 };
 } // namespace
 
@@ -96,6 +117,58 @@ static Value groupedAttention(GraphBuilder &b, Value q, Value k, Value v,
   return b.reshape(b.transpose(encoded, {0, 2, 1, 3, 4}), {B, T, H, K});
 }
 
+/// One layer on x [B, T, D]: writes its keys and values into the layer's
+/// cache `keys`, `values` [B, L, KV, K] at the pass's start, attends, and
+/// runs the MLP.
+static Value layer(GraphBuilder &b, const Config &c, const Layer &l,
+                   const Pass &pass, Value x, Value &keys, Value &values) {
+  Value zero = pass.zero;
+  Value h = rmsNorm(b, x, l.preAttnScale, /*plusOne=*/true);
+  Value q = b.dotGeneral(h, l.q, {{}, {}, {2}, {1}});   // [B,T,H,K]
+  Value kv = b.dotGeneral(h, l.kv, {{}, {}, {2}, {2}}); // [B,T,2,KV,K]
+  Value k = rope(b, b.index(kv, 2, 0), pass.positions);
+  Value v = b.index(kv, 2, 1);
+  q = b.mulScalar(rope(b, q, pass.positions),
+                  1.0 / std::sqrt(static_cast<double>(c.keySize)));
+  keys = b.dynamicUpdateSlice(keys, k, {zero, pass.start, zero, zero});
+  values = b.dynamicUpdateSlice(values, v, {zero, pass.start, zero, zero});
+  Value attn = pass.useFresh ? groupedAttention(b, q, k, v, pass.mask)
+                             : groupedAttention(b, q, keys, values, pass.mask);
+  x = b.add(x, b.dotGeneral(attn, l.out, {{}, {}, {2, 3}, {0, 1}}));
+  h = rmsNorm(b, x, l.preMlpScale, /*plusOne=*/true);
+  Value both = b.dotGeneral(h, l.up, {{}, {}, {2}, {1}}); // [B,T,2,F]
+  Value gate = gelu(b, b.index(both, 2, 0));
+  Value up = b.index(both, 2, 1);
+  return b.add(x, dense(b, b.mul(gate, up), l.down));
+}
+
+/// --scan: the layers as a while over (i, x, keys, values, start,
+/// positions, mask, stacked params...), with the caches stacked
+/// [layers, B, L, KV, K]. Iteration i reads layer i's parameters and cache
+/// (dynamic_slice + reshape), runs the layer and writes the cache back
+/// (dynamic_update_slice): a fori_loop carrying the cache, updated in place.
+static Value scanLayers(GraphBuilder &b, const Config &c, const Layer &stacked,
+                        const Pass &pass, Value x, Value &keys, Value &values) {
+  SmallVector<Value> carry{x,          keys,           values,
+                           pass.start, pass.positions, pass.mask};
+  llvm::append_range(carry, flattenFields(stacked));
+  SmallVector<Value> out =
+      b.forLoop(c.layers, carry, [&](Value i, ArrayRef<Value> args) {
+        Pass inner{b.scalar(0, b.i32()), args[3], args[4], args[5],
+                   pass.useFresh};
+        Layer l = layerAt(b, stacked, args.drop_front(6), i);
+        Value k = b.dynamicIndex(args[1], i), v = b.dynamicIndex(args[2], i);
+        SmallVector<Value> next(args);
+        next[0] = layer(b, c, l, inner, args[0], k, v);
+        next[1] = b.dynamicUpdateIndex(args[1], k, i);
+        next[2] = b.dynamicUpdateIndex(args[2], v, i);
+        return next;
+      });
+  keys = out[1];
+  values = out[2];
+  return out[0];
+}
+
 /// One pass of `tokens` [B, T] at positions start..start+T-1 (`start` a
 /// scalar i32), writing the layers' keys and values into `cache` at `start`.
 /// `mask` [T, L] selects the visible cache entries (the prefill passes
@@ -105,31 +178,15 @@ static Value forward(GraphBuilder &b, const Config &c, const Weights &w,
                      Value tokens, Value start, Value positions, Value mask,
                      Cache &cache, bool useFresh) {
   int64_t B = c.batch, T = GraphBuilder::shapeOf(tokens)[1];
-  Value zero = b.scalar(0, b.i32());
+  Pass pass{b.scalar(0, b.i32()), start, positions, mask, useFresh};
   Value x = b.take(w.embedding, tokens);
   x = b.mulScalar(x, std::sqrt(static_cast<double>(c.dModel)));
-  for (auto [i, l] : llvm::enumerate(w.layers)) {
-    Value h = rmsNorm(b, x, l.preAttnScale, /*plusOne=*/true);
-    Value q = b.dotGeneral(h, l.q, {{}, {}, {2}, {1}});        // [B,T,H,K]
-    Value kv = b.dotGeneral(h, l.kv, {{}, {}, {2}, {2}});      // [B,T,2,KV,K]
-    Value k = rope(b, b.index(kv, 2, 0), positions);
-    Value v = b.index(kv, 2, 1);
-    q = b.mulScalar(rope(b, q, positions),
-                    1.0 / std::sqrt(static_cast<double>(c.keySize)));
-    cache.keys[i] = b.dynamicUpdateSlice(cache.keys[i], k,
-                                         {zero, start, zero, zero});
-    cache.values[i] = b.dynamicUpdateSlice(cache.values[i], v,
-                                           {zero, start, zero, zero});
-    Value attn = useFresh ? groupedAttention(b, q, k, v, mask)
-                          : groupedAttention(b, q, cache.keys[i],
-                                             cache.values[i], mask);
-    x = b.add(x, b.dotGeneral(attn, l.out, {{}, {}, {2, 3}, {0, 1}}));
-    h = rmsNorm(b, x, l.preMlpScale, /*plusOne=*/true);
-    Value both = b.dotGeneral(h, l.up, {{}, {}, {2}, {1}}); // [B,T,2,F]
-    Value gate = gelu(b, b.index(both, 2, 0));
-    Value up = b.index(both, 2, 1);
-    x = b.add(x, dense(b, b.mul(gate, up), l.down));
-  }
+  if (c.scan)
+    x = scanLayers(b, c, w.layers.front(), pass, x, cache.keys.front(),
+                   cache.values.front());
+  else
+    for (auto [i, l] : llvm::enumerate(w.layers))
+      x = layer(b, c, l, pass, x, cache.keys[i], cache.values[i]);
   Value last = b.index(b.slice(x, {0, T - 1, 0}, {B, T, c.dModel}), 1, 0);
   last = rmsNorm(b, last, w.finalScale, /*plusOne=*/true);
   return b.matmul(last, w.unembed);
@@ -150,61 +207,46 @@ static Value decodeStep(GraphBuilder &b, const Config &c, const Weights &w,
 /// The decode loop for S > 1 steps, as a stablehlo.while.
 static Value decodeLoop(GraphBuilder &b, const Config &c, const Weights &w,
                         Value firstToken, Cache &cache, Value &logits) {
-  OpBuilder &ob = b.getBuilder();
-  Location loc = b.getLoc();
-  int64_t S = c.decodeSteps, n = c.layers;
+  int64_t S = c.decodeSteps, n = cache.keys.size();
   Value zero = b.scalar(0, b.i32());
   Value buffer = b.dynamicUpdateSlice(b.full(0, {c.batch, S + 1}, b.i32()),
                                       b.reshape(firstToken, {c.batch, 1}),
                                       {zero, zero});
   logits = b.full(0.0, {c.batch, c.vocab}, GraphBuilder::elementTypeOf(w.unembed));
-  // Carry: step, token, buffer, logits, keys..., values..., weights...
-  SmallVector<Value> carry{b.scalar(0, b.i32()), firstToken, buffer, logits};
+  // Carry: step (the counter), token, buffer, logits, keys..., values...,
+  // weights...
+  SmallVector<Value> carry{firstToken, buffer, logits};
   llvm::append_range(carry, cache.keys);
   llvm::append_range(carry, cache.values);
   llvm::append_range(carry, w.flatten());
-  SmallVector<Type> types;
-  for (Value v : carry)
-    types.push_back(v.getType());
-  SmallVector<Location> locs(types.size(), loc);
-  auto loop = stablehlo::WhileOp::create(ob, loc, types, carry);
-  {
-    OpBuilder::InsertionGuard guard(ob);
-    Block *cond = ob.createBlock(&loop.getCond(), {}, types, locs);
-    Value more = b.compare(cond->getArgument(0),
-                           b.scalar(static_cast<double>(S), b.i32()),
-                           ComparisonDirection::LT);
-    stablehlo::ReturnOp::create(ob, loc, more);
-
-    Block *body = ob.createBlock(&loop.getBody(), {}, types, locs);
-    ArrayRef<BlockArgument> args = body->getArguments();
-    Value step = args[0], token = args[1], out = args[2];
-    Cache inner;
-    for (int64_t i = 0; i < n; ++i) {
-      inner.keys.push_back(args[4 + i]);
-      inner.values.push_back(args[4 + n + i]);
-    }
-    SmallVector<Value> flat(args.begin() + 4 + 2 * n, args.end());
-    Weights wi = Weights::unflatten(flat);
-    Value pos = b.add(step, b.scalar(static_cast<double>(c.seq), b.i32()));
-    Value stepLogits = decodeStep(b, c, wi, token, pos, inner);
-    Value next = b.argmax(stepLogits, 1, b.i32());
-    out = b.dynamicUpdateSlice(
-        out, b.reshape(next, {c.batch, 1}),
-        {b.scalar(0, b.i32()), b.add(step, b.scalar(1, b.i32()))});
-    SmallVector<Value> yield{b.add(step, b.scalar(1, b.i32())), next, out,
-                             stepLogits};
-    llvm::append_range(yield, inner.keys);
-    llvm::append_range(yield, inner.values);
-    llvm::append_range(yield, flat);
-    stablehlo::ReturnOp::create(ob, loc, yield);
-  }
-  logits = loop->getResult(3);
+  SmallVector<Value> out =
+      b.forLoop(S, carry, [&](Value step, ArrayRef<Value> args) {
+        Value token = args[0], out = args[1];
+        Cache inner;
+        for (int64_t i = 0; i < n; ++i) {
+          inner.keys.push_back(args[3 + i]);
+          inner.values.push_back(args[3 + n + i]);
+        }
+        SmallVector<Value> flat(args.begin() + 3 + 2 * n, args.end());
+        Weights wi = Weights::unflatten(flat);
+        Value pos = b.add(step, b.scalar(static_cast<double>(c.seq), b.i32()));
+        Value stepLogits = decodeStep(b, c, wi, token, pos, inner);
+        Value next = b.argmax(stepLogits, 1, b.i32());
+        out = b.dynamicUpdateSlice(
+            out, b.reshape(next, {c.batch, 1}),
+            {b.scalar(0, b.i32()), b.add(step, b.scalar(1, b.i32()))});
+        SmallVector<Value> yield{next, out, stepLogits};
+        llvm::append_range(yield, inner.keys);
+        llvm::append_range(yield, inner.values);
+        llvm::append_range(yield, flat);
+        return yield;
+      });
+  logits = out[2];
   for (int64_t i = 0; i < n; ++i) {
-    cache.keys[i] = loop->getResult(4 + i);
-    cache.values[i] = loop->getResult(4 + n + i);
+    cache.keys[i] = out[3 + i];
+    cache.values[i] = out[3 + n + i];
   }
-  return loop->getResult(2);
+  return out[1];
 }
 
 OwningOpRef<ModuleOp> gen::buildInferenceTransformer(
@@ -223,8 +265,9 @@ OwningOpRef<ModuleOp> gen::buildInferenceTransformer(
                      {"vocab", &c.vocab},
                      {"hidden", &c.hidden},
                      {"decode-steps", &c.decodeSteps}},
-                    error))
+                    error, {"scan"}))
     return nullptr;
+  c.scan = options.scan;
   if (!check(c.heads % c.kvHeads == 0,
              "--heads (" + Twine(c.heads) + ") must be a multiple of "
              "--kv-heads (" + Twine(c.kvHeads) + ")", error) ||
@@ -239,16 +282,25 @@ OwningOpRef<ModuleOp> gen::buildInferenceTransformer(
   Params params;
   Weights w;
   w.embedding = params.add(b, "embedder.embedding", {c.vocab, D}, elt);
-  for (int64_t i = 0; i < c.layers; ++i) {
-    std::string p = ("layer_" + Twine(i) + ".").str();
+  // Unrolled: one Layer per layer; --scan: one of stacked parameters.
+  SmallVector<LayerPrefix> prefixes;
+  if (c.scan)
+    prefixes.push_back(LayerPrefix::stacked(c.layers));
+  else
+    for (int64_t i = 0; i < c.layers; ++i)
+      prefixes.push_back(LayerPrefix::unrolled(i));
+  for (const LayerPrefix &prefix : prefixes) {
+    auto add = [&](StringRef name, ArrayRef<int64_t> shape) {
+      return prefix.declare(b, params, name, shape, elt);
+    };
     Layer l;
-    l.preAttnScale = params.add(b, p + "pre_attn_norm.scale", {D}, elt);
-    l.q = params.add(b, p + "attn.q_einsum.w", {H, D, K}, elt);
-    l.kv = params.add(b, p + "attn.kv_einsum.w", {2, KV, D, K}, elt);
-    l.out = params.add(b, p + "attn.attn_vec_einsum.w", {H, K, D}, elt);
-    l.preMlpScale = params.add(b, p + "pre_mlp_norm.scale", {D}, elt);
-    l.up = params.add(b, p + "mlp.dense_up.w", {2, D, c.hidden}, elt);
-    l.down = params.add(b, p + "mlp.dense_down.w", {c.hidden, D}, elt);
+    l.preAttnScale = add("pre_attn_norm.scale", {D});
+    l.q = add("attn.q_einsum.w", {H, D, K});
+    l.kv = add("attn.kv_einsum.w", {2, KV, D, K});
+    l.out = add("attn.attn_vec_einsum.w", {H, K, D});
+    l.preMlpScale = add("pre_mlp_norm.scale", {D});
+    l.up = add("mlp.dense_up.w", {2, D, c.hidden});
+    l.down = add("mlp.dense_down.w", {c.hidden, D});
     w.layers.push_back(l);
   }
   w.finalScale = params.add(b, "final_norm.scale", {D}, elt);
@@ -258,9 +310,11 @@ OwningOpRef<ModuleOp> gen::buildInferenceTransformer(
   // Prefill.
   int64_t L = c.seq + c.decodeSteps;
   Cache cache;
-  for (int64_t i = 0; i < c.layers; ++i) {
-    cache.keys.push_back(b.full(0.0, {c.batch, L, KV, K}, elt));
-    cache.values.push_back(b.full(0.0, {c.batch, L, KV, K}, elt));
+  for (const LayerPrefix &prefix : prefixes) {
+    SmallVector<int64_t> shape(prefix.leading);
+    shape.append({c.batch, L, KV, K});
+    cache.keys.push_back(b.full(0.0, shape, elt));
+    cache.values.push_back(b.full(0.0, shape, elt));
   }
   Value positions = b.convert(b.iota({c.seq}, 0, b.i32()), b.f32());
   Value logits = forward(b, c, w, prompt, b.scalar(0, b.i32()), positions,

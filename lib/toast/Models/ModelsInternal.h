@@ -21,9 +21,11 @@ struct IntOption {
 };
 
 /// Copies `options.ints` into `fields`. Fails (setting `error`) when an
-/// option is not among `fields` or a value is not positive.
+/// option is not among `fields`, a value is not positive, or a flag that is
+/// set (`scan`) is not among `flags`.
 bool applyOptions(llvm::StringRef model, const ModelOptions &options,
-                  llvm::ArrayRef<IntOption> fields, std::string &error);
+                  llvm::ArrayRef<IntOption> fields, std::string &error,
+                  llvm::ArrayRef<llvm::StringRef> flags = {});
 
 /// Parameter element type from `options.dtype`.
 mlir::Type paramType(GraphBuilder &b, const ModelOptions &options);
@@ -35,6 +37,56 @@ AdamState declareTrainState(GraphBuilder &b, const Params &params,
 void emitTrainStep(GraphBuilder &b, const Params &params,
                    const AdamState &state, mlir::Value loss,
                    const ModelOptions &options);
+/// The same with the gradients `grads` (one per parameter) given.
+void emitTrainStep(GraphBuilder &b, const Params &params,
+                   const AdamState &state, mlir::Value loss,
+                   llvm::ArrayRef<mlir::Value> grads,
+                   const ModelOptions &options);
+
+/// Where a layer's parameters are declared: `params.layer_<i>.<path>` with
+/// the layer's shapes (unrolled), or, under --scan, all layers at once as
+/// `params.layers.<path>` with a leading layer dimension [L, ...] (the names
+/// Flax's nn.scan over a submodule `layers` gives the stacked variables).
+struct LayerPrefix {
+  std::string path;
+  llvm::SmallVector<int64_t> leading;
+
+  static LayerPrefix unrolled(int64_t layer);
+  static LayerPrefix stacked(int64_t layers);
+  /// Declares `params.<path><name>` of shape `leading ++ shape`.
+  mlir::Value declare(GraphBuilder &b, Params &params, llvm::StringRef name,
+                      llvm::ArrayRef<int64_t> shape,
+                      mlir::Type elementType) const;
+};
+
+/// A layer's parameters are a struct of Values whose static `fields()`
+/// lists its members in declaration order; absent members are null. These
+/// flatten the present members (for a loop carry) and rebuild the struct.
+template <typename T> llvm::SmallVector<mlir::Value> flattenFields(const T &s) {
+  llvm::SmallVector<mlir::Value> all;
+  for (mlir::Value T::*field : T::fields())
+    if (s.*field)
+      all.push_back(s.*field);
+  return all;
+}
+/// `s` with every present member `v` replaced by `f(v)`, in `fields()` order.
+template <typename T, typename F> T mapFields(const T &s, F f) {
+  T result = s;
+  for (mlir::Value T::*field : T::fields())
+    if (result.*field)
+      result.*field = f(result.*field);
+  return result;
+}
+/// Layer `i` (a scalar i32) of the stacked parameters `stacked`, whose
+/// members are read from `carried` (the loop's block arguments, flattened
+/// like `flattenFields(stacked)`) with `dynamicIndex`.
+template <typename T>
+T layerAt(GraphBuilder &b, const T &stacked,
+          llvm::ArrayRef<mlir::Value> carried, mlir::Value i) {
+  const mlir::Value *next = carried.begin();
+  return mapFields(stacked,
+                   [&](mlir::Value) { return b.dynamicIndex(*next++, i); });
+}
 
 /// Sets `error` and returns false unless `cond`.
 bool check(bool cond, const llvm::Twine &message, std::string &error);

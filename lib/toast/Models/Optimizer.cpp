@@ -77,7 +77,11 @@ AdamUpdate models::emitAdamUpdate(GraphBuilder &b, const Params &params,
 
 void models::emitGradientResults(GraphBuilder &b, const Params &params,
                                  Value loss) {
-  SmallVector<Value> grads = b.grad(loss, params.values());
+  emitGradientResults(b, params, loss, b.grad(loss, params.values()));
+}
+
+void models::emitGradientResults(GraphBuilder &b, const Params &params,
+                                 Value loss, ArrayRef<Value> grads) {
   b.result("loss", loss);
   for (auto [path, g] : llvm::zip_equal(params.paths(), grads))
     b.result("grad." + path, g);
@@ -86,7 +90,14 @@ void models::emitGradientResults(GraphBuilder &b, const Params &params,
 void models::emitAdamTrainStep(GraphBuilder &b, const Params &params,
                                const AdamState &state, Value loss,
                                const AdamConfig &config) {
-  SmallVector<Value> grads = b.grad(loss, params.values());
+  emitAdamTrainStep(b, params, state, loss, b.grad(loss, params.values()),
+                    config);
+}
+
+void models::emitAdamTrainStep(GraphBuilder &b, const Params &params,
+                               const AdamState &state, Value loss,
+                               ArrayRef<Value> grads,
+                               const AdamConfig &config) {
   AdamUpdate update = emitAdamUpdate(b, params, grads, state, config);
   b.result("loss", loss);
   for (auto [path, v] : llvm::zip_equal(params.paths(), update.params))

@@ -98,20 +98,27 @@ bool gen::check(bool cond, const Twine &message, std::string &error) {
 }
 
 bool gen::applyOptions(StringRef model, const ModelOptions &options,
-                          ArrayRef<IntOption> fields, std::string &error) {
+                       ArrayRef<IntOption> fields, std::string &error,
+                       ArrayRef<StringRef> flags) {
+  auto reject = [&](StringRef name) {
+    std::string accepted;
+    for (const IntOption &f : fields)
+      accepted += " --" + f.name.str();
+    for (StringRef flag : flags)
+      accepted += " --" + flag.str();
+    error = ("model '" + model + "' does not take --" + name +
+             " (it takes:" + accepted + ")")
+                .str();
+    return false;
+  };
+  if (options.scan && !llvm::is_contained(flags, "scan"))
+    return reject("scan");
   for (const auto &entry : options.ints) {
     StringRef name = entry.getKey();
     const IntOption *field = llvm::find_if(
         fields, [&](const IntOption &f) { return f.name == name; });
-    if (field == fields.end()) {
-      std::string accepted;
-      for (const IntOption &f : fields)
-        accepted += " --" + f.name.str();
-      error = ("model '" + model + "' does not take --" + name +
-               " (it takes:" + accepted + ")")
-                  .str();
-      return false;
-    }
+    if (field == fields.end())
+      return reject(name);
     if (entry.getValue() <= 0) {
       error = ("--" + name + " must be positive, got " +
                Twine(entry.getValue()))
@@ -133,10 +140,31 @@ AdamState gen::declareTrainState(GraphBuilder &b, const Params &params,
 void gen::emitTrainStep(GraphBuilder &b, const Params &params,
                         const AdamState &state, Value loss,
                         const ModelOptions &options) {
+  emitTrainStep(b, params, state, loss, b.grad(loss, params.values()), options);
+}
+
+void gen::emitTrainStep(GraphBuilder &b, const Params &params,
+                        const AdamState &state, Value loss,
+                        ArrayRef<Value> grads, const ModelOptions &options) {
   if (options.gradients)
-    emitGradientResults(b, params, loss);
+    emitGradientResults(b, params, loss, grads);
   else
-    emitAdamTrainStep(b, params, state, loss);
+    emitAdamTrainStep(b, params, state, loss, grads);
+}
+
+LayerPrefix LayerPrefix::unrolled(int64_t layer) {
+  return {("layer_" + Twine(layer) + ".").str(), {}};
+}
+
+LayerPrefix LayerPrefix::stacked(int64_t layers) {
+  return {"layers.", {layers}};
+}
+
+Value LayerPrefix::declare(GraphBuilder &b, Params &params, StringRef name,
+                           ArrayRef<int64_t> shape, Type elementType) const {
+  SmallVector<int64_t> full(leading);
+  llvm::append_range(full, shape);
+  return params.add(b, path + name.str(), full, elementType);
 }
 
 Type gen::paramType(GraphBuilder &b, const ModelOptions &options) {

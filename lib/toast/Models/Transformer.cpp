@@ -18,6 +18,11 @@
 // The block: x += attn(norm(x)); x += mlp(norm(x)), RoPE on q and k, causal
 // mask from iota/compare/select, softmax in f32, loss = mean cross-entropy.
 //
+// With --scan the block parameters are stacked, `params.layers.<path>`
+// [L, ...], and the blocks run as a stablehlo.while over them (jax.lax.scan
+// / nn.scan); the training step's backward pass is a second, reverse while
+// that recomputes each block from its saved input (a checkpointed scan).
+//
 //===----------------------------------------------------------------------===//
 
 #include "ModelsInternal.h"
@@ -49,6 +54,22 @@ constexpr double kMaskValue = -2.3819763e38;
 struct LayerParams {
   Value preAttnScale, preAttnOffset, qkv, q, kv, out, postAttnScale,
       preMlpScale, preMlpOffset, up, down;
+
+  /// The members in declaration order (see flattenFields).
+  static ArrayRef<Value LayerParams::*> fields() {
+    static constexpr Value LayerParams::*all[] = {&LayerParams::preAttnScale,
+                                                  &LayerParams::preAttnOffset,
+                                                  &LayerParams::qkv,
+                                                  &LayerParams::q,
+                                                  &LayerParams::kv,
+                                                  &LayerParams::out,
+                                                  &LayerParams::postAttnScale,
+                                                  &LayerParams::preMlpScale,
+                                                  &LayerParams::preMlpOffset,
+                                                  &LayerParams::up,
+                                                  &LayerParams::down};
+    return all;
+  }
 };
 } // namespace
 
@@ -130,30 +151,152 @@ static Value mlp(GraphBuilder &b, const LayerParams &p, Value h) {
   return dense(b, b.mul(gate, up), p.down);
 }
 
+/// One block: x += attn(norm(x)); x += mlp(norm(x)).
+static Value block(GraphBuilder &b, const Config &c, const LayerParams &p,
+                   Value x, Value positions, Value mask) {
+  Value attn = attention(
+      b, c, p, norm(b, c, x, p.preAttnScale, p.preAttnOffset), positions, mask);
+  if (p.postAttnScale)
+    attn = rmsNorm(b, attn, p.postAttnScale);
+  x = b.add(x, attn);
+  return b.add(x, mlp(b, p, norm(b, c, x, p.preMlpScale, p.preMlpOffset)));
+}
+
 static LayerParams declareLayer(GraphBuilder &b, Params &params,
-                                const Config &c, int64_t i, Type elt) {
-  std::string prefix = ("layer_" + Twine(i) + ".").str();
+                                const Config &c, const LayerPrefix &prefix,
+                                Type elt) {
   int64_t D = c.dModel, H = c.heads, K = c.keySize;
+  auto add = [&](StringRef name, ArrayRef<int64_t> shape) {
+    return prefix.declare(b, params, name, shape, elt);
+  };
   LayerParams p;
-  p.preAttnScale = params.add(b, prefix + "pre_attn_norm.scale", {D}, elt);
+  p.preAttnScale = add("pre_attn_norm.scale", {D});
   if (!c.gemma)
-    p.preAttnOffset = params.add(b, prefix + "pre_attn_norm.offset", {D}, elt);
+    p.preAttnOffset = add("pre_attn_norm.offset", {D});
   if (c.kvHeads == H) {
-    p.qkv = params.add(b, prefix + "attn.qkv_einsum.w", {3, H, D, K}, elt);
+    p.qkv = add("attn.qkv_einsum.w", {3, H, D, K});
   } else {
-    p.q = params.add(b, prefix + "attn.q_einsum.w", {H, D, K}, elt);
-    p.kv = params.add(b, prefix + "attn.kv_einsum.w", {2, c.kvHeads, D, K},
-                      elt);
+    p.q = add("attn.q_einsum.w", {H, D, K});
+    p.kv = add("attn.kv_einsum.w", {2, c.kvHeads, D, K});
   }
-  p.out = params.add(b, prefix + "attn.attn_vec_einsum.w", {H, K, D}, elt);
+  p.out = add("attn.attn_vec_einsum.w", {H, K, D});
   if (!c.gemma)
-    p.postAttnScale = params.add(b, prefix + "post_attn_norm.scale", {D}, elt);
-  p.preMlpScale = params.add(b, prefix + "pre_mlp_norm.scale", {D}, elt);
+    p.postAttnScale = add("post_attn_norm.scale", {D});
+  p.preMlpScale = add("pre_mlp_norm.scale", {D});
   if (!c.gemma)
-    p.preMlpOffset = params.add(b, prefix + "pre_mlp_norm.offset", {D}, elt);
-  p.up = params.add(b, prefix + "mlp.dense_up.w", {2, D, c.hidden}, elt);
-  p.down = params.add(b, prefix + "mlp.dense_down.w", {c.hidden, D}, elt);
+    p.preMlpOffset = add("pre_mlp_norm.offset", {D});
+  p.up = add("mlp.dense_up.w", {2, D, c.hidden});
+  p.down = add("mlp.dense_down.w", {c.hidden, D});
   return p;
+}
+
+//===----------------------------------------------------------------------===//
+// --scan: the blocks as loops over stacked parameters
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The scanned blocks: parameters stacked [L, ...], and the loop-invariant
+/// block inputs, which every loop carries (JAX's closed-over constants).
+struct Scan {
+  const Config &c;
+  LayerParams stacked;
+  Value positions, mask;
+};
+} // namespace
+
+/// The forward scan, x through the L blocks: a while over (i, x[, saved],
+/// positions, mask, stacked params...). With `saved`, each block's input is
+/// also written into a stacked [L, B, T, D] buffer (the scan's stacked
+/// output), the residual the backward scan recomputes the block from.
+static Value forwardScan(GraphBuilder &b, const Scan &s, Value x,
+                         Value *saved) {
+  GraphBuilder::NoGradScope noGrad(b);
+  SmallVector<Value> carry{x};
+  if (saved)
+    carry.push_back(b.full(0.0, {s.c.layers, s.c.batch, s.c.seq, s.c.dModel},
+                           GraphBuilder::elementTypeOf(x)));
+  size_t numState = carry.size();
+  carry.append({s.positions, s.mask});
+  llvm::append_range(carry, flattenFields(s.stacked));
+  SmallVector<Value> out =
+      b.forLoop(s.c.layers, carry, [&](Value i, ArrayRef<Value> args) {
+        SmallVector<Value> next(args);
+        if (saved)
+          next[1] = b.dynamicUpdateIndex(args[1], args[0], i);
+        LayerParams p = layerAt(b, s.stacked, args.drop_front(numState + 2), i);
+        next[0] = block(b, s.c, p, args[0], args[numState], args[numState + 1]);
+        return next;
+      });
+  if (saved)
+    *saved = out[1];
+  return out[0];
+}
+
+/// The backward scan: a while over (i, dx, stacked grads..., saved,
+/// positions, mask, stacked params...) visiting block l = L-1-i (JAX's
+/// reverse scan: the counter counts up). Each iteration recomputes block l
+/// from its saved input (jax.checkpoint of the scanned block), pulls dx back
+/// through it, and writes the parameter gradients into zero-initialised
+/// [L, ...] buffers at l. Returns the cotangent of the first block's input;
+/// `grads` receives the stacked gradients in `flattenFields` order.
+static Value backwardScan(GraphBuilder &b, const Scan &s, Value saved, Value dx,
+                          SmallVectorImpl<Value> &grads) {
+  SmallVector<Value> params = flattenFields(s.stacked);
+  size_t n = params.size();
+  SmallVector<Value> carry{dx};
+  {
+    GraphBuilder::NoGradScope noGrad(b);
+    for (Value p : params)
+      carry.push_back(b.fullLike(0.0, p));
+  }
+  carry.append({saved, s.positions, s.mask});
+  llvm::append_range(carry, params);
+  SmallVector<Value> out =
+      b.forLoop(s.c.layers, carry, [&](Value i, ArrayRef<Value> args) {
+        SmallVector<Value> next(args);
+        Value l =
+            b.sub(b.scalar(static_cast<double>(s.c.layers - 1), b.i32()), i);
+        LayerParams p = layerAt(b, s.stacked, args.take_back(n), l);
+        Value x = b.dynamicIndex(args[n + 1], l);
+        SmallVector<Value> wrt{x};
+        llvm::append_range(wrt, flattenFields(p));
+        SmallVector<Value> g;
+        {
+          GraphBuilder::TapeScope tape(b);
+          Value y = block(b, s.c, p, x, args[n + 2], args[n + 3]);
+          g = b.vjp({y}, {args[0]}, wrt);
+        }
+        next[0] = g[0];
+        for (size_t k = 0; k < n; ++k)
+          next[1 + k] = b.dynamicUpdateIndex(args[1 + k], g[1 + k], l);
+        return next;
+      });
+  grads.assign(out.begin() + 1, out.begin() + 1 + n);
+  return out[0];
+}
+
+/// The gradients of the scanned training step in parameter order
+/// (embedding, stacked block parameters, final norm): the head's from the
+/// loss back to the last block's output `last`, the backward scan from
+/// there to the first block's input `embedded`, and the embedding lookup's
+/// contribution from that, added to the tied output projection's.
+static SmallVector<Value> scanGradients(GraphBuilder &b, const Scan &s,
+                                        Value loss, Value embedded, Value last,
+                                        Value saved, Value embedding,
+                                        Value finalScale) {
+  SmallVector<Value> wrt{last, embedding};
+  if (finalScale)
+    wrt.push_back(finalScale);
+  SmallVector<Value> head = b.grad(loss, wrt);
+  SmallVector<Value> blockGrads;
+  Value dx = backwardScan(b, s, saved, head[0], blockGrads);
+  GraphBuilder::NoGradScope noGrad(b);
+  SmallVector<Value> grads{
+      b.add(head[1], b.vjp({embedded}, {dx}, {embedding})[0])};
+  llvm::append_range(grads, blockGrads);
+  if (finalScale)
+    grads.push_back(head[2]);
+  return grads;
 }
 
 OwningOpRef<ModuleOp> gen::buildTransformer(MLIRContext *ctx,
@@ -174,7 +317,7 @@ OwningOpRef<ModuleOp> gen::buildTransformer(MLIRContext *ctx,
                      {"key-size", &c.keySize},
                      {"vocab", &c.vocab},
                      {"hidden", &c.hidden}},
-                    error))
+                    error, {"scan"}))
     return nullptr;
   // Presets with kv-heads == heads keep that when only --heads changes.
   if (options.ints.count("heads") && !options.ints.count("kv-heads") &&
@@ -193,9 +336,15 @@ OwningOpRef<ModuleOp> gen::buildTransformer(MLIRContext *ctx,
   Params params;
   Value embedding =
       params.add(b, "embedder.embedding", {c.vocab, c.dModel}, elt);
+  // Unrolled: one LayerParams per block; --scan: one of stacked parameters.
   SmallVector<LayerParams> layers;
-  for (int64_t i = 0; i < c.layers; ++i)
-    layers.push_back(declareLayer(b, params, c, i, elt));
+  if (options.scan)
+    layers.push_back(
+        declareLayer(b, params, c, LayerPrefix::stacked(c.layers), elt));
+  else
+    for (int64_t i = 0; i < c.layers; ++i)
+      layers.push_back(
+          declareLayer(b, params, c, LayerPrefix::unrolled(i), elt));
   Value finalScale;
   if (c.gemma)
     finalScale = params.add(b, "final_norm.scale", {c.dModel}, elt);
@@ -222,21 +371,26 @@ OwningOpRef<ModuleOp> gen::buildTransformer(MLIRContext *ctx,
                 : b.take(embedding, tokens);
   if (c.gemma)
     x = b.mulScalar(x, std::sqrt(static_cast<double>(c.dModel)));
-  for (const LayerParams &p : layers) {
-    Value attn = attention(
-        b, c, p, norm(b, c, x, p.preAttnScale, p.preAttnOffset), positions,
-        mask);
-    if (p.postAttnScale)
-      attn = rmsNorm(b, attn, p.postAttnScale);
-    x = b.add(x, attn);
-    x = b.add(x, mlp(b, p, norm(b, c, x, p.preMlpScale, p.preMlpOffset)));
-  }
+  Value embedded = x, saved;
+  Scan scan{c, layers.front(), positions, mask};
+  if (options.scan)
+    x = forwardScan(b, scan, x, options.inference ? nullptr : &saved);
+  else
+    for (const LayerParams &p : layers)
+      x = block(b, c, p, x, positions, mask);
+  Value last = x;
   if (finalScale)
     x = rmsNorm(b, x, finalScale, /*plusOne=*/true);
   // 'BTD,VD->BTV' with the tied embedding.
   Value logits = b.dotGeneral(x, embedding, {{}, {}, {2}, {1}});
   if (options.inference) {
     b.result("logits", logits);
+  } else if (options.scan) {
+    Value loss = crossEntropy(b, logits, targets);
+    emitTrainStep(b, params, state, loss,
+                  scanGradients(b, scan, loss, embedded, last, saved, embedding,
+                                finalScale),
+                  options);
   } else {
     Value loss = crossEntropy(b, logits, targets);
     emitTrainStep(b, params, state, loss, options);
