@@ -93,7 +93,7 @@ func.func @broadcast_in_dim(%v: tensor<128xf32>, %s: tensor<f32>, %o: tensor<1x3
 // CHECK-LABEL: func.func @case(
 func.func @case(%i: tensor<i32>, %a: tensor<2x3xf32>) {
   // CHECK: stablehlo.case
-  // CHECK: }) {toast.sharding_rule = "([])->([i, j]) {i=2, j=3}"}
+  // CHECK: }) {toast.sharding_rule = "edges: #0 (region 0 return 0, region 1 return 0)->(result 0)"}
   %0 = "stablehlo.case"(%i) ({
     stablehlo.return %a : tensor<2x3xf32>
   }, {
@@ -329,7 +329,7 @@ func.func @gather(%table: tensor<1000x64xf32>, %ids: tensor<8x16x1xi32>, %x: ten
 // CHECK-LABEL: func.func @if(
 func.func @if(%p: tensor<i1>, %a: tensor<2x3xf32>) {
   // CHECK: stablehlo.if
-  // CHECK: }) {toast.sharding_rule = "([])->([i, j]) {i=2, j=3}"}
+  // CHECK: }) {toast.sharding_rule = "edges: #0 (region 0 return 0, region 1 return 0)->(result 0)"}
   %0 = "stablehlo.if"(%p) ({
     stablehlo.return %a : tensor<2x3xf32>
   }, {
@@ -743,9 +743,11 @@ func.func @triangular_solve(%a: tensor<2x3x3xf32>, %b: tensor<2x3x4xf32>) {
   return
 }
 
+// while ties operand i, both regions' argument i, the body's return operand
+// i and result i (Shardy's data-flow edges); it has no rule of its own.
 // CHECK-LABEL: func.func @while(
 func.func @while(%n: tensor<i64>, %v: tensor<4x8xf32>) {
-  // CHECK: stablehlo.while{{.*}}toast.sharding_rule = "([], [i, j])->([], [i, j]) {i=4, j=8}"
+  // CHECK: stablehlo.while{{.*}}toast.sharding_rule = "edges: #0 (operand 0, region 1 return 0)->(result 0, region 0 arg 0, region 1 arg 0) #1 (operand 1, region 1 return 1)->(result 1, region 0 arg 1, region 1 arg 1)"
   %0:2 = stablehlo.while(%i = %n, %x = %v) : tensor<i64>, tensor<4x8xf32>
    cond {
     %p = stablehlo.compare LT, %i, %i : (tensor<i64>, tensor<i64>) -> tensor<i1>

@@ -1,0 +1,90 @@
+// RUN: toast-opt %s --toast-test-print-sharding-rules | FileCheck %s
+
+// Loops and conditionals have no sharding rule: DataFlowEdgeOpInterface
+// names their tied values, and a counted loop's trip count comes from the
+// counter pattern (compare against a constant, step by a constant).
+
+// CHECK-LABEL: func.func @counted_up(
+func.func @counted_up(%v: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %c0 = stablehlo.constant dense<0> : tensor<i32>
+  // CHECK: stablehlo.while{{.*}}toast.sharding_rule = "edges: #0 {{.*}} #1 (operand 1, region 1 return 1)->(result 1, region 0 arg 1, region 1 arg 1) trips=5"
+  %0:2 = stablehlo.while(%i = %c0, %x = %v) : tensor<i32>, tensor<4x8xf32>
+   cond {
+    %n = stablehlo.constant dense<10> : tensor<i32>
+    %p = stablehlo.compare LT, %i, %n : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %p : tensor<i1>
+  } do {
+    %two = stablehlo.constant dense<2> : tensor<i32>
+    %next = stablehlo.add %i, %two : tensor<i32>
+    %y = stablehlo.exponential %x : tensor<4x8xf32>
+    stablehlo.return %next, %y : tensor<i32>, tensor<4x8xf32>
+  }
+  return %0#1 : tensor<4x8xf32>
+}
+
+// The limit on the left and a counter stepping down: 7, 6, ..., 0.
+// CHECK-LABEL: func.func @counted_down(
+func.func @counted_down(%v: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %c7 = stablehlo.constant dense<7> : tensor<i64>
+  // CHECK: stablehlo.while{{.*}}trips=8"
+  %0:2 = stablehlo.while(%i = %c7, %x = %v) : tensor<i64>, tensor<4x8xf32>
+   cond {
+    %zero = stablehlo.constant dense<0> : tensor<i64>
+    %p = stablehlo.compare LE, %zero, %i : (tensor<i64>, tensor<i64>) -> tensor<i1>
+    stablehlo.return %p : tensor<i1>
+  } do {
+    %one = stablehlo.constant dense<1> : tensor<i64>
+    %next = stablehlo.subtract %i, %one : tensor<i64>
+    stablehlo.return %next, %x : tensor<i64>, tensor<4x8xf32>
+  }
+  return %0#1 : tensor<4x8xf32>
+}
+
+// A bound that is not a constant: no trip count.
+// CHECK-LABEL: func.func @uncounted(
+func.func @uncounted(%n: tensor<i32>, %v: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %c0 = stablehlo.constant dense<0> : tensor<i32>
+  // CHECK: stablehlo.while{{.*}}region 1 arg 2)"}
+  %0:3 = stablehlo.while(%i = %c0, %m = %n, %x = %v) : tensor<i32>, tensor<i32>, tensor<4x8xf32>
+   cond {
+    %p = stablehlo.compare LT, %i, %m : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %p : tensor<i1>
+  } do {
+    %one = stablehlo.constant dense<1> : tensor<i32>
+    %next = stablehlo.add %i, %one : tensor<i32>
+    stablehlo.return %next, %m, %x : tensor<i32>, tensor<i32>, tensor<4x8xf32>
+  }
+  return %0#2 : tensor<4x8xf32>
+}
+
+// Nested loops: each while has its own edges; the inner loop's operand is
+// the outer body's block argument.
+// CHECK-LABEL: func.func @nested(
+func.func @nested(%v: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %c0 = stablehlo.constant dense<0> : tensor<i32>
+  // CHECK: stablehlo.while{{.*}}trips=3"
+  // CHECK: stablehlo.while{{.*}}trips=2"
+  %0:2 = stablehlo.while(%i = %c0, %x = %v) : tensor<i32>, tensor<4x8xf32>
+   cond {
+    %n = stablehlo.constant dense<3> : tensor<i32>
+    %p = stablehlo.compare LT, %i, %n : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %p : tensor<i1>
+  } do {
+    %z = stablehlo.constant dense<0> : tensor<i32>
+    %1:2 = stablehlo.while(%j = %z, %y = %x) : tensor<i32>, tensor<4x8xf32>
+     cond {
+      %n = stablehlo.constant dense<2> : tensor<i32>
+      %p = stablehlo.compare LT, %j, %n : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %p : tensor<i1>
+    } do {
+      %one = stablehlo.constant dense<1> : tensor<i32>
+      %next = stablehlo.add %j, %one : tensor<i32>
+      %e = stablehlo.exponential %y : tensor<4x8xf32>
+      stablehlo.return %next, %e : tensor<i32>, tensor<4x8xf32>
+    }
+    %one = stablehlo.constant dense<1> : tensor<i32>
+    %next = stablehlo.add %i, %one : tensor<i32>
+    stablehlo.return %next, %1#1 : tensor<i32>, tensor<4x8xf32>
+  }
+  return %0#1 : tensor<4x8xf32>
+}
