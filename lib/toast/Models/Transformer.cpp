@@ -241,6 +241,7 @@ static Value forwardScan(GraphBuilder &b, const Scan &s, Value x,
 /// `grads` receives the stacked gradients in `flattenFields` order.
 static Value backwardScan(GraphBuilder &b, const Scan &s, Value saved, Value dx,
                           SmallVectorImpl<Value> &grads) {
+  assert(b.isRecording() && "the body differentiates the recomputed block");
   SmallVector<Value> params = flattenFields(s.stacked);
   size_t n = params.size();
   SmallVector<Value> carry{dx};
