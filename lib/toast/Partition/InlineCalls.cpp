@@ -1,12 +1,15 @@
 //===- InlineCalls.cpp - Inline calls before partitioning ----------------===//
 //
-// Propagation works within one function. Calls in the entry function are
-// inlined first (recursively, bounded), so that tilings flow through the
-// helpers JAX and PyTorch exports call (`call @relu`, ...). The caller is
-// told with a remark; callees stay in the module.
+// Propagation works within one function. Calls in the entry function and
+// in the bodies of its loops and conditionals (JAX's scan bodies usually
+// call a private function per layer) are inlined first (recursively,
+// bounded), so that tilings flow through the helpers JAX and PyTorch
+// exports call (`call @relu`, ...). The caller is told with a remark;
+// callees stay in the module.
 //
 //===----------------------------------------------------------------------===//
 
+#include "toast/Interfaces/ControlFlow.h"
 #include "toast/Partition/Schedule.h"
 
 #include "mlir/IR/IRMapping.h"
@@ -36,10 +39,12 @@ FailureOr<unsigned> inlineCalls(func::FuncOp func, unsigned maxRounds) {
   unsigned inlined = 0;
   for (unsigned round = 0; round < maxRounds; ++round) {
     SmallVector<CallOpInterface> calls;
-    // Only calls directly in the body: calls inside while/case regions stay.
-    for (Operation &op : func.getBody().front())
+    // Calls in every partitionable block; calls in reduction bodies and
+    // other opaque regions stay.
+    walkProgram(func.getBody().front(), [&](Operation *op, const Scope &) {
       if (auto call = dyn_cast<CallOpInterface>(op))
         calls.push_back(call);
+    });
     if (calls.empty())
       return inlined;
     bool changed = false;
