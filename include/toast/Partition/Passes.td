@@ -122,8 +122,12 @@ def PartirPropagatePass : Pass<"partir-propagate", "::mlir::ModuleOp"> {
   let description = [{
     Propagates the tilings forward and backward through the sharding rules
     to a fixed point, with inference from partial matches; conflicts and
-    axes already used by an op's loops block propagation. Linear in the
-    program size (a worklist). With `report`, one line with the number of
+    axes already used by an op's loops block propagation. Ops inside
+    `while`/`case`/`if` bodies propagate like top-level ops, and each tied
+    class of such an op (a loop-carried value: operand, block arguments,
+    yielded value, result; a conditional's result and its branches' returns)
+    propagates as one identity op whose nest is saved in
+    `partir.edge_loops`. Linear in the program size (a worklist). With `report`, one line with the number of
     ops visited, loops added and conflicts met goes to stderr.
 
     **Options:** `report`, `mesh`.
@@ -147,7 +151,10 @@ def PartirMaterializeCorePass
   let description = [{
     Turns the tilings recorded by the action and tactic passes into
     `partir.loop` nests with `partir.slice`s, then fuses loops into the
-    loops that slice them (PartIR Listing 8).
+    loops that slice them (PartIR Listing 8). Ops in loop and conditional
+    bodies get nests too; the region op stays global, its tiled block
+    arguments get value-tiling loops, and no loop is fused into a body from
+    outside it.
   }];
   let options = [MeshOption];
   let dependentDialects = ["::toast::partir::PartIRDialect"];

@@ -11,10 +11,14 @@ def PartirLowerToHloPass : Pass<"partir-lower-to-hlo", "::mlir::ModuleOp"> {
     device, `partir.slice` becomes `partir_hlo.all_slice` over the loop's
     axis, and the loop's results become `all_gather` (`#tile<d>`),
     `all_reduce "sum"` (`#sum`) or the yielded value (`#any`). The
-    collectives are then optimized (see `partir-optimize-collectives`) and the
-    function boundary becomes device-local: an argument used only through
-    identical all_slices takes the sliced type, a result produced by an
-    all_gather returns the gathered operand. Each sharded argument and result
+    collectives are then optimized (see `partir-optimize-collectives`), the
+    tied values of `while`/`case`/`if` become device-local where every use of
+    their block arguments and result is the same all_slice (the loop then
+    carries shards; the value each source passes is the operand of a
+    matching all_gather, or an all_slice of it), and the function boundary
+    becomes device-local: an argument used only through identical all_slices
+    takes the sliced type, a result produced by an all_gather returns the
+    gathered operand. Each sharded argument and result
     records its per-dimension axes in `partir.sharding`, and the function
     records the mesh in `partir.mesh`.
 
