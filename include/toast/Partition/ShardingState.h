@@ -16,10 +16,20 @@
 // tiling followed by its explicit tilings; later entries are nested inside
 // earlier ones (deep tiling, appendix B.1.2).
 //
-// Propagation is a worklist over ops. For each mesh axis not yet used by an
-// op's nest it collects the factors its operands' tilings (forward) and its
-// results' tilings and consumers' loop nests (backward) point at. Exactly one
-// candidate factor that is tileable, divisible and allowed by atomic axes
+// Loops and conditionals (control-flow-design.md §2.2): the ops inside the
+// regions of `while`, `case` and `if` have loop nests like top-level ops.
+// Each tied class of such an op (a loop-carried value: operand, block
+// arguments, yielded value and result; or a conditional's result and its
+// branches' returns) is one *edge*: a virtual identity op whose operands are
+// the class's sources and whose results are its targets. Edges have nests
+// and take part in propagation like ops, so tilings flow into and out of
+// bodies in both directions and a carried value required tiled two ways is
+// a conflict like any other.
+//
+// Propagation is a worklist over ops and edges. For each mesh axis not yet used
+// by an op's nest it collects the factors its operands' tilings (forward) and
+// its results' tilings and consumers' loop nests (backward) point at. Exactly
+// one candidate factor that is tileable, divisible and allowed by atomic axes
 // extends the nest; several candidates are a conflict and block (incremental
 // tactics resolve them, §5.2.3). An axis an op already loops over is never
 // used again inside it, so nested loops over one axis cannot arise.
@@ -31,6 +41,7 @@
 #define TOAST_PARTITION_SHARDINGSTATE_H
 
 #include "toast/Dialect/PartIR/Core/IR/PartIRCore.h"
+#include "toast/Interfaces/ControlFlow.h"
 #include "toast/Interfaces/ShardingRule.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -110,14 +121,19 @@ public:
   llvm::ArrayRef<AxisFactor> getLoopNest(mlir::Operation *op);
   /// The rule of `op`, or null when the op is opaque to partitioning.
   const ShardingRule *getRule(mlir::Operation *op);
+  /// The tied classes of the function's loops and conditionals.
+  const TiedValues &getTiedValues() const { return *tied; }
+  /// The loop nest of a tied class (its factors are the dimensions).
+  llvm::ArrayRef<AxisFactor> getEdgeNest(const TiedValues::Edge &edge);
   /// Size of a mesh axis (the axis must exist).
   int64_t axisSize(llvm::StringRef axis) const;
 
   //===- Persistence ------------------------------------------------------===//
 
   /// Stores the state as discardable attributes (`partir.tiling`,
-  /// `partir.atomic` on arguments and ops, `partir.loops` on ops) so that
-  /// tactic passes can be chained in a pipeline.
+  /// `partir.atomic` on arguments and ops, `partir.loops` on ops,
+  /// `partir.edge_loops` on loops and conditionals, one list per result) so
+  /// that tactic passes can be chained in a pipeline.
   void save();
   /// Reads what save() stored; fails on malformed attributes.
   mlir::LogicalResult load();
@@ -133,37 +149,68 @@ public:
   mlir::LogicalResult materializeCore();
 
 private:
-  struct OpInfo {
+  /// An op with a rule, or a tied class seen as an identity op.
+  struct NodeInfo {
     ShardingRule rule;
     llvm::SmallVector<AxisFactor> nest;
     unsigned order = 0;
+    /// The op, or null for a tied class.
+    mlir::Operation *op = nullptr;
+    /// The tied class (index into getTiedValues().getEdges()) of an edge.
+    unsigned edge = 0;
   };
   struct ValueInfo {
     llvm::SmallVector<AxisDim> tiling; ///< explicit tilings
     llvm::SmallVector<std::string> atomic;
   };
+  /// A node and one of its operands (uses) or results (defined values).
+  struct NodePort {
+    NodeInfo *node = nullptr;
+    unsigned index = 0;
+  };
 
-  OpInfo *getInfo(mlir::Operation *op);
+  NodeInfo *getInfo(mlir::Operation *op);
+  /// The node reading `use` (an op with a rule or an edge it feeds).
+  NodePort getConsumer(mlir::OpOperand &use);
+  /// The node defining `value` (an op with a rule or an edge it is a
+  /// target of).
+  NodePort getProducer(mlir::Value value);
+  /// The values a node reads and defines.
+  llvm::SmallVector<mlir::Value> getInputs(const NodeInfo &node);
+  llvm::SmallVector<mlir::Value> getOutputs(const NodeInfo &node);
+  /// The (axis, dim) levels `nest` of a node applies to its input `index`.
+  static llvm::SmallVector<AxisDim> inputSlicing(const NodeInfo &node,
+                                                 unsigned index);
   /// The (axis, dim) slicings that every consumer's loop nest applies to
   /// `value`, in the first consumer's order; empty if some use is opaque.
   llvm::SmallVector<AxisDim> commonConsumerSlicing(mlir::Value value);
-  /// Tries to extend `op`'s nest by one axis; returns true on change.
-  bool visit(mlir::Operation *op, PropagationStats &stats);
+  /// Tries to extend a node's nest by one axis; returns true on change.
+  bool visit(NodeInfo &node, PropagationStats &stats);
   /// The factor a candidate axis would tile, or std::nullopt.
-  std::optional<int64_t> candidateFactor(mlir::Operation *op, OpInfo &info,
-                                         llvm::StringRef axis,
+  std::optional<int64_t> candidateFactor(NodeInfo &node, llvm::StringRef axis,
                                          PropagationStats &stats);
-  bool canAssign(mlir::Operation *op, OpInfo &info, llvm::StringRef axis,
-                 int64_t factor);
+  bool canAssign(NodeInfo &node, llvm::StringRef axis, int64_t factor);
+  void addEdges();
+  void saveEdges(mlir::Builder &b);
+  mlir::LogicalResult loadEdges(mlir::Operation *op);
+  mlir::LogicalResult loadNest(mlir::Attribute attr, const ShardingRule &rule,
+                               llvm::SmallVectorImpl<AxisFactor> &nest);
 
   mlir::func::FuncOp func;
   partir::MeshAttr mesh;
-  llvm::DenseMap<mlir::Operation *, OpInfo> ops;
+  std::shared_ptr<const TiedValues> tied;
+  /// Ops first (in program pre-order), then edges.
+  std::vector<NodeInfo> nodes;
+  llvm::DenseMap<mlir::Operation *, unsigned> opNodes;
+  /// Node of each tied class, by its index in the TiedValues.
+  llvm::SmallVector<unsigned> edgeNodes;
   llvm::DenseMap<mlir::Value, ValueInfo> values;
-  /// Ops whose evidence changed since they were last visited, visited in
+  /// Nodes whose evidence changed since they were last visited, visited in
   /// program order so that results do not depend on use-list order.
-  std::set<std::pair<unsigned, mlir::Operation *>> worklist;
+  std::set<std::pair<unsigned, unsigned>> worklist;
+  void enqueue(NodePort port);
   void enqueue(mlir::Operation *op);
+  void enqueueNeighbours(mlir::Value value);
 };
 
 } // namespace toast::partition

@@ -80,12 +80,6 @@ double getContractionFlops(mlir::Operation *op);
 /// (dot_general, dot, convolution).
 bool isContraction(mlir::Operation *op);
 
-/// The trip count of a `stablehlo.while` in the common counted form: the
-/// condition compares a loop-carried counter (LT, LE, GT, GE or NE) with a
-/// constant, the counter starts from a constant and the body adds (or
-/// subtracts) a constant to it. std::nullopt for other loops.
-std::optional<int64_t> getWhileTripCount(mlir::Operation *whileOp);
-
 /// A collective op recognized by the simulator: PartIR:HLO collectives
 /// (over mesh axes) and StableHLO collectives (over replica groups).
 struct CollectiveInfo {

@@ -12,10 +12,16 @@
 //  3. results with explicit tilings beyond their nest get a value-tiling
 //     nest over their full tiling (deep tiling, appendix B.1.2);
 //  4. fusion: a single-result loop whose only use is a slice, over the same
-//     axis and dimension, by a later loop (possibly nested in a later op of
-//     the producer's block) is moved into that loop: the slice of the tiled
-//     result at the loop's own index is the tile. This yields the fused
-//     nests of the paper's Listing 8.
+//     axis and dimension, by a later loop (possibly nested in a later loop
+//     of the producer's block, never in a `while`/`case`/`if` body, where
+//     it would run per iteration) is moved into that loop: the slice of the
+//     tiled result at the loop's own index is the tile. This yields the
+//     fused nests of the paper's Listing 8.
+//
+// Ops inside loop and conditional bodies are rewritten the same way; the
+// region op itself stays global, and its tied values (block arguments and
+// results) get value-tiling nests like arguments. Lowering to PartIR:HLO
+// then makes the carried values device-local (localizeTiedValues).
 //
 //===----------------------------------------------------------------------===//
 
@@ -63,9 +69,9 @@ buildNest(OpBuilder &b, Location loc, ArrayRef<Level> levels,
                                      b.getStringAttr(level.axis),
                                      b.getArrayAttr(level.actions));
   OpBuilder::InsertionGuard guard(b);
-  Block *body = b.createBlock(&loop.getBody(), {},
-                              {partir::RangeType::get(b.getContext(), size)},
-                              {loc});
+  Block *body =
+      b.createBlock(&loop.getBody(), {},
+                    {partir::RangeType::get(b.getContext(), size)}, {loc});
   ranges.push_back(body->getArgument(0));
   SmallVector<Value> yielded =
       buildNest(b, loc, levels.drop_front(), ranges, inner, mesh);
@@ -130,8 +136,7 @@ static void replaceUsesOutside(Value value, Value replacement,
 /// Wraps `value` in its value-tiling and atomic loops, inserted at the
 /// builder's insertion point.
 static void wrapValue(OpBuilder &b, Value value, ArrayRef<AxisDim> tiling,
-                      ArrayRef<std::string> atomicAxes,
-                      partir::MeshAttr mesh) {
+                      ArrayRef<std::string> atomicAxes, partir::MeshAttr mesh) {
   Location loc = value.getLoc();
   Value current = value;
   if (!tiling.empty()) {
@@ -141,14 +146,14 @@ static void wrapValue(OpBuilder &b, Value value, ArrayRef<AxisDim> tiling,
   }
   for (const std::string &axis : atomicAxes) {
     SmallVector<Value> ranges;
-    Level level{axis, {partir::AnyAttr::get(b.getContext())},
-                {current.getType()}};
-    Value whole =
-        buildNest(b, loc, level, ranges,
-                  [&](OpBuilder &, ArrayRef<Value>) -> SmallVector<Value> {
-                    return {current};
-                  },
-                  mesh)[0];
+    Level level{
+        axis, {partir::AnyAttr::get(b.getContext())}, {current.getType()}};
+    Value whole = buildNest(
+        b, loc, level, ranges,
+        [&](OpBuilder &, ArrayRef<Value>) -> SmallVector<Value> {
+          return {current};
+        },
+        mesh)[0];
     replaceUsesOutside(current, whole, whole.getDefiningOp());
     current = whole;
   }
@@ -272,7 +277,8 @@ llvm::SmallSet<StringRef, 4> &LoopFuser::nestedAxes(partir::LoopOp loop) {
   if (it != nested.end())
     return it->second;
   llvm::SmallSet<StringRef, 4> axes;
-  loop.getBody().walk([&](partir::LoopOp inner) { axes.insert(inner.getAxis()); });
+  loop.getBody().walk(
+      [&](partir::LoopOp inner) { axes.insert(inner.getAxis()); });
   return nested[loop] = axes;
 }
 
@@ -291,6 +297,13 @@ bool LoopFuser::fuseIntoSlice(partir::SliceOp slice) {
   // it would be O(n) after every fusion changed the block.)
   Operation *anchor = producer->getBlock()->findAncestorOpInBlock(*consumer);
   if (!anchor || anchor == producer.getOperation())
+    return false;
+  // Never into a loop or conditional body: the producer's work would run
+  // once per iteration (or only on one branch).
+  for (Operation *cur = consumer; cur != anchor; cur = cur->getParentOp())
+    if (isDataFlowRegionOp(cur))
+      return false;
+  if (isDataFlowRegionOp(anchor))
     return false;
   auto tile = dyn_cast<partir::TileAttr>(producer.getActions()[0]);
   if (!tile || tile.getDim() != slice.getDim())
@@ -350,16 +363,18 @@ LogicalResult ShardingState::materializeCore() {
   for (BlockArgument arg : func.getArguments())
     wrapValue(b, arg, getExplicitTiling(arg), getAtomicAxes(arg), mesh);
 
+  // Ops of every partitionable block, a region op before its bodies.
   SmallVector<Operation *> original;
-  for (Operation &op : entry.without_terminator())
-    if (!isa<partir::LoopOp>(op) || ops.count(&op))
-      original.push_back(&op);
+  walkProgram(entry, [&](Operation *op, const Scope &) {
+    if (!op->hasTrait<OpTrait::IsTerminator>())
+      original.push_back(op);
+  });
   for (Operation *op : original) {
     SmallVector<Value> results(op->getResults());
     // Full tilings are computed before the op is replaced.
     SmallVector<SmallVector<AxisDim>> tilings;
     SmallVector<SmallVector<std::string>> atomics;
-    OpInfo *info = getInfo(op);
+    NodeInfo *info = getInfo(op);
     for (OpResult result : op->getResults()) {
       // A value-tiling nest is needed only for tilings beyond the op's nest.
       SmallVector<AxisDim> tiling = getTiling(result);
@@ -372,11 +387,21 @@ LogicalResult ShardingState::materializeCore() {
                                                  : SmallVector<AxisDim>());
       atomics.push_back(SmallVector<std::string>(getAtomicAxes(result)));
     }
+    // A loop's or conditional's block arguments are tied values: tiled
+    // like function arguments, at the start of their block.
+    if (isDataFlowRegionOp(op))
+      for (Region &region : op->getRegions())
+        for (Block &block : region) {
+          b.setInsertionPointToStart(&block);
+          for (BlockArgument arg : block.getArguments())
+            if (!arg.use_empty())
+              wrapValue(b, arg, getTiling(arg), getAtomicAxes(arg), mesh);
+        }
     if (info && !info->nest.empty()) {
       b.setInsertionPoint(op);
       results = buildOpNest(b, op, info->rule, info->nest, mesh);
       op->replaceAllUsesWith(results);
-      ops.erase(op);
+      opNodes.erase(op);
       op->erase();
     }
     for (auto [i, result] : llvm::enumerate(results)) {

@@ -14,6 +14,7 @@ static constexpr StringLiteral kAtomicAttr = "partir.atomic";
 static constexpr StringLiteral kLoopsAttr = "partir.loops";
 static constexpr StringLiteral kResultTilingsAttr = "partir.result_tilings";
 static constexpr StringLiteral kResultAtomicAttr = "partir.result_atomic";
+static constexpr StringLiteral kEdgeLoopsAttr = "partir.edge_loops";
 
 /// Whether an op's regions are scalar computations (reduce bodies,
 /// comparators) that stay valid when the op runs on tiles. Ops whose regions
@@ -33,41 +34,152 @@ static bool hasOnlyScalarRegions(Operation *op) {
 
 ShardingState::ShardingState(func::FuncOp func, partir::MeshAttr mesh)
     : func(func), mesh(mesh) {
-  unsigned order = 0;
-  if (func.isExternal())
+  if (func.isExternal()) {
+    tied = std::make_shared<TiedValues>();
     return;
-  for (Operation &op : func.getBody().front()) {
+  }
+  Block &entry = func.getBody().front();
+  tied = std::make_shared<TiedValues>(entry);
+  unsigned order = 0;
+  walkProgram(entry, [&](Operation *op, const Scope &) {
     ++order;
     // Zero-operand ops (constants, iota) stay whole; consumers slice them.
-    if (op.getNumOperands() == 0 || !hasOnlyScalarRegions(&op))
-      continue;
-    std::optional<ShardingRule> rule = getShardingRule(&op);
+    if (op->getNumOperands() == 0 || !hasOnlyScalarRegions(op))
+      return;
+    std::optional<ShardingRule> rule = getShardingRule(op);
     if (!rule)
-      continue;
-    OpInfo &info = ops[&op];
-    info.rule = std::move(*rule);
-    info.order = order;
+      return;
+    opNodes[op] = nodes.size();
+    nodes.push_back({std::move(*rule), {}, order, op, 0});
+  });
+  addEdges();
+}
+
+/// The identity rule of a tied class: one parallel factor per dimension of
+/// the owning result, mapped to the same dimension of every source and
+/// target of that type.
+static ShardingRule edgeRule(const TiedValues::Edge &edge) {
+  ShardingRule rule;
+  Type type = edge.targets.front().getType();
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  SmallVector<int64_t> dims;
+  if (tensor && tensor.hasStaticShape())
+    for (auto [d, size] : llvm::enumerate(tensor.getShape())) {
+      rule.factors.push_back({size, FactorKind::Parallel});
+      dims.push_back(d);
+    }
+  auto dimsOf = [&](Type t) {
+    return t == type ? dims : SmallVector<int64_t>();
+  };
+  for (OpOperand *source : edge.sources)
+    rule.operandDims.push_back(dimsOf(source->get().getType()));
+  for (Value target : edge.targets)
+    rule.resultDims.push_back(dimsOf(target.getType()));
+  return rule;
+}
+
+void ShardingState::addEdges() {
+  DenseMap<Operation *, unsigned> orderOf;
+  for (const NodeInfo &node : nodes)
+    orderOf[node.op] = node.order;
+  unsigned order = 0;
+  DenseMap<Operation *, unsigned> regionOrder;
+  walkProgram(func.getBody().front(), [&](Operation *op, const Scope &) {
+    ++order;
+    if (isDataFlowRegionOp(op))
+      regionOrder[op] = order;
+  });
+  for (auto [i, edge] : llvm::enumerate(tied->getEdges())) {
+    edgeNodes.push_back(nodes.size());
+    nodes.push_back({edgeRule(edge),
+                     {},
+                     regionOrder.lookup(edge.owner),
+                     nullptr,
+                     static_cast<unsigned>(i)});
   }
 }
 
-void ShardingState::enqueue(Operation *op) {
-  if (OpInfo *info = getInfo(op))
-    worklist.insert({info->order, op});
+void ShardingState::enqueue(NodePort port) {
+  if (port.node)
+    worklist.insert(
+        {port.node->order, static_cast<unsigned>(port.node - nodes.data())});
 }
 
-ShardingState::OpInfo *ShardingState::getInfo(Operation *op) {
-  auto it = ops.find(op);
-  return it == ops.end() ? nullptr : &it->second;
+void ShardingState::enqueue(Operation *op) {
+  if (NodeInfo *info = getInfo(op))
+    enqueue(NodePort{info, 0});
+}
+
+void ShardingState::enqueueNeighbours(Value value) {
+  enqueue(getProducer(value));
+  for (OpOperand &use : value.getUses())
+    enqueue(getConsumer(use));
+}
+
+ShardingState::NodeInfo *ShardingState::getInfo(Operation *op) {
+  auto it = opNodes.find(op);
+  return it == opNodes.end() ? nullptr : &nodes[it->second];
+}
+
+ShardingState::NodePort ShardingState::getConsumer(OpOperand &use) {
+  if (NodeInfo *info = getInfo(use.getOwner()))
+    return {info, use.getOperandNumber()};
+  unsigned index;
+  if (const TiedValues::Edge *edge = tied->getEdgeOfSource(use, &index))
+    return {&nodes[edgeNodes[tied->getIndex(*edge)]], index};
+  return {};
+}
+
+ShardingState::NodePort ShardingState::getProducer(Value value) {
+  if (auto result = dyn_cast<OpResult>(value))
+    if (NodeInfo *info = getInfo(result.getOwner()))
+      return {info, result.getResultNumber()};
+  if (const TiedValues::Edge *edge = tied->getEdgeOfTarget(value)) {
+    unsigned index = llvm::find(edge->targets, value) - edge->targets.begin();
+    return {&nodes[edgeNodes[tied->getIndex(*edge)]], index};
+  }
+  return {};
+}
+
+SmallVector<Value> ShardingState::getInputs(const NodeInfo &node) {
+  if (node.op)
+    return SmallVector<Value>(node.op->getOperands());
+  SmallVector<Value> inputs;
+  for (OpOperand *source : tied->getEdges()[node.edge].sources)
+    inputs.push_back(source->get());
+  return inputs;
+}
+
+SmallVector<Value> ShardingState::getOutputs(const NodeInfo &node) {
+  if (node.op)
+    return SmallVector<Value>(node.op->getResults());
+  const auto &targets = tied->getEdges()[node.edge].targets;
+  return SmallVector<Value>(targets.begin(), targets.end());
+}
+
+SmallVector<AxisDim> ShardingState::inputSlicing(const NodeInfo &node,
+                                                 unsigned index) {
+  SmallVector<AxisDim> levels;
+  for (const AxisFactor &level : node.nest) {
+    int64_t dim = node.rule.getOperandDim(index, level.factor);
+    if (dim != kNoFactor)
+      levels.push_back({level.axis, dim});
+  }
+  return levels;
 }
 
 const ShardingRule *ShardingState::getRule(Operation *op) {
-  OpInfo *info = getInfo(op);
+  NodeInfo *info = getInfo(op);
   return info ? &info->rule : nullptr;
 }
 
 ArrayRef<AxisFactor> ShardingState::getLoopNest(Operation *op) {
-  OpInfo *info = getInfo(op);
+  NodeInfo *info = getInfo(op);
   return info ? ArrayRef<AxisFactor>(info->nest) : ArrayRef<AxisFactor>();
+}
+
+ArrayRef<AxisFactor> ShardingState::getEdgeNest(const TiedValues::Edge &edge) {
+  return nodes[edgeNodes[tied->getIndex(edge)]].nest;
 }
 
 int64_t ShardingState::axisSize(StringRef axis) const {
@@ -86,14 +198,13 @@ ArrayRef<std::string> ShardingState::getAtomicAxes(Value value) {
 
 SmallVector<AxisDim> ShardingState::getTiling(Value value) {
   SmallVector<AxisDim> tiling;
-  if (auto result = dyn_cast<OpResult>(value))
-    if (OpInfo *info = getInfo(result.getOwner()))
-      for (const AxisFactor &level : info->nest) {
-        int64_t dim = info->rule.getResultDim(result.getResultNumber(),
-                                              level.factor);
-        if (dim != kNoFactor)
-          tiling.push_back({level.axis, dim});
-      }
+  if (NodePort producer = getProducer(value); producer.node)
+    for (const AxisFactor &level : producer.node->nest) {
+      int64_t dim =
+          producer.node->rule.getResultDim(producer.index, level.factor);
+      if (dim != kNoFactor)
+        tiling.push_back({level.axis, dim});
+    }
   // Explicit tilings the defining nest already provides are satisfied.
   for (const AxisDim &level : getExplicitTiling(value))
     if (!llvm::any_of(tiling, [&](auto &l) { return l.axis == level.axis; }))
@@ -119,16 +230,10 @@ SmallVector<AxisDim> ShardingState::commonConsumerSlicing(Value value) {
   SmallVector<AxisDim> common;
   bool first = true;
   for (OpOperand &use : value.getUses()) {
-    OpInfo *info = getInfo(use.getOwner());
-    if (!info)
+    NodePort consumer = getConsumer(use);
+    if (!consumer.node)
       return {};
-    SmallVector<AxisDim> levels;
-    for (const AxisFactor &level : info->nest) {
-      int64_t dim = info->rule.getOperandDim(use.getOperandNumber(),
-                                             level.factor);
-      if (dim != kNoFactor)
-        levels.push_back({level.axis, dim});
-    }
+    SmallVector<AxisDim> levels = inputSlicing(*consumer.node, consumer.index);
     if (first) {
       common = levels;
       first = false;
@@ -159,8 +264,7 @@ LogicalResult ShardingState::tile(Value value, int64_t dim, StringRef axis) {
     return emitError(loc) << "tile: value is already tiled on axis \"" << axis
                           << "\"";
   if (llvm::is_contained(getAtomicAxes(value), axis))
-    return emitError(loc) << "tile: value is atomic on axis \"" << axis
-                          << "\"";
+    return emitError(loc) << "tile: value is atomic on axis \"" << axis << "\"";
   int64_t tiles = tiledBy(tiling, dim, *this) * *size;
   if (type.getDimSize(dim) % tiles != 0)
     return emitError(loc) << "tile: dimension " << dim << " of size "
@@ -180,20 +284,15 @@ LogicalResult ShardingState::tile(Value value, int64_t dim, StringRef axis) {
       added.push_back(level);
     }
   deep.push_back({axis.str(), dim});
-  bool divides = llvm::all_of(llvm::seq<int64_t>(0, type.getRank()),
-                              [&](int64_t d) {
-                                return type.getDimSize(d) %
-                                           tiledBy(deep, d, *this) ==
-                                       0;
-                              });
+  bool divides =
+      llvm::all_of(llvm::seq<int64_t>(0, type.getRank()), [&](int64_t d) {
+        return type.getDimSize(d) % tiledBy(deep, d, *this) == 0;
+      });
   auto &explicitTiling = values[value].tiling;
   if (divides)
     llvm::append_range(explicitTiling, added);
   explicitTiling.push_back({axis.str(), dim});
-  if (Operation *def = value.getDefiningOp())
-    enqueue(def);
-  for (Operation *user : value.getUsers())
-    enqueue(user);
+  enqueueNeighbours(value);
   return success();
 }
 
@@ -248,15 +347,14 @@ static bool combinesBySum(Operation *op) {
   return true;
 }
 
-bool ShardingState::canAssign(Operation *op, OpInfo &info, StringRef axis,
-                              int64_t factor) {
-  const Factor &f = info.rule.factors[factor];
+bool ShardingState::canAssign(NodeInfo &node, StringRef axis, int64_t factor) {
+  const Factor &f = node.rule.factors[factor];
   if (f.kind == FactorKind::NotTileable)
     return false;
-  if (f.kind == FactorKind::Reduction && !combinesBySum(op))
+  if (f.kind == FactorKind::Reduction && (!node.op || !combinesBySum(node.op)))
     return false;
   int64_t tiles = axisSize(axis);
-  for (const AxisFactor &level : info.nest)
+  for (const AxisFactor &level : node.nest)
     if (level.factor == factor)
       tiles *= axisSize(level.axis);
   if (f.size <= 0 || f.size % tiles != 0)
@@ -264,49 +362,47 @@ bool ShardingState::canAssign(Operation *op, OpInfo &info, StringRef axis,
   auto atomicOn = [&](Value v) {
     return llvm::is_contained(getAtomicAxes(v), axis);
   };
-  for (auto [i, operand] : llvm::enumerate(op->getOperands()))
-    if (info.rule.getOperandDim(i, factor) != kNoFactor && atomicOn(operand))
+  for (auto [i, input] : llvm::enumerate(getInputs(node)))
+    if (node.rule.getOperandDim(i, factor) != kNoFactor && atomicOn(input))
       return false;
-  for (OpResult result : op->getResults())
-    if (info.rule.getResultDim(result.getResultNumber(), factor) !=
-            kNoFactor &&
-        atomicOn(result))
+  for (auto [i, output] : llvm::enumerate(getOutputs(node)))
+    if (node.rule.getResultDim(i, factor) != kNoFactor && atomicOn(output))
       return false;
   return true;
 }
 
-std::optional<int64_t>
-ShardingState::candidateFactor(Operation *op, OpInfo &info, StringRef axis,
-                               PropagationStats &stats) {
+std::optional<int64_t> ShardingState::candidateFactor(NodeInfo &node,
+                                                      StringRef axis,
+                                                      PropagationStats &stats) {
   SmallVector<int64_t, 2> candidates;
   auto add = [&](int64_t factor) {
     if (factor != kNoFactor && !llvm::is_contained(candidates, factor))
       candidates.push_back(factor);
   };
+  const ShardingRule &rule = node.rule;
   // Forward: operands tiled on the axis.
-  for (auto [i, operand] : llvm::enumerate(op->getOperands()))
-    for (const AxisDim &level : getTiling(operand))
-      if (level.axis == axis && i < info.rule.operandDims.size() &&
-          level.dim < static_cast<int64_t>(info.rule.operandDims[i].size()))
-        add(info.rule.operandDims[i][level.dim]);
+  for (auto [i, input] : llvm::enumerate(getInputs(node)))
+    for (const AxisDim &level : getTiling(input))
+      if (level.axis == axis && i < rule.operandDims.size() &&
+          level.dim < static_cast<int64_t>(rule.operandDims[i].size()))
+        add(rule.operandDims[i][level.dim]);
   // Backward: results tiled explicitly, or sliced by their consumers' nests.
-  for (OpResult result : op->getResults()) {
-    ArrayRef<int64_t> dims = info.rule.resultDims[result.getResultNumber()];
-    for (const AxisDim &level : getExplicitTiling(result))
+  for (auto [j, output] : llvm::enumerate(getOutputs(node))) {
+    ArrayRef<int64_t> dims = rule.resultDims[j];
+    auto addDim = [&](int64_t dim) {
+      if (dim < static_cast<int64_t>(dims.size()))
+        add(dims[dim]);
+    };
+    for (const AxisDim &level : getExplicitTiling(output))
       if (level.axis == axis)
-        add(dims[level.dim]);
-    for (OpOperand &use : result.getUses()) {
-      OpInfo *userInfo = getInfo(use.getOwner());
-      if (!userInfo)
+        addDim(level.dim);
+    for (OpOperand &use : output.getUses()) {
+      NodePort consumer = getConsumer(use);
+      if (!consumer.node || consumer.node == &node)
         continue;
-      for (const AxisFactor &level : userInfo->nest) {
-        if (level.axis != axis)
-          continue;
-        int64_t dim = userInfo->rule.getOperandDim(use.getOperandNumber(),
-                                                   level.factor);
-        if (dim != kNoFactor)
-          add(dims[dim]);
-      }
+      for (const AxisDim &level : inputSlicing(*consumer.node, consumer.index))
+        if (level.axis == axis)
+          addDim(level.dim);
     }
   }
   if (candidates.size() > 1)
@@ -316,18 +412,17 @@ ShardingState::candidateFactor(Operation *op, OpInfo &info, StringRef axis,
   return candidates.front();
 }
 
-bool ShardingState::visit(Operation *op, PropagationStats &stats) {
-  OpInfo &info = *getInfo(op);
+bool ShardingState::visit(NodeInfo &node, PropagationStats &stats) {
   bool changed = false;
   for (StringAttr axisAttr : mesh.getNames()) {
     StringRef axis = axisAttr.getValue();
-    if (llvm::any_of(info.nest,
+    if (llvm::any_of(node.nest,
                      [&](const AxisFactor &l) { return l.axis == axis; }))
       continue;
-    std::optional<int64_t> factor = candidateFactor(op, info, axis, stats);
-    if (!factor || !canAssign(op, info, axis, *factor))
+    std::optional<int64_t> factor = candidateFactor(node, axis, stats);
+    if (!factor || !canAssign(node, axis, *factor))
       continue;
-    info.nest.push_back({axis.str(), *factor});
+    node.nest.push_back({axis.str(), *factor});
     ++stats.assignments;
     changed = true;
   }
@@ -338,22 +433,21 @@ PropagationStats ShardingState::propagate() {
   PropagationStats stats;
   // Everything is a candidate once: tilings may predate this state.
   if (worklist.empty())
-    for (Operation &op : func.getBody().front())
-      enqueue(&op);
+    for (NodeInfo &node : nodes)
+      enqueue(NodePort{&node, 0});
   while (!worklist.empty()) {
-    Operation *op = worklist.begin()->second;
+    NodeInfo &node = nodes[worklist.begin()->second];
     worklist.erase(worklist.begin());
     ++stats.visits;
-    if (!visit(op, stats))
+    if (!visit(node, stats))
       continue;
     // Neighbours see new evidence: consumers of the results (forward) and
     // producers of the operands (backward).
-    for (Value result : op->getResults())
-      for (Operation *user : result.getUsers())
-        enqueue(user);
-    for (Value operand : op->getOperands())
-      if (Operation *def = operand.getDefiningOp())
-        enqueue(def);
+    for (Value output : getOutputs(node))
+      for (OpOperand &use : output.getUses())
+        enqueue(getConsumer(use));
+    for (Value input : getInputs(node))
+      enqueue(getProducer(input));
   }
   return stats;
 }
@@ -363,7 +457,7 @@ PropagationStats ShardingState::propagate() {
 //===----------------------------------------------------------------------===//
 
 bool ShardingState::isLoopableFactor(Operation *op, int64_t factor) {
-  OpInfo *info = getInfo(op);
+  NodeInfo *info = getInfo(op);
   if (!info || factor < 0 ||
       factor >= static_cast<int64_t>(info->rule.getNumFactors()))
     return false;
@@ -374,7 +468,7 @@ bool ShardingState::isLoopableFactor(Operation *op, int64_t factor) {
 
 LogicalResult ShardingState::setLoopNest(Operation *op,
                                          ArrayRef<AxisFactor> nest) {
-  OpInfo *info = getInfo(op);
+  NodeInfo *info = getInfo(op);
   if (!info)
     return op->emitError("setLoopNest: op has no sharding rule");
   llvm::SmallDenseMap<int64_t, int64_t> tiles;
@@ -433,8 +527,8 @@ LogicalResult ShardingState::setExplicitTiling(Value value,
 static Attribute tilingAttr(Builder &b, ArrayRef<AxisDim> tiling) {
   SmallVector<Attribute> entries;
   for (const AxisDim &level : tiling)
-    entries.push_back(b.getStringAttr(level.axis + ":" +
-                                      std::to_string(level.dim)));
+    entries.push_back(
+        b.getStringAttr(level.axis + ":" + std::to_string(level.dim)));
   return b.getArrayAttr(entries);
 }
 
@@ -445,13 +539,22 @@ static Attribute stringsAttr(Builder &b, ArrayRef<std::string> strings) {
   return b.getArrayAttr(entries);
 }
 
+/// A loop nest as "axis:factor" strings.
+static Attribute nestAttr(Builder &b, ArrayRef<AxisFactor> nest) {
+  SmallVector<std::string> loops;
+  for (const AxisFactor &level : nest)
+    loops.push_back(level.axis + ":" + std::to_string(level.factor));
+  return stringsAttr(b, loops);
+}
+
 void ShardingState::clearSavedState(func::FuncOp func) {
   for (unsigned i = 0; i < func.getNumArguments(); ++i) {
     func.removeArgAttr(i, kTilingAttr);
     func.removeArgAttr(i, kAtomicAttr);
   }
   func.walk([](Operation *op) {
-    for (StringRef name : {kLoopsAttr, kResultTilingsAttr, kResultAtomicAttr})
+    for (StringRef name :
+         {kLoopsAttr, kResultTilingsAttr, kResultAtomicAttr, kEdgeLoopsAttr})
       op->removeAttr(name);
   });
 }
@@ -467,13 +570,13 @@ void ShardingState::save() {
       func.setArgAttr(arg.getArgNumber(), kAtomicAttr,
                       stringsAttr(b, getAtomicAxes(arg)));
   }
-  for (Operation &op : func.getBody().front()) {
-    if (OpInfo *info = getInfo(&op); info && !info->nest.empty()) {
-      SmallVector<std::string> loops;
-      for (const AxisFactor &level : info->nest)
-        loops.push_back(level.axis + ":" + std::to_string(level.factor));
-      op.setAttr(kLoopsAttr, stringsAttr(b, loops));
-    }
+  SmallVector<Operation *> program;
+  walkProgram(func.getBody().front(),
+              [&](Operation *op, const Scope &) { program.push_back(op); });
+  for (Operation *opPtr : program) {
+    Operation &op = *opPtr;
+    if (NodeInfo *info = getInfo(&op); info && !info->nest.empty())
+      op.setAttr(kLoopsAttr, nestAttr(b, info->nest));
     bool anyTiling = false, anyAtomic = false;
     SmallVector<Attribute> tilings, atomics;
     for (Value result : op.getResults()) {
@@ -487,6 +590,22 @@ void ShardingState::save() {
     if (anyAtomic)
       op.setAttr(kResultAtomicAttr, b.getArrayAttr(atomics));
   }
+  saveEdges(b);
+}
+
+void ShardingState::saveEdges(Builder &b) {
+  DenseMap<Operation *, SmallVector<Attribute>> perOwner;
+  bool any = false;
+  for (const TiedValues::Edge &edge : tied->getEdges()) {
+    SmallVector<Attribute> &lists = perOwner[edge.owner];
+    lists.resize(edge.owner->getNumResults(), b.getArrayAttr({}));
+    lists[edge.index] = nestAttr(b, getEdgeNest(edge));
+    any |= !getEdgeNest(edge).empty();
+  }
+  if (!any)
+    return;
+  for (auto &[owner, lists] : perOwner)
+    owner->setAttr(kEdgeLoopsAttr, b.getArrayAttr(lists));
 }
 
 /// Parses "axis:number" entries.
@@ -523,6 +642,41 @@ static FailureOr<SmallVector<std::string>> parseStrings(Attribute attr) {
   return strings;
 }
 
+/// Reads a nest saved by nestAttr, checking axes and factors.
+LogicalResult ShardingState::loadNest(Attribute attr, const ShardingRule &rule,
+                                      SmallVectorImpl<AxisFactor> &nest) {
+  auto pairs = parsePairs(attr);
+  if (failed(pairs))
+    return failure();
+  for (auto &[axis, factor] : *pairs) {
+    if (!mesh.getAxisSize(axis) || factor < 0 ||
+        factor >= static_cast<int64_t>(rule.getNumFactors()) ||
+        llvm::any_of(nest, [&](auto &l) { return l.axis == axis; }))
+      return failure();
+    nest.push_back({axis, factor});
+  }
+  return success();
+}
+
+LogicalResult ShardingState::loadEdges(Operation *op) {
+  Attribute attr = op->getAttr(kEdgeLoopsAttr);
+  if (!attr)
+    return success();
+  auto lists = dyn_cast<ArrayAttr>(attr);
+  if (!isDataFlowRegionOp(op) || !lists || lists.size() != op->getNumResults())
+    return op->emitError() << "malformed or unexpected " << kEdgeLoopsAttr
+                           << " " << attr;
+  for (const TiedValues::Edge &edge : tied->getEdges()) {
+    if (edge.owner != op)
+      continue;
+    NodeInfo &node = nodes[edgeNodes[tied->getIndex(edge)]];
+    if (failed(loadNest(lists[edge.index], node.rule, node.nest)))
+      return op->emitError()
+             << "invalid " << kEdgeLoopsAttr << " entry " << lists[edge.index];
+  }
+  return success();
+}
+
 LogicalResult ShardingState::load() {
   auto loadValue = [&](Value value, Attribute tiling, Attribute atomicAxes,
                        Location loc) -> LogicalResult {
@@ -544,8 +698,8 @@ LogicalResult ShardingState::load() {
     if (atomicAxes) {
       auto axes = parseStrings(atomicAxes);
       if (failed(axes))
-        return emitError(loc) << "malformed " << kAtomicAttr << " "
-                              << atomicAxes;
+        return emitError(loc)
+               << "malformed " << kAtomicAttr << " " << atomicAxes;
       for (const std::string &axis : *axes)
         if (failed(this->atomic(value, axis)))
           return failure();
@@ -557,20 +711,19 @@ LogicalResult ShardingState::load() {
                          func.getArgAttr(arg.getArgNumber(), kAtomicAttr),
                          func.getLoc())))
       return failure();
-  for (Operation &op : func.getBody().front()) {
+  SmallVector<Operation *> program;
+  walkProgram(func.getBody().front(),
+              [&](Operation *op, const Scope &) { program.push_back(op); });
+  for (Operation *opPtr : program) {
+    Operation &op = *opPtr;
     if (Attribute loops = op.getAttr(kLoopsAttr)) {
-      auto pairs = parsePairs(loops);
-      OpInfo *info = getInfo(&op);
-      if (failed(pairs) || !info)
-        return op.emitError() << "malformed or unexpected " << kLoopsAttr;
-      for (auto &[axis, factor] : *pairs) {
-        if (!mesh.getAxisSize(axis) || factor < 0 ||
-            factor >= static_cast<int64_t>(info->rule.getNumFactors()))
-          return op.emitError() << "invalid " << kLoopsAttr << " entry "
-                                << axis << ":" << factor;
-        info->nest.push_back({axis, factor});
-      }
+      NodeInfo *info = getInfo(&op);
+      if (!info || failed(loadNest(loops, info->rule, info->nest)))
+        return op.emitError()
+               << "malformed or unexpected " << kLoopsAttr << " " << loops;
     }
+    if (failed(loadEdges(&op)))
+      return failure();
     auto tilings = op.getAttrOfType<ArrayAttr>(kResultTilingsAttr);
     auto atomics = op.getAttrOfType<ArrayAttr>(kResultAtomicAttr);
     for (OpResult result : op.getResults()) {

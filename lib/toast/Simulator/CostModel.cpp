@@ -100,8 +100,8 @@ int64_t toast::sim::getTypeBytes(Type type) {
   Type element = shaped.getElementType();
   int64_t elementBytes = 4;
   if (auto complex = dyn_cast<ComplexType>(element))
-    elementBytes = 2 * ((complex.getElementType().getIntOrFloatBitWidth() + 7) /
-                        8);
+    elementBytes =
+        2 * ((complex.getElementType().getIntOrFloatBitWidth() + 7) / 8);
   else if (element.isIntOrFloat())
     elementBytes = (element.getIntOrFloatBitWidth() + 7) / 8;
   else if (isa<IndexType>(element))
@@ -134,9 +134,9 @@ double toast::sim::getContractionFlops(Operation *op) {
         auto lhs = dyn_cast<RankedTensorType>(dot.getLhs().getType());
         if (!lhs || !lhs.hasStaticShape())
           return 0.0;
-        double contracted = product(
-            lhs.getShape(),
-            dot.getDotDimensionNumbers().getLhsContractingDimensions());
+        double contracted =
+            product(lhs.getShape(),
+                    dot.getDotDimensionNumbers().getLhsContractingDimensions());
         return 2 * numElements(dot.getType()) * contracted;
       })
       .Case([](hlo::DotOp dot) {
@@ -160,97 +160,6 @@ double toast::sim::getContractionFlops(Operation *op) {
         return 2 * numElements(conv.getType()) * window * features;
       })
       .Default([](Operation *) { return 0.0; });
-}
-
-/// The value of a scalar (or splat) integer constant.
-static std::optional<int64_t> getConstantInt(Value value) {
-  auto constant = value.getDefiningOp<hlo::ConstantOp>();
-  if (!constant)
-    return std::nullopt;
-  auto elements = dyn_cast<DenseIntElementsAttr>(constant.getValue());
-  if (!elements || !elements.isSplat())
-    return std::nullopt;
-  return elements.getSplatValue<APInt>().getSExtValue();
-}
-
-std::optional<int64_t> toast::sim::getWhileTripCount(Operation *op) {
-  auto loop = dyn_cast<hlo::WhileOp>(op);
-  if (!loop || loop->getNumRegions() != 2 || loop->getRegion(0).empty() ||
-      loop->getRegion(1).empty())
-    return std::nullopt;
-  Block &cond = loop->getRegion(0).front();
-  Block &body = loop->getRegion(1).front();
-  Operation *condReturn = cond.getTerminator();
-  if (condReturn->getNumOperands() != 1)
-    return std::nullopt;
-  auto compare = condReturn->getOperand(0).getDefiningOp<hlo::CompareOp>();
-  if (!compare)
-    return std::nullopt;
-  // counter <dir> limit, or limit <dir> counter (swap the direction).
-  using Dir = hlo::ComparisonDirection;
-  Dir dir = compare.getComparisonDirection();
-  Value counter = compare.getLhs();
-  std::optional<int64_t> limit = getConstantInt(compare.getRhs());
-  if (!limit) {
-    counter = compare.getRhs();
-    limit = getConstantInt(compare.getLhs());
-    switch (dir) {
-    case Dir::LT: dir = Dir::GT; break;
-    case Dir::LE: dir = Dir::GE; break;
-    case Dir::GT: dir = Dir::LT; break;
-    case Dir::GE: dir = Dir::LE; break;
-    default: break;
-    }
-  }
-  auto arg = dyn_cast<BlockArgument>(counter);
-  if (!limit || !arg || arg.getOwner() != &cond)
-    return std::nullopt;
-  unsigned index = arg.getArgNumber();
-  std::optional<int64_t> init = getConstantInt(loop->getOperand(index));
-  if (!init)
-    return std::nullopt;
-  // The body must step the counter by a constant.
-  Value next = body.getTerminator()->getOperand(index);
-  Operation *update = next.getDefiningOp();
-  if (!update || update->getNumOperands() != 2)
-    return std::nullopt;
-  Value bodyCounter = body.getArgument(index);
-  std::optional<int64_t> step;
-  if (isa<hlo::AddOp>(update)) {
-    if (update->getOperand(0) == bodyCounter)
-      step = getConstantInt(update->getOperand(1));
-    else if (update->getOperand(1) == bodyCounter)
-      step = getConstantInt(update->getOperand(0));
-  } else if (isa<hlo::SubtractOp>(update) &&
-             update->getOperand(0) == bodyCounter) {
-    if (auto sub = getConstantInt(update->getOperand(1)))
-      step = -*sub;
-  }
-  if (!step || *step == 0)
-    return std::nullopt;
-  // Iterations while the condition holds, stepping from init.
-  int64_t distance = *limit - *init, s = *step;
-  auto ceilDiv = [](int64_t a, int64_t b) { return (a + b - 1) / b; };
-  switch (dir) {
-  case Dir::LT:
-    return s > 0 ? (distance > 0 ? ceilDiv(distance, s) : 0)
-                 : std::optional<int64_t>();
-  case Dir::LE:
-    return s > 0 ? (distance >= 0 ? distance / s + 1 : 0)
-                 : std::optional<int64_t>();
-  case Dir::GT:
-    return s < 0 ? (distance < 0 ? ceilDiv(-distance, -s) : 0)
-                 : std::optional<int64_t>();
-  case Dir::GE:
-    return s < 0 ? (distance <= 0 ? -distance / -s + 1 : 0)
-                 : std::optional<int64_t>();
-  case Dir::NE:
-    if (distance % s != 0 || distance / s < 0)
-      return std::nullopt;
-    return distance / s;
-  default:
-    return std::nullopt;
-  }
 }
 
 /// Axes of a per-dimension axes attribute, in dimension order.
@@ -319,14 +228,14 @@ toast::sim::getCollectiveInfo(Operation *op, toast::partir::MeshAttr mesh,
         info->groupSize = getReplicaGroupSize(gather.getReplicaGroups(), mesh);
       })
       .Case([&](hlo::AllReduceOp reduce) {
-        make(CollectiveKind::AllReduce, {}, sumBytes(reduce->getOperandTypes()));
+        make(CollectiveKind::AllReduce, {},
+             sumBytes(reduce->getOperandTypes()));
         info->groupSize = getReplicaGroupSize(reduce.getReplicaGroups(), mesh);
       })
       .Case([&](hlo::ReduceScatterOp scatter) {
         make(CollectiveKind::ReduceScatter, {},
              sumBytes(scatter->getOperandTypes()));
-        info->groupSize =
-            getReplicaGroupSize(scatter.getReplicaGroups(), mesh);
+        info->groupSize = getReplicaGroupSize(scatter.getReplicaGroups(), mesh);
       })
       .Case([&](hlo::AllToAllOp a2a) {
         make(CollectiveKind::AllToAll, {}, sumBytes(a2a->getOperandTypes()));

@@ -18,6 +18,7 @@
 #include "toast/Dialect/PartIR/Core/IR/PartIRCore.h"
 #include "toast/Dialect/PartIR/HLO/IR/PartIRHLO.h"
 #include "toast/Dialect/StableHLO/IR/StablehloOps.h"
+#include "toast/Interfaces/ControlFlow.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -61,9 +62,8 @@ bool isAliasingOp(Operation *op) {
 
 /// Ops that take no time even in memory-bound mode.
 bool isFreeOp(Operation *op) {
-  return isa<hlo::ConstantOp, hlo::IotaOp, hlo::PartitionIdOp,
-             hlo::ReplicaIdOp, hlo::OptimizationBarrierOp, phlo::AllSliceOp>(
-             op) ||
+  return isa<hlo::ConstantOp, hlo::IotaOp, hlo::PartitionIdOp, hlo::ReplicaIdOp,
+             hlo::OptimizationBarrierOp, phlo::AllSliceOp>(op) ||
          isAliasingOp(op);
 }
 
@@ -76,12 +76,6 @@ bool isElementwise(Operation *op) {
 /// Producers whose single elementwise use may absorb them.
 bool isFusibleProducer(Operation *op) {
   return isElementwise(op) || isa<hlo::BroadcastInDimOp>(op);
-}
-
-/// Ops whose regions are control flow that the walk enters (as opposed to
-/// reduction bodies, which are scalar computations priced with their op).
-bool isControlFlow(Operation *op) {
-  return isa<hlo::WhileOp, hlo::IfOp, hlo::CaseOp>(op);
 }
 
 /// The walk over one entry function.
@@ -233,14 +227,14 @@ LogicalResult Simulation::visitOp(Operation *op, ValueMap &values) {
                          "(--partir-lower-to-hlo)");
   if (auto call = dyn_cast<func::CallOp>(op))
     return visitCall(call, values);
-  if (isControlFlow(op))
+  if (toast::isDataFlowRegionOp(op))
     return visitControlFlow(op, values);
   return emit(op, values);
 }
 
 LogicalResult Simulation::visitCall(func::CallOp call, ValueMap &values) {
-  auto callee = symbols.lookupNearestSymbolFrom<func::FuncOp>(
-      call, call.getCalleeAttr());
+  auto callee =
+      symbols.lookupNearestSymbolFrom<func::FuncOp>(call, call.getCalleeAttr());
   if (!callee || callee.isExternal())
     return emit(call, values); // Opaque: allocate its results.
   if (!callStack.insert(callee).second)
@@ -274,7 +268,7 @@ LogicalResult Simulation::visitControlFlow(Operation *op, ValueMap &values) {
   double outerRepeat = repeat;
   std::optional<int64_t> trips;
   if (isa<hlo::WhileOp>(op)) {
-    trips = getWhileTripCount(op);
+    trips = toast::getTripCount(op);
     if (!trips)
       ++result->uncountedLoops;
   }
@@ -282,14 +276,13 @@ LogicalResult Simulation::visitControlFlow(Operation *op, ValueMap &values) {
     if (region.empty())
       continue;
     if (trips)
-      repeat = outerRepeat * static_cast<double>(
-                                 region.getRegionNumber() == 0 ? *trips + 1
-                                                               : *trips);
+      repeat = outerRepeat * static_cast<double>(region.getRegionNumber() == 0
+                                                     ? *trips + 1
+                                                     : *trips);
     Block &block = region.front();
     // while: block arguments are the loop-carried values.
     if (isa<hlo::WhileOp>(op))
-      for (auto [arg, buffer] :
-           llvm::zip(block.getArguments(), operandBuffers))
+      for (auto [arg, buffer] : llvm::zip(block.getArguments(), operandBuffers))
         values[arg] = buffer;
     if (failed(walkBlock(block, values)))
       return failure();
@@ -370,12 +363,13 @@ LogicalResult Simulation::emit(Operation *op, ValueMap &values) {
     Type element = getElementTypeOrSelf(op->getOperand(0).getType());
     computeTime = flops / device.getPeakFlops(element);
     if (options.memoryBound) {
-      computeTime = std::max(computeTime, trafficBytes / device.memoryBandwidth);
+      computeTime =
+          std::max(computeTime, trafficBytes / device.memoryBandwidth);
       result->memoryTraffic += repeat * trafficBytes;
     }
     computeTime *= repeat;
-  } else if (options.memoryBound && !isFreeOp(op) && !isControlFlow(op) &&
-             !isa<func::CallOp>(op)) {
+  } else if (options.memoryBound && !isFreeOp(op) &&
+             !toast::isDataFlowRegionOp(op) && !isa<func::CallOp>(op)) {
     computeTime = repeat * trafficBytes / device.memoryBandwidth;
     result->memoryTraffic += repeat * trafficBytes;
   }
@@ -401,23 +395,22 @@ LogicalResult Simulation::emit(Operation *op, ValueMap &values) {
 // Entry points
 //===----------------------------------------------------------------------===//
 
-FailureOr<SimulationResult> toast::sim::simulate(func::FuncOp func,
-                                                 const DeviceSpec &device,
-                                                 const SimulationOptions &options) {
+FailureOr<SimulationResult>
+toast::sim::simulate(func::FuncOp func, const DeviceSpec &device,
+                     const SimulationOptions &options) {
   SimulationResult result;
   result.device = device.name;
   result.function = func.getSymName().str();
   SymbolTableCollection symbols;
-  Simulation simulation(device, options, toast::partir::getMesh(func),
-                        symbols);
+  Simulation simulation(device, options, toast::partir::getMesh(func), symbols);
   if (failed(simulation.run(func, result)))
     return failure();
   return result;
 }
 
-FailureOr<SimulationResult> toast::sim::simulate(ModuleOp module,
-                                                 const DeviceSpec &device,
-                                                 const SimulationOptions &options) {
+FailureOr<SimulationResult>
+toast::sim::simulate(ModuleOp module, const DeviceSpec &device,
+                     const SimulationOptions &options) {
   func::FuncOp entry;
   if (!options.function.empty()) {
     entry = module.lookupSymbol<func::FuncOp>(options.function);
@@ -448,15 +441,12 @@ FailureOr<SimulationResult> toast::sim::simulate(ModuleOp module,
 // Relative cost
 //===----------------------------------------------------------------------===//
 
-RelativeCost toast::sim::computeRelativeCost(double initialRuntime,
-                                             double initialPeak,
-                                             double currentRuntime,
-                                             double currentPeak,
-                                             double deviceMemory,
-                                             double penalty) {
+RelativeCost
+toast::sim::computeRelativeCost(double initialRuntime, double initialPeak,
+                                double currentRuntime, double currentPeak,
+                                double deviceMemory, double penalty) {
   RelativeCost cost;
-  cost.runtime =
-      currentRuntime / (initialRuntime > 0 ? initialRuntime : 1.0);
+  cost.runtime = currentRuntime / (initialRuntime > 0 ? initialRuntime : 1.0);
   if (currentPeak > deviceMemory)
     cost.memoryPenalty = penalty * (currentPeak - deviceMemory) /
                          (initialPeak > 0 ? initialPeak : 1.0);

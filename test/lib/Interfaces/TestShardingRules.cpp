@@ -12,6 +12,12 @@
 // factor sizes that divide the dimensions mapped to tileable factors. A
 // violation is an error and fails the pass.
 //
+// Loops and conditionals (DataFlowEdgeOpInterface) print their tied classes
+// instead of a rule, one `edge` per result:
+//   "edges: #0 (operand 0, region 1 return 0)->(result 0, region 0 arg 0,
+//    region 1 arg 0)"
+// with the trip count of a counted loop appended (`trips=4`).
+//
 // Not annotated: the pass root, symbol tables and functions, terminators,
 // and scalar-only ops nested in another op's regions (reducer and
 // comparator bodies, loop counters): their rule is always empty, and an
@@ -21,6 +27,7 @@
 
 #include "TestPasses.h"
 
+#include "toast/Interfaces/ControlFlow.h"
 #include "toast/Interfaces/ShardingRule.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
@@ -83,6 +90,45 @@ LogicalResult checkRuleFitsOp(Operation *op, const ShardingRule &rule) {
   return success();
 }
 
+/// Where a source use or target value sits relative to `op`.
+std::string describe(Operation *op, Value value) {
+  if (auto result = dyn_cast<OpResult>(value);
+      result && result.getOwner() == op)
+    return "result " + std::to_string(result.getResultNumber());
+  auto arg = cast<BlockArgument>(value);
+  return "region " +
+         std::to_string(arg.getOwner()->getParent()->getRegionNumber()) +
+         " arg " + std::to_string(arg.getArgNumber());
+}
+std::string describe(Operation *op, OpOperand &use) {
+  if (use.getOwner() == op)
+    return "operand " + std::to_string(use.getOperandNumber());
+  return "region " +
+         std::to_string(use.getOwner()->getParentRegion()->getRegionNumber()) +
+         " return " + std::to_string(use.getOperandNumber());
+}
+
+/// The tied classes of a loop or conditional, as text.
+std::string edgesText(DataFlowEdgeOpInterface op) {
+  std::string text = "edges:";
+  llvm::raw_string_ostream os(text);
+  for (unsigned i = 0, e = op.getNumEdges(); i < e; ++i) {
+    SmallVector<OpOperand *> sources;
+    SmallVector<Value> targets;
+    op.getEdgeSources(i, sources);
+    op.getEdgeTargets(i, targets);
+    os << " #" << i << " (";
+    llvm::interleaveComma(sources, os,
+                          [&](OpOperand *use) { os << describe(op, *use); });
+    os << ")->(";
+    llvm::interleaveComma(targets, os, [&](Value v) { os << describe(op, v); });
+    os << ")";
+  }
+  if (std::optional<int64_t> trips = getTripCount(op))
+    os << " trips=" << *trips;
+  return text;
+}
+
 struct TestPrintShardingRulesPass
     : PassWrapper<TestPrintShardingRulesPass, OperationPass<>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(TestPrintShardingRulesPass)
@@ -113,6 +159,11 @@ struct TestPrintShardingRulesPass
     getOperation()->walk([&](Operation *op) {
       if (!shouldAnnotate(op))
         return;
+      if (auto edges = dyn_cast<DataFlowEdgeOpInterface>(op)) {
+        op->setAttr(kRuleAttr,
+                    StringAttr::get(op->getContext(), edgesText(edges)));
+        return;
+      }
       std::optional<ShardingRule> rule = getShardingRule(op);
       std::string text = rule ? rule->str() : std::string("opaque");
       if (rule && (failed(rule->verify([&] { return op->emitError(); })) ||

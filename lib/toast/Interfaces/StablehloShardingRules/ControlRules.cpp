@@ -1,12 +1,12 @@
 //===- ControlRules.cpp - Rules of control flow, calls, collectives -------===//
 //
-// while, case, if, optimization_barrier, custom_call, composite,
-// partition_id, replica_id, the collectives and the region terminator.
+// optimization_barrier, custom_call, composite, partition_id, replica_id,
+// the collectives and the region terminator.
 //
-// Region data flow (while's operands to its block arguments and from the
-// body's return back to the results, case/if branch returns to results) is
-// not expressible as one op's factors; propagation follows those edges
-// itself. The rules below only describe what flows through the op.
+// while, case and if have no rule: their region data flow is not one op's
+// factors. They are DataFlowEdgeOpInterface ops (DataFlowModels.cpp), whose
+// tied values every layer treats as one value, and the ops in their regions
+// get rules of their own.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,8 +22,7 @@ namespace {
 using namespace stablehlo;
 
 /// Result i is operand i: every dimension of every (operand i, result i)
-/// pair gets its own parallel factor. Used by while (the loop-carried
-/// values) and optimization_barrier.
+/// pair gets its own parallel factor (optimization_barrier).
 template <typename OpT>
 struct IdentityModel : RuleModel<IdentityModel<OpT>, OpT> {
   static std::optional<ShardingRule> build(OpT op) {
@@ -39,29 +38,6 @@ struct IdentityModel : RuleModel<IdentityModel<OpT>, OpT> {
         operandDims[i] = d;
         resultDims[i] = d;
         builder.addFactor(operandDims, resultDims, size, FactorKind::Parallel);
-      }
-    }
-    return builder.build();
-  }
-};
-
-/// case and if: the results come from whichever branch runs, so they map no
-/// operand (the index or predicate is a scalar). Every result dimension gets
-/// a parallel factor of its own; the branches' returns are data-flow edges
-/// that propagation handles.
-template <typename OpT>
-struct BranchResultsModel : RuleModel<BranchResultsModel<OpT>, OpT> {
-  static std::optional<ShardingRule> build(OpT op) {
-    ShardingRuleBuilder builder(op);
-    for (auto [i, result] : llvm::enumerate(op->getResults())) {
-      auto type = dyn_cast<RankedTensorType>(result.getType());
-      if (!type)
-        continue;
-      for (auto [d, size] : llvm::enumerate(type.getShape())) {
-        SmallVector<int64_t> resultDims = noDims(op->getNumResults());
-        resultDims[i] = d;
-        builder.addFactor(noDims(op->getNumOperands()), resultDims, size,
-                          FactorKind::Parallel);
       }
     }
     return builder.build();
@@ -92,8 +68,9 @@ struct CustomCallModel : RuleModel<CustomCallModel, CustomCallOp> {
 } // namespace
 
 void attachControlRules(MLIRContext &ctx) {
-  attachToAll<IdentityModel, WhileOp, OptimizationBarrierOp>(ctx);
-  attachToAll<BranchResultsModel, CaseOp, IfOp>(ctx);
+  OptimizationBarrierOp::attachInterface<IdentityModel<OptimizationBarrierOp>>(
+      ctx);
+  attachDataFlowModels(ctx);
   CustomCallOp::attachInterface<CustomCallModel>(ctx);
   // Opaque by decision:
   //  * composite: a call of its decomposition; a rule would have to be

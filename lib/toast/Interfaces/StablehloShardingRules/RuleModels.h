@@ -87,6 +87,8 @@ void attachShapeRules(mlir::MLIRContext &ctx);
 void attachGatherScatterRules(mlir::MLIRContext &ctx);
 void attachComputeRules(mlir::MLIRContext &ctx);
 void attachControlRules(mlir::MLIRContext &ctx);
+/// DataFlowEdgeOpInterface models of while, case and if.
+void attachDataFlowModels(mlir::MLIRContext &ctx);
 
 } // namespace toast::rules
 

@@ -12,6 +12,7 @@
 #include "SpaceImpl.h"
 
 #include "toast/Dialect/StableHLO/IR/StablehloOps.h"
+#include "toast/Interfaces/ControlFlow.h"
 
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -22,10 +23,6 @@ using namespace mlir;
 namespace hlo = toast::stablehlo;
 
 namespace toast::search {
-
-static bool isControlFlow(Operation *op) {
-  return isa<hlo::WhileOp, hlo::IfOp, hlo::CaseOp>(op);
-}
 
 static double contractionTime(Operation *op, const sim::DeviceSpec &device) {
   double flops = sim::getContractionFlops(op);
@@ -102,7 +99,7 @@ private:
     for (Operation &op : block.without_terminator()) {
       if (matchPattern(&op, m_Constant()))
         continue; // Hoisted to the function start.
-      if (isControlFlow(&op))
+      if (isDataFlowRegionOp(&op))
         visitControlFlow(&op, repeat);
       else
         emit(&op, repeat);
@@ -112,7 +109,7 @@ private:
     scopes.push_back({index, {}});
     std::optional<int64_t> trips;
     if (isa<hlo::WhileOp>(op))
-      trips = sim::getWhileTripCount(op);
+      trips = getTripCount(op);
     SmallVector<Value> yielded;
     for (Region &region : op->getRegions()) {
       if (region.empty())
@@ -252,7 +249,7 @@ void NdaEnvironment::Impl::buildProgram() {
         program.values[it->second].uses.push_back({index, -1});
       }
     });
-    if (isControlFlow(&op)) {
+    if (isDataFlowRegionOp(&op)) {
       NestedWalk(device).run(&op, p);
     } else {
       p.computeTime = contractionTime(&op, device);

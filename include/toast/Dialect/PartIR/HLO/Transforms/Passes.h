@@ -24,6 +24,11 @@ mlir::LogicalResult optimizeCollectives(mlir::Operation *op);
 /// Lowers every partir.loop in `func` (innermost first) to collectives.
 mlir::LogicalResult lowerCoreLoops(mlir::func::FuncOp func);
 
+/// Makes the tied values of `func`'s loops and conditionals device-local
+/// where every use of the class slices it the same way (innermost loops
+/// first). Returns whether anything changed.
+bool localizeTiedValues(mlir::func::FuncOp func);
+
 /// Makes `func`'s boundary device-local and records shardings and the mesh.
 void makeBoundaryDeviceLocal(mlir::func::FuncOp func,
                              toast::partir::MeshAttr mesh);

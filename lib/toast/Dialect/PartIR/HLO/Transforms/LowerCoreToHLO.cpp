@@ -86,47 +86,6 @@ LogicalResult lowerCoreLoops(func::FuncOp func) {
   return success();
 }
 
-void makeBoundaryDeviceLocal(func::FuncOp func, partir::MeshAttr mesh) {
-  MLIRContext *ctx = func.getContext();
-  StringRef shardingAttr = "partir.sharding";
-  for (BlockArgument arg : func.getArguments()) {
-    if (arg.use_empty())
-      continue;
-    auto first = dyn_cast<AllSliceOp>(*arg.getUsers().begin());
-    if (!first || !llvm::all_of(arg.getUsers(), [&](Operation *user) {
-          auto slice = dyn_cast<AllSliceOp>(user);
-          return slice && slice.getDims() == first.getDims();
-        }))
-      continue;
-    ArrayAttr dims = first.getDims();
-    arg.setType(first.getType());
-    for (Operation *user : llvm::make_early_inc_range(arg.getUsers())) {
-      user->getResult(0).replaceAllUsesWith(arg);
-      user->erase();
-    }
-    func.setArgAttr(arg.getArgNumber(), shardingAttr, dims);
-  }
-  func.walk([&](func::ReturnOp ret) {
-    for (OpOperand &operand : ret->getOpOperands()) {
-      auto gather = operand.get().getDefiningOp<AllGatherOp>();
-      if (!gather)
-        continue;
-      func.setResultAttr(operand.getOperandNumber(), shardingAttr,
-                         gather.getDims());
-      operand.set(gather.getOperand());
-      if (gather->use_empty())
-        gather.erase();
-    }
-  });
-  SmallVector<Type> results;
-  func.walk([&](func::ReturnOp ret) {
-    results.assign(ret->getOperandTypes().begin(), ret->getOperandTypes().end());
-  });
-  func.setFunctionType(FunctionType::get(
-      ctx, func.getBody().front().getArgumentTypes(), results));
-  func->setAttr("partir.mesh", mesh);
-}
-
 namespace {
 struct PartirLowerToHloPass
     : impl::PartirLowerToHloPassBase<PartirLowerToHloPass> {
@@ -152,6 +111,13 @@ struct PartirLowerToHloPass
         return signalPassFailure();
     }
     if (optimize && failed(optimizeCollectives(module)))
+      return signalPassFailure();
+    // Loop-carried and branch values become device-local where their uses
+    // agree; the collectives this exposes are optimized again.
+    bool localized = false;
+    for (auto func : module.getOps<func::FuncOp>())
+      localized |= localizeTiedValues(func);
+    if (localized && optimize && failed(optimizeCollectives(module)))
       return signalPassFailure();
     if (boundary)
       for (auto func : module.getOps<func::FuncOp>())

@@ -1,0 +1,148 @@
+//===- LocalizeBoundary.cpp - Device-local function and loop boundaries ---===//
+//
+// Lowering leaves every boundary global: a tiled argument is sliced by its
+// users (`all_slice`) and a tiled result gathered (`all_gather`) before the
+// return. The same holds for the tied values of loops and conditionals
+// (control-flow-design.md §2.3 C): a carried value is gathered at the body's
+// return and sliced again at the next iteration. One rule makes both
+// device-local: when every use of every target of a boundary is an
+// `all_slice` with the same dims, the targets take the slice's local type,
+// the slices disappear, and each source passes the local value (the operand
+// of a matching `all_gather`, or an `all_slice` of the global value, which
+// needs no communication).
+//
+//===----------------------------------------------------------------------===//
+
+#include "toast/Dialect/PartIR/HLO/Transforms/Passes.h"
+#include "toast/Interfaces/ControlFlow.h"
+
+#include "mlir/IR/Builders.h"
+
+using namespace mlir;
+
+namespace toast::partir_hlo {
+
+/// The all_slice every use of `targets` is, if they agree on the dims; uses
+/// `skip` accepts do not count. Null if some use is something else or no
+/// use is a slice.
+static AllSliceOp commonSlice(
+    ArrayRef<Value> targets,
+    function_ref<bool(OpOperand &)> skip = [](OpOperand &) { return false; }) {
+  AllSliceOp first;
+  for (Value target : targets)
+    for (OpOperand &use : target.getUses()) {
+      if (skip(use))
+        continue;
+      auto slice = dyn_cast<AllSliceOp>(use.getOwner());
+      if (!slice || (first && slice.getDims() != first.getDims()))
+        return {};
+      if (!first)
+        first = slice;
+    }
+  return first;
+}
+
+/// Gives `target` the local type and routes its slices' uses to it.
+static void localizeTarget(Value target, Type local) {
+  target.setType(local);
+  for (OpOperand &use : llvm::make_early_inc_range(target.getUses()))
+    if (auto slice = dyn_cast<AllSliceOp>(use.getOwner())) {
+      slice.getResult().replaceAllUsesWith(target);
+      slice.erase();
+    }
+}
+
+/// Makes the source `use` pass the local value.
+static void localizeSource(OpOperand &use, AllSliceOp slice) {
+  Value value = use.get();
+  Type local = slice.getType();
+  if (value.getType() == local)
+    return; // Already local: a target of the same boundary passed on.
+  auto gather = value.getDefiningOp<AllGatherOp>();
+  if (gather && gather.getDims() == slice.getDims() &&
+      gather.getOperand().getType() == local) {
+    use.set(gather.getOperand());
+    if (gather->use_empty())
+      gather.erase();
+    return;
+  }
+  OpBuilder b(use.getOwner());
+  use.set(AllSliceOp::create(b, use.getOwner()->getLoc(), local, value,
+                             slice.getDims()));
+}
+
+/// Localizes one tied class; true if it changed the IR.
+static bool localizeEdge(const TiedValues::Edge &edge) {
+  // A target passed on unchanged to a source of its own class (a carried
+  // value the body returns as it is) stays consistent either way.
+  auto isOwnSource = [&](OpOperand &use) {
+    return llvm::is_contained(edge.sources, &use);
+  };
+  AllSliceOp slice = commonSlice(edge.targets, isOwnSource);
+  if (!slice)
+    return false;
+  Type local = slice.getType();
+  for (OpOperand *source : edge.sources)
+    localizeSource(*source, slice);
+  for (Value target : edge.targets)
+    localizeTarget(target, local);
+  return true;
+}
+
+bool localizeTiedValues(func::FuncOp func) {
+  if (func.isExternal())
+    return false;
+  // Inner loops first: localizing them turns the outer body's uses of the
+  // carried value into slices that the outer loop can then absorb.
+  SmallVector<Operation *> regionOps;
+  walkProgram(
+      func.getBody().front(),
+      [&](Operation *op, const Scope &) {
+        if (isDataFlowRegionOp(op))
+          regionOps.push_back(op);
+      },
+      WalkOrder::PostOrder);
+  bool changed = false;
+  for (Operation *op : regionOps) {
+    TiedValues tied(*op->getBlock());
+    for (const TiedValues::Edge &edge : tied.getEdges())
+      if (edge.owner == op)
+        changed |= localizeEdge(edge);
+  }
+  return changed;
+}
+
+void makeBoundaryDeviceLocal(func::FuncOp func, partir::MeshAttr mesh) {
+  MLIRContext *ctx = func.getContext();
+  StringRef shardingAttr = "partir.sharding";
+  for (BlockArgument arg : func.getArguments()) {
+    AllSliceOp slice = commonSlice(arg);
+    if (!slice)
+      continue;
+    ArrayAttr dims = slice.getDims();
+    localizeTarget(arg, slice.getType());
+    func.setArgAttr(arg.getArgNumber(), shardingAttr, dims);
+  }
+  func.walk([&](func::ReturnOp ret) {
+    for (OpOperand &operand : ret->getOpOperands()) {
+      auto gather = operand.get().getDefiningOp<AllGatherOp>();
+      if (!gather)
+        continue;
+      func.setResultAttr(operand.getOperandNumber(), shardingAttr,
+                         gather.getDims());
+      operand.set(gather.getOperand());
+      if (gather->use_empty())
+        gather.erase();
+    }
+  });
+  SmallVector<Type> results;
+  func.walk([&](func::ReturnOp ret) {
+    results.assign(ret->getOperandTypes().begin(),
+                   ret->getOperandTypes().end());
+  });
+  func.setFunctionType(FunctionType::get(
+      ctx, func.getBody().front().getArgumentTypes(), results));
+  func->setAttr("partir.mesh", mesh);
+}
+
+} // namespace toast::partir_hlo
