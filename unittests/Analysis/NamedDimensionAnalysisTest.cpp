@@ -144,7 +144,8 @@ func.func @loop(%x: tensor<8x4xf32>, %w: tensor<4x4xf32>) -> tensor<8x4xf32> {
     %j = stablehlo.add %it, %one : tensor<i32>
     stablehlo.return %j, %y : tensor<i32>, tensor<8x4xf32>
   }
-  return %r#1 : tensor<8x4xf32>
+  %t = stablehlo.tanh %r#1 : tensor<8x4xf32>
+  return %t : tensor<8x4xf32>
 }
 )mlir");
   NamedDimensionAnalysis nda(*module);
@@ -167,21 +168,43 @@ func.func @loop(%x: tensor<8x4xf32>, %w: tensor<4x4xf32>) -> tensor<8x4xf32> {
   ASSERT_TRUE(loop);
   EXPECT_EQ(nda.getColors(loop->getResult(1)), x);
   // w : [F, F] on its definition (N, O) and on its use in the body (L, R):
-  // N->L, O->R form a box, but the body's output feature R is carried around
-  // the loop into the contraction L, a path O ~> L across the box (figure 6):
-  // the two conflicts are not compatible.
+  // N->L, O->R form a box. The body's output feature R is carried around the
+  // loop into the contraction L, but only into the *next* iteration: the
+  // body's names stand for every iteration (like one unrolled layer's), so
+  // paths do not go around the loop and nothing crosses the box. The use
+  // resolves like the definition (no reshard of w per iteration).
   EXPECT_EQ(nda.getNumConflicts(), 2u);
-  EXPECT_EQ(nda.getNumSets(), 2u);
+  EXPECT_EQ(nda.getNumSets(), 1u);
+  EXPECT_TRUE(nda.getSets()[0].consistent);
+  auto nodeOf = [&](int site, unsigned dim) {
+    return nda.getNode(nda.getSites()[site].firstName + dim);
+  };
   int def = nda.getDefSite(f.getArgument(1));
   ASSERT_GE(def, 0);
-  unsigned o = nda.getNode(nda.getSites()[def].firstName + 1);
+  unsigned o = nodeOf(def, 1);
   int use = -1;
   for (OpOperand &u : f.getArgument(1).getUses())
     use = nda.getUseSite(u);
   ASSERT_GE(use, 0);
-  unsigned l = nda.getNode(nda.getSites()[use].firstName);
+  unsigned l = nodeOf(use, 0);
   EXPECT_FALSE(nda.hasEdge(o, l));
-  EXPECT_TRUE(nda.reaches(o, l));
+  EXPECT_FALSE(nda.reaches(o, l));
+  // Paths into the loop (x's feature into the first iteration's
+  // contraction) and out of it (the yielded feature to the use of the loop's
+  // result) are followed.
+  EXPECT_TRUE(nda.reaches(nodeOf(nda.getDefSite(f.getArgument(0)), 1), l));
+  Operation *dot = nullptr, *tanh = nullptr;
+  f.walk([&](Operation *op) {
+    if (op->getName().getStringRef() == "stablehlo.dot_general")
+      dot = op;
+    if (op->getName().getStringRef() == "stablehlo.tanh")
+      tanh = op;
+  });
+  ASSERT_TRUE(dot && tanh);
+  unsigned yielded = nodeOf(nda.getDefSite(dot->getResult(0)), 1);
+  EXPECT_TRUE(
+      nda.reaches(yielded, nodeOf(nda.getUseSite(tanh->getOpOperand(0)), 1)));
+  EXPECT_FALSE(nda.reaches(yielded, l));
 }
 
 // Figure 6 (right) without loops: a = x.x^T : [S, S] is used directly and
@@ -432,6 +455,213 @@ TEST_F(NdaTest, TransformerLayersShareBitsAndGroups) {
     for (auto &[path, g] : groups)
       EXPECT_EQ(g.size(), 1u) << path << " with " << layers << " layers";
   }
+}
+
+/// `main(args) -> carried` as jax.lax.scan exports a two-layer scan: one
+/// stablehlo.while carrying the counter %i and %h (initially %x); `body`
+/// may use %i, %h and %z (a zero index) and defines `yield`, the next %h.
+std::string scanTwoLayers(StringRef args, StringRef carried, StringRef body,
+                          StringRef yield) {
+  std::string text = R"mlir(
+func.func @main(ARGS) -> CARRIED {
+  %c0 = stablehlo.constant dense<0> : tensor<i32>
+  %r:2 = stablehlo.while(%i = %c0, %h = %x) : tensor<i32>, CARRIED
+   cond {
+    %n = stablehlo.constant dense<2> : tensor<i32>
+    %p = stablehlo.compare LT, %i, %n : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %p : tensor<i1>
+  } do {
+    %z = stablehlo.constant dense<0> : tensor<i32>
+BODY    %one = stablehlo.constant dense<1> : tensor<i32>
+    %next = stablehlo.add %i, %one : tensor<i32>
+    stablehlo.return %next, YIELD : tensor<i32>, CARRIED
+  }
+  return %r#1 : CARRIED
+}
+)mlir";
+  for (auto [key, value] : {std::pair<StringRef, StringRef>{"ARGS", args},
+                            {"CARRIED", carried},
+                            {"BODY", body},
+                            {"YIELD", yield}})
+    for (size_t at; (at = text.find(key.str())) != std::string::npos;)
+      text.replace(at, key.size(), value.str());
+  return text;
+}
+
+// A two-layer MLP as jax.lax.scan exports it (weights stacked on a leading
+// layer dim, sliced per iteration at the loop counter) and unrolled.
+std::string scannedMlp() {
+  return scanTwoLayers("%x: tensor<32x16xf32>, %w1: tensor<2x16x64xf32>, "
+                       "%w2: tensor<2x64x16xf32>",
+                       "tensor<32x16xf32>", R"mlir(
+    %s1 = stablehlo.dynamic_slice %w1, %i, %z, %z, sizes = [1, 16, 64] : (tensor<2x16x64xf32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<1x16x64xf32>
+    %m1 = stablehlo.reshape %s1 : (tensor<1x16x64xf32>) -> tensor<16x64xf32>
+    %u = stablehlo.dot_general %h, %m1, contracting_dims = [1] x [0] : (tensor<32x16xf32>, tensor<16x64xf32>) -> tensor<32x64xf32>
+    %t = stablehlo.tanh %u : tensor<32x64xf32>
+    %s2 = stablehlo.dynamic_slice %w2, %i, %z, %z, sizes = [1, 64, 16] : (tensor<2x64x16xf32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<1x64x16xf32>
+    %m2 = stablehlo.reshape %s2 : (tensor<1x64x16xf32>) -> tensor<64x16xf32>
+    %y = stablehlo.dot_general %t, %m2, contracting_dims = [1] x [0] : (tensor<32x64xf32>, tensor<64x16xf32>) -> tensor<32x16xf32>
+)mlir",
+                       "%y");
+}
+
+constexpr const char *kUnrolledMlp = R"mlir(
+func.func @main(%x: tensor<32x16xf32>, %a0: tensor<16x64xf32>, %b0: tensor<64x16xf32>, %a1: tensor<16x64xf32>, %b1: tensor<64x16xf32>) -> tensor<32x16xf32> {
+  %u0 = stablehlo.dot_general %x, %a0, contracting_dims = [1] x [0] : (tensor<32x16xf32>, tensor<16x64xf32>) -> tensor<32x64xf32>
+  %t0 = stablehlo.tanh %u0 : tensor<32x64xf32>
+  %y0 = stablehlo.dot_general %t0, %b0, contracting_dims = [1] x [0] : (tensor<32x64xf32>, tensor<64x16xf32>) -> tensor<32x16xf32>
+  %u1 = stablehlo.dot_general %y0, %a1, contracting_dims = [1] x [0] : (tensor<32x16xf32>, tensor<16x64xf32>) -> tensor<32x64xf32>
+  %t1 = stablehlo.tanh %u1 : tensor<32x64xf32>
+  %y1 = stablehlo.dot_general %t1, %b1, contracting_dims = [1] x [0] : (tensor<32x64xf32>, tensor<64x16xf32>) -> tensor<32x16xf32>
+  return %y1 : tensor<32x16xf32>
+}
+)mlir";
+
+/// The ops named `name` in `f`, in walk order (loop bodies included).
+SmallVector<Operation *> opsNamed(func::FuncOp f, StringRef name) {
+  SmallVector<Operation *> ops;
+  f.walk([&](Operation *op) {
+    if (op->getName().getStringRef() == name)
+      ops.push_back(op);
+  });
+  return ops;
+}
+
+// Control-flow design §6: scanned and unrolled layers get the same colors
+// apart from the stacking dim. Corresponding dims (x; layer l's weights
+// without the layer dim; the body's and layer l's values) must map every
+// unrolled color to one scanned color, onto all scanned colors but the
+// stacking dims', which get colors of their own.
+TEST_F(NdaTest, ScannedAndUnrolledMlpColorsCorrespond) {
+  auto scannedModule = parse(scannedMlp());
+  auto unrolledModule = parse(kUnrolledMlp);
+  NamedDimensionAnalysis scanned(*scannedModule), unrolled(*unrolledModule);
+  func::FuncOp sf = scanned.getEntry(), uf = unrolled.getEntry();
+  EXPECT_EQ(scanned.getNumOpaqueOps(), 0u);
+
+  // Unrolled color -> scanned color must be a function. It may merge
+  // colors: unrolled, each layer's hidden dim and each layer boundary's
+  // feature dim is a color of its own; scanned, the carried value has one
+  // sharding, so the body's input and output features are one color.
+  std::map<unsigned, unsigned> toScanned;
+  auto correspond = [&](ArrayRef<unsigned> u, ArrayRef<unsigned> s) {
+    ASSERT_EQ(u.size(), s.size());
+    for (auto [cu, cs] : llvm::zip(u, s))
+      EXPECT_EQ(toScanned.try_emplace(cu, cs).first->second, cs);
+  };
+  auto withoutStack = [](SmallVector<unsigned> colors) {
+    return SmallVector<unsigned>(colors.begin() + 1, colors.end());
+  };
+  SmallVector<unsigned> w1 = scanned.getColors(sf.getArgument(1));
+  SmallVector<unsigned> w2 = scanned.getColors(sf.getArgument(2));
+  SmallVector<Operation *> sDots = opsNamed(sf, "stablehlo.dot_general");
+  SmallVector<Operation *> uDots = opsNamed(uf, "stablehlo.dot_general");
+  SmallVector<Operation *> sTanh = opsNamed(sf, "stablehlo.tanh");
+  SmallVector<Operation *> uTanh = opsNamed(uf, "stablehlo.tanh");
+  ASSERT_EQ(sDots.size(), 2u);
+  ASSERT_EQ(uDots.size(), 4u);
+  Operation *loop = opsNamed(sf, "stablehlo.while")[0];
+  correspond(unrolled.getColors(uf.getArgument(0)),
+             scanned.getColors(sf.getArgument(0)));
+  for (unsigned l = 0; l < 2; ++l) {
+    correspond(unrolled.getColors(uf.getArgument(1 + 2 * l)), withoutStack(w1));
+    correspond(unrolled.getColors(uf.getArgument(2 + 2 * l)), withoutStack(w2));
+    // Layer l's values against the body's: both matmuls and the tanh.
+    for (unsigned k = 0; k < 2; ++k)
+      correspond(unrolled.getColors(uDots[2 * l + k]->getResult(0)),
+                 scanned.getColors(sDots[k]->getResult(0)));
+    correspond(unrolled.getColors(uTanh[l]->getResult(0)),
+               scanned.getColors(sTanh[0]->getResult(0)));
+  }
+  // The carried value leaves the loop in the output's colors.
+  correspond(unrolled.getColors(uDots[3]->getResult(0)),
+             scanned.getColors(loop->getResult(1)));
+  // Every scanned color but the stacking dims' is some unrolled color; the
+  // stacking dims are extra (and blocked where the dynamic_slice indexes
+  // them).
+  std::set<unsigned> image;
+  for (auto [u, s] : toScanned)
+    image.insert(s);
+  EXPECT_EQ(toScanned.size(), unrolled.getNumColors());
+  EXPECT_EQ(image.size(), 3u);                // batch, features, hidden
+  EXPECT_EQ(scanned.getNumColors(), 3u + 4u); // + stacks and their slices
+  for (unsigned stack : {w1[0], w2[0]}) {
+    EXPECT_FALSE(image.count(stack));
+    EXPECT_GT(scanned.getNumBlocked(stack), 0u);
+  }
+  EXPECT_NE(w1[0], w2[0]);
+}
+
+/// Figure 5's attention layer `l` on `in` (weights %wq<l>, %wk<l>, %wv<l>
+/// and the reduction's %zero) with a residual connection, defining %res<l>.
+std::string attentionLayer(const std::string &l, const std::string &in) {
+  std::string text = R"(
+  %kL = stablehlo.dot_general IN, %wkL, contracting_dims = [1] x [0] : (tensor<8x4xf32>, tensor<4x6xf32>) -> tensor<8x6xf32>
+  %vL = stablehlo.dot_general IN, %wvL, contracting_dims = [1] x [0] : (tensor<8x4xf32>, tensor<4x4xf32>) -> tensor<8x4xf32>
+  %qL = stablehlo.dot_general IN, %wqL, contracting_dims = [1] x [0] : (tensor<8x4xf32>, tensor<4x6xf32>) -> tensor<8x6xf32>
+  %qtL = stablehlo.transpose %qL, dims = [1, 0] : (tensor<8x6xf32>) -> tensor<6x8xf32>
+  %aL = stablehlo.dot_general %kL, %qtL, contracting_dims = [1] x [0] : (tensor<8x6xf32>, tensor<6x8xf32>) -> tensor<8x8xf32>
+  %bL = stablehlo.reduce(%aL init: %zero) applies stablehlo.add across dimensions = [1] : (tensor<8x8xf32>, tensor<f32>) -> tensor<8xf32>
+  %cL = stablehlo.broadcast_in_dim %bL, dims = [0] : (tensor<8xf32>) -> tensor<8x8xf32>
+  %dL = stablehlo.divide %aL, %cL : tensor<8x8xf32>
+  %oL = stablehlo.dot_general %dL, %vL, contracting_dims = [1] x [0] : (tensor<8x8xf32>, tensor<8x4xf32>) -> tensor<8x4xf32>
+  %resL = stablehlo.add IN, %oL : tensor<8x4xf32>
+)";
+  text = std::regex_replace(text, std::regex("IN"), in);
+  return std::regex_replace(text, std::regex("L\\b"), l);
+}
+
+// Figure 5's attention with a residual connection as the body of a scan
+// over two layers (carried h : [S, D], weights stacked [L, ...]) against the
+// same two layers unrolled. The loop body's conflicts form the sets of one
+// layer: the path from the body's output back into the next iteration's keys
+// does not cross the boxes of this iteration, so the scan needs as many
+// resolution bits as the unrolled program (one for the attention, one for the
+// recurrent [D, D] value weight).
+std::string scannedAttention() {
+  return scanTwoLayers(
+      "%x: tensor<8x4xf32>, %wq: tensor<2x4x6xf32>, %wk: tensor<2x4x6xf32>, "
+      "%wv: tensor<2x4x4xf32>",
+      "tensor<8x4xf32>",
+      R"mlir(
+    %sq = stablehlo.dynamic_slice %wq, %i, %z, %z, sizes = [1, 4, 6] : (tensor<2x4x6xf32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<1x4x6xf32>
+    %wqB = stablehlo.reshape %sq : (tensor<1x4x6xf32>) -> tensor<4x6xf32>
+    %sk = stablehlo.dynamic_slice %wk, %i, %z, %z, sizes = [1, 4, 6] : (tensor<2x4x6xf32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<1x4x6xf32>
+    %wkB = stablehlo.reshape %sk : (tensor<1x4x6xf32>) -> tensor<4x6xf32>
+    %sv = stablehlo.dynamic_slice %wv, %i, %z, %z, sizes = [1, 4, 4] : (tensor<2x4x4xf32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<1x4x4xf32>
+    %wvB = stablehlo.reshape %sv : (tensor<1x4x4xf32>) -> tensor<4x4xf32>
+    %zero = stablehlo.constant dense<0.0> : tensor<f32>)mlir" +
+          attentionLayer("B", "%h"),
+      "%resB");
+}
+
+TEST_F(NdaTest, ScannedAttentionResolvesLikeOneLayer) {
+  auto scannedModule = parse(scannedAttention());
+  std::string unrolledText =
+      "func.func @main(%x: tensor<8x4xf32>, %wq0: tensor<4x6xf32>, "
+      "%wk0: tensor<4x6xf32>, %wv0: tensor<4x4xf32>, %wq1: tensor<4x6xf32>, "
+      "%wk1: tensor<4x6xf32>, %wv1: tensor<4x4xf32>) -> tensor<8x4xf32> {\n"
+      "  %zero = stablehlo.constant dense<0.0> : tensor<f32>" +
+      attentionLayer("0", "%x") + attentionLayer("1", "%res0") +
+      "  return %res1 : tensor<8x4xf32>\n}\n";
+  auto unrolledModule = parse(unrolledText);
+  ASSERT_TRUE(scannedModule && unrolledModule);
+  NamedDimensionAnalysis scanned(*scannedModule), unrolled(*unrolledModule);
+  // Unrolled: per layer the attention set and the set of the value weight
+  // [D, D], the layers isomorphic. Scanned: the body's two sets.
+  EXPECT_EQ(unrolled.getNumSets(), 4u);
+  EXPECT_EQ(scanned.getNumSets(), 2u);
+  EXPECT_EQ(scanned.getNumResolutionBits(), unrolled.getNumResolutionBits());
+  for (const auto &set : scanned.getSets())
+    EXPECT_TRUE(set.consistent);
+  // The attention conflicts of the body (figure 5's five) are one set.
+  Operation *scores = opsNamed(scanned.getEntry(), "stablehlo.divide")[0];
+  unsigned s = scanned.getColors(scores->getResult(0))[0];
+  std::set<unsigned> attentionSets;
+  for (unsigned c : scanned.getConflictsOfColor(s))
+    attentionSets.insert(scanned.getConflicts()[c].set);
+  EXPECT_EQ(scanned.getConflictsOfColor(s).size(), 5u);
+  EXPECT_EQ(attentionSets.size(), 1u);
 }
 
 TEST_F(NdaTest, OpaqueOpsGetFreshNames) {

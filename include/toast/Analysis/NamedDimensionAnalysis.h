@@ -11,23 +11,31 @@
 //    Not-tileable factors identify nothing and their dims are *blocked*.
 //  * The map M links the name of definition dim d to the name of each use's
 //    dim d.
-//  * Region data flow is identified with I: while operands, the cond/body
-//    block arguments, the body's return and the while results; case/if
-//    branch returns and results; func.call operands/results with the callee's
-//    arguments/returned values (context-insensitively). func.return operands
-//    get no use names.
+//  * Region data flow is identified with I. Each tied class of a loop or
+//    conditional (toast::TiedValues: a while's operand, cond/body block
+//    arguments, body return operand and result i; every case/if branch's
+//    return operand i and result i) is one name per dim. func.call
+//    operands/results are identified with the callee's arguments/returned
+//    values (context-insensitively). func.return operands get no use names;
+//    terminators, calls and region ops are never opaque.
+//  * Names, identities and M cover every partitionable block (function
+//    bodies and the regions of while/case/if, recursively; see
+//    toast::walkProgram), so a loop body's dims join the colors of the
+//    values it carries and captures.
 //  * *Nodes* of the dimension graph = classes of names under I; M gives its
 //    directed edges. *Colors* = classes under I and M.
 //  * A *conflict* = two different nodes of one color annotating the same
 //    definition or use (deduplicated by node pair). Two conflicts are
 //    *compatible* when they form a box: (N,O) on a definition, (L,R) on a use
 //    of it, N->L and O->R, and no directed path across (N ~> R or O ~> L,
-//    figure 6). One exception: a definition that depends on no block
-//    argument (an iota/compare mask, a broadcast constant) and carries
-//    conflicting uses at several places is *communication-free*: each use can
-//    materialize it in its own layout without collectives, so its box
-//    constraints do not apply (otherwise the causal mask, computed once and
-//    used by every layer, would chain all layers into one set).
+//    figure 6). Paths do not go around loops: a body's names stand for every
+//    iteration, so a path from a body's yield back into the body would join
+//    dims of different iterations. One exception: a definition that depends
+//    on no function argument (an iota/compare mask, a broadcast constant)
+//    and carries conflicting uses at several places is *communication-free*:
+//    each use can materialize it in its own layout without collectives, so
+//    its box constraints do not apply (otherwise the causal mask, computed
+//    once and used by every layer, would chain all layers into one set).
 //    Compatibility sets are the transitive closure, each with two
 //    resolutions.
 //  * Isomorphic compatibility sets (repeated layers, section 3.6) share one
@@ -54,6 +62,8 @@
 #include <vector>
 
 namespace toast {
+
+class TiedValues;
 
 /// Construction options of the analysis.
 struct NdaOptions {
@@ -204,7 +214,9 @@ public:
   /// topological numbering; O(nodes between them)). Paths are not followed
   /// out of nodes that join several call sites of one function: call sites
   /// are identified context-insensitively, so such paths would jump between
-  /// unrelated calls.
+  /// unrelated calls. For the same reason paths do not go around loops: a
+  /// value a loop body yields leads to the uses of the loop's results, not
+  /// back into the body (whose names stand for every iteration).
   bool reaches(unsigned from, unsigned to) const;
   /// The node a conflict shards when resolution bit `bit` of the
   /// resolution_order is `value` (after isomorphism merging).
@@ -236,7 +248,11 @@ private:
   void assignNames(llvm::ArrayRef<mlir::func::FuncOp> funcs);
   unsigned addSite(mlir::Value v, mlir::OpOperand *use);
   void addIdentities(mlir::Operation *op, class UnionFind &ids);
-  void addRegionIdentities(mlir::Operation *op, UnionFind &ids);
+  /// Identifies the names of two sites dim by dim (-1 or unequal ranks:
+  /// nothing).
+  void identifySites(int a, int b, UnionFind &ids);
+  void addCallIdentities(mlir::func::CallOp call, UnionFind &ids);
+  void addTiedIdentities(const TiedValues &tied, UnionFind &ids);
   void buildNodesAndColors(UnionFind &ids);
   // Conflicts.cpp
   void findConflicts();
@@ -246,10 +262,16 @@ private:
   std::string describePosition(llvm::ArrayRef<unsigned> nodeNames) const;
   void numberTopologically();
   void markSharedCallNodes(llvm::ArrayRef<mlir::func::FuncOp> funcs);
-  /// Out-edges followed by reaches(): none for shared call nodes.
-  llvm::ArrayRef<unsigned> getPathSuccessors(unsigned node) const {
-    return sharedCallNode[node] ? llvm::ArrayRef<unsigned>()
-                                : getSuccessors(node);
+  /// Calls fn(def site, use site, dim) for every M edge between names.
+  void forEachMapDim(
+      llvm::function_ref<void(unsigned def, unsigned use, unsigned dim)> fn)
+      const;
+  void buildPathGraph(llvm::ArrayRef<TiedValues> tied);
+  /// Out-edges followed by reaches() (vertices: the nodes, then one yield
+  /// vertex per loop-carried node).
+  llvm::ArrayRef<unsigned> getPathSuccessors(unsigned vertex) const {
+    return llvm::ArrayRef(pathSucc).slice(
+        pathStart[vertex], pathStart[vertex + 1] - pathStart[vertex]);
   }
   // ArgumentGroups.cpp
   void groupArguments();
@@ -284,6 +306,13 @@ private:
   /// Nodes holding names of a function called from several call sites (its
   /// arguments, the call results).
   std::vector<bool> sharedCallNode;
+  /// The graph reaches() searches, as CSR: the dimension graph without
+  /// edges out of shared call nodes, where a loop-carried node has a second
+  /// vertex for the body's yield and the loop's result, which leads out of
+  /// the loop only (buildPathGraph).
+  std::vector<unsigned> pathStart, pathSucc;
+  /// name -> its vertex in that graph (its node, or the yield vertex).
+  std::vector<unsigned> nameVertex;
 
   std::vector<llvm::SmallVector<unsigned>> argGroups;
   std::vector<unsigned> argGroupOf;

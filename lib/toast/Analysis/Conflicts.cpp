@@ -129,10 +129,10 @@ void NamedDimensionAnalysis::numberTopologically() {
   // Kahn's algorithm, always taking the smallest ready node: node numbers
   // follow program order, so the numbering stays close to it and a search
   // towards a target only sees the program between source and target.
-  // Nodes on or behind a cycle (loop-carried values) keep kNoOrder. Edges
-  // only go up in this numbering, and no numbered node is reachable from an
-  // unnumbered one.
-  unsigned n = getNumNodes();
+  // Vertices on or behind a cycle keep kNoOrder (loops do not make cycles:
+  // their yields lead out of the loop). Edges only go up in this numbering,
+  // and no numbered vertex is reachable from an unnumbered one.
+  unsigned n = pathStart.size() - 1;
   topoOrder.assign(n, kNoOrder);
   std::vector<unsigned> indegree(n, 0);
   for (unsigned v = 0; v < n; ++v)
@@ -216,6 +216,11 @@ void NamedDimensionAnalysis::buildCompatibilitySets(
   };
   std::vector<Box> boxes;
   std::vector<ReachQuery> across;
+  // Paths are searched between name vertices: a loop's yield and result
+  // are the end of an iteration, not its start (buildPathGraph).
+  auto vertex = [&](const Site &s, unsigned dim) {
+    return nameVertex[s.firstName + dim];
+  };
   for (const Site &use : sites) {
     if (!use.isUse() || use.rank < 2)
       continue;
@@ -233,8 +238,10 @@ void NamedDimensionAnalysis::buildCompatibilitySets(
           continue;
         bool orientDef = conflicts[cDef].a != n;
         bool orientUse = conflicts[cUse].a != l;
-        across.push_back({n, r, (unsigned)boxes.size()});
-        across.push_back({o, l, (unsigned)boxes.size()});
+        across.push_back(
+            {vertex(d, i), vertex(use, j), (unsigned)boxes.size()});
+        across.push_back(
+            {vertex(d, j), vertex(use, i), (unsigned)boxes.size()});
         boxes.push_back(
             {(unsigned)cDef, (unsigned)cUse, orientDef != orientUse});
       }

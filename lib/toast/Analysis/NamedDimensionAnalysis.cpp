@@ -1,13 +1,17 @@
 //===- NamedDimensionAnalysis.cpp - Names, identities, colors ------------===//
 //
 // Fresh names for every definition and use dim, the identities I from the
-// sharding rules (plus region data flow), the map M, and the union-find
-// passes that give the dimension-graph nodes (I) and the colors (I and M).
+// sharding rules (plus region data flow: the tied classes of loops and
+// conditionals, and calls), the map M, and the union-find passes that give
+// the dimension-graph nodes (I) and the colors (I and M). Every walk covers
+// the partitionable blocks (function bodies and, recursively, the bodies of
+// while/case/if), so names inside loop bodies are like any other names.
 //
 //===----------------------------------------------------------------------===//
 
 #include "toast/Analysis/NamedDimensionAnalysis.h"
 #include "toast/Analysis/UnionFind.h"
+#include "toast/Interfaces/ControlFlow.h"
 #include "toast/Interfaces/ShardingRule.h"
 
 #include "mlir/IR/BuiltinTypes.h"
@@ -26,49 +30,115 @@ bool isRankedTensor(Value v) {
   return t && t.getRank() > 0;
 }
 
+/// Visits the ops of every partitionable block of `f` (its body and the
+/// regions of the loops and conditionals in it, recursively). Regions of
+/// other ops (reduction bodies, comparators) are scalar code of their op.
+void walkFunction(func::FuncOp f, function_ref<void(Operation *)> fn,
+                  WalkOrder order = WalkOrder::PreOrder) {
+  if (f.isExternal())
+    return;
+  walkProgram(
+      f.getBody().front(), [&](Operation *op, const Scope &) { fn(op); },
+      order);
+}
+
 /// Functions reachable from `root` through func.call (including root).
 SmallVector<func::FuncOp> collectCallees(func::FuncOp root) {
   SetVector<func::FuncOp> funcs;
   funcs.insert(root);
-  for (unsigned i = 0; i < funcs.size(); ++i) {
-    func::FuncOp f = funcs[i];
-    f.walk([&](func::CallOp call) {
+  for (unsigned i = 0; i < funcs.size(); ++i)
+    walkFunction(funcs[i], [&](Operation *op) {
+      auto call = dyn_cast<func::CallOp>(op);
+      if (!call)
+        return;
       auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
           call, call.getCalleeAttr());
       if (callee && !callee.isExternal())
         funcs.insert(callee);
     });
-  }
   return SmallVector<func::FuncOp>(funcs.begin(), funcs.end());
 }
 
+/// Deduplicates `edges` and stores them as CSR over `numVertices` vertices;
+/// returns the number of distinct edges.
+unsigned buildCsr(std::vector<std::pair<unsigned, unsigned>> &edges,
+                  unsigned numVertices, std::vector<unsigned> &start,
+                  std::vector<unsigned> &succ) {
+  llvm::sort(edges);
+  edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
+  start.assign(numVertices + 1, 0);
+  for (auto &e : edges)
+    ++start[e.first + 1];
+  std::partial_sum(start.begin(), start.end(), start.begin());
+  succ.resize(edges.size());
+  for (unsigned i = 0; i < edges.size(); ++i)
+    succ[i] = edges[i].second; // edges sorted: positions match the CSR.
+  return edges.size();
+}
+
+/// Whether `source` feeds `edge` back into the region it sits in: a loop
+/// body's yield, which the body's next run receives as block arguments.
+bool feedsBack(const TiedValues::Edge &edge, OpOperand &source) {
+  Region *region = source.getOwner()->getParentRegion();
+  if (region->getParentOp() != edge.owner)
+    return false;
+  return llvm::any_of(edge.targets, [&](Value target) {
+    auto arg = dyn_cast<BlockArgument>(target);
+    return arg && arg.getParentRegion() == region;
+  });
+}
+
+/// Whether `v` is defined outside `op` (a value its regions capture).
+bool isDefinedOutside(Value v, Operation *op) {
+  return !op->isAncestor(v.getParentBlock()->getParentOp());
+}
+
 /// Ops of `funcs` whose results depend on no function argument (constants,
-/// iotas and what is computed from them only). A region argument depends on
-/// an argument when an operand of the region's op does.
+/// iotas and what is computed from them only).
 DenseSet<Operation *> findInputIndependentOps(ArrayRef<func::FuncOp> funcs) {
   DenseSet<Operation *> dependent, independent;
-  std::function<bool(Value)> depends = [&](Value v) {
+  DenseMap<Operation *, bool> inputsDepend;
+  std::function<bool(Value)> depends;
+  // The region arguments of a loop or conditional depend on an argument
+  // when a value entering it does: an operand, or a value its regions
+  // capture (the carried values' sources inside the body only combine
+  // those). Memoized; the capture search runs once per region op.
+  auto regionInputsDepend = [&](Operation *regionOp) {
+    auto it = inputsDepend.find(regionOp);
+    if (it != inputsDepend.end())
+      return it->second;
+    bool dep = llvm::any_of(regionOp->getOperands(), depends);
+    regionOp->walk([&](Operation *inner) {
+      for (Value v : inner->getOperands())
+        dep = dep || (isDefinedOutside(v, regionOp) && depends(v));
+    });
+    inputsDepend[regionOp] = dep;
+    return dep;
+  };
+  depends = [&](Value v) {
     if (Operation *def = v.getDefiningOp())
       return dependent.contains(def);
     Operation *parent = cast<BlockArgument>(v).getOwner()->getParentOp();
     if (!parent || isa<func::FuncOp>(parent))
       return true;
-    return llvm::any_of(parent->getOperands(), depends);
+    return regionInputsDepend(parent);
   };
   for (func::FuncOp f : funcs)
-    // Post-order: the ops of a region before the op holding it, and the
-    // operands of that op before its regions.
-    f.walk<WalkOrder::PostOrder>([&](Operation *op) {
-      if (op == f.getOperation())
-        return;
-      bool dep = llvm::any_of(op->getOperands(), depends);
-      for (Region &region : op->getRegions())
-        region.walk([&](Operation *inner) {
-          dep |= dependent.contains(inner) &&
-                 inner->hasTrait<OpTrait::IsTerminator>();
-        });
-      (dep ? dependent : independent).insert(op);
-    });
+    // Post-order: the ops of a region before the op holding it, so a loop
+    // or conditional sees whether its regions yield dependent values.
+    walkFunction(
+        f,
+        [&](Operation *op) {
+          bool dep = llvm::any_of(op->getOperands(), depends);
+          if (isDataFlowRegionOp(op)) {
+            dep |= regionInputsDepend(op);
+            for (Region &region : op->getRegions())
+              for (Block &block : region)
+                dep |= dependent.contains(block.getTerminator());
+          }
+          (dep ? dependent : independent).insert(op);
+        },
+        WalkOrder::PostOrder);
   return independent;
 }
 } // namespace
@@ -115,13 +185,21 @@ void NamedDimensionAnalysis::run(ArrayRef<func::FuncOp> funcs) {
   assignNames(funcs);
   UnionFind ids;
   ids.resize(names.size());
-  for (func::FuncOp f : funcs)
-    f.walk([&](Operation *op) {
+  SmallVector<TiedValues> tied;
+  for (func::FuncOp f : funcs) {
+    walkFunction(f, [&](Operation *op) {
       addIdentities(op, ids);
-      addRegionIdentities(op, ids);
+      if (auto call = dyn_cast<func::CallOp>(op))
+        addCallIdentities(call, ids);
     });
+    if (f.isExternal())
+      continue;
+    tied.emplace_back(f.getBody().front());
+    addTiedIdentities(tied.back(), ids);
+  }
   buildNodesAndColors(ids);
   markSharedCallNodes(funcs);
+  buildPathGraph(tied);
   numberTopologically();
   findConflicts();
   buildCompatibilitySets(findInputIndependentOps(funcs));
@@ -152,10 +230,10 @@ void NamedDimensionAnalysis::assignNames(ArrayRef<func::FuncOp> funcs) {
     for (BlockArgument arg : f.getArguments())
       if (isRankedTensor(arg))
         addSite(arg, nullptr);
-    f.walk<WalkOrder::PreOrder>([&](Operation *op) {
-      if (op == f.getOperation())
-        return;
+    walkFunction(f, [&](Operation *op) {
       opNumber[op] = opNumber.size();
+      // A region terminator's operands are uses (sources of tied classes);
+      // the function's results are not.
       if (!isa<func::ReturnOp>(op))
         for (OpOperand &use : op->getOpOperands())
           if (isRankedTensor(use.get()))
@@ -163,11 +241,12 @@ void NamedDimensionAnalysis::assignNames(ArrayRef<func::FuncOp> funcs) {
       for (Value r : op->getResults())
         if (isRankedTensor(r))
           addSite(r, nullptr);
-      for (Region &region : op->getRegions())
-        for (Block &block : region)
-          for (BlockArgument arg : block.getArguments())
-            if (isRankedTensor(arg))
-              addSite(arg, nullptr);
+      if (isDataFlowRegionOp(op))
+        for (Region &region : op->getRegions())
+          for (Block &block : region)
+            for (BlockArgument arg : block.getArguments())
+              if (isRankedTensor(arg))
+                addSite(arg, nullptr);
     });
   }
 }
@@ -183,7 +262,11 @@ int NamedDimensionAnalysis::getUseSite(OpOperand &use) const {
 }
 
 void NamedDimensionAnalysis::addIdentities(Operation *op, UnionFind &ids) {
-  if (isa<func::ReturnOp, func::CallOp, func::FuncOp>(op))
+  // Terminators (func.return and the returns of loop and conditional
+  // bodies) only pass values on; calls, loops and conditionals get their
+  // identities from the data flow they describe, not from a rule.
+  if (op->hasTrait<OpTrait::IsTerminator>() || isa<func::CallOp>(op) ||
+      isDataFlowRegionOp(op))
     return;
   bool hasNames = false;
   for (OpOperand &use : op->getOpOperands())
@@ -232,63 +315,45 @@ void NamedDimensionAnalysis::addIdentities(Operation *op, UnionFind &ids) {
   }
 }
 
-void NamedDimensionAnalysis::addRegionIdentities(Operation *op,
-                                                 UnionFind &ids) {
-  // Identifies the names of two sites dim by dim (same rank only).
-  auto identify = [&](int a, int b) {
-    if (a < 0 || b < 0 || sites[a].rank != sites[b].rank)
-      return;
-    for (unsigned d = 0; d < sites[a].rank; ++d)
-      ids.unite(sites[a].firstName + d, sites[b].firstName + d);
-  };
-  auto terminatorUse = [&](Region &region, unsigned i) -> int {
-    if (region.empty())
-      return -1;
-    Operation *term = region.front().getTerminator();
-    if (!term || i >= term->getNumOperands())
-      return -1;
-    return getUseSite(term->getOpOperand(i));
-  };
+void NamedDimensionAnalysis::identifySites(int a, int b, UnionFind &ids) {
+  if (a < 0 || b < 0 || sites[a].rank != sites[b].rank)
+    return;
+  for (unsigned d = 0; d < sites[a].rank; ++d)
+    ids.unite(sites[a].firstName + d, sites[b].firstName + d);
+}
 
-  if (auto call = dyn_cast<func::CallOp>(op)) {
-    auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
-        call, call.getCalleeAttr());
-    if (!callee || callee.isExternal())
-      return;
-    for (OpOperand &use : call->getOpOperands())
-      if (use.getOperandNumber() < callee.getNumArguments())
-        identify(getUseSite(use),
-                 getDefSite(callee.getArgument(use.getOperandNumber())));
-    Operation *ret = callee.getBody().front().getTerminator();
-    for (OpResult r : call->getResults())
-      if (ret && r.getResultNumber() < ret->getNumOperands())
-        identify(getDefSite(r),
-                 getDefSite(ret->getOperand(r.getResultNumber())));
+void NamedDimensionAnalysis::addCallIdentities(func::CallOp call,
+                                               UnionFind &ids) {
+  auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+      call, call.getCalleeAttr());
+  if (!callee || callee.isExternal())
     return;
-  }
-  if (op->getNumRegions() == 0)
-    return;
-  StringRef name = op->getName().getStringRef();
-  if (name == "stablehlo.while") {
-    // Loop-carried value i: operand use, cond/body argument i, body
-    // return i and result i are one name per dim.
-    for (OpOperand &use : op->getOpOperands()) {
-      unsigned i = use.getOperandNumber();
-      int u = getUseSite(use);
-      for (Region &region : op->getRegions())
-        if (!region.empty() && i < region.front().getNumArguments())
-          identify(u, getDefSite(region.front().getArgument(i)));
-      if (i < op->getNumResults())
-        identify(u, getDefSite(op->getResult(i)));
-      if (op->getNumRegions() == 2)
-        identify(u, terminatorUse(op->getRegion(1), i));
-    }
-    return;
-  }
-  if (name == "stablehlo.case" || name == "stablehlo.if") {
-    for (OpResult r : op->getResults())
-      for (Region &region : op->getRegions())
-        identify(getDefSite(r), terminatorUse(region, r.getResultNumber()));
+  for (OpOperand &use : call->getOpOperands())
+    if (use.getOperandNumber() < callee.getNumArguments())
+      identifySites(getUseSite(use),
+                    getDefSite(callee.getArgument(use.getOperandNumber())),
+                    ids);
+  Operation *ret = callee.getBody().front().getTerminator();
+  for (OpResult r : call->getResults())
+    if (ret && r.getResultNumber() < ret->getNumOperands())
+      identifySites(getDefSite(r),
+                    getDefSite(ret->getOperand(r.getResultNumber())), ids);
+}
+
+void NamedDimensionAnalysis::addTiedIdentities(const TiedValues &tied,
+                                               UnionFind &ids) {
+  // A tied class is one value for partitioning: every source use and every
+  // target definition is one name per dim (a loop-carried value's operand,
+  // block arguments, yielded value and result; a conditional's branch
+  // results and its result).
+  for (const TiedValues::Edge &edge : tied.getEdges()) {
+    if (edge.targets.empty())
+      continue;
+    int first = getDefSite(edge.targets.front());
+    for (Value target : edge.targets)
+      identifySites(first, getDefSite(target), ids);
+    for (OpOperand *source : edge.sources)
+      identifySites(first, getUseSite(*source), ids);
   }
 }
 
@@ -309,29 +374,13 @@ void NamedDimensionAnalysis::buildNodesAndColors(UnionFind &ids) {
 
   // M edges between nodes, deduplicated, as CSR.
   std::vector<std::pair<unsigned, unsigned>> edges;
-  for (const Site &s : sites) {
-    if (!s.isUse())
-      continue;
-    int def = getDefSite(s.value);
-    if (def < 0 || sites[def].rank != s.rank)
-      continue;
-    for (unsigned d = 0; d < s.rank; ++d) {
-      unsigned from = nameNode[sites[def].firstName + d];
-      unsigned to = nameNode[s.firstName + d];
-      if (from != to)
-        edges.push_back({from, to});
-    }
-  }
-  llvm::sort(edges);
-  edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
-  numEdges = edges.size();
-  succStart.assign(numNodes + 1, 0);
-  for (auto &e : edges)
-    ++succStart[e.first + 1];
-  std::partial_sum(succStart.begin(), succStart.end(), succStart.begin());
-  succ.resize(edges.size());
-  for (unsigned i = 0; i < edges.size(); ++i)
-    succ[i] = edges[i].second; // edges sorted: positions match the CSR.
+  forEachMapDim([&](unsigned def, unsigned use, unsigned d) {
+    unsigned from = nameNode[sites[def].firstName + d];
+    unsigned to = nameNode[sites[use].firstName + d];
+    if (from != to)
+      edges.push_back({from, to});
+  });
+  numEdges = buildCsr(edges, numNodes, succStart, succ);
 
   // Colors: nodes identified along M edges, numbered by first node.
   UnionFind colorsUf;
@@ -378,11 +427,27 @@ void NamedDimensionAnalysis::buildNodesAndColors(UnionFind &ids) {
     colorNodes[fill[nodeColor[v]]++] = v;
 }
 
+void NamedDimensionAnalysis::forEachMapDim(
+    function_ref<void(unsigned def, unsigned use, unsigned dim)> fn) const {
+  for (auto [id, s] : llvm::enumerate(sites)) {
+    if (!s.isUse())
+      continue;
+    int def = getDefSite(s.value);
+    if (def < 0 || sites[def].rank != s.rank)
+      continue;
+    for (unsigned d = 0; d < s.rank; ++d)
+      fn(def, id, d);
+  }
+}
+
 void NamedDimensionAnalysis::markSharedCallNodes(ArrayRef<func::FuncOp> funcs) {
   sharedCallNode.assign(getNumNodes(), false);
   llvm::DenseMap<Operation *, SmallVector<func::CallOp>> callsOf;
   for (func::FuncOp f : funcs)
-    f.walk([&](func::CallOp call) {
+    walkFunction(f, [&](Operation *op) {
+      auto call = dyn_cast<func::CallOp>(op);
+      if (!call)
+        return;
       if (auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
               call, call.getCalleeAttr()))
         callsOf[callee].push_back(call);
@@ -463,4 +528,49 @@ std::string NamedDimensionAnalysis::describeSite(unsigned id) const {
 std::string NamedDimensionAnalysis::describeName(unsigned name) const {
   return describeSite(names[name].site) + "[" +
          std::to_string(names[name].dim) + "]";
+}
+
+void NamedDimensionAnalysis::buildPathGraph(ArrayRef<TiedValues> tied) {
+  // A loop body's names stand for every iteration, as one unrolled layer's
+  // names stand for that layer. A carried value's node therefore gets two
+  // vertices: the node itself where the loop receives the value (operand,
+  // block arguments) and a *yield vertex* where it leaves an iteration
+  // (the body's yield, the loop's result). The yield vertex leads only to
+  // the uses of the loop's results, so a path leaves the body after the
+  // last iteration and never comes back into it, where it would join two
+  // dims of one iteration that only meet across iterations (query and key
+  // of the next layer's attention).
+  unsigned numVertices = getNumNodes();
+  nameVertex = nameNode;
+  DenseMap<unsigned, unsigned> yieldVertex; // carried node -> vertex
+  auto leave = [&](int site) {
+    for (unsigned d = 0; site >= 0 && d < sites[site].rank; ++d) {
+      unsigned name = sites[site].firstName + d;
+      auto [it, inserted] =
+          yieldVertex.try_emplace(nameNode[name], numVertices);
+      numVertices += inserted;
+      nameVertex[name] = it->second;
+    }
+  };
+  for (const TiedValues &values : tied)
+    for (const TiedValues::Edge &edge : values.getEdges()) {
+      bool loops = false;
+      for (OpOperand *source : edge.sources)
+        if (feedsBack(edge, *source)) {
+          loops = true;
+          leave(getUseSite(*source));
+        }
+      for (Value target : edge.targets)
+        if (loops && isa<OpResult>(target))
+          leave(getDefSite(target));
+    }
+
+  std::vector<std::pair<unsigned, unsigned>> edges;
+  forEachMapDim([&](unsigned def, unsigned use, unsigned d) {
+    unsigned from = nameVertex[sites[def].firstName + d];
+    unsigned to = nameVertex[sites[use].firstName + d];
+    if (from != to && (from >= sharedCallNode.size() || !sharedCallNode[from]))
+      edges.push_back({from, to});
+  });
+  buildCsr(edges, numVertices, pathStart, pathSucc);
 }

@@ -3,6 +3,7 @@
 #include "toast/Analysis/Passes.h"
 #include "toast/Analysis/NamedDimensionAnalysis.h"
 #include "toast/Analysis/NdaReport.h"
+#include "toast/Interfaces/ControlFlow.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/Pass/Pass.h"
@@ -68,8 +69,28 @@ struct NdaPass : PassWrapper<NdaPass, OperationPass<ModuleOp>> {
   }
 };
 
+/// Annotates a loop's block arguments, which have no attribute of their own:
+/// `nda.region_colors = [[<region 0 args>], [<region 1 args>]]` on the op.
+/// Branches without arguments get no annotation.
+void annotateRegionArguments(Operation *op, Builder &b,
+                             function_ref<std::string(Value)> colors) {
+  SmallVector<Attribute> regions;
+  bool any = false;
+  for (Region &region : op->getRegions()) {
+    SmallVector<Attribute> args;
+    if (!region.empty())
+      for (BlockArgument arg : region.front().getArguments())
+        args.push_back(b.getStringAttr(colors(arg)));
+    any |= !args.empty();
+    regions.push_back(b.getArrayAttr(args));
+  }
+  if (any)
+    op->setAttr("nda.region_colors", b.getArrayAttr(regions));
+}
+
 /// Annotates results and function arguments with the colors of their dims
-/// (`nda.colors = ["c0,c1", ...]`) and the module with the counts.
+/// (`nda.colors = ["c0,c1", ...]`), loops with the colors of their block
+/// arguments, and the module with the counts.
 struct TestNdaColorsPass
     : PassWrapper<TestNdaColorsPass, OperationPass<ModuleOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(TestNdaColorsPass)
@@ -95,6 +116,8 @@ struct TestNdaColorsPass
                        b.getStringAttr(colors(arg)));
         return;
       }
+      if (isDataFlowRegionOp(op))
+        annotateRegionArguments(op, b, colors);
       if (op->getNumResults() == 0)
         return;
       SmallVector<Attribute> attrs;
