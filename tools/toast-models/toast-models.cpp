@@ -56,6 +56,13 @@ static cl::opt<bool>
                   "parameters stacked on a leading layer dimension "
                   "(params.layers.*), as jax.lax.scan / nn.scan emit them"),
          cl::cat(category));
+static cl::opt<bool>
+    remat("remat",
+          cl::desc("with --scan: the backward loop recomputes each layer from "
+                   "its saved input (jax.checkpoint on the scanned layer); "
+                   "default: the forward loop saves every residual stacked "
+                   "(transformer training steps)"),
+          cl::cat(category));
 static cl::opt<bool> quiet("quiet", cl::desc("Do not print statistics"),
                            cl::cat(category));
 
@@ -99,6 +106,7 @@ int main(int argc, char **argv) {
   options.dtype = dtype;
   options.embedding = embedding;
   options.scan = scan;
+  options.remat = remat;
   for (auto &opt : intOptions)
     if (opt.getNumOccurrences())
       options.ints[opt.ArgStr] = opt;

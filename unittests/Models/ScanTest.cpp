@@ -6,9 +6,13 @@
 // the per-layer arrays stacked (`X.layer_<i>.<path>` become row i of
 // `X.layers.<path>`), and compares every result after un-stacking: loss,
 // updated parameters and optimizer state (or gradients), logits, generated
-// tokens. Also checks the loop structure: the number of stablehlo.while ops,
-// nesting, and that no loop region reads a value from outside the loop (all
-// of it goes through the carry, as JAX passes closed-over values).
+// tokens. Training steps are checked in both backward forms: the default,
+// whose forward loop saves every residual, and --remat, whose backward loop
+// recomputes each layer. Also checks the loop structure: the number of
+// stablehlo.while ops, nesting, that no loop region reads a value from
+// outside the loop (all of it goes through the carry, as JAX passes
+// closed-over values), and that the default backward loop does not
+// recompute the layer.
 //
 //===----------------------------------------------------------------------===//
 
@@ -44,9 +48,15 @@ struct ScanCase {
   /// in another.
   unsigned whiles;
   bool nested;
+  /// --remat (training steps).
+  bool remat = false;
 };
 
-void PrintTo(const ScanCase &c, std::ostream *os) { *os << c.name; }
+std::string caseName(const ScanCase &c) {
+  return std::string(c.name) + (c.remat ? "_remat" : "");
+}
+
+void PrintTo(const ScanCase &c, std::ostream *os) { *os << caseName(c); }
 
 constexpr int64_t kLayers = 3, kVocab = 11;
 
@@ -133,6 +143,7 @@ protected:
     options.inference = c.inference;
     options.gradients = c.gradients;
     options.scan = scan;
+    options.remat = scan && c.remat;
     for (auto &[k, v] : c.ints)
       options.ints[k] = v;
     std::string error;
@@ -187,6 +198,26 @@ void checkLoops(ModuleOp module, unsigned whiles, bool nested) {
   EXPECT_EQ(sawNested, nested);
 }
 
+unsigned countDots(Operation *op) {
+  unsigned dots = 0;
+  op->walk([&](stablehlo::DotGeneralOp) { ++dots; });
+  return dots;
+}
+
+/// A training step's two loops: the backward body pulls the cotangent back
+/// through each of the layer's k dot_generals (2 k: both operands need
+/// one) and recomputes none of them; with --remat it also recomputes all
+/// but the last (the MLP's down projection, whose output the backward pass
+/// does not read).
+void checkBackwardDots(ModuleOp module, bool remat) {
+  SmallVector<stablehlo::WhileOp> loops;
+  module.walk([&](stablehlo::WhileOp loop) { loops.push_back(loop); });
+  ASSERT_EQ(loops.size(), 2u);
+  unsigned forward = countDots(loops[0]), backward = countDots(loops[1]);
+  EXPECT_GT(forward, 0u);
+  EXPECT_EQ(backward, 2 * forward + (remat ? forward - 1 : 0));
+}
+
 TEST_P(ScanTest, MatchesUnrolled) {
   const ScanCase &c = GetParam();
   OwningOpRef<ModuleOp> unrolled = build(false), scanned = build(true);
@@ -194,6 +225,9 @@ TEST_P(ScanTest, MatchesUnrolled) {
   auto funcU = unrolled->lookupSymbol<func::FuncOp>("main");
   auto funcS = scanned->lookupSymbol<func::FuncOp>("main");
   checkLoops(*scanned, c.whiles, c.nested);
+  bool training = c.model != StringRef("itx") && !c.inference;
+  if (training)
+    checkBackwardDots(*scanned, c.remat);
 
   // Scanned arguments: no per-layer names; stacked ones lead with [L].
   for (auto [type, name] :
@@ -254,25 +288,42 @@ std::vector<std::pair<const char *, int64_t>> withDecodeSteps(int64_t steps) {
   return ints;
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Tiny, ScanTest,
-    ::testing::Values(
-        // LayerNorm, fused qkv, one-hot embedding: forward + backward while.
-        ScanCase{"t32_train", "t32", kTiny, false, false, 2, false},
-        // Gemma: RMSNorm, multi-query, gather embedding, final norm.
-        ScanCase{"t2b_train", "t2b", kTiny, false, false, 2, false},
-        ScanCase{"t7b_gradients", "t7b", kTiny, false, true, 2, false},
-        ScanCase{"transformer_inference", "transformer", kTiny, true, false, 1,
-                 false},
-        ScanCase{"t2b_inference", "t2b", kTiny, true, false, 1, false},
-        // Prefill while, then the decode step's layer while.
-        ScanCase{"itx_decode1", "itx", withDecodeSteps(1), false, false, 2,
-                 false},
-        // Prefill while, then the decode while with the layer while nested.
-        ScanCase{"itx_decode3", "itx", withDecodeSteps(3), false, false, 3,
-                 true}),
-    [](const ::testing::TestParamInfo<ScanCase> &info) {
-      return std::string(info.param.name);
-    });
+/// The training cases in both backward forms: default, then --remat.
+std::vector<ScanCase> bothForms(std::vector<ScanCase> cases) {
+  std::vector<ScanCase> all;
+  for (ScanCase c : cases) {
+    all.push_back(c);
+    c.remat = true;
+    all.push_back(c);
+  }
+  return all;
+}
+
+std::vector<ScanCase> allCases() {
+  std::vector<ScanCase> cases = bothForms({
+      // LayerNorm, fused qkv, one-hot embedding: forward + backward while.
+      ScanCase{"t32_train", "t32", kTiny, false, false, 2, false},
+      // Gemma: RMSNorm, multi-query, gather embedding, final norm.
+      ScanCase{"t2b_train", "t2b", kTiny, false, false, 2, false},
+      ScanCase{"t7b_gradients", "t7b", kTiny, false, true, 2, false},
+  });
+  cases.insert(
+      cases.end(),
+      {ScanCase{"transformer_inference", "transformer", kTiny, true, false, 1,
+                false},
+       ScanCase{"t2b_inference", "t2b", kTiny, true, false, 1, false},
+       // Prefill while, then the decode step's layer while.
+       ScanCase{"itx_decode1", "itx", withDecodeSteps(1), false, false, 2,
+                false},
+       // Prefill while, then the decode while with the layer while nested.
+       ScanCase{"itx_decode3", "itx", withDecodeSteps(3), false, false, 3,
+                true}});
+  return cases;
+}
+
+INSTANTIATE_TEST_SUITE_P(Tiny, ScanTest, ::testing::ValuesIn(allCases()),
+                         [](const ::testing::TestParamInfo<ScanCase> &info) {
+                           return caseName(info.param);
+                         });
 
 } // namespace

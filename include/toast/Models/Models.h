@@ -36,6 +36,10 @@ struct ModelOptions {
   /// leading layer dimension (`params.layers.<path>`), as jax.lax.scan /
   /// Flax's nn.scan emit them (transformer, itx).
   bool scan = false;
+  /// With `scan`, a training step's backward loop recomputes each layer from
+  /// its saved input (jax.checkpoint on the scanned layer) instead of
+  /// reading every residual the forward loop saved (transformer).
+  bool remat = false;
 };
 
 /// One integer option a model takes.

@@ -22,7 +22,8 @@ struct IntOption {
 
 /// Copies `options.ints` into `fields`. Fails (setting `error`) when an
 /// option is not among `fields`, a value is not positive, or a flag that is
-/// set (`scan`) is not among `flags`.
+/// set (`scan`, `remat`) is not among `flags`, or --remat is set without
+/// --scan.
 bool applyOptions(llvm::StringRef model, const ModelOptions &options,
                   llvm::ArrayRef<IntOption> fields, std::string &error,
                   llvm::ArrayRef<llvm::StringRef> flags = {});
@@ -76,6 +77,13 @@ template <typename T, typename F> T mapFields(const T &s, F f) {
     if (result.*field)
       result.*field = f(result.*field);
   return result;
+}
+/// `like` with its present members replaced by `values`, in `fields()`
+/// order (the inverse of `flattenFields`).
+template <typename T>
+T fromFields(const T &like, llvm::ArrayRef<mlir::Value> values) {
+  const mlir::Value *next = values.begin();
+  return mapFields(like, [&](mlir::Value) { return *next++; });
 }
 /// Layer `i` (a scalar i32) of the stacked parameters `stacked`, whose
 /// members are read from `carried` (the loop's block arguments, flattened

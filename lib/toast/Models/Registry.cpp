@@ -113,6 +113,13 @@ bool gen::applyOptions(StringRef model, const ModelOptions &options,
   };
   if (options.scan && !llvm::is_contained(flags, "scan"))
     return reject("scan");
+  if (options.remat && !llvm::is_contained(flags, "remat"))
+    return reject("remat");
+  if (options.remat && !options.scan) {
+    error = "--remat applies to --scan (it chooses how the backward loop "
+            "gets each layer's residuals)";
+    return false;
+  }
   for (const auto &entry : options.ints) {
     StringRef name = entry.getKey();
     const IntOption *field = llvm::find_if(

@@ -21,15 +21,19 @@
 // With --scan the block parameters are stacked, `params.layers.<path>`
 // [L, ...], and the blocks run as a stablehlo.while over them (jax.lax.scan
 // / nn.scan); the training step's backward pass is a second, reverse while
-// that recomputes each block from its saved input (a checkpointed scan).
+// (ScannedLayer) that reads every residual the forward loop stacked
+// (jax.grad of the scan), or with --remat recomputes each block from its
+// saved input (a checkpointed scan).
 //
 //===----------------------------------------------------------------------===//
 
 #include "ModelsInternal.h"
 #include "toast/Models/Layers.h"
 #include "toast/Models/Optimizer.h"
+#include "toast/Models/ScannedLayer.h"
 
 #include <cmath>
+#include <optional>
 
 using namespace mlir;
 using namespace toast;
@@ -194,103 +198,29 @@ static LayerParams declareLayer(GraphBuilder &b, Params &params,
 // --scan: the blocks as loops over stacked parameters
 //===----------------------------------------------------------------------===//
 
-namespace {
-/// The scanned blocks: parameters stacked [L, ...], and the loop-invariant
-/// block inputs, which every loop carries (JAX's closed-over constants).
-struct Scan {
-  const Config &c;
-  LayerParams stacked;
-  Value positions, mask;
-};
-} // namespace
-
-/// The forward scan, x through the L blocks: a while over (i, x[, saved],
-/// positions, mask, stacked params...). With `saved`, each block's input is
-/// also written into a stacked [L, B, T, D] buffer (the scan's stacked
-/// output), the residual the backward scan recomputes the block from.
-static Value forwardScan(GraphBuilder &b, const Scan &s, Value x,
-                         Value *saved) {
-  GraphBuilder::NoGradScope noGrad(b);
-  SmallVector<Value> carry{x};
-  if (saved)
-    carry.push_back(b.full(0.0, {s.c.layers, s.c.batch, s.c.seq, s.c.dModel},
-                           GraphBuilder::elementTypeOf(x)));
-  size_t numState = carry.size();
-  carry.append({s.positions, s.mask});
-  llvm::append_range(carry, flattenFields(s.stacked));
-  SmallVector<Value> out =
-      b.forLoop(s.c.layers, carry, [&](Value i, ArrayRef<Value> args) {
-        SmallVector<Value> next(args);
-        if (saved)
-          next[1] = b.dynamicUpdateIndex(args[1], args[0], i);
-        LayerParams p = layerAt(b, s.stacked, args.drop_front(numState + 2), i);
-        next[0] = block(b, s.c, p, args[0], args[numState], args[numState + 1]);
-        return next;
-      });
-  if (saved)
-    *saved = out[1];
-  return out[0];
-}
-
-/// The backward scan: a while over (i, dx, stacked grads..., saved,
-/// positions, mask, stacked params...) visiting block l = L-1-i (JAX's
-/// reverse scan: the counter counts up). Each iteration recomputes block l
-/// from its saved input (jax.checkpoint of the scanned block), pulls dx back
-/// through it, and writes the parameter gradients into zero-initialised
-/// [L, ...] buffers at l. Returns the cotangent of the first block's input;
-/// `grads` receives the stacked gradients in `flattenFields` order.
-static Value backwardScan(GraphBuilder &b, const Scan &s, Value saved, Value dx,
-                          SmallVectorImpl<Value> &grads) {
-  assert(b.isRecording() && "the body differentiates the recomputed block");
-  SmallVector<Value> params = flattenFields(s.stacked);
-  size_t n = params.size();
-  SmallVector<Value> carry{dx};
-  {
-    GraphBuilder::NoGradScope noGrad(b);
-    for (Value p : params)
-      carry.push_back(b.fullLike(0.0, p));
-  }
-  carry.append({saved, s.positions, s.mask});
-  llvm::append_range(carry, params);
-  SmallVector<Value> out =
-      b.forLoop(s.c.layers, carry, [&](Value i, ArrayRef<Value> args) {
-        SmallVector<Value> next(args);
-        Value l =
-            b.sub(b.scalar(static_cast<double>(s.c.layers - 1), b.i32()), i);
-        LayerParams p = layerAt(b, s.stacked, args.take_back(n), l);
-        Value x = b.dynamicIndex(args[n + 1], l);
-        SmallVector<Value> wrt{x};
-        llvm::append_range(wrt, flattenFields(p));
-        SmallVector<Value> g;
-        {
-          GraphBuilder::TapeScope tape(b);
-          Value y = block(b, s.c, p, x, args[n + 2], args[n + 3]);
-          g = b.vjp({y}, {args[0]}, wrt);
-        }
-        next[0] = g[0];
-        for (size_t k = 0; k < n; ++k)
-          next[1 + k] = b.dynamicUpdateIndex(args[1 + k], g[1 + k], l);
-        return next;
-      });
-  grads.assign(out.begin() + 1, out.begin() + 1 + n);
-  return out[0];
+/// What the scanned blocks' forward loop saves for the backward loop:
+/// nothing for a forward pass, each block's input with --remat (the
+/// backward loop recomputes the block), else every residual.
+static ScanResiduals scanResiduals(const ModelOptions &options) {
+  if (options.inference)
+    return ScanResiduals::None;
+  return options.remat ? ScanResiduals::Inputs : ScanResiduals::All;
 }
 
 /// The gradients of the scanned training step in parameter order
 /// (embedding, stacked block parameters, final norm): the head's from the
-/// loss back to the last block's output `last`, the backward scan from
+/// loss back to the last block's output `last`, the backward loop from
 /// there to the first block's input `embedded`, and the embedding lookup's
 /// contribution from that, added to the tied output projection's.
-static SmallVector<Value> scanGradients(GraphBuilder &b, const Scan &s,
+static SmallVector<Value> scanGradients(GraphBuilder &b, ScannedLayer &blocks,
                                         Value loss, Value embedded, Value last,
-                                        Value saved, Value embedding,
-                                        Value finalScale) {
+                                        Value embedding, Value finalScale) {
   SmallVector<Value> wrt{last, embedding};
   if (finalScale)
     wrt.push_back(finalScale);
   SmallVector<Value> head = b.grad(loss, wrt);
   SmallVector<Value> blockGrads;
-  Value dx = backwardScan(b, s, saved, head[0], blockGrads);
+  Value dx = blocks.backward(head[0], blockGrads);
   GraphBuilder::NoGradScope noGrad(b);
   SmallVector<Value> grads{
       b.add(head[1], b.vjp({embedded}, {dx}, {embedding})[0])};
@@ -318,17 +248,21 @@ OwningOpRef<ModuleOp> gen::buildTransformer(MLIRContext *ctx,
                      {"key-size", &c.keySize},
                      {"vocab", &c.vocab},
                      {"hidden", &c.hidden}},
-                    error, {"scan"}))
+                    error, {"scan", "remat"}))
     return nullptr;
   // Presets with kv-heads == heads keep that when only --heads changes.
   if (options.ints.count("heads") && !options.ints.count("kv-heads") &&
       c.kvHeads != 1)
     c.kvHeads = c.heads;
   if (!check(c.heads % c.kvHeads == 0,
-             "--heads (" + Twine(c.heads) + ") must be a multiple of "
-             "--kv-heads (" + Twine(c.kvHeads) + ")", error) ||
+             "--heads (" + Twine(c.heads) +
+                 ") must be a multiple of --kv-heads (" + Twine(c.kvHeads) +
+                 ")",
+             error) ||
       !check(c.keySize % 2 == 0,
-             "--key-size must be even (RoPE rotates halves)", error))
+             "--key-size must be even (RoPE rotates halves)", error) ||
+      !check(!options.remat || !options.inference,
+             "--remat applies to training steps (not --inference)", error))
     return nullptr;
 
   GraphBuilder b(ctx, (name + (options.inference ? "_forward" : "_train_step"))
@@ -372,13 +306,22 @@ OwningOpRef<ModuleOp> gen::buildTransformer(MLIRContext *ctx,
                 : b.take(embedding, tokens);
   if (c.gemma)
     x = b.mulScalar(x, std::sqrt(static_cast<double>(c.dModel)));
-  Value embedded = x, saved;
-  Scan scan{c, layers.front(), positions, mask};
-  if (options.scan)
-    x = forwardScan(b, scan, x, options.inference ? nullptr : &saved);
-  else
+  Value embedded = x;
+  // --scan: the blocks as a loop over the stacked parameters.
+  std::optional<ScannedLayer> blocks;
+  if (options.scan) {
+    const LayerParams &stacked = layers.front();
+    blocks.emplace(b, ArrayRef<Value>{positions, mask}, flattenFields(stacked),
+                   scanResiduals(options));
+    x = blocks->forward(
+        x, [&](Value x, ArrayRef<Value> invariants, ArrayRef<Value> params) {
+          return block(b, c, fromFields(stacked, params), x, invariants[0],
+                       invariants[1]);
+        });
+  } else {
     for (const LayerParams &p : layers)
       x = block(b, c, p, x, positions, mask);
+  }
   Value last = x;
   if (finalScale)
     x = rmsNorm(b, x, finalScale, /*plusOne=*/true);
@@ -388,10 +331,10 @@ OwningOpRef<ModuleOp> gen::buildTransformer(MLIRContext *ctx,
     b.result("logits", logits);
   } else if (options.scan) {
     Value loss = crossEntropy(b, logits, targets);
-    emitTrainStep(b, params, state, loss,
-                  scanGradients(b, scan, loss, embedded, last, saved, embedding,
-                                finalScale),
-                  options);
+    emitTrainStep(
+        b, params, state, loss,
+        scanGradients(b, *blocks, loss, embedded, last, embedding, finalScale),
+        options);
   } else {
     Value loss = crossEntropy(b, logits, targets);
     emitTrainStep(b, params, state, loss, options);
