@@ -17,9 +17,18 @@
 // RUN: toast-opt %s --partir-simulate="device=file:%S/Inputs/unit-device.json function=down json=%t.down.json summary=false" -o /dev/null
 // RUN: FileCheck %s --check-prefix=DOWN < %t.down.json
 //
-// @unknown: the limit is an argument: one iteration, flagged.
+// @unknown: the limit is an argument: one iteration, flagged by a warning
+// on the loop and a note in the summary (uncounted-loop.mlir checks the
+// warnings' locations).
 // RUN: toast-opt %s --partir-simulate="device=file:%S/Inputs/unit-device.json function=unknown json=%t.unknown.json" -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOTE
 // RUN: FileCheck %s --check-prefix=UNKNOWN < %t.unknown.json
+//
+// @nested: repeats multiply: an outer loop of 3 trips around an inner loop
+// of 2 trips whose body all-reduces 1024xf32 over A (4096 B: 2 steps,
+// 4096 B sent, 2e-6 + 4096/1e9 = 6.096e-06 s). 3 x 2 = 6 all_reduces,
+// 3.6576e-05 s, 24576 B.
+// RUN: toast-opt %s --partir-simulate="device=file:%S/Inputs/unit-device.json function=nested json=%t.nested.json summary=false" -o /dev/null
+// RUN: FileCheck %s --check-prefix=NESTED < %t.nested.json
 
 // COUNTED:      "step_time_s": 0.00018449536,
 // COUNTED-NEXT: "compute_time_s": 6.5536e-07,
@@ -32,9 +41,16 @@
 // DOWN:      "flops": 262144,
 // DOWN:      "uncounted_loops": 0,
 
+// NOTE: warning: trip count of this loop is not a constant; counting one iteration
 // NOTE: note           : 1 while loop(s) without a constant trip count priced as one iteration
 // UNKNOWN:      "flops": 65536,
 // UNKNOWN:      "uncounted_loops": 1,
+
+// NESTED:      "comm_time_s": 3.6576e-05,
+// NESTED-NEXT: "flops": 0,
+// NESTED-NEXT: "comm_bytes": 24576,
+// NESTED:        "all_reduce": 6,
+// NESTED:      "uncounted_loops": 0,
 
 module attributes {partir.mesh = #partir.mesh<["A"=2]>} {
   func.func private @counted(%x: tensor<256x8xf32>, %w: tensor<8x16xf32>) -> tensor<256x16xf32> {
@@ -86,5 +102,31 @@ module attributes {partir.mesh = #partir.mesh<["A"=2]>} {
       stablehlo.return %n, %y : tensor<i32>, tensor<256x16xf32>
     }
     return %r#1 : tensor<256x16xf32>
+  }
+
+  func.func private @nested(%x: tensor<1024xf32>) -> tensor<1024xf32> {
+    %zero = stablehlo.constant dense<0> : tensor<i32>
+    %r:2 = stablehlo.while(%i = %zero, %a = %x) : tensor<i32>, tensor<1024xf32>
+     cond {
+      %three = stablehlo.constant dense<3> : tensor<i32>
+      %p = stablehlo.compare LT, %i, %three : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %p : tensor<i1>
+    } do {
+      %inner:2 = stablehlo.while(%j = %zero, %b = %a) : tensor<i32>, tensor<1024xf32>
+       cond {
+        %two = stablehlo.constant dense<2> : tensor<i32>
+        %q = stablehlo.compare LT, %j, %two : (tensor<i32>, tensor<i32>) -> tensor<i1>
+        stablehlo.return %q : tensor<i1>
+      } do {
+        %s = partir_hlo.all_reduce "sum" ["A"] %b : tensor<1024xf32>
+        %one = stablehlo.constant dense<1> : tensor<i32>
+        %nj = stablehlo.add %j, %one : tensor<i32>
+        stablehlo.return %nj, %s : tensor<i32>, tensor<1024xf32>
+      }
+      %one = stablehlo.constant dense<1> : tensor<i32>
+      %ni = stablehlo.add %i, %one : tensor<i32>
+      stablehlo.return %ni, %inner#1 : tensor<i32>, tensor<1024xf32>
+    }
+    return %r#1 : tensor<1024xf32>
   }
 }

@@ -7,9 +7,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "toast/Simulator/Simulator.h"
 #include "toast/InitAllDialects.h"
 #include "toast/InitAllPasses.h"
-#include "toast/Simulator/Simulator.h"
+#include "toast/Simulator/Aliasing.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -65,6 +66,8 @@ protected:
     handler = ctx.getDiagEngine().registerHandler([this](Diagnostic &d) {
       if (d.getSeverity() == DiagnosticSeverity::Error)
         errors.push_back(d.str());
+      if (d.getSeverity() == DiagnosticSeverity::Warning)
+        warnings.push_back(d.str());
       return success();
     });
   }
@@ -101,6 +104,7 @@ protected:
   MLIRContext ctx;
   DiagnosticEngine::HandlerID handler;
   std::vector<std::string> errors;
+  std::vector<std::string> warnings;
 };
 
 TEST_F(SimulatorTest, MatmulChainByHand) {
@@ -236,6 +240,115 @@ TEST_F(SimulatorTest, EntryFunctionErrors) {
   SimulationOptions options;
   options.function = "b";
   EXPECT_TRUE(succeeded(simulate(*module, unitDevice(), options)));
+}
+
+//===----------------------------------------------------------------------===//
+// Loops
+//===----------------------------------------------------------------------===//
+
+/// A scan over a stacked [4, 64, 64] weight (carried-loops.mlir's @scan
+/// with the stack read from an argument).
+constexpr const char *kScan = R"mlir(
+func.func @main(%x: tensor<8x64xf32>, %w: tensor<4x64x64xf32>, %n: tensor<i32>) -> tensor<8x64xf32> {
+  %c0 = stablehlo.constant dense<0> : tensor<i32>
+  %r:3 = stablehlo.while(%i = %c0, %h = %x, %a = %w) : tensor<i32>, tensor<8x64xf32>, tensor<4x64x64xf32>
+   cond {
+    %p = stablehlo.compare LT, %i, %n : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %p : tensor<i1>
+  } do {
+    %z = stablehlo.constant dense<0> : tensor<i32>
+    %s = stablehlo.dynamic_slice %a, %i, %z, %z, sizes = [1, 64, 64] : (tensor<4x64x64xf32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<1x64x64xf32>
+    %m = stablehlo.reshape %s : (tensor<1x64x64xf32>) -> tensor<64x64xf32>
+    %u = stablehlo.dot_general %h, %m, contracting_dims = [1] x [0] : (tensor<8x64xf32>, tensor<64x64xf32>) -> tensor<8x64xf32>
+    %one = stablehlo.constant dense<1> : tensor<i32>
+    %next = stablehlo.add %i, %one : tensor<i32>
+    stablehlo.return %next, %u, %a : tensor<i32>, tensor<8x64xf32>, tensor<4x64x64xf32>
+  }
+  return %r#1 : tensor<8x64xf32>
+})mlir";
+
+/// The search prices a loop's regions apart from the op (the op's operands,
+/// results and captured values are its own to count); constants in the
+/// regions are left out as hoisted.
+TEST_F(SimulatorTest, SimulateRegionsCountsOnlyTheRegions) {
+  auto module = parse(kScan);
+  ASSERT_TRUE(module);
+  Operation *loop = nullptr;
+  module->walk([&](Operation *op) {
+    if (op->getName().getStringRef() == "stablehlo.while")
+      loop = op;
+  });
+  ASSERT_TRUE(loop);
+  FailureOr<SimulationResult> regions = simulateRegions(loop, unitDevice());
+  ASSERT_TRUE(succeeded(regions));
+  // compare; dynamic_slice, reshape, dot, add; the while.
+  EXPECT_EQ(regions->numOps, 6);
+  // At the dot: the layer slice (16384 B) and the new h (2048 B).
+  EXPECT_EQ(regions->peakMemoryBytes, 16384 + 2048);
+  // The trip count is an argument: one iteration.
+  EXPECT_EQ(regions->uncountedLoops, 1);
+  EXPECT_DOUBLE_EQ(regions->flops, 2.0 * 8 * 64 * 64);
+  EXPECT_TRUE(warnings.empty());
+
+  SmallVector<TiedResult> tied = getTiedResults(loop);
+  ASSERT_EQ(tied.size(), 3u);
+  EXPECT_EQ(tied[0].init, 0);
+  EXPECT_FALSE(tied[0].passThrough);
+  EXPECT_FALSE(tied[1].passThrough);
+  EXPECT_EQ(tied[2].init, 2);
+  EXPECT_TRUE(tied[2].passThrough);
+}
+
+/// Only the pass warns about loops without a trip count; the search, which
+/// simulates many states of one program, does not.
+TEST_F(SimulatorTest, UncountedLoopWarningIsOptIn) {
+  auto module = parse(kScan);
+  ASSERT_TRUE(module);
+  ASSERT_TRUE(succeeded(simulate(*module, unitDevice())));
+  EXPECT_TRUE(warnings.empty());
+  SimulationOptions options;
+  options.warnUncountedLoops = true;
+  FailureOr<SimulationResult> result = simulate(*module, unitDevice(), options);
+  ASSERT_TRUE(succeeded(result));
+  EXPECT_EQ(result->uncountedLoops, 1);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_EQ(warnings[0], "trip count of this loop is not a constant; "
+                         "counting one iteration");
+}
+
+struct LiveRange {
+  int64_t bytes;
+  int64_t lastUse;
+};
+
+/// The carry rule on bare live ranges: shared storage is followed through
+/// a chain of loops, and a carry whose init is read later stays a copy.
+TEST(CarryTiesTest, SharesOrCopies) {
+  std::vector<LiveRange> buffers = {
+      {100, 5},  // 0: init of loop A, last read by A (at 5)
+      {100, 9},  // 1: A's carry, init of loop B (at 9)
+      {100, 12}, // 2: B's carry, read until 12
+      {50, 20},  // 3: init of loop C (at 14), read again later
+      {50, 16},  // 4: C's carry
+      {50, 16},  // 5: C's pass-through carry of buffer 3
+  };
+  resolveCarryTies(buffers, {{1, 0, 5, false, false},
+                             {2, 1, 9, false, false},
+                             {4, 3, 14, false, false},
+                             {5, 3, 14, true, false}});
+  // A and B run in place in buffer 0, which now lives until 12.
+  EXPECT_EQ(buffers[0].lastUse, 12);
+  EXPECT_EQ(buffers[1].bytes, 0);
+  EXPECT_EQ(buffers[2].bytes, 0);
+  // C writes a copy; the value it never writes stays in buffer 3.
+  EXPECT_EQ(buffers[4].bytes, 50);
+  EXPECT_EQ(buffers[5].bytes, 0);
+  EXPECT_EQ(buffers[3].lastUse, 20);
+
+  // Read elsewhere by the loop (another operand or captured): a copy.
+  std::vector<LiveRange> captured = {{100, 5}, {100, 9}};
+  resolveCarryTies(captured, {{1, 0, 5, false, true}});
+  EXPECT_EQ(captured[1].bytes, 100);
 }
 
 //===----------------------------------------------------------------------===//

@@ -9,7 +9,10 @@
 //     two-stream (compute + communication, overlapping) schedule;
 //   - the peak memory per device: live ranges of device-local tensors
 //     (arguments live for the whole program, values die after their last
-//     use), optionally with fusion of elementwise chains;
+//     use, a loop's carried values share one buffer: Aliasing.h),
+//     optionally with fusion of elementwise chains;
+//   - loop and branch bodies priced as often as they run (a counted
+//     loop's body trip-count times);
 //   - collective counts per kind (PartIR tables 2 and 3);
 // and the relative cost C(s) = RT(s) + MP(s) of TOAST §4.5 that the search
 // minimizes.
@@ -49,6 +52,9 @@ struct SimulationOptions {
   bool overlap = false;
   /// Entry function; empty means `main`, else the only public function.
   std::string function;
+  /// Emit a warning on every `while` whose trip count is not a constant
+  /// (the pass does; the search, which simulates many states, does not).
+  bool warnUncountedLoops = false;
 };
 
 /// Count, time and traffic of one collective kind.
@@ -83,7 +89,7 @@ struct SimulationResult {
   /// Device memory and whether the peak fits in it.
   int64_t deviceMemoryBytes = 0;
   bool fitsInMemory = true;
-  /// Ops simulated (calls inlined, region bodies once).
+  /// Ops simulated (calls inlined, each region op's regions walked once).
   int64_t numOps = 0;
   /// While loops whose trip count is not a constant: priced as one
   /// iteration (counted loops are priced trip-count times).
@@ -115,6 +121,16 @@ simulate(mlir::func::FuncOp func, const DeviceSpec &device,
 mlir::FailureOr<SimulationResult>
 simulate(mlir::ModuleOp module, const DeviceSpec &device,
          const SimulationOptions &options = {});
+
+/// Simulates only the regions of `op` (a while, case or if) as simulate()
+/// walks them, for a caller that prices the op itself: values from outside
+/// and the op's results take no memory here, and constants in the regions
+/// are left out (--partir-optimize-collectives hoists them to the function
+/// start). `peakMemoryBytes` is what the regions' own buffers add at their
+/// peak, `computeTime`/`flops` include trip counts, `numOps` counts the op.
+mlir::FailureOr<SimulationResult>
+simulateRegions(mlir::Operation *op, const DeviceSpec &device,
+                const SimulationOptions &options = {});
 
 //===----------------------------------------------------------------------===//
 // Relative cost (TOAST §4.5)

@@ -72,6 +72,7 @@ struct PartirSimulatePass
     options.fusion = fusion;
     options.overlap = overlap;
     options.function = function;
+    options.warnUncountedLoops = true;
     FailureOr<SimulationResult> result = simulate(module, *spec, options);
     if (failed(result))
       return signalPassFailure();

@@ -1,12 +1,16 @@
 //===- Simulator.cpp - Analytical simulation of a device-local program ----===//
 //
 // One walk over the entry function produces a *trace*: the ops in execution
-// order, with calls inlined and region bodies (while/if/case) visited once.
-// Values map to *buffers* (reshapes and call results alias their sources).
-// During the walk every op is priced and scheduled on a compute or a
-// communication stream (one stream unless `overlap`), and every buffer
-// records where it is defined and last used. A sweep over these live ranges
-// then gives the peak memory and the op where it is first reached.
+// order, with calls inlined and the regions of while/if/case walked once
+// each. An op in a region is priced as often as the region runs
+// (getRegionScopes: a counted loop's body trip-count times, its condition
+// once more; every branch once). Values map to *buffers* (reshapes, call
+// results and loop-carried values share them, see Aliasing.h). During the
+// walk every op is priced and scheduled on a compute or a communication
+// stream (one stream unless `overlap`), and every buffer records where it
+// is defined and last used. A sweep over these live ranges then gives the
+// peak memory and the op where it is first reached; memory is that of one
+// iteration, since a loop reuses its buffers.
 //
 // The walk is linear in the number of ops (plus operands), so a 100k-op
 // program simulates in milliseconds (benchmarks/SimulatorBench.cpp).
@@ -19,9 +23,11 @@
 #include "toast/Dialect/PartIR/HLO/IR/PartIRHLO.h"
 #include "toast/Dialect/StableHLO/IR/StablehloOps.h"
 #include "toast/Interfaces/ControlFlow.h"
+#include "toast/Simulator/Aliasing.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -50,16 +56,6 @@ struct Buffer {
   bool fused = false;
 };
 
-/// Ops whose result is the operand's bytes under another type: no copy, no
-/// time (XLA lowers them to bitcasts).
-bool isAliasingOp(Operation *op) {
-  if (!isa<hlo::ReshapeOp, hlo::BitcastConvertOp>(op) ||
-      op->getNumOperands() != 1 || op->getNumResults() != 1)
-    return false;
-  return getTypeBytes(op->getOperand(0).getType()) ==
-         getTypeBytes(op->getResult(0).getType());
-}
-
 /// Ops that take no time even in memory-bound mode.
 bool isFreeOp(Operation *op) {
   return isa<hlo::ConstantOp, hlo::IotaOp, hlo::PartitionIdOp, hlo::ReplicaIdOp,
@@ -86,28 +82,51 @@ public:
       : device(device), options(options), mesh(mesh), symbols(symbols) {}
 
   LogicalResult run(func::FuncOp func, SimulationResult &result);
+  /// simulateRegions: the regions of `op` and `op` itself.
+  LogicalResult runRegions(Operation *op, SimulationResult &result);
 
 private:
   using ValueMap = DenseMap<Value, unsigned>;
+  /// Control-flow regions being walked: buffers from outside that are used
+  /// inside stay alive until the region op ends (loops re-read them).
+  struct RegionScope {
+    int64_t start;
+    SmallVector<unsigned> outerUses;
+  };
 
   LogicalResult walkBlock(Block &block, ValueMap &values);
   LogicalResult visitOp(Operation *op, ValueMap &values);
   LogicalResult visitCall(func::CallOp call, ValueMap &values);
   LogicalResult visitControlFlow(Operation *op, ValueMap &values);
+  /// Allocates the buffers of `op`'s carried values when its regions start
+  /// and binds the block arguments to them; -1 for results without one.
+  SmallVector<int> bindCarries(Operation *op, ArrayRef<TiedResult> tied,
+                               ValueMap &values);
+  /// Records which buffers of the loop `op` (at trace index `at`) may be
+  /// one (decided in finishMemory, once later uses are known).
+  void tieCarries(Operation *op, ArrayRef<TiedResult> tied,
+                  ArrayRef<int> carries, ValueMap &values,
+                  const RegionScope &scope, int64_t at);
+  /// Counts (and, if asked, warns about) a loop without a trip count.
+  void noteUncounted(Operation *op, ArrayRef<toast::Scope> scopes);
   /// Prices `op`, schedules it and allocates its results.
   LogicalResult emit(Operation *op, ValueMap &values);
+  /// Resolves the carries, sweeps the live ranges of the `end` ops traced
+  /// and fills the memory part of the result.
+  void finishMemory(int64_t end);
 
   unsigned newBuffer(int64_t bytes, int64_t def, double ready) {
     buffers.push_back({bytes, def, def, ready, false});
     return buffers.size() - 1;
   }
-  /// The buffer of `value`; values the walk never defined (e.g. block
-  /// arguments of regions it does not enter) get an empty buffer.
+  /// The buffer of `value`; values the walk never defined come from
+  /// outside what it simulates (simulateRegions), and get an empty buffer
+  /// that lives from the start like an argument.
   unsigned lookup(Value value, ValueMap &values) {
     auto it = values.find(value);
     if (it != values.end())
       return it->second;
-    unsigned id = newBuffer(0, index(), 0);
+    unsigned id = newBuffer(0, -1, 0);
     values[value] = id;
     return id;
   }
@@ -129,18 +148,18 @@ private:
 
   SmallVector<Buffer> buffers;
   SmallVector<Operation *> trace;
-  /// Control-flow regions being walked: buffers from outside that are used
-  /// inside stay alive until the region op ends (loops re-read them).
-  struct RegionScope {
-    int64_t start;
-    SmallVector<unsigned> outerUses;
-  };
   SmallVector<RegionScope> regionScopes;
+  /// Loop-carried buffers and their inits, in trace order.
+  SmallVector<CarryTie> carryTies;
   /// Functions on the call stack (recursion is an error).
   SmallPtrSet<Operation *, 8> callStack;
+  /// Loops already warned about (a callee's loop is walked per call).
+  SmallPtrSet<Operation *, 4> warnedLoops;
+  /// simulateRegions: leave constants in regions out (hoisted).
+  bool hoistConstants = false;
 
-  /// How many times the op being emitted runs (product of the trip counts
-  /// of the enclosing counted loops).
+  /// How many times the op being emitted runs (Scope::repeat of its
+  /// region).
   double repeat = 1;
   /// Stream availability (one stream: only `computeFree` is used).
   double computeFree = 0, commFree = 0, finish = 0;
@@ -177,7 +196,32 @@ LogicalResult Simulation::run(func::FuncOp func, SimulationResult &res) {
       finish = std::max(finish, b.ready);
     }
   res.stepTime = finish;
+  finishMemory(end);
+  return success();
+}
+
+LogicalResult Simulation::runRegions(Operation *op, SimulationResult &res) {
+  result = &res;
+  hoistConstants = true;
+  ValueMap values;
+  if (failed(visitControlFlow(op, values)))
+    return failure();
+  // The op's results and carries are the caller's to count.
+  for (Value value : op->getResults())
+    buffers[lookup(value, values)].bytes = 0;
+  for (Region &region : op->getRegions())
+    for (Block &block : region)
+      for (Value arg : block.getArguments())
+        buffers[lookup(arg, values)].bytes = 0;
+  res.stepTime = finish;
+  finishMemory(index());
+  return success();
+}
+
+void Simulation::finishMemory(int64_t end) {
+  SimulationResult &res = *result;
   res.numOps = end;
+  resolveCarryTies(buffers, carryTies);
 
   // Peak memory: +bytes where a buffer is defined, -bytes after its last
   // use. Arguments are live from index 0 on, results until the end.
@@ -210,13 +254,15 @@ LogicalResult Simulation::run(func::FuncOp func, SimulationResult &res) {
   }
   res.deviceMemoryBytes = static_cast<int64_t>(device.memoryBytes);
   res.fitsInMemory = res.peakMemoryBytes <= res.deviceMemoryBytes;
-  return success();
 }
 
 LogicalResult Simulation::walkBlock(Block &block, ValueMap &values) {
-  for (Operation &op : block.without_terminator())
+  for (Operation &op : block.without_terminator()) {
+    if (hoistConstants && matchPattern(&op, m_Constant()))
+      continue;
     if (failed(visitOp(&op, values)))
       return failure();
+  }
   return success();
 }
 
@@ -256,40 +302,28 @@ LogicalResult Simulation::visitCall(func::CallOp call, ValueMap &values) {
 }
 
 LogicalResult Simulation::visitControlFlow(Operation *op, ValueMap &values) {
-  // Region ops run their regions in sequence (while: condition and body
-  // once, since trip counts are unknown; if/case: every branch, a
-  // pessimistic bound), then the op itself allocates its results.
-  regionScopes.push_back({index(), {}});
-  SmallVector<unsigned> operandBuffers, yielded;
-  for (Value operand : op->getOperands())
-    operandBuffers.push_back(lookup(operand, values));
-  // A counted while loop repeats its condition trips + 1 times and its body
-  // trips times; a loop whose trip count is unknown counts once.
+  // The regions run in sequence, each priced as often as it runs, then the
+  // op itself.
+  int64_t start = index();
+  regionScopes.push_back({start, {}});
+  SmallVector<TiedResult> tied = getTiedResults(op);
+  SmallVector<int> carries = bindCarries(op, tied, values);
   double outerRepeat = repeat;
-  std::optional<int64_t> trips;
-  if (isa<hlo::WhileOp>(op)) {
-    trips = toast::getTripCount(op);
-    if (!trips)
-      ++result->uncountedLoops;
-  }
-  for (Region &region : op->getRegions()) {
+  SmallVector<toast::Scope> scopes =
+      toast::getRegionScopes(op, toast::Scope{nullptr, repeat});
+  noteUncounted(op, scopes);
+  for (auto [region, scope] : llvm::zip_equal(op->getRegions(), scopes)) {
     if (region.empty())
       continue;
-    if (trips)
-      repeat = outerRepeat * static_cast<double>(region.getRegionNumber() == 0
-                                                     ? *trips + 1
-                                                     : *trips);
+    repeat = scope.repeat;
     Block &block = region.front();
-    // while: block arguments are the loop-carried values.
-    if (isa<hlo::WhileOp>(op))
-      for (auto [arg, buffer] : llvm::zip(block.getArguments(), operandBuffers))
-        values[arg] = buffer;
     if (failed(walkBlock(block, values)))
       return failure();
-    // What a region yields stays alive until the op ends (it becomes the
-    // op's results or the next iteration's arguments).
+    // What a region yields is written into the op's result or the next
+    // iteration's carry, which have buffers of their own: it dies with the
+    // region (values from outside stay alive until the op ends).
     for (Value operand : block.getTerminator()->getOperands())
-      yielded.push_back(lookup(operand, values));
+      use(lookup(operand, values), index() - 1);
   }
   repeat = outerRepeat;
   RegionScope scope = regionScopes.pop_back_val();
@@ -298,9 +332,59 @@ LogicalResult Simulation::visitControlFlow(Operation *op, ValueMap &values) {
   int64_t end = index() - 1;
   for (unsigned buffer : scope.outerUses)
     use(buffer, end);
-  for (unsigned buffer : yielded)
-    use(buffer, end);
+  tieCarries(op, tied, carries, values, scope, end);
   return success();
+}
+
+void Simulation::tieCarries(Operation *op, ArrayRef<TiedResult> tied,
+                            ArrayRef<int> carries, ValueMap &values,
+                            const RegionScope &scope, int64_t at) {
+  SmallVector<unsigned> operands;
+  for (Value operand : op->getOperands())
+    operands.push_back(lookup(operand, values));
+  for (auto [i, t, carry] : llvm::enumerate(tied, carries)) {
+    if (carry < 0)
+      continue;
+    unsigned init = operands[t.init];
+    bool readElsewhere = llvm::count(operands, init) > 1 ||
+                         llvm::is_contained(scope.outerUses, init);
+    carryTies.push_back(
+        {static_cast<unsigned>(carry), init, at, t.passThrough, readElsewhere});
+    carryTies.push_back({lookup(op->getResult(i), values),
+                         static_cast<unsigned>(carry), at, true, false});
+  }
+}
+
+SmallVector<int> Simulation::bindCarries(Operation *op,
+                                         ArrayRef<TiedResult> tied,
+                                         ValueMap &values) {
+  SmallVector<int> carries(op->getNumResults(), -1);
+  auto iface = cast<toast::DataFlowEdgeOpInterface>(op);
+  for (auto [i, t] : llvm::enumerate(tied)) {
+    if (t.init < 0)
+      continue;
+    unsigned init = lookup(op->getOperand(t.init), values);
+    unsigned carry = newBuffer(getTypeBytes(op->getResult(i).getType()),
+                               index(), buffers[init].ready);
+    // The result gets its own buffer (tieCarries makes it the carry's), so
+    // that the carry's uses are the block arguments' only.
+    SmallVector<Value, 3> targets;
+    iface.getEdgeTargets(i, targets);
+    for (Value target : targets)
+      if (isa<BlockArgument>(target))
+        values[target] = carry;
+    carries[i] = static_cast<int>(carry);
+  }
+  return carries;
+}
+
+void Simulation::noteUncounted(Operation *op, ArrayRef<toast::Scope> scopes) {
+  if (llvm::none_of(scopes, [](const toast::Scope &s) { return s.uncounted; }))
+    return;
+  ++result->uncountedLoops;
+  if (options.warnUncountedLoops && warnedLoops.insert(op).second)
+    op->emitWarning("trip count of this loop is not a constant; counting "
+                    "one iteration");
 }
 
 LogicalResult Simulation::emit(Operation *op, ValueMap &values) {
@@ -404,6 +488,20 @@ toast::sim::simulate(func::FuncOp func, const DeviceSpec &device,
   SymbolTableCollection symbols;
   Simulation simulation(device, options, toast::partir::getMesh(func), symbols);
   if (failed(simulation.run(func, result)))
+    return failure();
+  return result;
+}
+
+FailureOr<SimulationResult>
+toast::sim::simulateRegions(Operation *op, const DeviceSpec &device,
+                            const SimulationOptions &options) {
+  if (!toast::isDataFlowRegionOp(op))
+    return op->emitError("simulateRegions: not a loop or conditional");
+  SimulationResult result;
+  result.device = device.name;
+  SymbolTableCollection symbols;
+  Simulation simulation(device, options, toast::partir::getMesh(op), symbols);
+  if (failed(simulation.runRegions(op, result)))
     return failure();
   return result;
 }

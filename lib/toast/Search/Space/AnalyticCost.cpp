@@ -183,17 +183,23 @@ void Evaluation::emitOp(unsigned i) {
       if (k == 0)
         firstInputBytes = bytesOf(v, useTiling);
     }
-  llvm::erase(inputs, -1);
   if (p.isReturn) {
     returned = inputs;
+    llvm::erase(returned, -1);
     return;
   }
+  // A region op: its regions' ops run at one position before it, with the
+  // carried values live from the loop's start.
+  llvm::SmallVector<int, 1> carries;
   if (p.nestedOps > 0) {
     transients.push_back({at, p.nestedPeakBytes});
+    carries = newCarries(p);
     ++at;
   }
   for (int b : inputs)
     touch(b);
+  for (unsigned k : p.hoistedConstants)
+    touch(hoistedBuffers[k]);
   int64_t tiles = 1;
   for (auto [axis, factor] : nests[i])
     tiles *= impl.axisSizes[axis];
@@ -202,13 +208,12 @@ void Evaluation::emitOp(unsigned i) {
   llvm::SmallVector<int, 1> sources;
   for (int r : p.results) {
     int64_t bytes = bytesOf(r, plans[r].sourceTiling);
-    if (p.mayAlias && firstInputBytes == bytes && !inputs.empty())
+    if (p.mayAlias && firstInputBytes == bytes && inputs[0] >= 0)
       sources.push_back(inputs.front());
     else
       sources.push_back(newBuffer(bytes));
   }
-  if (p.nestedOps > 0)
-    transients.push_back({at, p.nestedEndBytes});
+  tieCarries(p, carries, inputs, sources);
   if (traceEnabled())
     llvm::errs() << "analytic: op " << at << " " << p.op->getName() << " "
                  << p.op->getLoc() << "\n";
@@ -216,6 +221,37 @@ void Evaluation::emitOp(unsigned i) {
   currentUser = -1;
   for (auto [r, source] : llvm::zip_equal(p.results, sources))
     emitValue(r, source);
+}
+
+/// The buffers of a region op's carried results, allocated where its
+/// regions run (-1: the result is allocated by the op).
+llvm::SmallVector<int, 1> Evaluation::newCarries(const ProgramOp &p) {
+  llvm::SmallVector<int, 1> carries;
+  for (auto [r, tied] : llvm::zip_equal(p.results, p.tiedResults))
+    carries.push_back(
+        tied.init < 0 ? -1 : newBuffer(bytesOf(r, plans[r].sourceTiling)));
+  return carries;
+}
+
+/// The simulator's ties (Simulation::tieCarries) for the op at the current
+/// position: each carry to its init, each result to its carry. `inputs`
+/// are the buffers the op reads, by operand (captured values last, -1
+/// where none).
+void Evaluation::tieCarries(const ProgramOp &p, llvm::ArrayRef<int> carries,
+                            llvm::ArrayRef<int> inputs,
+                            llvm::ArrayRef<int> results) {
+  for (auto [carry, tied, result] :
+       llvm::zip(carries, p.tiedResults, results)) {
+    if (carry < 0)
+      continue;
+    int init = inputs[tied.init];
+    if (init >= 0)
+      carryTies.push_back({static_cast<unsigned>(carry),
+                           static_cast<unsigned>(init), at, tied.passThrough,
+                           llvm::count(inputs, init) > 1});
+    carryTies.push_back({static_cast<unsigned>(result),
+                         static_cast<unsigned>(carry), at, true, false});
+  }
 }
 
 /// A single-result op whose result has one use is fused into its reader
@@ -303,6 +339,7 @@ void Evaluation::collectTree(unsigned i) {
 
 AnalyticCost Evaluation::run() {
   buffers.clear();
+  carryTies.clear();
   transients.clear();
   nests.assign(prog.ops.size(), {});
   for (size_t i = 0; i < prog.ops.size(); ++i)
@@ -330,6 +367,11 @@ AnalyticCost Evaluation::run() {
     ++at;
     emitValue(r, source);
   }
+  hoistedBuffers.clear();
+  for (int64_t bytes : prog.hoistedConstantBytes) {
+    hoistedBuffers.push_back(newBuffer(bytes));
+    ++at;
+  }
   for (unsigned a = 0; a < prog.numArguments; ++a)
     emitValue(a, -1);
   findFusions();
@@ -354,6 +396,7 @@ AnalyticCost Evaluation::run() {
   for (int b : returned)
     if (b >= 0)
       buffers[b].lastUse = end;
+  sim::resolveCarryTies(buffers, carryTies);
   int64_t n = std::max<int64_t>(end, 1);
   delta.assign(n + 1, 0);
   for (const Buffer &b : buffers) {

@@ -181,7 +181,9 @@ struct Workspace {
   std::vector<UsePlan> usePlans;
   std::vector<std::optional<DimAxes>> localArgs;
   std::vector<int> argBuffers;
+  std::vector<int> hoistedBuffers;
   std::vector<Buffer> buffers;
+  std::vector<sim::CarryTie> carryTies;
   std::vector<std::pair<int64_t, int64_t>> transients;
   std::vector<int64_t> delta;
 };
@@ -195,8 +197,9 @@ public:
         fusedInto(ws.fusedInto), fusedProducers(ws.fusedProducers),
         fusedLevels(ws.fusedLevels), emission(ws.emission), plans(ws.plans),
         usePlans(ws.usePlans), localArgs(ws.localArgs),
-        argBuffers(ws.argBuffers), buffers(ws.buffers),
-        transients(ws.transients), delta(ws.delta) {}
+        argBuffers(ws.argBuffers), hoistedBuffers(ws.hoistedBuffers),
+        buffers(ws.buffers), carryTies(ws.carryTies), transients(ws.transients),
+        delta(ws.delta) {}
   AnalyticCost run();
 
 private:
@@ -219,6 +222,9 @@ private:
   void emitValue(unsigned value, int source);
   int emitUse(unsigned value, unsigned useId);
   void emitOp(unsigned i);
+  llvm::SmallVector<int, 1> newCarries(const ProgramOp &p);
+  void tieCarries(const ProgramOp &p, llvm::ArrayRef<int> carries,
+                  llvm::ArrayRef<int> inputs, llvm::ArrayRef<int> results);
   void findFusions();
   void collectTree(unsigned i);
   unsigned rootLevel(unsigned op, unsigned level) const;
@@ -252,9 +258,13 @@ private:
   /// Per argument: device-local dims when every use slices it alike.
   std::vector<std::optional<DimAxes>> &localArgs;
   std::vector<int> &argBuffers;
+  /// Buffers of ProgramModel::hoistedConstantBytes.
+  std::vector<int> &hoistedBuffers;
   /// Tiling of what the last emitUse returned.
   DimAxes useTiling;
   std::vector<Buffer> &buffers;
+  /// Loop carries and the buffers of their inits (sim::resolveCarryTies).
+  std::vector<sim::CarryTie> &carryTies;
   std::vector<std::pair<int64_t, int64_t>> &transients;
   std::vector<int64_t> &delta;
   llvm::SmallVector<int, 4> returned;

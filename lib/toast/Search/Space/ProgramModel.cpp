@@ -5,7 +5,7 @@
 // factor), values with their uses, the constants the collective
 // optimizer's folder hoists to the function start, the ops it removes as
 // dead, and for ops with regions (while, if, case) the time and the memory
-// profile of their bodies, which stay unpartitioned.
+// profile of their bodies, which stay unpartitioned (simulateRegions).
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +13,7 @@
 
 #include "toast/Dialect/StableHLO/IR/StablehloOps.h"
 #include "toast/Interfaces/ControlFlow.h"
+#include "toast/Simulator/Simulator.h"
 
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -32,121 +33,67 @@ static double contractionTime(Operation *op, const sim::DeviceSpec &device) {
   return flops / device.getPeakFlops(element);
 }
 
-namespace {
-/// The simulator's walk of a region op's bodies (Simulator.cpp), reduced to
-/// what a state cannot change: time of nested contractions (with trip
-/// counts) and the live bytes of buffers defined inside.
-class NestedWalk {
-public:
-  NestedWalk(const sim::DeviceSpec &device) : device(device) {}
+/// The bodies of a region op stay unpartitioned (the search does not
+/// shard inside them): the simulator prices them once, with trip counts
+/// and its buffer rules, and the evaluation places the op's carried values
+/// by the same rules (Aliasing.h).
+static void describeRegions(Operation *op, const sim::DeviceSpec &device,
+                            ProgramOp &p) {
+  p.tiedResults = sim::getTiedResults(op);
+  FailureOr<sim::SimulationResult> nested = sim::simulateRegions(op, device);
+  if (failed(nested))
+    return;
+  p.computeTime = nested->computeTime;
+  p.flops = nested->flops;
+  p.nestedOps = nested->numOps;
+  p.nestedPeakBytes = nested->peakMemoryBytes;
+}
 
-  void run(Operation *op, ProgramOp &summary) {
-    visitControlFlow(op, 1);
-    int64_t end = index++;
-    std::vector<int64_t> delta(index + 1, 0);
-    for (const Buffer &b : buffers) {
-      if (b.bytes == 0)
-        continue;
-      delta[b.def] += b.bytes;
-      delta[std::max(b.lastUse, b.def) + 1] -= b.bytes;
-    }
-    int64_t live = 0;
-    for (int64_t i = 0; i < end; ++i) {
-      live += delta[i];
-      summary.nestedPeakBytes = std::max(summary.nestedPeakBytes, live);
-    }
-    summary.nestedEndBytes = live + delta[end];
-    summary.nestedOps = end;
-    summary.computeTime += time;
-    summary.flops += flops;
-  }
+using ConstantKey = std::pair<const void *, const void *>;
 
-private:
-  struct Buffer {
-    int64_t bytes, def, lastUse;
+/// Constants that fold to one: equal value and type.
+static ConstantKey getConstantKey(Operation *constant) {
+  Attribute value;
+  matchPattern(constant, m_Constant(&value));
+  return {value.getAsOpaquePointer(),
+          constant->getResult(0).getType().getAsOpaquePointer()};
+}
+
+/// Constants in the bodies of region op `i` are hoisted to the function
+/// start too, merged with equal constants (the simulator sees them there;
+/// simulateRegions leaves them out). The op reads the top-level constant
+/// one merged with as a captured value, the others as constants of their
+/// own (`hoisted`: key to index in hoistedConstantBytes).
+static void hoistNestedConstants(ProgramModel &program, unsigned i,
+                                 const std::map<ConstantKey, int> &top,
+                                 std::map<ConstantKey, unsigned> &hoisted) {
+  ProgramOp &p = program.ops[i];
+  auto addUse = [&](int value) {
+    ArrayRef<int> captured =
+        ArrayRef<int>(p.operands).drop_front(p.op->getNumOperands());
+    if (llvm::is_contained(captured, value))
+      return;
+    p.operands.push_back(value);
+    program.values[value].uses.push_back({i, -1});
   };
-  void use(Value v, int64_t at) {
-    auto it = values.find(v);
-    if (it == values.end())
-      return; // Defined outside: an operand of the top-level op.
-    Buffer &b = buffers[it->second];
-    b.lastUse = std::max(b.lastUse, at);
-    for (auto &[start, outer] : scopes)
-      if (b.def < start)
-        outer.push_back(it->second);
-  }
-  void emit(Operation *op, double repeat) {
-    int64_t at = index++;
-    for (Value operand : op->getOperands())
-      use(operand, at);
-    double t = contractionTime(op, device);
-    time += repeat * t;
-    flops += repeat * sim::getContractionFlops(op);
-    bool aliasing = isa<hlo::ReshapeOp, hlo::BitcastConvertOp>(op) &&
-                    op->getNumOperands() == 1 &&
-                    sim::getTypeBytes(op->getOperand(0).getType()) ==
-                        sim::getTypeBytes(op->getResult(0).getType());
-    for (Value result : op->getResults()) {
-      if (aliasing && values.count(op->getOperand(0))) {
-        values[result] = values[op->getOperand(0)];
-        continue;
-      }
-      values[result] = buffers.size();
-      buffers.push_back({sim::getTypeBytes(result.getType()), at, at});
-    }
-  }
-  void walkBlock(Block &block, double repeat) {
-    for (Operation &op : block.without_terminator()) {
-      if (matchPattern(&op, m_Constant()))
-        continue; // Hoisted to the function start.
-      if (isDataFlowRegionOp(&op))
-        visitControlFlow(&op, repeat);
-      else
-        emit(&op, repeat);
-    }
-  }
-  void visitControlFlow(Operation *op, double repeat) {
-    scopes.push_back({index, {}});
-    std::optional<int64_t> trips;
-    if (isa<hlo::WhileOp>(op))
-      trips = getTripCount(op);
-    SmallVector<Value> yielded;
-    for (Region &region : op->getRegions()) {
-      if (region.empty())
-        continue;
-      double r = repeat;
-      if (trips)
-        r *= static_cast<double>(region.getRegionNumber() == 0 ? *trips + 1
-                                                               : *trips);
-      Block &block = region.front();
-      if (isa<hlo::WhileOp>(op))
-        for (auto [arg, operand] :
-             llvm::zip(block.getArguments(), op->getOperands()))
-          if (values.count(operand))
-            values[arg] = values[operand];
-      walkBlock(block, r);
-      llvm::append_range(yielded, block.getTerminator()->getOperands());
-    }
-    auto scope = std::move(scopes.back());
-    scopes.pop_back();
-    if (scopes.empty())
-      return; // The top-level op itself is emitted by the caller.
-    emit(op, repeat);
-    int64_t end = index - 1;
-    for (unsigned b : scope.second)
-      buffers[b].lastUse = std::max(buffers[b].lastUse, end);
-    for (Value v : yielded)
-      use(v, end);
-  }
-
-  const sim::DeviceSpec &device;
-  llvm::DenseMap<Value, unsigned> values;
-  std::vector<Buffer> buffers;
-  std::vector<std::pair<int64_t, std::vector<unsigned>>> scopes;
-  int64_t index = 0;
-  double time = 0, flops = 0;
-};
-} // namespace
+  auto visit = [&](Operation *op, const Scope &) {
+    if (!matchPattern(op, m_Constant()))
+      return;
+    ConstantKey key = getConstantKey(op);
+    if (auto it = top.find(key); it != top.end())
+      return addUse(it->second);
+    auto [it, inserted] =
+        hoisted.insert({key, program.hoistedConstantBytes.size()});
+    if (inserted)
+      program.hoistedConstantBytes.push_back(
+          sim::getTypeBytes(op->getResult(0).getType()));
+    if (!llvm::is_contained(p.hoistedConstants, it->second))
+      p.hoistedConstants.push_back(it->second);
+  };
+  for (Region &region : p.op->getRegions())
+    for (Block &block : region)
+      walkProgram(block, visit);
+}
 
 /// Fills the rule part of a ruled op.
 static void describeRule(const NamedDimensionAnalysis &nda,
@@ -224,8 +171,7 @@ void NdaEnvironment::Impl::buildProgram() {
     if (auto perm = op.getAttrOfType<DenseI64ArrayAttr>("permutation");
         perm && isa<hlo::TransposeOp>(op))
       p.permutation.assign(perm.asArrayRef().begin(), perm.asArrayRef().end());
-    p.mayAlias = isa<hlo::ReshapeOp, hlo::BitcastConvertOp>(op) &&
-                 op.getNumOperands() == 1 && op.getNumResults() == 1;
+    p.mayAlias = sim::mayAliasOperand(&op);
     describeRule(nda, *rules, nodeShardable, &op, p);
     for (OpOperand &use : op.getOpOperands()) {
       auto it = valueIds.find(use.get());
@@ -250,7 +196,7 @@ void NdaEnvironment::Impl::buildProgram() {
       }
     });
     if (isDataFlowRegionOp(&op)) {
-      NestedWalk(device).run(&op, p);
+      describeRegions(&op, device, p);
     } else {
       p.computeTime = contractionTime(&op, device);
       p.flops = sim::getContractionFlops(&op);
@@ -276,16 +222,12 @@ void NdaEnvironment::Impl::buildProgram() {
                    [&](auto &use) { return program.ops[use.first].dead; });
 
   // Hoisted constants, deduplicated by value and type.
-  std::map<std::pair<const void *, const void *>, int> firstConstant;
+  std::map<ConstantKey, int> firstConstant;
   for (auto [i, p] : llvm::enumerate(program.ops)) {
     if (!p.constant || p.dead)
       continue;
-    Attribute value;
-    matchPattern(p.op, m_Constant(&value));
-    auto key =
-        std::make_pair(value.getAsOpaquePointer(),
-                       p.op->getResult(0).getType().getAsOpaquePointer());
-    auto [it, inserted] = firstConstant.insert({key, p.results[0]});
+    auto [it, inserted] =
+        firstConstant.insert({getConstantKey(p.op), p.results[0]});
     if (inserted) {
       program.constants.push_back(i);
       continue;
@@ -301,6 +243,10 @@ void NdaEnvironment::Impl::buildProgram() {
     dup.uses.clear();
     p.dead = true;
   }
+  std::map<ConstantKey, unsigned> hoisted;
+  for (auto [i, p] : llvm::enumerate(program.ops))
+    if (!p.dead && isDataFlowRegionOp(p.op))
+      hoistNestedConstants(program, i, firstConstant, hoisted);
 
   // Global use numbers, and each op's operands in terms of them.
   for (ProgramValue &v : program.values) {

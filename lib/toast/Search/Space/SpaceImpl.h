@@ -10,6 +10,7 @@
 #define TOAST_LIB_SEARCH_SPACE_SPACEIMPL_H
 
 #include "toast/Search/ShardingSpace.h"
+#include "toast/Simulator/Aliasing.h"
 
 #include <map>
 #include <memory>
@@ -75,11 +76,16 @@ struct ProgramOp {
   /// included, with trip counts) and FLOPs.
   double computeTime = 0;
   double flops = 0;
-  /// Ops the simulator walks inside the regions, and the bytes their
-  /// buffers add at the region's internal peak / at the op itself.
+  /// Region ops: the ops sim::simulateRegions walks (the op included; 0
+  /// for other ops) and the bytes their buffers add at the regions' peak
+  /// (none is left at the op itself: what the regions yield dies with them).
   int64_t nestedOps = 0;
   int64_t nestedPeakBytes = 0;
-  int64_t nestedEndBytes = 0;
+  /// Region ops: how each result gets its buffer (a loop's carries).
+  llvm::SmallVector<sim::TiedResult, 1> tiedResults;
+  /// Region ops: the hoisted body constants they read
+  /// (ProgramModel::hoistedConstantBytes).
+  llvm::SmallVector<unsigned, 2> hoistedConstants;
 };
 
 /// Everything state-independent the analytic cost needs.
@@ -89,6 +95,9 @@ struct ProgramModel {
   /// Constant ops in hoisting order (deduplicated: equal constants share
   /// the first one's value).
   std::vector<unsigned> constants;
+  /// Bytes of the constants hoisted out of region bodies that equal no
+  /// top-level constant (they live from the start to their last reader).
+  std::vector<int64_t> hoistedConstantBytes;
   unsigned numArguments = 0;
   unsigned numUses = 0;
 };
