@@ -7,10 +7,12 @@ For each model at full size and each device, on a {B: 8, M: 4} mesh:
   * AutomaticPartition with MCTS over several seeds, and the random and
     AutoMap-style baselines with the same budget and threads;
 and prints a markdown table of simulated step time, peak memory per device
-and search time (median over the MCTS seeds). --scaling measures search
-time against the number of devices and layers instead (use it with a
-rollout budget: --budget 0 --rollouts 1000); --figure10 compares t2b at
-long sequence lengths on {batch, seq, model} meshes (TOAST figure 10).
+and the search's time to its best state and to its stop (medians over the
+MCTS seeds; MCTS stops by itself, the budget is an upper bound).
+--scaling measures search time against the number of devices and layers
+instead (use it with a rollout budget: --budget 0 --rollouts 1000);
+--figure10 compares t2b at long sequence lengths on {batch, seq, model}
+meshes (TOAST figure 10).
 
 Every number comes from toast-opt's own reports: the schedule pass with a
 "device" simulates the program partitioned after each tactic, and the
@@ -18,11 +20,13 @@ automatic tactic prints its search time.
 
   benchmarks/search_targets.py --build build-models [--models t2b,gns]
       [--devices a100,tpuv3] [--budget 30] [--seeds 1,2,3] [--threads 2]
+      [--patience 20] [--no-baselines]
 """
 import argparse
 import json
 import os
 import re
+import resource
 import statistics
 import subprocess
 import sys
@@ -36,29 +40,35 @@ MEMORY = {"a100": 40 * 2**30, "tpuv3": 32 * 2**30, "h100": 80 * 2**30,
           "p100": 16 * 2**30}
 SIMULATED = re.compile(r"partir-schedule: tactic (\S+): .*simulated on \S+: "
                        r"step ([0-9.eE+-]+) s, peak (\d+) B")
+# The tactic's report (lib/toast/Search/Auto/AutoPartition.cpp).
 CHOSE = re.compile(r"auto-partition: \S+ chose (\d+) actions in ([0-9.]+) s "
                    r"\((\d+) rounds, (\d+) rollouts, (\d+) states priced; "
-                   r"stopped: ([^)]*)\)")
+                   r"best after ([0-9.]+) s; stopped: ([^)]*)\)")
 SETUP = re.compile(r"\(setup ([0-9.]+) s\)")
 
 
+def child_cpu():
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def run_schedule(tools, model_file, schedule):
-    """Runs a schedule; returns (step s, peak B, stderr, wall s)."""
+    """Runs a schedule; returns (step s, peak B, stderr, wall s, CPU s)."""
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
         json.dump(schedule, f)
         path = f.name
-    start = time.time()
+    start, cpu = time.time(), child_cpu()
     proc = subprocess.run(
         [os.path.join(tools, "toast-opt"), model_file,
          f"--partir-schedule=file={path} report=true", "-o", os.devnull],
         capture_output=True, text=True)
-    wall = time.time() - start
+    wall, cpu = time.time() - start, child_cpu() - cpu
     os.unlink(path)
     found = SIMULATED.findall(proc.stderr)
     if proc.returncode != 0 or not found:
-        return None, None, proc.stderr, wall
+        return None, None, proc.stderr, wall, cpu
     _, step, peak = found[-1]
-    return float(step), int(peak), proc.stderr, wall
+    return float(step), int(peak), proc.stderr, wall, cpu
 
 
 def experts(tools, model, model_file, device):
@@ -69,7 +79,7 @@ def experts(tools, model, model_file, device):
         with open(os.path.join(HERE, "search", name)) as f:
             schedule = json.load(f)
         schedule["device"] = device
-        step, peak, err, _ = run_schedule(tools, model_file, schedule)
+        step, peak, err, _, _ = run_schedule(tools, model_file, schedule)
         if step is None:
             print(f"  {name}: FAILED\n{err[-2000:]}", file=sys.stderr)
             continue
@@ -82,18 +92,24 @@ def search(tools, model_file, device, mesh, algorithm, seed, args):
               "seed": seed, "budget_s": args.budget, "threads": args.threads}
     if args.rollouts:
         tactic["rollouts"] = args.rollouts
+    if args.patience is not None:
+        tactic["restart_patience"] = args.patience
     schedule = {"mesh": mesh, "device": device, "tactics": [tactic]}
-    step, peak, err, wall = run_schedule(tools, model_file, schedule)
+    step, peak, err, wall, cpu = run_schedule(tools, model_file, schedule)
     chose = CHOSE.search(err)
     setup = SETUP.search(err)
     if step is None or not chose:
         print(f"  {algorithm} seed {seed}: FAILED\n{err[-2000:]}",
               file=sys.stderr)
         return None
+    # Search times include building the space; CPU time (of the whole
+    # toast-opt run, simulations included) depends less on the load.
+    setup_s = float(setup.group(1))
     return {"step": step, "peak": peak, "actions": int(chose.group(1)),
-            "search_s": float(chose.group(2)) + float(setup.group(1)),
-            "rollouts": int(chose.group(4)), "stop": chose.group(6),
-            "wall_s": wall}
+            "search_s": float(chose.group(2)) + setup_s,
+            "best_s": float(chose.group(6)) + setup_s,
+            "rollouts": int(chose.group(4)), "priced": int(chose.group(5)),
+            "stop": chose.group(7), "wall_s": wall, "cpu_s": cpu}
 
 
 def generate(tools, model, flags, directory):
@@ -116,10 +132,21 @@ def cell(result, device):
     return f"{result['step'] * 1e3:.1f} ({fmt_gb(result['peak'], device)})"
 
 
+def median_times(results):
+    """'to best / to stop' seconds, medians over the runs that finished."""
+    done = [r for r in results if r]
+    if not done:
+        return "-"
+    best = statistics.median(r["best_s"] for r in done)
+    stop = statistics.median(r["search_s"] for r in done)
+    return f"{best:.1f} / {stop:.1f}"
+
+
 def targets(tools, args, directory):
     mesh = {"B": 8, "M": 4}
     print("| model | device | best expert | step ms | GiB | MCTS per seed: "
-          "step ms (GiB) | MCTS search s, median | random | AutoMap |")
+          "step ms (GiB) | MCTS s to best / to stop, median | random | "
+          "AutoMap |")
     print("|---|---|---|---|---|---|---|---|---|")
     for model in args.models:
         model_file = generate(tools, model, [], directory)
@@ -131,10 +158,12 @@ def targets(tools, args, directory):
             best = min(fitting or rows, key=lambda r: r[1]) if rows else None
             autos = [search(tools, model_file, device, mesh, "mcts", s, args)
                      for s in args.seeds]
-            rnd = search(tools, model_file, device, mesh, "random",
-                         args.seeds[0], args)
-            amap = search(tools, model_file, device, mesh, "automap",
-                          args.seeds[0], args)
+            rnd = amap = None
+            if not args.no_baselines:
+                rnd = search(tools, model_file, device, mesh, "random",
+                             args.seeds[0], args)
+                amap = search(tools, model_file, device, mesh, "automap",
+                              args.seeds[0], args)
             cells = [model, device]
             if best:
                 cells += [best[0] + ("" if fitting else " (none fits)"),
@@ -142,8 +171,7 @@ def targets(tools, args, directory):
             else:
                 cells += ["-", "-", "-"]
             cells.append(" / ".join(cell(a, device) for a in autos))
-            times = [a["search_s"] for a in autos if a]
-            cells.append(f"{statistics.median(times):.1f}" if times else "-")
+            cells.append(median_times(autos))
             cells += [cell(rnd, device), cell(amap, device)]
             print("| " + " | ".join(cells) + " |", flush=True)
             detail = {"experts": rows, "mcts": autos, "random": rnd,
@@ -195,7 +223,7 @@ def figure10(tools, args, directory):
         tactics = [dict(bp_mp_z3[0], axis="batch"), dict(sp, axis="seq"),
                    dict(bp_mp_z3[1], axis="model"),
                    dict(bp_mp_z3[2], axis="batch")]
-        step, peak, err, _ = run_schedule(
+        step, peak, err, _, _ = run_schedule(
             tools, model_file,
             {"mesh": mesh, "device": device, "tactics": tactics})
         expert = ({"step": step, "peak": peak} if step is not None else None)
@@ -218,9 +246,14 @@ def main():
     parser.add_argument("--budget", type=float, default=30)
     parser.add_argument("--seeds", default="1,2,3")
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--patience", type=int, default=None,
+                        help="restart_patience of the automatic tactic "
+                        "(default: the tactic's, 20)")
     parser.add_argument("--rollouts", type=int, default=0,
                         help="rollout budget (with --budget 0: a fixed amount "
                         "of search, to measure time per rollout)")
+    parser.add_argument("--no-baselines", action="store_true",
+                        help="skip the random and AutoMap-style searches")
     parser.add_argument("--scaling", action="store_true")
     parser.add_argument("--figure10", action="store_true",
                         help="TOAST figure 10: t2b at long sequences on "

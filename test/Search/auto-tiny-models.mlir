@@ -25,7 +25,7 @@
 
 // LOG: auto-partition: mcts, {{[0-9]+}} NDA actions on slow (setup {{.*}} s); start cost 1 ({{.*}} ms step, {{.*}} GB peak)
 // LOG: auto-partition: round 1: {{[0-9]+}} rollouts, best cost {{.*}}, {{.*}} s
-// LOG: auto-partition: mcts chose {{[1-9][0-9]*}} actions in {{.*}} s ({{[0-9]+}} rounds, {{[0-9]+}} rollouts, {{[0-9]+}} states priced; stopped: {{.*}}): cost {{.*}}
+// LOG: auto-partition: mcts chose {{[1-9][0-9]*}} actions in {{.*}} s ({{[0-9]+}} rounds, {{[0-9]+}} rollouts, {{[0-9]+}} states priced; best after {{[0-9.]+}} s; stopped: {{.*}}): cost {{.*}}
 // LOG: auto-partition:   shard color {{[0-9]+}} ({{.*}} dims) on axis {{B|M}}
 
 // SAME: results agree

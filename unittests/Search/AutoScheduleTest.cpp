@@ -56,6 +56,24 @@ TEST(AutoSchedule, DefaultsAndPositionAfterManualTactics) {
   EXPECT_TRUE(tactic.device.empty());
 }
 
+TEST(AutoSchedule, ParsesTheExhaustiveSearchAndTheStoppingOptions) {
+  std::string error;
+  auto schedule = parse(R"(
+    {"kind": "automatic", "algorithm": "exhaustive", "max_states": 5000,
+     "restart_patience": 7})",
+                        error);
+  ASSERT_TRUE(succeeded(schedule)) << error;
+  const AutomaticTactic &tactic = schedule->automatic[0];
+  EXPECT_EQ(tactic.algorithm, "exhaustive");
+  EXPECT_EQ(tactic.maxStates, 5000u);
+  EXPECT_EQ(tactic.restartPatience, 7u);
+  // The defaults.
+  auto defaults = parse(R"({"kind": "automatic"})", error);
+  ASSERT_TRUE(succeeded(defaults)) << error;
+  EXPECT_EQ(defaults->automatic[0].maxStates, 100000u);
+  EXPECT_EQ(defaults->automatic[0].restartPatience, 20u);
+}
+
 TEST(AutoSchedule, ReportsBadOptionsWithTheirPath) {
   struct Case {
     const char *tactic;
@@ -63,7 +81,7 @@ TEST(AutoSchedule, ReportsBadOptionsWithTheirPath) {
   } cases[] = {
       {R"({"kind": "automatic", "algorithm": "greedy"})",
        "schedule.tactics[0].algorithm: unknown algorithm 'greedy' (expected "
-       "\"mcts\", \"random\" or \"automap\")"},
+       "\"mcts\", \"random\", \"automap\" or \"exhaustive\")"},
       {R"({"kind": "automatic", "budget_s": -1})",
        "schedule.tactics[0].budget_s: expected a number of seconds >= 0"},
       {R"({"kind": "automatic", "threads": 0})",
@@ -73,7 +91,11 @@ TEST(AutoSchedule, ReportsBadOptionsWithTheirPath) {
       {R"({"kind": "automatic", "axis": "B"})",
        "schedule.tactics[0]: unknown key 'axis' of an automatic tactic "
        "(expected name, kind, axes, device, algorithm, seed, budget_s, "
-       "threads, rollouts, min_dims)"},
+       "threads, rollouts, min_dims, restart_patience, max_states)"},
+      {R"({"kind": "automatic", "max_states": 0})",
+       "schedule.tactics[0].max_states: expected an integer >= 1"},
+      {R"({"kind": "automatic", "restart_patience": -2})",
+       "schedule.tactics[0].restart_patience: expected an integer >= 0"},
   };
   for (const Case &c : cases) {
     std::string error;

@@ -174,7 +174,9 @@ TEST(Mcts, PerturbationsLeaveALocalOptimum) {
   SearchResult perturbed = runMcts(env, options);
   EXPECT_DOUBLE_EQ(perturbed.bestCost, 0.2);
   EXPECT_EQ(asSet(perturbed.actions), (std::set<unsigned>{1, 2, 3}));
-  EXPECT_EQ(perturbed.rollouts, 3000u);
+  // Perturbations stop once enough in a row fail to improve on the optimum.
+  EXPECT_LE(perturbed.rollouts, 3000u);
+  EXPECT_EQ(perturbed.stopReason, "20 perturbations in a row did not improve");
 }
 
 /// Bits on two axes: action 2i + k puts bit i on axis k. k of bits 0-3 on
@@ -275,8 +277,8 @@ void expectSameResult(const SearchResult &a, const SearchResult &b) {
 }
 
 /// A rugged landscape where different seeds find different local optima.
-BitsEnvironment ruggedEnvironment() {
-  return BitsEnvironment(24, [](const std::vector<bool> &set) {
+BitsEnvironment ruggedEnvironment(unsigned bits = 24) {
+  return BitsEnvironment(bits, [](const std::vector<bool> &set) {
     double cost = 1;
     for (unsigned i = 0; i != set.size(); ++i)
       for (unsigned j = i + 1; j < set.size(); j += 5)
@@ -331,6 +333,112 @@ TEST(RandomSearch, MctsDoesBetterOnADeepOptimum) {
   SearchResult random = runRandomSearch(env, options);
   EXPECT_LT(mcts.bestCost, random.bestCost);
   EXPECT_DOUBLE_EQ(mcts.bestCost, std::pow(0.5, 12));
+}
+
+// Convergence: the search ends by itself, and the budget is only a bound.
+
+TEST(Mcts, StopsWhenEveryStateIsPriced) {
+  // 16 states: the first round prices them all, so nothing is left to
+  // polish or perturb.
+  BitsEnvironment env = halvingEnvironment(4, 2);
+  SearchOptions options;
+  options.budgetSeconds = 60;
+  SearchResult result = runMcts(env, options);
+  EXPECT_EQ(result.stopReason, "every state priced");
+  EXPECT_TRUE(result.complete);
+  EXPECT_EQ(result.evaluations, 16u);
+  EXPECT_DOUBLE_EQ(result.bestCost, 0.25);
+  EXPECT_LE(result.secondsToBest, result.seconds);
+}
+
+TEST(Mcts, StopsWhenPerturbationsKeepFailing) {
+  // 2^24 states: too many to price, so the search converges instead, well
+  // before its budget.
+  BitsEnvironment env = ruggedEnvironment();
+  SearchOptions options;
+  options.budgetSeconds = 600;
+  options.restartPatience = 5;
+  SearchResult result = runMcts(env, options);
+  EXPECT_EQ(result.stopReason, "5 perturbations in a row did not improve");
+  EXPECT_FALSE(result.complete);
+  EXPECT_FALSE(result.roundsStopReason.empty());
+  EXPECT_LE(result.secondsToBest, result.seconds);
+  // No patience: the search stops when the first climb is stuck.
+  options.restartPatience = 0;
+  EXPECT_EQ(runMcts(env, options).stopReason, "no neighbour improves");
+}
+
+TEST(Mcts, ConvergedSearchesAreReproducible) {
+  // Without a budget, where the search stops depends on the seed only.
+  BitsEnvironment env = ruggedEnvironment();
+  SearchOptions options;
+  options.threads = 2;
+  options.seed = 4;
+  expectSameResult(runMcts(env, options), runMcts(env, options));
+}
+
+// Exhaustive enumeration, on spaces whose states can be counted by hand.
+
+TEST(Exhaustive, PricesEveryStateOfASmallSpace) {
+  // Ten bits: 2^10 states; the optimum sets the three good bits.
+  BitsEnvironment env = halvingEnvironment(10, 3);
+  for (unsigned threads : {1u, 3u}) {
+    SearchOptions options;
+    options.threads = threads;
+    SearchResult result = runExhaustive(env, options);
+    SCOPED_TRACE(threads);
+    EXPECT_TRUE(result.complete);
+    EXPECT_EQ(result.stopReason, "optimal: every state priced");
+    EXPECT_EQ(result.evaluations, 1024u);
+    EXPECT_EQ(asSet(result.actions), (std::set<unsigned>{0, 1, 2}));
+    EXPECT_DOUBLE_EQ(result.bestCost, 0.125);
+    EXPECT_EQ(env.cost(result.best), result.bestCost);
+    // One breadth-first level per action count, 0 to 10.
+    EXPECT_EQ(result.rounds, 11u);
+  }
+}
+
+TEST(Exhaustive, CountsStatesNotOrders) {
+  // Eight bits, each unset or on one of two axes: 3^8 states, although
+  // there are far more orders of actions. The optimum puts bits 0-3 on
+  // axis 1 (0.9 * 0.6^3).
+  TwoAxesEnvironment env(false);
+  SearchResult result = runExhaustive(env, SearchOptions());
+  EXPECT_TRUE(result.complete);
+  EXPECT_EQ(result.evaluations, 6561u);
+  EXPECT_NEAR(result.bestCost, 0.9 * std::pow(0.6, 3), 1e-12);
+  EXPECT_EQ(asSet(result.actions), (std::set<unsigned>{1, 3, 5, 7}));
+}
+
+TEST(Exhaustive, StopsAtTheStateLimit) {
+  BitsEnvironment env = halvingEnvironment(10, 3);
+  SearchOptions options;
+  options.maxStates = 100;
+  SearchResult result = runExhaustive(env, options);
+  EXPECT_FALSE(result.complete);
+  EXPECT_EQ(result.evaluations, 100u);
+  EXPECT_EQ(result.stopReason, "best of 100 states: state limit");
+  // Breadth first: the 56 states of up to two actions, then three-bit
+  // states from {0, 1} on: the first of them, {0, 1, 2}, is the optimum,
+  // although the enumeration cannot know it.
+  EXPECT_DOUBLE_EQ(result.bestCost, 0.125);
+  EXPECT_EQ(result.actions, (std::vector<unsigned>{0, 1, 2}));
+}
+
+TEST(Mcts, ReachesTheExhaustiveOptimum) {
+  // Rugged, but small enough to enumerate: 16 bits.
+  BitsEnvironment small = ruggedEnvironment(16);
+  SearchOptions options;
+  options.maxStates = 1 << 16;
+  SearchResult optimum = runExhaustive(small, options);
+  ASSERT_TRUE(optimum.complete);
+  EXPECT_EQ(optimum.evaluations, 65536u);
+  for (uint64_t seed : {1, 2, 3}) {
+    SearchOptions mcts;
+    mcts.seed = seed;
+    SCOPED_TRACE(seed);
+    EXPECT_LE(runMcts(small, mcts).bestCost, optimum.bestCost * 1.001);
+  }
 }
 
 } // namespace

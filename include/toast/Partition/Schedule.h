@@ -45,7 +45,7 @@ struct AutomaticTactic {
   /// Device whose cost model scores states; empty: the schedule's device,
   /// else "a100".
   std::string device;
-  /// "mcts", "random" or "automap".
+  /// "mcts", "random", "automap" or "exhaustive".
   std::string algorithm = "mcts";
   uint64_t seed = 1;
   /// Wall-clock budget in seconds (0: none).
@@ -53,6 +53,10 @@ struct AutomaticTactic {
   unsigned threads = 1;
   /// Rollout budget (0: none).
   uint64_t rollouts = 0;
+  /// MCTS stops after this many perturbation restarts in a row fail.
+  unsigned restartPatience = 20;
+  /// Exhaustive enumeration prices at most this many states.
+  uint64_t maxStates = 100000;
   /// Actions touching fewer dimensions are pruned.
   unsigned minDims = 10;
   /// Progress and the final report on stderr.

@@ -26,11 +26,13 @@
 
 namespace toast::search {
 
-enum class Algorithm { Mcts, Random, AutoMap };
+enum class Algorithm { Mcts, Random, AutoMap, Exhaustive };
 
-/// "mcts", "random" or "automap".
+/// "mcts", "random", "automap" or "exhaustive".
 std::optional<Algorithm> parseAlgorithm(llvm::StringRef name);
 llvm::StringRef getAlgorithmName(Algorithm algorithm);
+/// The accepted names in words, for error messages.
+constexpr const char *kAlgorithmNames = "mcts, random, automap or exhaustive";
 
 struct AutoOptions {
   AutoOptions() { search.budgetSeconds = 30; }
@@ -40,7 +42,9 @@ struct AutoOptions {
   /// Device whose cost model scores states (a name or "file:PATH").
   std::string device = "a100";
   Algorithm algorithm = Algorithm::Mcts;
-  /// Seed, threads, budget (30 s by default) and search knobs.
+  /// Seed, threads, budget (30 s by default; an upper bound, MCTS stops by
+  /// itself when it has converged), search knobs and the state limit of
+  /// exhaustive enumeration.
   SearchOptions search;
   /// Actions touching fewer dimensions are pruned (TOAST §4.2).
   unsigned minDims = 10;

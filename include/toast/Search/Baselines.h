@@ -1,7 +1,8 @@
 //===- Baselines.h - Baseline searches for honest comparisons ---*- C++ -*-===//
 //
 // Two baselines that share MCTS's budget (SearchOptions) and cost model, so
-// that comparisons measure the search and the action space only:
+// that comparisons measure the search and the action space only, and the
+// exhaustive enumeration that gives the optimum of small spaces:
 //
 //  * random search: uniformly random legal trajectories of uniformly random
 //    length (1..maxDepth) from the initial state, each scored at its end;
@@ -9,7 +10,9 @@
 //    arguments, (argument, dimension, axis); a state is the set of argument
 //    tilings, priced by tiling a copy of the start ShardingState, running
 //    PartIR propagation, importing the result into the NDA space and taking
-//    the NDA space's analytic cost. It is searched with the same MCTS.
+//    the NDA space's analytic cost. It is searched with the same MCTS;
+//  * exhaustive enumeration: every reachable state, breadth first, up to a
+//    state limit.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TOAST_SEARCH_BASELINES_H
@@ -26,6 +29,16 @@ namespace toast::search {
 SearchResult runRandomSearch(const SearchEnvironment &env,
                              const SearchOptions &options,
                              const ProgressFn &progress = {});
+
+/// Exhaustive enumeration, the oracle of the other searches: prices every
+/// state reachable from the initial one, breadth first and without a depth
+/// cap, up to `options.maxStates` states (and the budget; a rollout budget
+/// counts priced states). `complete` says whether it priced them all, in
+/// which case `best` is optimal. Prices in `options.threads` threads; the
+/// result does not depend on the thread count.
+SearchResult runExhaustive(const SearchEnvironment &env,
+                           const SearchOptions &options,
+                           const ProgressFn &progress = {});
 
 /// The AutoMap-style space: action (argument, dimension, axis) tiles an
 /// entry argument; every state is priced by propagating its tilings on a

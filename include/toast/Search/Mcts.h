@@ -80,9 +80,18 @@ struct SearchOptions {
   /// The share of the budget (time and rollouts) rounds leave to polishing.
   double polishShare = 0.2;
   /// Once the climb is stuck, keep perturbing the best trajectory and
-  /// climbing from there until the budget is spent (iterated local search;
-  /// only with a time or rollout budget).
+  /// climbing from there (iterated local search) until `restartPatience`
+  /// perturbations in a row fail to improve it.
   bool perturb = true;
+  /// Consecutive perturbation restarts that may fail before the search
+  /// stops by itself (0: stop when the first climb is stuck). 20 stops the
+  /// tiny models in milliseconds and the full-size ones in a few seconds
+  /// after their last improvement (docs/performance.md).
+  unsigned restartPatience = 20;
+
+  // Exhaustive enumeration only.
+  /// States enumerated at most (the initial one included).
+  uint64_t maxStates = 100000;
 };
 
 /// What the search reports after each round.
@@ -106,9 +115,18 @@ struct SearchResult {
   uint64_t rollouts = 0;
   /// Distinct states whose cost was computed.
   uint64_t evaluations = 0;
+  /// Seconds until the search stopped, and until it found its best state.
   double seconds = 0;
-  /// Why the search ended, in words ("no improvement", "time budget", ...).
+  double secondsToBest = 0;
+  /// Why the search ended, in words ("every state priced", "time budget",
+  /// "20 perturbations in a row did not improve", ...).
   std::string stopReason;
+  /// Why the rounds of MCTS ended, before polishing ("a round did not
+  /// improve", ...); empty for the other algorithms.
+  std::string roundsStopReason;
+  /// Exhaustive enumeration: whether every reachable state was priced, so
+  /// that `best` is optimal.
+  bool complete = false;
 };
 
 using ProgressFn = std::function<void(const RoundInfo &)>;

@@ -25,21 +25,29 @@ def ToastAutoPartitionPass
     each apply the best trajectory found, stopping when a round does not
     improve or 80% of the budget (`budget-s` seconds, `rollouts`) is spent;
     then a local search over the best strategy (one action replaced,
-    dropped or appended, two mesh axes exchanged; random perturbations once
-    it is stuck) uses the rest of the budget.
-    Progress (rounds, best cost, elapsed time) and the chosen actions in
-    words go to stderr; `report=true` also emits them as a remark. The
-    result is PartIR:Core, unless `materialize=false`, which leaves the
-    annotated program for further tactic passes.
+    dropped or appended, two mesh axes exchanged) until no neighbour
+    improves, then random perturbations of it until `restart-patience` of
+    them in a row fail. The search also stops as soon as every reachable
+    state has been priced. The budget is an upper bound: the search stops
+    by itself when it has converged, and says why.
+    Progress (rounds, best cost, elapsed time), the reason it stopped, the
+    time to the best state and the chosen actions in words go to stderr;
+    `report=true` also emits them as a remark. The result is PartIR:Core,
+    unless `materialize=false`, which leaves the annotated program for
+    further tactic passes.
 
     `algorithm=random` and `algorithm=automap` run the baselines with the
     same budget and cost: random legal trajectories, and an AutoMap-style
     search whose actions only tile function arguments (then propagation).
+    `algorithm=exhaustive` prices every state reachable from the start,
+    breadth first, up to `max-states` states (and the budget): "optimal"
+    when it priced them all, "best of N states" otherwise.
     Results are reproducible for a given `seed` and `threads` unless the
-    time budget ends a round early.
+    time budget ends the search early.
 
     **Options:** `axes`, `mesh`, `device`, `algorithm`, `seed`, `budget-s`,
-    `threads`, `rollouts`, `min-dims`, `report`, `progress`, `materialize`.
+    `threads`, `rollouts`, `restart-patience`, `max-states`, `min-dims`,
+    `report`, `progress`, `materialize`.
   }];
   let options = [
     ListOption<"axes", "axes", "std::string",
@@ -50,14 +58,20 @@ def ToastAutoPartitionPass
     Option<"device", "device", "std::string", /*default=*/"\"a100\"",
            "Device whose cost model scores states">,
     Option<"algorithm", "algorithm", "std::string", /*default=*/"\"mcts\"",
-           "mcts, random or automap">,
+           "mcts, random, automap or exhaustive">,
     Option<"seed", "seed", "uint64_t", /*default=*/"1", "Random seed">,
     Option<"budgetSeconds", "budget-s", "double", /*default=*/"30",
-           "Time budget in seconds (0: none)">,
+           "Time budget in seconds, an upper bound (0: none)">,
     Option<"threads", "threads", "unsigned", /*default=*/"1",
            "Rollout threads">,
     Option<"rollouts", "rollouts", "uint64_t", /*default=*/"0",
            "Rollout budget (0: none)">,
+    Option<"restartPatience", "restart-patience", "unsigned",
+           /*default=*/"20",
+           "MCTS stops after this many perturbation restarts in a row fail "
+           "to improve (0: after the first climb)">,
+    Option<"maxStates", "max-states", "uint64_t", /*default=*/"100000",
+           "Exhaustive enumeration prices at most this many states">,
     Option<"minDims", "min-dims", "unsigned", /*default=*/"10",
            "Prune actions touching fewer dimensions">,
     Option<"report", "report", "bool", /*default=*/"false",

@@ -2,6 +2,8 @@
 
 #include "toast/Partition/Schedule.h"
 
+#include "toast/Interfaces/ValueNames.h"
+
 #include "toast/Dialect/PartIR/HLO/Transforms/Passes.h"
 #include "toast/Simulator/Device.h"
 
@@ -72,14 +74,25 @@ parseAutomaticTactic(const llvm::json::Object &object, const std::string &path,
     return failure();
   };
   static constexpr llvm::StringLiteral keys[] = {
-      "name", "kind",     "axes",    "device",   "algorithm",
-      "seed", "budget_s", "threads", "rollouts", "min_dims"};
+      "name",
+      "kind",
+      "axes",
+      "device",
+      "algorithm",
+      "seed",
+      "budget_s",
+      "threads",
+      "rollouts",
+      "min_dims",
+      "restart_patience",
+      "max_states",
+  };
   for (const auto &entry : object)
     if (!llvm::is_contained(keys, StringRef(entry.first)))
       return fail(": unknown key '" + entry.first.str() +
                   "' of an automatic tactic (expected name, kind, axes, "
                   "device, algorithm, seed, budget_s, threads, rollouts, "
-                  "min_dims)");
+                  "min_dims, restart_patience, max_states)");
   AutomaticTactic tactic;
   tactic.name = object.getString("name").value_or("auto").str();
   if (const llvm::json::Value *axes = object.get("axes")) {
@@ -102,9 +115,11 @@ parseAutomaticTactic(const llvm::json::Object &object, const std::string &path,
       *field = text->str();
     }
   }
-  if (!llvm::is_contained({"mcts", "random", "automap"}, tactic.algorithm))
+  if (!llvm::is_contained({"mcts", "random", "automap", "exhaustive"},
+                          tactic.algorithm))
     return fail(".algorithm: unknown algorithm '" + tactic.algorithm +
-                "' (expected \"mcts\", \"random\" or \"automap\")");
+                "' (expected \"mcts\", \"random\", \"automap\" or "
+                "\"exhaustive\")");
   // Integer options and their smallest values.
   auto readInt = [&](const char *key, int64_t min, auto &field) {
     const llvm::json::Value *value = object.get(key);
@@ -120,7 +135,9 @@ parseAutomaticTactic(const llvm::json::Object &object, const std::string &path,
   if (failed(readInt("seed", 0, tactic.seed)) ||
       failed(readInt("threads", 1, tactic.threads)) ||
       failed(readInt("rollouts", 0, tactic.rollouts)) ||
-      failed(readInt("min_dims", 1, tactic.minDims)))
+      failed(readInt("min_dims", 1, tactic.minDims)) ||
+      failed(readInt("restart_patience", 0, tactic.restartPatience)) ||
+      failed(readInt("max_states", 1, tactic.maxStates)))
     return failure();
   if (const llvm::json::Value *budget = object.get("budget_s")) {
     std::optional<double> seconds = budget->getAsNumber();
@@ -276,22 +293,12 @@ resolveMesh(ModuleOp module, ArrayRef<std::pair<std::string, int64_t>> axes) {
   return mesh;
 }
 
-/// Names of an argument, from the attributes exporters use.
-static SmallVector<StringRef> argumentNames(func::FuncOp func, unsigned i) {
-  SmallVector<StringRef> names;
-  for (StringRef attr : {"partir.name", "jax.arg_info", "tf.name",
-                         "mhlo.name"})
-    if (auto name = func.getArgAttrOfType<StringAttr>(i, attr))
-      names.push_back(name.getValue());
-  return names;
-}
-
 /// All named values of `func`: arguments and `partir.tag` results.
 static SmallVector<std::pair<std::string, Value>>
 namedValues(func::FuncOp func) {
   SmallVector<std::pair<std::string, Value>> named;
   for (BlockArgument arg : func.getArguments()) {
-    for (StringRef name : argumentNames(func, arg.getArgNumber()))
+    for (StringRef name : getArgumentNames(func, arg.getArgNumber()))
       named.push_back({name.str(), arg});
     // Every argument also answers to "argN", so `re:.*` selects them all.
     named.push_back({"arg" + std::to_string(arg.getArgNumber()), arg});

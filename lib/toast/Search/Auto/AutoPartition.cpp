@@ -23,6 +23,8 @@ std::optional<Algorithm> parseAlgorithm(StringRef name) {
     return Algorithm::Random;
   if (name == "automap")
     return Algorithm::AutoMap;
+  if (name == "exhaustive")
+    return Algorithm::Exhaustive;
   return std::nullopt;
 }
 
@@ -34,6 +36,8 @@ StringRef getAlgorithmName(Algorithm algorithm) {
     return "random";
   case Algorithm::AutoMap:
     return "automap";
+  case Algorithm::Exhaustive:
+    return "exhaustive";
   }
   llvm_unreachable("unknown algorithm");
 }
@@ -52,6 +56,9 @@ validateOptions(partition::ShardingState &state, const AutoOptions &options) {
                             << options.search.budgetSeconds;
   if (options.search.threads < 1)
     return func.emitError("automatic partition: threads must be >= 1");
+  if (options.search.maxStates < 1)
+    return func.emitError("automatic partition: the state limit must be >= 1 "
+                          "states, got 0");
   llvm::Expected<sim::DeviceSpec> device = sim::lookupDevice(options.device);
   if (!device)
     return func.emitError()
@@ -90,9 +97,16 @@ static FailureOr<Outcome> runSearch(const NdaEnvironment &space,
       outcome.actions.push_back(automap.describeAction(action));
     return outcome;
   }
-  outcome.result = options.algorithm == Algorithm::Random
-                       ? runRandomSearch(space, options.search, progress)
-                       : runMcts(space, options.search, progress);
+  switch (options.algorithm) {
+  case Algorithm::Random:
+    outcome.result = runRandomSearch(space, options.search, progress);
+    break;
+  case Algorithm::Exhaustive:
+    outcome.result = runExhaustive(space, options.search, progress);
+    break;
+  default:
+    outcome.result = runMcts(space, options.search, progress);
+  }
   outcome.best = outcome.result.best;
   for (unsigned action : outcome.result.actions)
     outcome.actions.push_back(space.describeAction(action));
@@ -151,15 +165,20 @@ FailureOr<AutoReport> automaticPartition(partition::ShardingState &state,
   report.actions = std::move(outcome->actions);
   report.best = (*space)->analyticCost(outcome->best);
   if (os) {
-    *os << llvm::format(
-               "auto-partition: %s chose %zu actions in %.2f s "
-               "(%u rounds, %llu rollouts, %llu states priced; "
-               "stopped: %s): ",
-               name.str().c_str(), report.actions.size(), report.search.seconds,
-               report.search.rounds,
-               static_cast<unsigned long long>(report.search.rollouts),
-               static_cast<unsigned long long>(report.search.evaluations),
-               report.search.stopReason.c_str())
+    const SearchResult &result = report.search;
+    if (!result.roundsStopReason.empty() &&
+        result.roundsStopReason != result.stopReason)
+      *os << "auto-partition: rounds stopped: " << result.roundsStopReason
+          << "\n";
+    // benchmarks/search_targets.py parses this line.
+    *os << llvm::format("auto-partition: %s chose %zu actions in %.3f s "
+                        "(%u rounds, %llu rollouts, %llu states priced; "
+                        "best after %.3f s; stopped: %s): ",
+                        name.str().c_str(), report.actions.size(),
+                        result.seconds, result.rounds,
+                        static_cast<unsigned long long>(result.rollouts),
+                        static_cast<unsigned long long>(result.evaluations),
+                        result.secondsToBest, result.stopReason.c_str())
         << describeCost(report.best) << "\n";
     for (const std::string &action : report.actions)
       *os << "auto-partition:   " << action << "\n";
@@ -176,7 +195,7 @@ runAutomaticTactic(partition::ShardingState &state,
   if (!algorithm)
     return state.getFunction().emitError()
            << "tactic '" << tactic.name << "': unknown algorithm '"
-           << tactic.algorithm << "' (expected mcts, random or automap)";
+           << tactic.algorithm << "' (expected " << kAlgorithmNames << ")";
   options.algorithm = *algorithm;
   options.axes.assign(tactic.axes.begin(), tactic.axes.end());
   options.device = tactic.device;
@@ -185,6 +204,8 @@ runAutomaticTactic(partition::ShardingState &state,
   options.search.threads = tactic.threads;
   options.search.budgetSeconds = tactic.budgetSeconds;
   options.search.maxRollouts = tactic.rollouts;
+  options.search.restartPatience = tactic.restartPatience;
+  options.search.maxStates = tactic.maxStates;
   if (!tactic.progress)
     options.progress = nullptr;
   FailureOr<AutoReport> searched = automaticPartition(state, options);

@@ -22,7 +22,7 @@ struct ToastAutoPartitionPass
       return signalPassFailure();
     if (!parseAlgorithm(algorithm)) {
       module.emitError("--toast-auto-partition: unknown algorithm '")
-          << algorithm << "' (expected mcts, random or automap)";
+          << algorithm << "' (expected " << kAlgorithmNames << ")";
       return signalPassFailure();
     }
     partition::AutomaticTactic tactic;
@@ -34,6 +34,8 @@ struct ToastAutoPartitionPass
     tactic.budgetSeconds = budgetSeconds;
     tactic.threads = threads;
     tactic.rollouts = rollouts;
+    tactic.restartPatience = restartPatience;
+    tactic.maxStates = maxStates;
     tactic.minDims = minDims;
     tactic.progress = progress;
     partition::Schedule schedule;

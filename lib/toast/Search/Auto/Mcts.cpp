@@ -48,7 +48,7 @@ public:
       : env(env), options(options), cache(env), clock(options.budgetSeconds),
         roundClock(options.budgetSeconds *
                    (options.polish ? 1 - options.polishShare : 1)),
-        root(env.getInitialState()) {}
+        coverage(env, cache, options.maxDepth), root(env.getInitialState()) {}
 
   SearchResult run(const ProgressFn &progress);
 
@@ -74,6 +74,7 @@ private:
   Clock clock;
   /// Rounds leave a share of the time budget to polishing.
   Clock roundClock;
+  CoverageTracker coverage;
   Table table;
   double initialCost = 0;
   SearchState root;
@@ -203,6 +204,7 @@ Trajectory Search::rollout(Worker &worker) {
     ++depth;
   }
   trajectory.cost = cache.get(state);
+  trajectory.seconds = clock.elapsed();
   double r = reward(trajectory.cost, depth);
   for (const auto &[key, edge] : path) {
     auto sharedIt = table.find(key);
@@ -262,7 +264,7 @@ void Search::runRound(std::vector<std::unique_ptr<Worker>> &workers,
 SearchResult Search::run(const ProgressFn &progress) {
   SearchResult result;
   initialCost = cache.get(root);
-  Trajectory best{initialCost, {}};
+  Trajectory best{initialCost, {}, clock.elapsed()};
   unsigned threads = std::max(1u, options.threads);
   std::vector<std::unique_ptr<Worker>> workers;
   for (unsigned t = 0; t != threads; ++t)
@@ -300,7 +302,7 @@ SearchResult Search::run(const ProgressFn &progress) {
       result.rollouts += worker->rollouts;
       if (!worker->found)
         continue;
-      Trajectory candidate{worker->best.cost, committed};
+      Trajectory candidate{worker->best.cost, committed, worker->best.seconds};
       candidate.actions.insert(candidate.actions.end(),
                                worker->best.actions.begin(),
                                worker->best.actions.end());
@@ -330,20 +332,25 @@ SearchResult Search::run(const ProgressFn &progress) {
     }
     if (progress)
       progress(info);
+    // Nothing is left to find once every reachable state has a price.
+    if (coverage.complete()) {
+      result.stopReason = kEveryStatePriced;
+      break;
+    }
     if (stop) {
       result.stopReason =
           improved ? "stop is the best action" : "a round did not improve";
       break;
     }
   }
-  if (options.polish) {
-    double before = best.cost;
-    polish(env, options, cache, clock, best, 0, result.rollouts);
-    if (best.cost < before)
-      result.stopReason += ", then polished";
-  }
+  result.roundsStopReason = result.stopReason;
+  if (options.polish && result.stopReason != kEveryStatePriced &&
+      !budgetReason(options, clock, result.rollouts))
+    result.stopReason =
+        polish(env, options, cache, clock, best, 0, result.rollouts, coverage);
+  result.complete = result.stopReason == kEveryStatePriced;
   result.initialCost = initialCost;
-  finishResult(result, env, std::move(best), cache, clock);
+  finishResult(result, env, std::move(best), cache.getNumEvaluations(), clock);
   return result;
 }
 

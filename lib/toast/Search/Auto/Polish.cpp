@@ -16,7 +16,9 @@
 // trajectory (keeps a random prefix, adds a few random actions), climbs
 // from there and keeps the result if it is better (iterated local search):
 // the rounds' best is often a local optimum that a climb alone cannot
-// leave, and which one depends on the seed.
+// leave, and which one depends on the seed. The restarts end when
+// `restartPatience` of them in a row fail, when every reachable state has
+// been priced, or when the budget is spent.
 //
 //===----------------------------------------------------------------------===//
 
@@ -133,7 +135,7 @@ static bool climbChunk(const SearchEnvironment &env,
     if (!done[i])
       continue;
     ++rollouts;
-    Trajectory candidate{costs[i], std::move(legal[i].first)};
+    Trajectory candidate{costs[i], std::move(legal[i].first), clock.elapsed()};
     if (candidate.betterThan(best)) {
       best = std::move(candidate);
       moved = true;
@@ -188,31 +190,60 @@ perturb(const SearchEnvironment &env, const SearchOptions &options,
   return {std::move(start), std::move(state)};
 }
 
-void polish(const SearchEnvironment &env, const SearchOptions &options,
-            CostCache &cache, const Clock &clock, Trajectory &best,
-            size_t fixedPrefix, uint64_t &rollouts) {
-  // One stream for the whole polish, so its result depends on the seed
-  // only (chunks are priced in parallel but compared in order).
-  Rng rng(options.seed, kPolishStream);
-  if (!climb(env, options, cache, clock, best, fixedPrefix, rollouts, rng))
-    return;
-  // Without a budget the perturbations would never end.
-  if (!options.perturb ||
-      (options.budgetSeconds <= 0 && options.maxRollouts == 0))
-    return;
-  while (!clock.expired() &&
-         (!options.maxRollouts || rollouts < options.maxRollouts)) {
+/// Iterated local search from the best trajectory, a local optimum: climbs
+/// from random perturbations of it until `restartPatience` of them in a row
+/// fail to improve it (the search has converged), the budget is spent or
+/// every state is priced. Returns why it stopped.
+static std::string restart(const SearchEnvironment &env,
+                           const SearchOptions &options, CostCache &cache,
+                           const Clock &clock, Trajectory &best,
+                           size_t fixedPrefix, uint64_t &rollouts,
+                           CoverageTracker &coverage, Rng &rng) {
+  for (unsigned failed = 0;;) {
+    if (const char *spent = budgetReason(options, clock, rollouts))
+      return spent;
+    if (failed >= options.restartPatience)
+      return std::to_string(failed) + " perturbations in a row did not improve";
     auto [candidate, state] = perturb(env, options, best, fixedPrefix, rng);
     candidate.cost = cache.get(state);
+    candidate.seconds = clock.elapsed();
     ++rollouts;
     // A quarter of the neighbours decides that a perturbed climb is stuck:
     // confirming a local optimum costs a whole sweep, and most perturbed
     // climbs end far from the best anyway.
     climb(env, options, cache, clock, candidate, fixedPrefix, rollouts, rng,
           kPerturbedCoverage);
-    if (candidate.betterThan(best))
+    if (candidate.betterThan(best)) {
+      // Finish the climb over every neighbour, so that the best is a local
+      // optimum whenever the search stops by itself.
+      climb(env, options, cache, clock, candidate, fixedPrefix, rollouts, rng);
       best = std::move(candidate);
+      failed = 0;
+    } else {
+      ++failed;
+    }
+    if (coverage.complete())
+      return kEveryStatePriced;
   }
+}
+
+std::string polish(const SearchEnvironment &env, const SearchOptions &options,
+                   CostCache &cache, const Clock &clock, Trajectory &best,
+                   size_t fixedPrefix, uint64_t &rollouts,
+                   CoverageTracker &coverage) {
+  // One stream for the whole polish, so its result depends on the seed
+  // only (chunks are priced in parallel but compared in order).
+  Rng rng(options.seed, kPolishStream);
+  if (!climb(env, options, cache, clock, best, fixedPrefix, rollouts, rng)) {
+    const char *spent = budgetReason(options, clock, rollouts);
+    return spent ? spent : "rollout budget";
+  }
+  if (coverage.complete())
+    return kEveryStatePriced;
+  if (!options.perturb || options.restartPatience == 0)
+    return "no neighbour improves";
+  return restart(env, options, cache, clock, best, fixedPrefix, rollouts,
+                 coverage, rng);
 }
 
 } // namespace toast::search::detail

@@ -11,12 +11,13 @@ namespace {
 /// A uniformly random legal trajectory of random length from `start`.
 Trajectory randomTrajectory(const SearchEnvironment &env,
                             const SearchState &start, unsigned maxDepth,
-                            Rng &rng, CostCache &cache) {
+                            Rng &rng, CostCache &cache, const Clock &clock) {
   Trajectory trajectory;
   SearchState state = start;
   appendRandomActions(env, state, trajectory.actions,
                       1 + rng.below(std::max(1u, maxDepth)), rng);
   trajectory.cost = cache.get(state);
+  trajectory.seconds = clock.elapsed();
   return trajectory;
 }
 } // namespace
@@ -52,8 +53,8 @@ SearchResult runRandomSearch(const SearchEnvironment &env,
       for (uint64_t i = 0, e = quota(budget, threads, t); i != e; ++i) {
         if (clock.expired())
           break;
-        Trajectory trajectory =
-            randomTrajectory(env, start, budgeted.maxDepth, rngs[t], cache);
+        Trajectory trajectory = randomTrajectory(env, start, budgeted.maxDepth,
+                                                 rngs[t], cache, clock);
         if (!counts[t]++ || trajectory.betterThan(bests[t]))
           bests[t] = std::move(trajectory);
       }
@@ -67,7 +68,7 @@ SearchResult runRandomSearch(const SearchEnvironment &env,
       progress(RoundInfo{result.rounds, result.rollouts, best.cost,
                          clock.elapsed()});
   }
-  finishResult(result, env, std::move(best), cache, clock);
+  finishResult(result, env, std::move(best), cache.getNumEvaluations(), clock);
   return result;
 }
 

@@ -54,6 +54,11 @@ double CostCache::get(const SearchState &state) {
   return cost;
 }
 
+bool CostCache::contains(const StateKey &key) const {
+  std::lock_guard<std::mutex> lock(mutex);
+  return costs.count(key) != 0;
+}
+
 Clock::Clock(double budgetSeconds)
     : start(std::chrono::steady_clock::now()), budget(budgetSeconds) {}
 
@@ -133,15 +138,81 @@ const char *budgetSpent(uint64_t roundBudget, const Clock &clock) {
   return nullptr;
 }
 
+const char *budgetReason(const SearchOptions &options, const Clock &clock,
+                         uint64_t rollouts) {
+  if (clock.expired())
+    return "time budget";
+  if (options.maxRollouts && rollouts >= options.maxRollouts)
+    return "rollout budget";
+  return nullptr;
+}
+
+StateEnumerator::StateEnumerator(const SearchEnvironment &env,
+                                 unsigned maxDepth)
+    : env(env), maxDepth(maxDepth) {
+  SearchState initial = env.getInitialState();
+  entries.push_back(Entry{~0u, 0, 0});
+  recorded.insert(initial.key());
+}
+
+std::vector<unsigned> StateEnumerator::actions(size_t index) const {
+  std::vector<unsigned> path(entries[index].depth);
+  for (size_t i = index; entries[i].depth; i = entries[i].parent)
+    path[entries[i].depth - 1] = entries[i].action;
+  return path;
+}
+
+std::vector<StateEnumerator::Child> StateEnumerator::successors() const {
+  std::vector<Child> children;
+  if (maxDepth && entries[next].depth >= maxDepth)
+    return children;
+  SearchState state = env.getInitialState();
+  for (unsigned action : actions(next))
+    env.apply(state, action);
+  std::unordered_set<StateKey, StateKeyHash> seen;
+  for (unsigned action : legalActions(env, state)) {
+    SearchState child = state;
+    env.apply(child, action);
+    StateKey key = child.key();
+    if (!recorded.count(key) && seen.insert(key).second)
+      children.push_back(Child{action, std::move(child), key});
+  }
+  return children;
+}
+
+void StateEnumerator::record(const Child &child) {
+  if (recorded.insert(child.key).second)
+    entries.push_back(Entry{static_cast<uint32_t>(next), child.action,
+                            entries[next].depth + 1});
+}
+
+bool CoverageTracker::complete() {
+  if (cache.getNumEvaluations() == stalledAt || !cache.contains(initialKey))
+    return false;
+  while (!states.done()) {
+    std::vector<StateEnumerator::Child> children = states.successors();
+    for (const StateEnumerator::Child &child : children)
+      if (!cache.contains(child.key)) {
+        stalledAt = cache.getNumEvaluations();
+        return false;
+      }
+    for (const StateEnumerator::Child &child : children)
+      states.record(child);
+    states.advance();
+  }
+  return true;
+}
+
 void finishResult(SearchResult &result, const SearchEnvironment &env,
-                  Trajectory best, const CostCache &cache, const Clock &clock) {
+                  Trajectory best, uint64_t evaluations, const Clock &clock) {
   result.best = env.getInitialState();
   for (unsigned action : best.actions)
     env.apply(result.best, action);
   result.actions = std::move(best.actions);
   result.bestCost = best.cost;
-  result.evaluations = cache.getNumEvaluations();
+  result.evaluations = evaluations;
   result.seconds = clock.elapsed();
+  result.secondsToBest = best.seconds;
 }
 
 } // namespace toast::search::detail

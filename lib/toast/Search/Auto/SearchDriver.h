@@ -15,6 +15,7 @@
 #include <functional>
 #include <mutex>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace toast::search::detail {
 
@@ -49,11 +50,13 @@ class CostCache {
 public:
   explicit CostCache(const SearchEnvironment &env) : env(env) {}
   double get(const SearchState &state);
+  /// Whether the state of `key` has been priced.
+  bool contains(const StateKey &key) const;
   uint64_t getNumEvaluations() const { return evaluations.load(); }
 
 private:
   const SearchEnvironment &env;
-  std::mutex mutex;
+  mutable std::mutex mutex;
   std::unordered_map<StateKey, double, StateKeyHash> costs;
   std::atomic<uint64_t> evaluations{0};
 };
@@ -74,6 +77,8 @@ private:
 struct Trajectory {
   double cost = 0;
   std::vector<unsigned> actions;
+  /// When the search found it (seconds on the search's clock).
+  double seconds = 0;
   /// Lower cost, or (within rounding) the same cost in fewer actions.
   bool betterThan(const Trajectory &other) const;
 };
@@ -105,18 +110,94 @@ uint64_t roundBudget(const SearchOptions &options, uint64_t done);
 /// Why no further round may run ("rollout budget", "time budget"), or null.
 const char *budgetSpent(uint64_t roundBudget, const Clock &clock);
 
-/// Improves `best` (a trajectory from the initial state whose first
-/// `fixedPrefix` actions stay) by sweeps over its neighbours: one action
-/// replaced by another or dropped, or one appended. Stops when a sweep
-/// finds nothing better or the budget is spent; adds the evaluations to
-/// `rollouts`.
-void polish(const SearchEnvironment &env, const SearchOptions &options,
-            CostCache &cache, const Clock &clock, Trajectory &best,
-            size_t fixedPrefix, uint64_t &rollouts);
+/// The states reachable from the initial one, breadth first, each
+/// recorded once (by key) as its parent and the action from it: whole
+/// states cost up to megabytes on full-size models, so a state is replayed
+/// from the initial one when needed.
+class StateEnumerator {
+public:
+  /// States deeper than `maxDepth` actions are not enumerated (0: no cap).
+  StateEnumerator(const SearchEnvironment &env, unsigned maxDepth);
 
-/// Fills the result's best state, actions, costs and counters from `best`.
+  /// A successor of the state being expanded.
+  struct Child {
+    unsigned action;
+    SearchState state;
+    StateKey key;
+  };
+  /// Whether every recorded state has been expanded.
+  bool done() const { return next == entries.size(); }
+  size_t size() const { return entries.size(); }
+  /// The successors of the next state to expand that are not recorded
+  /// yet, in action order, without duplicates.
+  std::vector<Child> successors() const;
+  /// Records a successor of the state being expanded.
+  void record(const Child &child);
+  /// Moves on to the next recorded state.
+  void advance() { ++next; }
+  /// Actions from the initial state to the next state to expand.
+  unsigned depth() const { return done() ? 0 : entries[next].depth; }
+  /// The actions from the initial state to recorded state `index`.
+  std::vector<unsigned> actions(size_t index) const;
+
+private:
+  struct Entry {
+    uint32_t parent;
+    unsigned action;
+    unsigned depth;
+  };
+  const SearchEnvironment &env;
+  unsigned maxDepth;
+  std::vector<Entry> entries;
+  std::unordered_set<StateKey, StateKeyHash> recorded;
+  size_t next = 0;
+};
+
+/// The stop reason of a search that priced every reachable state.
+constexpr const char *kEveryStatePriced = "every state priced";
+
+/// Whether the cost cache holds every state reachable within `maxDepth`
+/// actions: then no search can find anything better than the best priced
+/// state. Walks the priced states breadth first and stops at the first
+/// successor that is not priced; the next check resumes there, so the
+/// whole search expands each priced state once.
+class CoverageTracker {
+public:
+  CoverageTracker(const SearchEnvironment &env, const CostCache &cache,
+                  unsigned maxDepth)
+      : states(env, maxDepth), initialKey(env.getInitialState().key()),
+        cache(cache) {}
+  bool complete();
+
+private:
+  StateEnumerator states;
+  StateKey initialKey;
+  const CostCache &cache;
+  /// The cache's size at the last check that stopped at an unpriced state:
+  /// until it grows, that state is still unpriced.
+  uint64_t stalledAt = ~0ull;
+};
+
+/// Improves `best` (a trajectory from the initial state whose first
+/// `fixedPrefix` actions stay) by hill climbing over its neighbours (one
+/// action replaced by another or dropped, or one appended), then by
+/// perturbation restarts until `restartPatience` fail in a row (unless
+/// `perturb` is off). Stops earlier when the budget is spent or `coverage`
+/// finds every state priced. Adds the evaluations to `rollouts`; returns
+/// why it stopped.
+std::string polish(const SearchEnvironment &env, const SearchOptions &options,
+                   CostCache &cache, const Clock &clock, Trajectory &best,
+                   size_t fixedPrefix, uint64_t &rollouts,
+                   CoverageTracker &coverage);
+
+/// Why the search must stop now: "time budget", "rollout budget" (for
+/// `rollouts` done) or null.
+const char *budgetReason(const SearchOptions &options, const Clock &clock,
+                         uint64_t rollouts);
+
+/// Fills the result's best state, actions, costs, times and evaluations.
 void finishResult(SearchResult &result, const SearchEnvironment &env,
-                  Trajectory best, const CostCache &cache, const Clock &clock);
+                  Trajectory best, uint64_t evaluations, const Clock &clock);
 
 } // namespace toast::search::detail
 

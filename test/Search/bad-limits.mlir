@@ -1,0 +1,17 @@
+// Bad limits of the search are located errors, like the other bad options
+// (bad-options.mlir).
+// RUN: not toast-opt %s --toast-auto-partition="mesh=B=4 algorithm=exhaustive max-states=0" 2>&1 | FileCheck %s --check-prefix=STATES
+// RUN: not toast-opt %s --toast-auto-partition="mesh=B=4 algorithm=exhaustively" 2>&1 | FileCheck %s --check-prefix=ALGO
+// RUN: not toast-opt %s --partir-schedule=file=%S/Inputs/bad-max-states.json 2>&1 | FileCheck %s --check-prefix=JSONSTATES
+// RUN: not toast-opt %s --partir-schedule=file=%S/Inputs/bad-patience.json 2>&1 | FileCheck %s --check-prefix=JSONPATIENCE
+
+// STATES: bad-limits.mlir:[[@LINE+1]]:1: error: automatic partition: the state limit must be >= 1 states, got 0
+func.func @main(%x: tensor<256x8xf32> {partir.name = "x"},
+                %w1: tensor<8x16xf32> {partir.name = "w1"}) -> tensor<256x16xf32> {
+  %x1 = stablehlo.dot_general %x, %w1, contracting_dims = [1] x [0] : (tensor<256x8xf32>, tensor<8x16xf32>) -> tensor<256x16xf32>
+  return %x1 : tensor<256x16xf32>
+}
+
+// ALGO: error: --toast-auto-partition: unknown algorithm 'exhaustively' (expected mcts, random, automap or exhaustive)
+// JSONSTATES: error: in schedule '{{.*}}bad-max-states.json': schedule.tactics[0].max_states: expected an integer >= 1
+// JSONPATIENCE: error: in schedule '{{.*}}bad-patience.json': schedule.tactics[0].restart_patience: expected an integer >= 0
