@@ -14,6 +14,8 @@
 #include "Evaluation.h"
 #include "SpaceImpl.h"
 
+#include "toast/Interfaces/ValueNames.h"
+
 #include "llvm/ADT/EquivalenceClasses.h"
 #include "llvm/ADT/bit.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -409,11 +411,10 @@ std::string NdaEnvironment::Impl::describeAction(unsigned action) const {
         example = nda.describeName(name);
       if (!arg)
         continue;
-      // Arguments by their model names ("batch.tokens[0]") when they have one.
-      if (auto label = entry.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
-                                                          "partir.name"))
-        example =
-            (label.getValue() + "[" + Twine(nda.getName(name).dim) + "]").str();
+      // Arguments by the names the user gave them ("batch.tokens[0]",
+      // "params['layers']['w1'][1]").
+      example = getArgumentDisplayName(entry, arg.getArgNumber()) + "[" +
+                std::to_string(nda.getName(name).dim) + "]";
       break;
     }
     if (!example.empty())

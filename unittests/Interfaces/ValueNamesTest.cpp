@@ -1,0 +1,46 @@
+//===- ValueNamesTest.cpp - Names of values in the user's terms -----------===//
+
+#include "toast/Interfaces/ValueNames.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+
+#include "gtest/gtest.h"
+
+using namespace mlir;
+using namespace toast;
+
+namespace {
+
+TEST(ValueNames, ArgumentsByExporterAttributesThenLocationsThenNumbers) {
+  MLIRContext ctx;
+  ctx.loadDialect<func::FuncDialect>();
+  const char *source = R"mlir(
+    func.func @f(%a: tensor<2xf32> {partir.name = "batch.x",
+                                    jax.arg_info = "inputs['x']"},
+                 %b: tensor<2xf32> {jax.arg_info = "params['w1']"},
+                 %c: tensor<2xf32> {tf.name = "dense/kernel"},
+                 %d: tensor<2xf32> loc("fc2.weight"),
+                 %e: tensor<2xf32>)
+        -> (tensor<2xf32> {jax.result_info = "loss"}, tensor<2xf32>) {
+      return %a, %b : tensor<2xf32>, tensor<2xf32>
+    }
+  )mlir";
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(source, &ctx);
+  ASSERT_TRUE(module);
+  auto func = cast<func::FuncOp>(module->getBody()->front());
+  EXPECT_EQ(getArgumentDisplayName(func, 0), "batch.x");
+  ASSERT_EQ(getArgumentNames(func, 0).size(), 2u);
+  EXPECT_EQ(getArgumentNames(func, 0)[1], "inputs['x']");
+  EXPECT_EQ(getArgumentDisplayName(func, 1), "params['w1']");
+  EXPECT_EQ(getArgumentDisplayName(func, 2), "dense/kernel");
+  EXPECT_EQ(getArgumentDisplayName(func, 3), "fc2.weight");
+  EXPECT_TRUE(getArgumentNames(func, 3).empty());
+  EXPECT_EQ(getArgumentDisplayName(func, 4), "arg4");
+  EXPECT_EQ(getResultName(func, 0), "loss");
+  EXPECT_EQ(getResultName(func, 1), "");
+}
+
+} // namespace
