@@ -16,18 +16,21 @@
 //    rounds improve the best cost, each commits the next action of the best
 //    trajectory found so far (the root walks down it); after a round that
 //    does not, the root jumps to the best state, and there a round that
-//    does not improve ends the search (after `patience` such rounds). The
+//    does not improve ends the rounds (after `patience` such rounds). The
 //    depth cap and the budget (time and/or rollouts; rounds stop at 80% of
-//    a time budget) also end it;
-//  * finally, with the rest of the budget (`polishShare`), the best
-//    trajectory is polished: a hill climb over its neighbours (an action
-//    replaced by another, dropped, or appended), taking the first
-//    improving neighbour in a seeded random order, until none improves;
-//    then, while budget remains, random perturbations of the best
-//    trajectory are climbed from and kept when better (iterated local
-//    search). Neighbouring strategies (other resolution bits, another
-//    color for an axis) often differ by fractions of a percent, which
-//    rounds sample too coarsely, and the rounds' best depends on the seed.
+//    either) also end them;
+//  * then the best trajectory is polished: a hill climb over its
+//    neighbours (an action replaced by another, dropped, or appended),
+//    taking the first improving neighbour in a seeded random order, until
+//    none improves; then random perturbations of the best trajectory are
+//    climbed from and kept when better (iterated local search) until
+//    `restartPatience` of them in a row fail. Neighbouring strategies
+//    (other resolution bits, another color for an axis) often differ by
+//    fractions of a percent, which rounds sample too coarsely, and the
+//    rounds' best depends on the seed;
+//  * the search also stops as soon as every state within the depth cap has
+//    been priced (nothing is left to find), and when the budget is spent:
+//    the budget is an upper bound, not the usual way to stop.
 //
 // Rollouts run on `threads` std::threads. Within a round every thread reads
 // the table as the previous round left it and records its own statistics;
@@ -74,8 +77,8 @@ struct SearchOptions {
   /// Weight of the best reward (vs. the mean) in an edge's value.
   double maxWeight = 0.5;
   /// After the rounds, improve the best trajectory by hill climbing over
-  /// its neighbours (one action replaced, dropped or appended) while budget
-  /// remains.
+  /// its neighbours (one action replaced, dropped or appended) until none
+  /// improves.
   bool polish = true;
   /// The share of the budget (time and rollouts) rounds leave to polishing.
   double polishShare = 0.2;
