@@ -24,6 +24,14 @@ func.func @add(%x: tensor<2x3xf32>, %d: tensor<?x3xf32>) {
   return
 }
 
+// CHECK-LABEL: func.func @after_all(
+func.func @after_all(%t: !stablehlo.token) {
+  // Tokens order side effects: opaque.
+  // CHECK: stablehlo.after_all{{.*}}toast.sharding_rule = "opaque"
+  %0 = stablehlo.after_all %t, %t : !stablehlo.token
+  return
+}
+
 // CHECK-LABEL: func.func @all_gather(
 func.func @all_gather(%x: tensor<8x4xf32>) {
   // CHECK: stablehlo.all_gather{{.*}}toast.sharding_rule = "opaque"
@@ -225,6 +233,13 @@ func.func @count_leading_zeros(%x: tensor<2x3xi32>) {
   return
 }
 
+// CHECK-LABEL: func.func @create_token(
+func.func @create_token() {
+  // CHECK: stablehlo.create_token{{.*}}toast.sharding_rule = "opaque"
+  %0 = stablehlo.create_token : !stablehlo.token
+  return
+}
+
 // CHECK-LABEL: func.func @custom_call(
 func.func @custom_call(%x: tensor<3x4xf32>) {
   // CHECK: stablehlo.custom_call{{.*}}toast.sharding_rule = "([i, j])->([i, j]) {i=3, j=4}"
@@ -326,6 +341,14 @@ func.func @gather(%table: tensor<1000x64xf32>, %ids: tensor<8x16x1xi32>, %x: ten
   return
 }
 
+// CHECK-LABEL: func.func @get_tuple_element(
+func.func @get_tuple_element(%t: tuple<tensor<2x3xf32>, tensor<i32>>) {
+  // Tuples have no dimensions to map: opaque.
+  // CHECK: stablehlo.get_tuple_element{{.*}}toast.sharding_rule = "opaque"
+  %0 = stablehlo.get_tuple_element %t[0] : (tuple<tensor<2x3xf32>, tensor<i32>>) -> tensor<2x3xf32>
+  return
+}
+
 // CHECK-LABEL: func.func @if(
 func.func @if(%p: tensor<i1>, %a: tensor<2x3xf32>) {
   // CHECK: stablehlo.if
@@ -342,6 +365,14 @@ func.func @if(%p: tensor<i1>, %a: tensor<2x3xf32>) {
 func.func @imag(%c: tensor<2x3xcomplex<f32>>) {
   // CHECK: stablehlo.imag{{.*}}toast.sharding_rule = "([i, j])->([i, j]) {i=2, j=3}"
   %0 = stablehlo.imag %c : (tensor<2x3xcomplex<f32>>) -> tensor<2x3xf32>
+  return
+}
+
+// CHECK-LABEL: func.func @infeed(
+func.func @infeed(%t: !stablehlo.token) {
+  // Transfers stay whole on every device and keep their order: opaque.
+  // CHECK: stablehlo.infeed{{.*}}toast.sharding_rule = "opaque"
+  %0:2 = "stablehlo.infeed"(%t) {infeed_config = ""} : (!stablehlo.token) -> (tensor<2x3xf32>, !stablehlo.token)
   return
 }
 
@@ -441,6 +472,13 @@ func.func @or(%x: tensor<2x3xi1>) {
   return
 }
 
+// CHECK-LABEL: func.func @outfeed(
+func.func @outfeed(%x: tensor<2x3xf32>, %t: !stablehlo.token) {
+  // CHECK: stablehlo.outfeed{{.*}}toast.sharding_rule = "opaque"
+  %0 = "stablehlo.outfeed"(%x, %t) {outfeed_config = ""} : (tensor<2x3xf32>, !stablehlo.token) -> !stablehlo.token
+  return
+}
+
 // CHECK-LABEL: func.func @pad(
 func.func @pad(%x: tensor<2x3xf32>, %z: tensor<f32>) {
   // CHECK: stablehlo.pad{{.*}}toast.sharding_rule = "([i, j], [])->([i, j]) {i=2, j=6} not_tileable={j}"
@@ -473,6 +511,13 @@ func.func @power(%x: tensor<2x3xf32>) {
 func.func @real(%c: tensor<2x3xcomplex<f32>>) {
   // CHECK: stablehlo.real{{.*}}toast.sharding_rule = "([i, j])->([i, j]) {i=2, j=3}"
   %0 = stablehlo.real %c : (tensor<2x3xcomplex<f32>>) -> tensor<2x3xf32>
+  return
+}
+
+// CHECK-LABEL: func.func @recv(
+func.func @recv(%t: !stablehlo.token) {
+  // CHECK: stablehlo.recv{{.*}}toast.sharding_rule = "opaque"
+  %0:2 = "stablehlo.recv"(%t) {channel_handle = #stablehlo.channel_handle<handle = 1, type = 3>, is_host_transfer = true} : (!stablehlo.token) -> (tensor<2x3xf32>, !stablehlo.token)
   return
 }
 
@@ -638,6 +683,13 @@ func.func @select_and_scatter(%o: tensor<2x4x6xf32>, %s: tensor<2x2x6xf32>, %z: 
   return
 }
 
+// CHECK-LABEL: func.func @send(
+func.func @send(%x: tensor<2x3xf32>, %t: !stablehlo.token) {
+  // CHECK: stablehlo.send{{.*}}toast.sharding_rule = "opaque"
+  %0 = "stablehlo.send"(%x, %t) {channel_handle = #stablehlo.channel_handle<handle = 1, type = 2>, is_host_transfer = true} : (tensor<2x3xf32>, !stablehlo.token) -> !stablehlo.token
+  return
+}
+
 // CHECK-LABEL: func.func @shift_left(
 func.func @shift_left(%x: tensor<2x3xi32>) {
   // CHECK: stablehlo.shift_left{{.*}}toast.sharding_rule = "([i, j], [i, j])->([i, j]) {i=2, j=3}"
@@ -740,6 +792,13 @@ func.func @transpose(%x: tensor<2x3x4xf32>) {
 func.func @triangular_solve(%a: tensor<2x3x3xf32>, %b: tensor<2x3x4xf32>) {
   // CHECK: stablehlo.triangular_solve{{.*}}toast.sharding_rule = "([i, _, _], [i, j, k])->([i, j, k]) {i=2, j=3, k=4} not_tileable={j, k}"
   %0 = "stablehlo.triangular_solve"(%a, %b) <{left_side = true, lower = true, unit_diagonal = false, transpose_a = #stablehlo<transpose NO_TRANSPOSE>}> : (tensor<2x3x3xf32>, tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+  return
+}
+
+// CHECK-LABEL: func.func @tuple(
+func.func @tuple(%x: tensor<2x3xf32>, %i: tensor<i32>) {
+  // CHECK: stablehlo.tuple{{.*}}toast.sharding_rule = "opaque"
+  %0 = stablehlo.tuple %x, %i : tuple<tensor<2x3xf32>, tensor<i32>>
   return
 }
 

@@ -2,11 +2,13 @@
 //
 // Small programs run through the Interpreter API: the corner cases of the
 // StableHLO specification (integer division, NaN propagation, shifts,
-// conversions), PartIR:Core loops, and errors for unsupported input.
+// conversions), PartIR:Core loops, tuples and tokens, and errors for
+// unsupported input.
 //
 //===----------------------------------------------------------------------===//
 
 #include "toast/Interpreter/Interpreter.h"
+#include "toast/Dialect/StableHLO/IR/StablehloOps.h"
 #include "toast/Interpreter/Runner.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -240,6 +242,34 @@ TEST_F(InterpreterTest, UnsupportedInputIsAnError) {
       return %b : tensor<2xf8E4M3FN>
     })mlir")));
   EXPECT_NE(errors.find("unsupported element type"), std::string::npos)
+      << errors;
+}
+
+TEST_F(InterpreterTest, TuplesAreValues) {
+  context.loadDialect<toast::stablehlo::StableHLODialect>();
+  auto results =
+      run(R"mlir(
+    func.func @main(%t: !stablehlo.token) -> (tuple<tensor<i32>, !stablehlo.token>, tensor<i32>) {
+      %i = stablehlo.constant dense<3> : tensor<i32>
+      %p = stablehlo.tuple %i, %t : tuple<tensor<i32>, !stablehlo.token>
+      %e = stablehlo.get_tuple_element %p[0] : (tuple<tensor<i32>, !stablehlo.token>) -> tensor<i32>
+      return %p, %e : tuple<tensor<i32>, !stablehlo.token>, tensor<i32>
+    })mlir",
+          {Tensor::makeToken(toast::stablehlo::TokenType::get(&context))});
+  ASSERT_TRUE(succeeded(results)) << errors;
+  ASSERT_TRUE((*results)[0].isTuple());
+  EXPECT_TRUE((*results)[0].getTupleElements()[1].isToken());
+  EXPECT_EQ((*results)[1].getInt(0), 3);
+  // A tensor where the function takes a token is an argument error.
+  Tensor notAToken(*ElementType::get(IntegerType::get(&context, 32)), {});
+  EXPECT_TRUE(failed(run(R"mlir(
+    func.func @main(%t: !stablehlo.token) -> !stablehlo.token {
+      return %t : !stablehlo.token
+    })mlir",
+                         {notAToken})));
+  EXPECT_NE(errors.find("argument #0 of @main must have type "
+                        "'!stablehlo.token', got 'tensor<i32>'"),
+            std::string::npos)
       << errors;
 }
 

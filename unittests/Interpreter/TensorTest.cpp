@@ -1,11 +1,13 @@
 //===- TensorTest.cpp - Tests of the interpreter's value class -----------===//
 //
 // Rounding to bf16/f16/f32 on write (ties to even, overflow, subnormals),
-// bit patterns, integer wraparound and saturation, copy-on-write storage.
+// bit patterns, integer wraparound and saturation, copy-on-write storage,
+// tuple and token values.
 //
 //===----------------------------------------------------------------------===//
 
 #include "toast/Interpreter/Tensor.h"
+#include "toast/Dialect/StableHLO/IR/StablehloOps.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/MLIRContext.h"
@@ -167,6 +169,30 @@ TEST_F(TensorTest, ElementFormatting) {
   EXPECT_EQ(f.formatElement(2), "-inf");
   EXPECT_FALSE(ElementType::get(b.getIndexType()).has_value());
   EXPECT_FALSE(ElementType::get(b.getType<Float8E4M3FNType>()).has_value());
+}
+
+TEST_F(TensorTest, TuplesAndTokens) {
+  context.loadDialect<toast::stablehlo::StableHLODialect>();
+  auto tokenType = toast::stablehlo::TokenType::get(&context);
+  Tensor token = Tensor::makeToken(tokenType);
+  EXPECT_TRUE(token.isToken());
+  EXPECT_FALSE(token.isValid());
+  EXPECT_EQ(token.getValueType(), Type(tokenType));
+  Tensor x(type(b.getF32Type()), {2});
+  x.setFloat(1, 1.5);
+  auto tupleType = TupleType::get(&context, {x.getType(), tokenType});
+  Tensor tuple = Tensor::makeTuple(tupleType, {x, token});
+  EXPECT_TRUE(tuple.isTuple());
+  EXPECT_FALSE(tuple.isToken());
+  EXPECT_EQ(tuple.getValueType(), Type(tupleType));
+  ASSERT_EQ(tuple.getTupleElements().size(), 2u);
+  EXPECT_EQ(tuple.getTupleElements()[0].getFloat(1), 1.5);
+  EXPECT_TRUE(tuple.getTupleElements()[1].isToken());
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  tuple.print(os);
+  EXPECT_EQ(text, "tuple(tensor<2xf32> [0, 1.5], !stablehlo.token)");
+  EXPECT_FALSE(Tensor().getValueType());
 }
 
 } // namespace

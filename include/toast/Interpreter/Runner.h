@@ -84,9 +84,11 @@ struct CompareOptions {
 };
 
 /// Runs the entries of `original` and `partitioned` on the same random
-/// arguments (global shapes; `partitioned` may be device-local) and prints the largest absolute and relative error of every
-/// result to `os`. Succeeds iff both run, their signatures match, every
-/// check inside them passes and every result is within the tolerance.
+/// arguments (global shapes; `partitioned` may be device-local) and prints
+/// the largest absolute and relative error of every result (the tensors of
+/// tuples one by one; tokens are skipped) to `os`. Succeeds iff both run,
+/// their signatures match, every check inside them passes and every result
+/// is within the tolerance.
 mlir::LogicalResult compareModules(mlir::ModuleOp original,
                                    mlir::ModuleOp partitioned,
                                    const CompareOptions &options,

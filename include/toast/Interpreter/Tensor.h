@@ -16,6 +16,10 @@
 // Storage is shared between copies (copy-on-write), so passing a tensor
 // around, reshaping it or returning it from a function does not copy data.
 //
+// The same class carries the two non-tensor values of StableHLO: tuples
+// (their elements, shared) and tokens (no data). They have no element type
+// or storage (isValid() is false); getValueType() gives their MLIR type.
+//
 //===----------------------------------------------------------------------===//
 #ifndef TOAST_INTERPRETER_TENSOR_H
 #define TOAST_INTERPRETER_TENSOR_H
@@ -110,7 +114,22 @@ public:
   static Tensor scalarFloat(ElementType elementType, double value);
   static Tensor scalarInt(ElementType elementType, int64_t value);
 
+  /// A tuple of type `type` holding `elements` (tensors, tokens or tuples
+  /// of the element types of `type`).
+  static Tensor makeTuple(mlir::TupleType type,
+                          llvm::ArrayRef<Tensor> elements);
+  /// A token of type `type` (`!stablehlo.token`).
+  static Tensor makeToken(mlir::Type type);
+
+  /// Whether this is a tensor (not a tuple, token or placeholder).
   bool isValid() const { return storage != nullptr; }
+  bool isTuple() const { return tupleElements != nullptr; }
+  bool isToken() const { return nonTensorType && !tupleElements; }
+  /// The elements of a tuple.
+  llvm::ArrayRef<Tensor> getTupleElements() const;
+  /// The MLIR type of any value: getType() for a tensor, the tuple or token
+  /// type otherwise, null for the placeholder.
+  mlir::Type getValueType() const;
   const ElementType &getElementType() const { return elementType; }
   llvm::ArrayRef<int64_t> getShape() const { return shape; }
   int64_t getRank() const { return static_cast<int64_t>(shape.size()); }
@@ -188,7 +207,8 @@ public:
   std::string formatElement(int64_t i) const;
   /// A multi-index as `[1, 2]`.
   std::string formatIndex(int64_t flatIndex) const;
-  /// `tensor<2x3xf32>` then the elements (at most `maxElements`).
+  /// `tensor<2x3xf32>` then the elements (at most `maxElements`); a tuple
+  /// prints its elements in parentheses, a token its type.
   void print(llvm::raw_ostream &os, int64_t maxElements = 64) const;
 
 private:
@@ -202,6 +222,9 @@ private:
   llvm::SmallVector<int64_t, 4> shape;
   int64_t numElements = 0;
   std::shared_ptr<Storage> storage;
+  /// The type of a tuple or token (null for tensors).
+  mlir::Type nonTensorType;
+  std::shared_ptr<const std::vector<Tensor>> tupleElements;
 };
 
 /// Iterates over all multi-indices of a shape in row-major order.

@@ -1,10 +1,15 @@
 //===- ControlOps.cpp - Calls, control flow and checks --------------------===//
 //
 // func.call, stablehlo.while/case/if, optimization_barrier, composite,
-// and custom_call (partition_id/replica_id are in CollectiveOps.cpp): the `check.expect_eq`,
-// `check.expect_close` and `check.expect_almost_eq` targets compare their
-// two operands (actual, expected); `Sharding`, `MoveToHost` and
+// and custom_call (partition_id/replica_id are in CollectiveOps.cpp): the
+// `check.expect_eq`, `check.expect_close` and `check.expect_almost_eq` targets
+// compare their two operands (actual, expected); `Sharding`, `MoveToHost` and
 // `MoveToDevice` are identities; any other target is unsupported.
+//
+// Tuples and tokens: tuple and get_tuple_element build and take apart tuple
+// values, after_all and create_token make tokens. infeed, outfeed, send and
+// recv talk to a host or a device the interpreter does not have: they are
+// reported as unsupported.
 //
 //===----------------------------------------------------------------------===//
 
@@ -177,9 +182,46 @@ LogicalResult evalCustomCall(Interpreter &interp, Operation *op,
   }
   return evalCheck(interp, op, *kind, operands);
 }
+//===--- Tuples and tokens -----------------------------------------------===//
+
+LogicalResult evalTuple(Interpreter &, Operation *op, ArrayRef<Tensor> operands,
+                        SmallVectorImpl<Tensor> &results) {
+  results.push_back(
+      Tensor::makeTuple(cast<TupleType>(op->getResult(0).getType()), operands));
+  return success();
+}
+
+LogicalResult evalGetTupleElement(Interpreter &, Operation *op,
+                                  ArrayRef<Tensor> operands,
+                                  SmallVectorImpl<Tensor> &results) {
+  int64_t index = cast<hlo::GetTupleElementOp>(op).getIndexAttr().getInt();
+  results.push_back(operands[0].getTupleElements()[index]);
+  return success();
+}
+
+LogicalResult evalToken(Interpreter &, Operation *op, ArrayRef<Tensor>,
+                        SmallVectorImpl<Tensor> &results) {
+  results.push_back(Tensor::makeToken(op->getResult(0).getType()));
+  return success();
+}
+
+LogicalResult evalTransfer(Interpreter &, Operation *op, ArrayRef<Tensor>,
+                           SmallVectorImpl<Tensor> &) {
+  return op->emitError("toast-run: '")
+         << op->getName()
+         << "' is unsupported in the interpreter (it transfers data to or "
+            "from a host or another program)";
+}
 } // namespace
 
 void toast::interp::detail::registerControlOps(OpRegistry &r) {
+  r.add("stablehlo.tuple", evalTuple);
+  r.add("stablehlo.get_tuple_element", evalGetTupleElement);
+  r.add("stablehlo.after_all", evalToken);
+  r.add("stablehlo.create_token", evalToken);
+  for (StringRef transfer : {"stablehlo.infeed", "stablehlo.outfeed",
+                             "stablehlo.send", "stablehlo.recv"})
+    r.add(transfer, evalTransfer);
   r.add("func.call", evalCall);
   r.add("stablehlo.composite", evalComposite);
   r.add("stablehlo.while", evalWhile);

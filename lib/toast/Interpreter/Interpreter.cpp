@@ -121,12 +121,12 @@ FailureOr<SmallVector<Tensor>> Interpreter::callFunction(func::FuncOp func,
     return failure();
   }
   for (auto [i, arg] : llvm::enumerate(args)) {
-    if (!arg.isValid() || arg.getType() != type.getInput(i)) {
+    if (arg.getValueType() != type.getInput(i)) {
       InFlightDiagnostic diag = emitError(loc);
       diag << "toast-run: argument #" << i << " of @" << func.getSymName()
            << " must have type " << type.getInput(i) << ", got ";
-      if (arg.isValid())
-        diag << arg.getType();
+      if (arg.getValueType())
+        diag << arg.getValueType();
       else
         diag << "no value";
       return failure();
@@ -224,11 +224,10 @@ LogicalResult Interpreter::runOp(Operation *op) {
            << results.size() << " values for " << op->getNumResults()
            << " results";
   for (auto [result, value] : llvm::zip_equal(op->getResults(), results)) {
-    if (isa<RankedTensorType>(result.getType()) &&
-        value.getType() != result.getType())
+    if (value.getValueType() != result.getType())
       return op->emitError("toast-run: internal error: result #")
-             << result.getResultNumber() << " evaluated to " << value.getType()
-             << ", expected " << result.getType();
+             << result.getResultNumber() << " evaluated to "
+             << value.getValueType() << ", expected " << result.getType();
     values[result] = std::move(value);
   }
   return success();

@@ -25,13 +25,31 @@ ElementType toast::interp::detail::elementTypeOf(Type tensorType) {
 /// allocation failure (storage is 8 bytes per element, 16 for complex).
 static constexpr int64_t kMaxElements = int64_t(1) << 29;
 
+/// Whether `type` is a tuple whose leaves are tensors and tokens, or a
+/// token: values the interpreter carries but does not compute on.
+static bool isTupleOrToken(Type type) {
+  if (isa<hlo::TokenType>(type))
+    return true;
+  auto tuple = dyn_cast<TupleType>(type);
+  return tuple && llvm::all_of(tuple.getTypes(), [](Type element) {
+           return isa<RankedTensorType>(element) || isTupleOrToken(element);
+         });
+}
+
 LogicalResult toast::interp::detail::checkSupportedTypes(Operation *op) {
-  for (Type type : op->getResultTypes()) {
+  SmallVector<Type> types(op->getResultTypes());
+  for (unsigned i = 0; i < types.size(); ++i) {
+    Type type = types[i];
+    // Check the tensors inside tuples like results.
+    if (auto tuple = dyn_cast<TupleType>(type); tuple && isTupleOrToken(tuple))
+      llvm::append_range(types, tuple.getTypes());
+    if (isTupleOrToken(type))
+      continue;
     auto tensorType = dyn_cast<RankedTensorType>(type);
     if (!tensorType)
       return op->emitError("toast-run: unsupported type ")
              << type << " in result of '" << op->getName()
-             << "' (only ranked tensors are supported)";
+             << "' (only ranked tensors, tuples and tokens are supported)";
     if (!ElementType::get(tensorType.getElementType()))
       return op->emitError("toast-run: unsupported element type ")
              << tensorType.getElementType() << " in result of '"

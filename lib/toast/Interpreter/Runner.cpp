@@ -6,7 +6,7 @@
 #include "toast/Dialect/CHLO/IR/ChloOps.h"
 #include "toast/Dialect/PartIR/Core/IR/PartIRCore.h"
 #include "toast/Dialect/PartIR/HLO/IR/PartIRHLO.h"
-#include "toast/Dialect/StableHLO/IR/StablehloDialect.h"
+#include "toast/Dialect/StableHLO/IR/StablehloOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -68,23 +68,43 @@ Tensor toast::interp::makeRandomTensor(const ElementType &type,
   return t;
 }
 
+/// A random value of `type`: a tensor, a token, or a tuple of random
+/// elements; std::nullopt for unsupported types.
+static std::optional<Tensor> makeRandomValue(Type type, std::mt19937_64 &rng) {
+  if (isa<toast::stablehlo::TokenType>(type))
+    return Tensor::makeToken(type);
+  if (auto tuple = dyn_cast<TupleType>(type)) {
+    SmallVector<Tensor> elements;
+    for (Type element : tuple.getTypes()) {
+      std::optional<Tensor> value = makeRandomValue(element, rng);
+      if (!value)
+        return std::nullopt;
+      elements.push_back(std::move(*value));
+    }
+    return Tensor::makeTuple(tuple, elements);
+  }
+  auto tensorType = dyn_cast<RankedTensorType>(type);
+  std::optional<ElementType> elementType =
+      tensorType ? ElementType::get(tensorType.getElementType()) : std::nullopt;
+  if (!elementType || !tensorType.hasStaticShape())
+    return std::nullopt;
+  return makeRandomTensor(*elementType, tensorType.getShape(), rng);
+}
+
 /// Random values of `types` (the arguments of `func`, in global shapes).
 static FailureOr<SmallVector<Tensor>>
 makeRandomValues(TypeRange types, func::FuncOp func, uint64_t seed) {
   std::mt19937_64 rng(seed);
   SmallVector<Tensor> args;
   for (auto [i, type] : llvm::enumerate(types)) {
-    auto tensorType = dyn_cast<RankedTensorType>(type);
-    std::optional<ElementType> elementType =
-        tensorType ? ElementType::get(tensorType.getElementType())
-                   : std::nullopt;
-    if (!elementType || !tensorType.hasStaticShape()) {
+    std::optional<Tensor> value = makeRandomValue(type, rng);
+    if (!value) {
       emitError(func.getLoc())
           << "toast-run: unsupported type " << type << " of argument #" << i
           << " of @" << func.getSymName();
       return failure();
     }
-    args.push_back(makeRandomTensor(*elementType, tensorType.getShape(), rng));
+    args.push_back(std::move(*value));
   }
   return args;
 }
@@ -228,6 +248,19 @@ static LogicalResult checkSignatures(func::FuncOp original,
   return success();
 }
 
+/// The tensors of `values` in order, with tuples flattened; tokens carry no
+/// data and are left out.
+static SmallVector<Tensor> flattenTensors(ArrayRef<Tensor> values) {
+  SmallVector<Tensor> tensors;
+  for (const Tensor &value : values) {
+    if (value.isTuple())
+      llvm::append_range(tensors, flattenTensors(value.getTupleElements()));
+    else if (value.isValid())
+      tensors.push_back(value);
+  }
+  return tensors;
+}
+
 LogicalResult toast::interp::compareModules(ModuleOp original,
                                             ModuleOp partitioned,
                                             const CompareOptions &options,
@@ -262,8 +295,10 @@ LogicalResult toast::interp::compareModules(ModuleOp original,
      << options.seed << "), atol " << options.tolerance.atol << ", rtol "
      << options.tolerance.rtol << "\n";
   describeSpmd(*part, os);
+  SmallVector<Tensor> expectedTensors = flattenTensors(expected->results);
+  SmallVector<Tensor> actualTensors = flattenTensors(actual->results);
   for (auto [i, pair] :
-       llvm::enumerate(llvm::zip_equal(expected->results, actual->results))) {
+       llvm::enumerate(llvm::zip_equal(expectedTensors, actualTensors))) {
     auto &[ref, got] = pair;
     ErrorStats stats = computeErrorStats(
         got, ref, getNormwiseTolerance(ref, options.tolerance));

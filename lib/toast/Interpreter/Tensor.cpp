@@ -244,6 +244,30 @@ Tensor Tensor::scalarInt(ElementType elementType, int64_t value) {
   return t;
 }
 
+Tensor Tensor::makeTuple(TupleType type, ArrayRef<Tensor> elements) {
+  Tensor t;
+  t.nonTensorType = type;
+  t.tupleElements = std::make_shared<const std::vector<Tensor>>(
+      elements.begin(), elements.end());
+  return t;
+}
+
+Tensor Tensor::makeToken(Type type) {
+  Tensor t;
+  t.nonTensorType = type;
+  return t;
+}
+
+ArrayRef<Tensor> Tensor::getTupleElements() const {
+  return tupleElements ? ArrayRef<Tensor>(*tupleElements) : ArrayRef<Tensor>();
+}
+
+Type Tensor::getValueType() const {
+  if (nonTensorType)
+    return nonTensorType;
+  return isValid() ? Type(getType()) : Type();
+}
+
 RankedTensorType Tensor::getType() const {
   return RankedTensorType::get(shape, elementType.getType());
 }
@@ -477,6 +501,18 @@ std::string Tensor::formatIndex(int64_t flatIndex) const {
 }
 
 void Tensor::print(llvm::raw_ostream &os, int64_t maxElements) const {
+  if (isToken()) {
+    os << nonTensorType;
+    return;
+  }
+  if (isTuple()) {
+    os << "tuple(";
+    llvm::interleaveComma(*tupleElements, os, [&](const Tensor &element) {
+      element.print(os, maxElements);
+    });
+    os << ")";
+    return;
+  }
   if (!isValid()) {
     os << "<invalid>";
     return;

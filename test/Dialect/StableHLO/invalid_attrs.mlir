@@ -75,9 +75,18 @@ func.func @conv_window_pad_pair(%x: tensor<1x8x8x1xf32>, %k: tensor<3x3x1x1xf32>
 
 // -----
 
+// `reverse` takes true/false or (older printers) 0/1, nothing else.
 func.func @conv_window_reverse(%x: tensor<1x8x8x1xf32>, %k: tensor<3x3x1x1xf32>) {
-  // expected-error @+1 {{custom op 'stablehlo.convolution' expected 'true' or 'false'}}
-  %0 = stablehlo.convolution(%x, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {reverse = [1, 0]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x8x8x1xf32>, tensor<3x3x1x1xf32>) -> tensor<1x6x6x1xf32>
+  // expected-error @+1 {{custom op 'stablehlo.convolution' expected 'true', 'false', 0 or 1}}
+  %0 = stablehlo.convolution(%x, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {reverse = [2, 0]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x8x8x1xf32>, tensor<3x3x1x1xf32>) -> tensor<1x6x6x1xf32>
+  return
+}
+
+// -----
+
+func.func @conv_window_reverse_keyword(%x: tensor<1x8x8x1xf32>, %k: tensor<3x3x1x1xf32>) {
+  // expected-error @+1 {{custom op 'stablehlo.convolution' expected 'true', 'false', 0 or 1}}
+  %0 = stablehlo.convolution(%x, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {reverse = [yes, no]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x8x8x1xf32>, tensor<3x3x1x1xf32>) -> tensor<1x6x6x1xf32>
   return
 }
 

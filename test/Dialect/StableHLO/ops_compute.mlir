@@ -59,6 +59,19 @@ func.func @convolution(%x: tensor<1x16x16x2xf32>, %k: tensor<2x3x2x2xf32>, %n: t
   return
 }
 
+// Older printers wrote the window reversal as integers; it parses like
+// booleans and prints as booleans.
+// CHECK-LABEL: func.func @convolution_reverse_integers
+func.func @convolution_reverse_integers(%n: tensor<1x2x16x16xf32>, %kn: tensor<2x2x3x3xf32>, %y: tensor<2x10x3xf32>, %w: tensor<3x3x5xf32>) {
+  // CHECK: stablehlo.convolution(%{{.+}}, %{{.+}}) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1], window = {reverse = [true, false]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x2x16x16xf32>, tensor<2x2x3x3xf32>) -> tensor<1x2x14x14xf32>
+  %0 = stablehlo.convolution(%n, %kn) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1], window = {reverse = [1, 0]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x2x16x16xf32>, tensor<2x2x3x3xf32>) -> tensor<1x2x14x14xf32>
+  // CHECK: stablehlo.convolution(%{{.+}}, %{{.+}}) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {pad = {{\[\[}}1, 1]], reverse = [false]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<2x10x3xf32>, tensor<3x3x5xf32>) -> tensor<2x10x5xf32>
+  %1 = stablehlo.convolution(%y, %w) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {pad = [[1, 1]], reverse = [0]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<2x10x3xf32>, tensor<3x3x5xf32>) -> tensor<2x10x5xf32>
+  // CHECK: stablehlo.convolution(%{{.+}}, %{{.+}}) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {reverse = [true]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<2x10x3xf32>, tensor<3x3x5xf32>) -> tensor<2x8x5xf32>
+  %2 = stablehlo.convolution(%y, %w) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {reverse = [1]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<2x10x3xf32>, tensor<3x3x5xf32>) -> tensor<2x8x5xf32>
+  return
+}
+
 // Depthwise (feature groups) and 1-D convolutions.
 // CHECK-LABEL: func.func @convolution_groups
 func.func @convolution_groups(%x: tensor<1x8x8x4xf32>, %k: tensor<3x3x1x4xf32>, %y: tensor<2x10x3xf32>, %w: tensor<3x3x5xf32>) {

@@ -1,7 +1,7 @@
 //===- ControlRules.cpp - Rules of control flow, calls, collectives -------===//
 //
 // optimization_barrier, custom_call, composite, partition_id, replica_id,
-// the collectives and the region terminator.
+// the collectives, tokens and transfers, and the region terminator.
 //
 // while, case and if have no rule: their region data flow is not one op's
 // factors. They are DataFlowEdgeOpInterface ops (DataFlowModels.cpp), whose
@@ -82,6 +82,12 @@ void attachControlRules(MLIRContext &ctx) {
   attachToAll<OpaqueModel, CompositeOp, PartitionIdOp, ReplicaIdOp, AllReduceOp,
               AllGatherOp, ReduceScatterOp, AllToAllOp, CollectivePermuteOp,
               CollectiveBroadcastOp, ReturnOp>(ctx);
+  //  * tokens (after_all, create_token) and the transfers they order
+  //    (infeed, outfeed, send, recv): a transfer moves whole values to or
+  //    from the host or another device once, in token order, so its values
+  //    stay whole on every device.
+  attachToAll<OpaqueModel, AfterAllOp, CreateTokenOp, InfeedOp, OutfeedOp,
+              SendOp, RecvOp>(ctx);
 }
 
 } // namespace toast::rules

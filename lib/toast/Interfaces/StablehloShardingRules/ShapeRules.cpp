@@ -1,7 +1,8 @@
 //===- ShapeRules.cpp - Rules of data-movement StableHLO ops --------------===//
 //
 // constant, iota, broadcast_in_dim, transpose, reshape, concatenate, slice,
-// dynamic_slice, dynamic_update_slice, pad, reverse and sort. Most are
+// dynamic_slice, dynamic_update_slice, pad, reverse, sort, tuple and
+// get_tuple_element. Most are
 // "pointwise except on some dimensions": a dimension the op moves data
 // along (sliced, padded, reversed, concatenated, sorted) gets a not-tileable
 // factor mapped on every tensor that has it; the others are parallel.
@@ -24,6 +25,7 @@ using stablehlo::ConcatenateOp;
 using stablehlo::ConstantOp;
 using stablehlo::DynamicSliceOp;
 using stablehlo::DynamicUpdateSliceOp;
+using stablehlo::GetTupleElementOp;
 using stablehlo::IotaOp;
 using stablehlo::PadOp;
 using stablehlo::ReshapeOp;
@@ -31,6 +33,7 @@ using stablehlo::ReverseOp;
 using stablehlo::SliceOp;
 using stablehlo::SortOp;
 using stablehlo::TransposeOp;
+using stablehlo::TupleOp;
 
 /// A kind chooser for addDimwiseFactors: not tileable where `moved(d)`.
 template <typename Pred> auto notTileableWhere(Pred moved) {
@@ -288,6 +291,10 @@ void attachShapeRules(MLIRContext &ctx) {
   PadOp::attachInterface<PadModel>(ctx);
   ReverseOp::attachInterface<ReverseModel>(ctx);
   SortOp::attachInterface<SortModel>(ctx);
+  // Rules map tensor dimensions; a tuple has none. tuple and
+  // get_tuple_element are opaque (so are the values that pass through them:
+  // they stay whole).
+  attachToAll<OpaqueModel, TupleOp, GetTupleElementOp>(ctx);
 }
 
 } // namespace toast::rules

@@ -6,12 +6,13 @@
 //   ElementwiseRules.cpp    unary/binary/ternary StableHLO ops, map
 //   ChloRules.cpp           every CHLO op (elementwise and top_k)
 //   ShapeRules.cpp          constant, iota, broadcast, transpose, reshape,
-//                           concatenate, slices, pad, reverse, sort
+//                           concatenate, slices, pad, reverse, sort, tuples
 //   GatherScatterRules.cpp  gather and scatter
 //   ComputeRules.cpp        dot, dot_general, convolution, reductions,
 //                           linear algebra, fft, rng_bit_generator
 //   ControlRules.cpp        while/case/if, custom_call, composite,
-//                           optimization_barrier, device ids, collectives
+//                           optimization_barrier, device ids, collectives,
+//                           tokens and transfers
 //
 //===----------------------------------------------------------------------===//
 

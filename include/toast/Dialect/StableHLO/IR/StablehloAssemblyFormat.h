@@ -56,6 +56,14 @@ void printSelectOpType(mlir::OpAsmPrinter &printer, mlir::Operation *,
                        mlir::Type pred, mlir::Type onTrue, mlir::Type onFalse,
                        mlir::Type result);
 
+/// `tuple<T0, T1>`: the result type, whose element types the operands have;
+/// a function type `(T0, T1) -> tuple<...>` is accepted too.
+mlir::ParseResult parseTupleOpType(mlir::OpAsmParser &parser,
+                                   llvm::SmallVectorImpl<mlir::Type> &operands,
+                                   mlir::Type &result);
+void printTupleOpType(mlir::OpAsmPrinter &printer, mlir::Operation *,
+                      mlir::TypeRange operands, mlir::Type result);
+
 //===- Operands and attributes ---------------------------------------------===//
 
 /// `%a, %b, ` : operands each followed by a comma (before a keyword).
@@ -112,7 +120,8 @@ void printConvDimensions(mlir::OpAsmPrinter &printer, mlir::Operation *,
                          ConvDimensionNumbersAttr dims);
 
 /// The body of `window = {stride = [..], pad = [[..]], lhs_dilate = [..],
-/// rhs_dilate = [..], reverse = [..]}`.
+/// rhs_dilate = [..], reverse = [..]}`. `reverse` takes `true`/`false` or,
+/// as older printers wrote it, `1`/`0`.
 mlir::ParseResult parseWindowAttributes(mlir::OpAsmParser &parser,
                                         mlir::DenseI64ArrayAttr &strides,
                                         mlir::DenseIntElementsAttr &padding,

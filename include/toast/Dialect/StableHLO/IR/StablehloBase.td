@@ -25,8 +25,10 @@ def StableHLO_Dialect : Dialect {
     `jax.*`, `sdy.*`, ...) are kept unchanged.
   }];
   let useDefaultAttributePrinterParser = 1;
+  let useDefaultTypePrinterParser = 1;
   let extraClassDeclaration = [{
     void registerAttributes();
+    void registerTypes();
     void registerOps();
   }];
 }

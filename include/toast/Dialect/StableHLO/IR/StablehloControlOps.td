@@ -1,13 +1,15 @@
 //===- StablehloControlOps.td - Control flow, calls, collectives -*- tablegen -*-===//
 //
 // while/case/if, the region terminator, custom_call, composite,
-// optimization_barrier, device ids and the cross-device collectives.
+// optimization_barrier, device ids, the cross-device collectives, tokens and
+// the host/device transfers they order (infeed, outfeed, send, recv).
 //
 //===----------------------------------------------------------------------===//
 #ifndef TOAST_DIALECT_STABLEHLO_IR_STABLEHLOCONTROLOPS_TD
 #define TOAST_DIALECT_STABLEHLO_IR_STABLEHLOCONTROLOPS_TD
 
 include "toast/Dialect/StableHLO/IR/StablehloAttrs.td"
+include "toast/Dialect/StableHLO/IR/StablehloTypes.td"
 include "mlir/IR/SymbolInterfaces.td"
 
 def StableHLO_ReturnOp : StableHLO_Op<"return",
@@ -204,6 +206,101 @@ def StableHLO_CollectiveBroadcastOp
   let arguments = (ins HLO_Tensor:$operand, I64ElementsAttr:$replica_groups,
                        OptionalAttr<HLO_ChannelHandle>:$channel_handle);
   let results = (outs HLO_Tensor);
+}
+
+//===----------------------------------------------------------------------===//
+// Tokens and transfers
+//===----------------------------------------------------------------------===//
+
+def StableHLO_AfterAllOp : StableHLO_Op<"after_all", [Pure]> {
+  let summary = "a token that follows all its input tokens";
+  let description = [{
+    ```mlir
+    %t = stablehlo.after_all %t0, %t1 : !stablehlo.token
+    ```
+  }];
+  let arguments = (ins Variadic<HLO_Token>:$inputs);
+  let results = (outs HLO_Token:$result);
+  let assemblyFormat = "$inputs attr-dict `:` type($result)";
+}
+
+def StableHLO_CreateTokenOp : StableHLO_Op<"create_token", [Pure]> {
+  let summary = "a new token (legacy form of an `after_all` without inputs)";
+  let description = [{
+    ```mlir
+    %t = stablehlo.create_token : !stablehlo.token
+    ```
+  }];
+  let results = (outs HLO_Token:$output);
+  let assemblyFormat = "attr-dict `:` type(results)";
+}
+
+// The transfers have effects the compiler cannot see (they talk to the host
+// or to other devices): no memory-effect interface, so they are never
+// removed, duplicated or reordered. They print in generic form.
+class HLO_TransferOp<string mnemonic> : StableHLO_Op<mnemonic>;
+
+def StableHLO_InfeedOp : HLO_TransferOp<"infeed"> {
+  let summary = "reads values from the host's infeed queue";
+  let description = [{
+    Returns the values read (tensors), then a token.
+
+    ```mlir
+    %x, %t1 = "stablehlo.infeed"(%t0) {infeed_config = ""}
+              : (!stablehlo.token) -> (tensor<2xf32>, !stablehlo.token)
+    ```
+  }];
+  let arguments = (ins HLO_Token:$token,
+                       DefaultValuedStrAttr<StrAttr, "">:$infeed_config,
+                       OptionalAttr<ArrayAttr>:$layout);
+  let results = (outs Variadic<HLO_TensorOrToken>);
+  let hasVerifier = 1;
+}
+
+def StableHLO_OutfeedOp : HLO_TransferOp<"outfeed"> {
+  let summary = "writes values to the host's outfeed queue";
+  let description = [{
+    ```mlir
+    %t1 = "stablehlo.outfeed"(%x, %t0) {outfeed_config = ""}
+          : (tensor<2xf32>, !stablehlo.token) -> !stablehlo.token
+    ```
+  }];
+  let arguments = (ins Variadic<HLO_Tensor>:$inputs, HLO_Token:$token,
+                       DefaultValuedStrAttr<StrAttr, "">:$outfeed_config);
+  let results = (outs HLO_Token);
+}
+
+def StableHLO_SendOp : HLO_TransferOp<"send"> {
+  let summary = "sends values to the host or another device";
+  let description = [{
+    ```mlir
+    %t1 = "stablehlo.send"(%x, %t0) {channel_handle = #stablehlo.channel_handle<handle = 1, type = 2>,
+            is_host_transfer = true} : (tensor<2xf32>, !stablehlo.token) -> !stablehlo.token
+    ```
+  }];
+  let arguments = (ins Variadic<HLO_Tensor>:$inputs, HLO_Token:$token,
+                       HLO_ChannelHandle:$channel_handle,
+                       DefaultValuedOptionalAttr<BoolAttr, "false">:$is_host_transfer,
+                       OptionalAttr<I64ElementsAttr>:$source_target_pairs);
+  let results = (outs HLO_Token);
+  let hasVerifier = 1;
+}
+
+def StableHLO_RecvOp : HLO_TransferOp<"recv"> {
+  let summary = "receives values from the host or another device";
+  let description = [{
+    Returns the values received (tensors), then a token.
+
+    ```mlir
+    %x, %t1 = "stablehlo.recv"(%t0) {channel_handle = #stablehlo.channel_handle<handle = 1, type = 3>,
+                is_host_transfer = true} : (!stablehlo.token) -> (tensor<2xf32>, !stablehlo.token)
+    ```
+  }];
+  let arguments = (ins HLO_Token:$token, HLO_ChannelHandle:$channel_handle,
+                       DefaultValuedOptionalAttr<BoolAttr, "false">:$is_host_transfer,
+                       OptionalAttr<I64ElementsAttr>:$source_target_pairs);
+  let results = (outs Variadic<HLO_TensorOrToken>);
+  let hasVerifier = 1;
 }
 
 #endif // TOAST_DIALECT_STABLEHLO_IR_STABLEHLOCONTROLOPS_TD

@@ -18,6 +18,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "toast/Dialect/StableHLO/IR/StablehloAttrs.h"
 #include "toast/Dialect/StableHLO/IR/StablehloDialect.h"
+#include "toast/Dialect/StableHLO/IR/StablehloTypes.h"
 
 #define GET_OP_CLASSES
 #include "toast/Dialect/StableHLO/IR/StablehloElementwiseOps.h.inc"

@@ -1,14 +1,15 @@
 //===- StablehloShapeOps.td - Data movement ops ------------*- tablegen -*-===//
 //
 // Constants, iota, and ops that move data without arithmetic: broadcast,
-// transpose, reshape, concatenate, slices, pad, reverse, gather, scatter and
-// sort.
+// transpose, reshape, concatenate, slices, pad, reverse, gather, scatter,
+// sort and tuples.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TOAST_DIALECT_STABLEHLO_IR_STABLEHLOSHAPEOPS_TD
 #define TOAST_DIALECT_STABLEHLO_IR_STABLEHLOSHAPEOPS_TD
 
 include "toast/Dialect/StableHLO/IR/StablehloAttrs.td"
+include "toast/Dialect/StableHLO/IR/StablehloTypes.td"
 
 def StableHLO_ConstantOp : StableHLO_Op<"constant",
     [ConstantLike, Pure, DeclareOpInterfaceMethods<OpAsmOpInterface,
@@ -259,6 +260,39 @@ def StableHLO_SortOp : StableHLO_Op<"sort",
                        DefaultValuedOptionalAttr<BoolAttr, "false">:$is_stable);
   let results = (outs Variadic<HLO_Tensor>);
   let regions = (region SizedRegion<1>:$comparator);
+  let hasVerifier = 1;
+}
+
+def StableHLO_TupleOp : StableHLO_Op<"tuple", [Pure]> {
+  let summary = "groups values into a tuple";
+  let description = [{
+    The type after the colon is the tuple type; the operands have its
+    element types.
+
+    ```mlir
+    %t = stablehlo.tuple %a, %b : tuple<tensor<2xf32>, tensor<i32>>
+    ```
+  }];
+  let arguments = (ins Variadic<HLO_TupleElement>:$val);
+  let results = (outs AnyTuple:$result);
+  let assemblyFormat = [{
+    $val attr-dict `:` custom<TupleOpType>(type($val), type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def StableHLO_GetTupleElementOp : StableHLO_Op<"get_tuple_element", [Pure]> {
+  let summary = "element `index` of a tuple";
+  let description = [{
+    ```mlir
+    %a = stablehlo.get_tuple_element %t[0] : (tuple<tensor<2xf32>, tensor<i32>>) -> tensor<2xf32>
+    ```
+  }];
+  let arguments = (ins AnyTuple:$operand, I32Attr:$index);
+  let results = (outs HLO_TupleElement:$result);
+  let assemblyFormat = [{
+    $operand `[` $index `]` attr-dict `:` functional-type(operands, results)
+  }];
   let hasVerifier = 1;
 }
 

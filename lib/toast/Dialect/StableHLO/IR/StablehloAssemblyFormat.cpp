@@ -136,6 +136,38 @@ void printSelectOpType(OpAsmPrinter &printer, Operation *, Type pred,
                               TypeRange(result));
 }
 
+ParseResult parseTupleOpType(OpAsmParser &parser,
+                             SmallVectorImpl<Type> &operands, Type &result) {
+  SMLoc loc = parser.getCurrentLocation();
+  Type type;
+  if (parser.parseType(type))
+    return failure();
+  if (auto fnType = dyn_cast<FunctionType>(type)) {
+    if (fnType.getNumResults() != 1)
+      return parser.emitError(loc, "expected one result type, got ")
+             << fnType.getNumResults();
+    llvm::append_range(operands, fnType.getInputs());
+    result = fnType.getResult(0);
+    return success();
+  }
+  auto tuple = dyn_cast<TupleType>(type);
+  if (!tuple)
+    return parser.emitError(loc, "expected a tuple type, got ") << type;
+  llvm::append_range(operands, tuple.getTypes());
+  result = tuple;
+  return success();
+}
+
+void printTupleOpType(OpAsmPrinter &printer, Operation *, TypeRange operands,
+                      Type result) {
+  auto tuple = dyn_cast<TupleType>(result);
+  if (tuple && TypeRange(tuple.getTypes()) == operands) {
+    printer << result;
+    return;
+  }
+  printer.printFunctionalType(operands, TypeRange(result));
+}
+
 //===----------------------------------------------------------------------===//
 // Operands and attributes
 //===----------------------------------------------------------------------===//
@@ -417,17 +449,28 @@ ParseResult parseWindowAttributes(OpAsmParser &parser,
       return parsePadding(parser, padding);
     if (key == "reverse") {
       SmallVector<bool> flags;
-      if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square,
-                                         [&]() -> ParseResult {
-            if (succeeded(parser.parseOptionalKeyword("true")))
-              flags.push_back(true);
-            else if (succeeded(parser.parseOptionalKeyword("false")))
-              flags.push_back(false);
-            else
-              return parser.emitError(parser.getCurrentLocation(),
-                                      "expected 'true' or 'false'");
-            return success();
-          }))
+      if (parser.parseCommaSeparatedList(
+              AsmParser::Delimiter::Square, [&]() -> ParseResult {
+                SMLoc flagLoc = parser.getCurrentLocation();
+                if (succeeded(parser.parseOptionalKeyword("true"))) {
+                  flags.push_back(true);
+                  return success();
+                }
+                if (succeeded(parser.parseOptionalKeyword("false"))) {
+                  flags.push_back(false);
+                  return success();
+                }
+                // Older printers wrote the flags as 0 and 1.
+                int64_t flag = -1;
+                OptionalParseResult parsed = parser.parseOptionalInteger(flag);
+                if (parsed.has_value() && failed(*parsed))
+                  return failure();
+                if (!parsed.has_value() || (flag != 0 && flag != 1))
+                  return parser.emitError(flagLoc,
+                                          "expected 'true', 'false', 0 or 1");
+                flags.push_back(flag == 1);
+                return success();
+              }))
         return failure();
       reversal = b.getDenseBoolArrayAttr(flags);
       return success();

@@ -1,7 +1,7 @@
 //===- StablehloControlOps.cpp - Control flow, calls, collectives --------===//
 //
 // Syntax of `while` and `optimization_barrier`, effects of `custom_call`,
-// and the verifiers of control flow and collectives.
+// and the verifiers of control flow, collectives and transfers.
 //
 //===----------------------------------------------------------------------===//
 
@@ -304,27 +304,68 @@ LogicalResult AllToAllOp::verify() {
   return verifyReplicaGroups(*this, getReplicaGroups());
 }
 
+/// source_target_pairs is an [N, 2] table of distinct sources and distinct
+/// targets (collective_permute, send, recv).
+static LogicalResult verifySourceTargetPairs(Operation *op,
+                                             DenseIntElementsAttr pairs) {
+  auto type = pairs.getType();
+  if (type.getRank() != 2 || type.getDimSize(1) != 2)
+    return op->emitOpError("source_target_pairs must have shape [N, 2]");
+  llvm::SmallDenseSet<int64_t> sources, targets;
+  SmallVector<int64_t> ids(pairs.getValues<int64_t>());
+  for (size_t i = 0; i + 1 < ids.size(); i += 2) {
+    if (ids[i] < 0 || ids[i + 1] < 0)
+      return op->emitOpError(
+          "source_target_pairs must not contain negative ids");
+    if (!sources.insert(ids[i]).second)
+      return op->emitOpError("source ") << ids[i] << " appears more than once";
+    if (!targets.insert(ids[i + 1]).second)
+      return op->emitOpError("target ")
+             << ids[i + 1] << " appears more than once";
+  }
+  return success();
+}
+
 LogicalResult CollectivePermuteOp::verify() {
   if (failed(verifyResultTypeIsOperandType(*this)))
     return failure();
-  auto type = getSourceTargetPairs().getType();
-  if (type.getRank() != 2 || type.getDimSize(1) != 2)
-    return emitOpError("source_target_pairs must have shape [N, 2]");
-  llvm::SmallDenseSet<int64_t> sources, targets;
-  SmallVector<int64_t> ids(getSourceTargetPairs().getValues<int64_t>());
-  for (size_t i = 0; i + 1 < ids.size(); i += 2) {
-    if (ids[i] < 0 || ids[i + 1] < 0)
-      return emitOpError("source_target_pairs must not contain negative ids");
-    if (!sources.insert(ids[i]).second)
-      return emitOpError("source ") << ids[i] << " appears more than once";
-    if (!targets.insert(ids[i + 1]).second)
-      return emitOpError("target ") << ids[i + 1] << " appears more than once";
-  }
-  return success();
+  return verifySourceTargetPairs(*this, getSourceTargetPairs());
 }
 
 LogicalResult CollectiveBroadcastOp::verify() {
   if (failed(verifyResultTypeIsOperandType(*this)))
     return failure();
   return verifyReplicaGroups(*this, getReplicaGroups());
+}
+
+//===----------------------------------------------------------------------===//
+// Transfers
+//===----------------------------------------------------------------------===//
+
+/// infeed and recv return the values they read (tensors), then a token.
+static LogicalResult verifyValuesThenToken(Operation *op) {
+  TypeRange types = op->getResultTypes();
+  if (types.empty() || !isa<TokenType>(types.back()))
+    return op->emitOpError("last result must be a !stablehlo.token");
+  for (Type type : types.drop_back())
+    if (!isa<RankedTensorType>(type))
+      return op->emitOpError("results before the token must be tensors, got ")
+             << type;
+  return success();
+}
+
+LogicalResult InfeedOp::verify() { return verifyValuesThenToken(*this); }
+
+LogicalResult SendOp::verify() {
+  if (std::optional<DenseIntElementsAttr> pairs = getSourceTargetPairs())
+    return verifySourceTargetPairs(*this, *pairs);
+  return success();
+}
+
+LogicalResult RecvOp::verify() {
+  if (failed(verifyValuesThenToken(*this)))
+    return failure();
+  if (std::optional<DenseIntElementsAttr> pairs = getSourceTargetPairs())
+    return verifySourceTargetPairs(*this, *pairs);
+  return success();
 }

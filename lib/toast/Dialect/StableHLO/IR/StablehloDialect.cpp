@@ -3,12 +3,17 @@
 #include "toast/Dialect/StableHLO/IR/StablehloDialect.h"
 #include "toast/Dialect/StableHLO/IR/StablehloOps.h"
 
+#include "mlir/IR/DialectImplementation.h"
 #include "mlir/Transforms/InliningUtils.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 using namespace toast::stablehlo;
 
 #include "toast/Dialect/StableHLO/IR/StablehloDialect.cpp.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "toast/Dialect/StableHLO/IR/StablehloTypes.cpp.inc"
 
 namespace {
 /// StableHLO ops have value semantics and no symbol or region constraints
@@ -29,8 +34,16 @@ struct StablehloInlinerInterface : DialectInlinerInterface {
 
 void StableHLODialect::initialize() {
   registerAttributes();
+  registerTypes();
   registerOps();
   addInterfaces<StablehloInlinerInterface>();
+}
+
+void StableHLODialect::registerTypes() {
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "toast/Dialect/StableHLO/IR/StablehloTypes.cpp.inc"
+      >();
 }
 
 void StableHLODialect::registerOps() {

@@ -245,3 +245,30 @@ LogicalResult SortOp::verify() {
     return emitOpError("comparator must return a single tensor<i1>");
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// Tuples
+//===----------------------------------------------------------------------===//
+
+LogicalResult TupleOp::verify() {
+  auto expected = TupleType::get(getContext(), getVal().getTypes());
+  if (getType() != expected)
+    return emitOpError("result type must be ")
+           << expected << " (the operand types), got " << getType();
+  return success();
+}
+
+LogicalResult GetTupleElementOp::verify() {
+  auto tuple = cast<TupleType>(getOperand().getType());
+  // The I32Attr getter is unsigned; read the value signed.
+  int64_t index = getIndexAttr().getInt();
+  int64_t size = tuple.size();
+  if (index < 0 || index >= size)
+    return emitOpError("index ")
+           << index << " is out of range [0, " << size << ")";
+  if (getType() != tuple.getType(index))
+    return emitOpError("result type must be ")
+           << tuple.getType(index) << " (element " << index
+           << " of the tuple), got " << getType();
+  return success();
+}
