@@ -72,6 +72,35 @@ func.func @atan2(%x: tensor<2x3xf32>) {
   return
 }
 
+// CHECK-LABEL: func.func @batch_norm_grad(
+func.func @batch_norm_grad(%x: tensor<8x3x4xf32>, %s: tensor<3xf32>) {
+  // The feature dimension is parallel everywhere; the others feed the sums
+  // over them (grad_scale, grad_offset and grad_operand): not tileable.
+  // CHECK: stablehlo.batch_norm_grad{{.*}}toast.sharding_rule = "([i, k, j], [k], [k], [k], [i, k, j])->([i, k, j], [k], [k]) {i=8, j=4, k=3} not_tileable={i, j}"
+  %0:3 = "stablehlo.batch_norm_grad"(%x, %s, %s, %s, %x) {epsilon = 1.0e-3 : f32, feature_index = 1 : i64} : (tensor<8x3x4xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<8x3x4xf32>) -> (tensor<8x3x4xf32>, tensor<3xf32>, tensor<3xf32>)
+  return
+}
+
+// CHECK-LABEL: func.func @batch_norm_inference(
+func.func @batch_norm_inference(%x: tensor<8x3x4xf32>, %s: tensor<3xf32>, %y: tensor<2x5xf32>, %t: tensor<2xf32>) {
+  // Elementwise given the statistics: every dimension is parallel, the
+  // feature dimension also on the four per-feature operands.
+  // CHECK: stablehlo.batch_norm_inference{{.*}}toast.sharding_rule = "([i, k, j], [k], [k], [k], [k])->([i, k, j]) {i=8, j=4, k=3}"
+  %0 = "stablehlo.batch_norm_inference"(%x, %s, %s, %s, %s) {epsilon = 1.0e-3 : f32, feature_index = 1 : i64} : (tensor<8x3x4xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<8x3x4xf32>
+  // CHECK: stablehlo.batch_norm_inference{{.*}}toast.sharding_rule = "([j, i], [j], [j], [j], [j])->([j, i]) {i=5, j=2}"
+  %1 = "stablehlo.batch_norm_inference"(%y, %t, %t, %t, %t) {epsilon = 1.0e-3 : f32, feature_index = 0 : i64} : (tensor<2x5xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<2x5xf32>
+  return
+}
+
+// CHECK-LABEL: func.func @batch_norm_training(
+func.func @batch_norm_training(%x: tensor<8x3x4xf32>, %s: tensor<3xf32>) {
+  // The statistics reduce over every dimension but the feature dimension,
+  // and the output uses them: those dimensions are not tileable.
+  // CHECK: stablehlo.batch_norm_training{{.*}}toast.sharding_rule = "([i, k, j], [k], [k])->([i, k, j], [k], [k]) {i=8, j=4, k=3} not_tileable={i, j}"
+  %0:3 = "stablehlo.batch_norm_training"(%x, %s, %s) {epsilon = 1.0e-3 : f32, feature_index = 1 : i64} : (tensor<8x3x4xf32>, tensor<3xf32>, tensor<3xf32>) -> (tensor<8x3x4xf32>, tensor<3xf32>, tensor<3xf32>)
+  return
+}
+
 // CHECK-LABEL: func.func @bitcast_convert(
 func.func @bitcast_convert(%x: tensor<4xf32>, %y: tensor<4x2xbf16>) {
   // CHECK: stablehlo.bitcast_convert{{.*}}toast.sharding_rule = "([i])->([i]) {i=4}"
@@ -607,6 +636,13 @@ func.func @reshape(%a: tensor<16xf32>, %b: tensor<4x4xf32>, %c: tensor<1x28x28x1
 func.func @reverse(%x: tensor<2x3xf32>) {
   // CHECK: stablehlo.reverse{{.*}}toast.sharding_rule = "([i, j])->([i, j]) {i=2, j=3} not_tileable={j}"
   %0 = stablehlo.reverse %x, dims = [1] : tensor<2x3xf32>
+  return
+}
+
+// CHECK-LABEL: func.func @rng(
+func.func @rng(%a: tensor<f32>, %shape: tensor<2xi64>) {
+  // CHECK: stablehlo.rng{{.*}}toast.sharding_rule = "opaque"
+  %0 = stablehlo.rng %a, %a, %shape, distribution = UNIFORM : (tensor<f32>, tensor<f32>, tensor<2xi64>) -> tensor<3x4xf32>
   return
 }
 

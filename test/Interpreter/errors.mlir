@@ -25,6 +25,12 @@
 // RUN: not toast-run %t/philox.mlir 2>&1 | FileCheck %s --check-prefix=PHILOX
 // PHILOX: philox.mlir:3:12: error: toast-run: PHILOX needs a 2- or 3-element 64-bit state
 
+// RUN: not toast-run %t/rng-bounds.mlir 2>&1 | FileCheck %s --check-prefix=RNGBOUNDS
+// RNGBOUNDS: rng-bounds.mlir:5:8: error: toast-run: rng UNIFORM needs a < b, got a = 3, b = 3
+
+// RUN: not toast-run %t/rng-bounds.mlir --entry normal 2>&1 | FileCheck %s --check-prefix=RNGNORMAL
+// RNGNORMAL: rng-bounds.mlir:12:8: error: toast-run: rng NORMAL needs a finite mean a and a finite standard deviation b >= 0, got a = 0, b = -1
+
 // RUN: not toast-run %t/unsupported-op.mlir --entry nope 2>&1 | FileCheck %s --check-prefix=ENTRY
 // ENTRY: error: toast-run: no function named @nope to run
 
@@ -93,4 +99,19 @@ func.func @main() -> tensor<4xui32> {
   %s = stablehlo.constant dense<[1, 2, 3, 4]> : tensor<4xui64>
   %n, %b = stablehlo.rng_bit_generator %s, algorithm = PHILOX : (tensor<4xui64>) -> (tensor<4xui64>, tensor<4xui32>)
   return %b : tensor<4xui32>
+}
+//--- rng-bounds.mlir
+func.func @main() -> tensor<4xi32> {
+  %a = stablehlo.constant dense<3> : tensor<i32>
+  %n = stablehlo.constant dense<[4]> : tensor<1xi64>
+  // The specification leaves a >= b undefined; the interpreter refuses it.
+  %r = stablehlo.rng %a, %a, %n, distribution = UNIFORM : (tensor<i32>, tensor<i32>, tensor<1xi64>) -> tensor<4xi32>
+  return %r : tensor<4xi32>
+}
+func.func @normal() -> tensor<4xf32> {
+  %a = stablehlo.constant dense<0.0> : tensor<f32>
+  %b = stablehlo.constant dense<-1.0> : tensor<f32>
+  %n = stablehlo.constant dense<[4]> : tensor<1xi64>
+  %r = stablehlo.rng %a, %b, %n, distribution = NORMAL : (tensor<f32>, tensor<f32>, tensor<1xi64>) -> tensor<4xf32>
+  return %r : tensor<4xf32>
 }

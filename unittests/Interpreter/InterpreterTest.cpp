@@ -2,8 +2,8 @@
 //
 // Small programs run through the Interpreter API: the corner cases of the
 // StableHLO specification (integer division, NaN propagation, shifts,
-// conversions), PartIR:Core loops, tuples and tokens, and errors for
-// unsupported input.
+// conversions), PartIR:Core loops, tuples and tokens, the rng stream, and
+// errors for unsupported input.
 //
 //===----------------------------------------------------------------------===//
 
@@ -243,6 +243,41 @@ TEST_F(InterpreterTest, UnsupportedInputIsAnError) {
     })mlir")));
   EXPECT_NE(errors.find("unsupported element type"), std::string::npos)
       << errors;
+}
+
+TEST_F(InterpreterTest, RngStreamFollowsTheSeed) {
+  // Two interpreters with one seed draw the same numbers; the two rng
+  // executions of one run, and another seed, draw others.
+  StringRef source = R"mlir(
+    func.func @main() -> (tensor<8xf32>, tensor<8xf32>) {
+      %lo = stablehlo.constant dense<0.0> : tensor<f32>
+      %hi = stablehlo.constant dense<1.0> : tensor<f32>
+      %n = stablehlo.constant dense<[8]> : tensor<1xi64>
+      %0 = stablehlo.rng %lo, %hi, %n, distribution = UNIFORM : (tensor<f32>, tensor<f32>, tensor<1xi64>) -> tensor<8xf32>
+      %1 = stablehlo.rng %lo, %hi, %n, distribution = UNIFORM : (tensor<f32>, tensor<f32>, tensor<1xi64>) -> tensor<8xf32>
+      return %0, %1 : tensor<8xf32>, tensor<8xf32>
+    })mlir";
+  module = parseSourceString<ModuleOp>(source, ParserConfig(&context));
+  ASSERT_TRUE(module);
+  auto runWithSeed = [&](uint64_t seed) {
+    InterpreterOptions options;
+    options.rngSeed = seed;
+    Interpreter interp(*module, options);
+    return interp.runFunction("main", {});
+  };
+  auto a = runWithSeed(1), b = runWithSeed(1), c = runWithSeed(2);
+  ASSERT_TRUE(succeeded(a) && succeeded(b) && succeeded(c));
+  auto same = [](const Tensor &x, const Tensor &y) {
+    return llvm::equal(x.floats(), y.floats());
+  };
+  EXPECT_TRUE(same((*a)[0], (*b)[0]));
+  EXPECT_TRUE(same((*a)[1], (*b)[1]));
+  EXPECT_FALSE(same((*a)[0], (*a)[1]));
+  EXPECT_FALSE(same((*a)[0], (*c)[0]));
+  for (double v : (*a)[0].floats()) {
+    EXPECT_GE(v, 0.0);
+    EXPECT_LT(v, 1.0);
+  }
 }
 
 TEST_F(InterpreterTest, TuplesAreValues) {

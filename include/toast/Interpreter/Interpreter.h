@@ -106,6 +106,9 @@ struct InterpreterOptions {
   bool reportCheckErrors = false;
   /// Non-null when running as one device of an SPMD program.
   SpmdContext *spmd = nullptr;
+  /// Key of the Philox stream that `stablehlo.rng` draws from (runEntry and
+  /// compareModules set it to their seed).
+  uint64_t rngSeed = 0;
 };
 
 /// Outcome counters of `check.expect_*` calls.
@@ -142,6 +145,9 @@ public:
   void recordCheck(bool passed) { passed ? ++checks.passed : ++checks.failed; }
   const CheckSummary &getCheckSummary() const { return checks; }
   const InterpreterOptions &getOptions() const { return options; }
+  /// Numbers the executions of `stablehlo.rng` (0, 1, ...): each draws from
+  /// its own part of the stream keyed by options.rngSeed.
+  uint64_t nextRngInvocation() { return rngInvocations++; }
   mlir::ModuleOp getModule() const { return module; }
 
 private:
@@ -165,6 +171,7 @@ private:
            llvm::DenseMap<mlir::Operation *, llvm::SmallVector<mlir::Value, 2>>>
       deadValues;
   int64_t callDepth = 0;
+  uint64_t rngInvocations = 0;
 };
 
 /// Builds the tensor for a value of MLIR type `type`, zero-filled; emits an

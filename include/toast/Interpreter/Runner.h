@@ -56,6 +56,7 @@ makeRandomArguments(mlir::func::FuncOp func, uint64_t seed);
 /// Options of runEntry.
 struct RunOptions {
   std::string entry = "main";
+  /// Seeds the random arguments and the stream of `stablehlo.rng`.
   uint64_t seed = 0;
   /// Print every result (always done when the entry takes arguments).
   bool printResults = false;
@@ -78,6 +79,8 @@ mlir::FailureOr<RunReport> runEntry(mlir::ModuleOp module,
 /// Options of compareModules.
 struct CompareOptions {
   std::string entry = "main";
+  /// Seeds the random arguments and the stream of `stablehlo.rng` (both
+  /// programs draw the same numbers).
   uint64_t seed = 0;
   Tolerance tolerance{/*atol=*/1e-5, /*rtol=*/1e-4};
   InterpreterOptions interpreter;

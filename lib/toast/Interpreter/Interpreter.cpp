@@ -37,6 +37,7 @@ OpRegistry &OpRegistry::get() {
     detail::registerShapeOps(*r);
     detail::registerGatherScatterOps(*r);
     detail::registerReductionOps(*r);
+    detail::registerNormOps(*r);
     detail::registerContractionOps(*r);
     detail::registerSolveOps(*r);
     detail::registerRngOps(*r);

@@ -21,6 +21,7 @@ void registerChloOps(OpRegistry &registry);
 void registerShapeOps(OpRegistry &registry);
 void registerGatherScatterOps(OpRegistry &registry);
 void registerReductionOps(OpRegistry &registry);
+void registerNormOps(OpRegistry &registry);
 void registerContractionOps(OpRegistry &registry);
 void registerSolveOps(OpRegistry &registry);
 void registerRngOps(OpRegistry &registry);

@@ -1,4 +1,4 @@
-//===- RngOps.cpp - rng_bit_generator -------------------------------------===//
+//===- RngOps.cpp - rng_bit_generator and rng -----------------------------===//
 //
 // THREE_FRY follows XLA's counter-based generator: the state is
 // [key, counter] (u64); element i of a 64-bit output is Threefry-2x32-20
@@ -16,13 +16,30 @@
 // 64-bit outputs take (w1:w0) and (w3:w2) as elements 2i and 2i+1. The new
 // state advances the counter by the number of blocks.
 //
+// `rng` is implementation-defined in the specification. Here execution k of
+// an rng op (counted per interpreter, i.e. per device) draws from
+// Philox4x32-10 keyed by InterpreterOptions::rngSeed (low word first), draw
+// j being the block at counter (j, k) (two 64-bit words, low first):
+//   * UNIFORM floats: u = (w1:w0 >> 11) * 2^-53 in [0, 1), a + (b - a) * u
+//     rounded to the element type, drawn again when rounding reaches b;
+//   * UNIFORM integers and booleans: a + r mod (b - a) for r = w1:w0,
+//     drawn again when r falls below (2^64 - (b - a)) mod (b - a) (no
+//     modulo bias);
+//   * NORMAL (floats): Box-Muller, a + b * sqrt(-2 ln u1) cos(2 pi u2) with
+//     u1 = ((w1:w0 >> 11) + 1) * 2^-53 in (0, 1] and u2 from w3:w2 as above.
+// The results are deterministic for a seed, the same on every device and
+// in every program that runs the same rng ops in the same order.
+//
 //===----------------------------------------------------------------------===//
 
 #include "OpImpl.h"
 
 #include "toast/Dialect/StableHLO/IR/StablehloOps.h"
 
+#include "llvm/Support/MathExtras.h"
+
 #include <array>
+#include <cmath>
 
 using namespace mlir;
 using namespace toast::interp;
@@ -169,8 +186,131 @@ LogicalResult evalRngBitGenerator(Interpreter &, Operation *op,
   results.push_back(std::move(output));
   return success();
 }
+//===--- rng -------------------------------------------------------------===//
+
+/// Draws of one rng execution: block `j` of the stream is Philox4x32-10 at
+/// counter (j, invocation) under the seed.
+class RngStream {
+public:
+  RngStream(uint64_t seed, uint64_t invocation)
+      : k0(static_cast<uint32_t>(seed)), k1(static_cast<uint32_t>(seed >> 32)),
+        invocation(invocation) {}
+
+  /// The next block as two 64-bit words (low word first).
+  std::pair<uint64_t, uint64_t> next() {
+    std::array<uint32_t, 4> w = philox4x32(
+        {static_cast<uint32_t>(draw), static_cast<uint32_t>(draw >> 32),
+         static_cast<uint32_t>(invocation),
+         static_cast<uint32_t>(invocation >> 32)},
+        k0, k1);
+    ++draw;
+    return {(uint64_t(w[1]) << 32) | w[0], (uint64_t(w[3]) << 32) | w[2]};
+  }
+
+private:
+  uint32_t k0, k1;
+  uint64_t invocation;
+  uint64_t draw = 0;
+};
+
+/// A double in [0, 1) from the top 53 bits of `bits`.
+double unitInterval(uint64_t bits) {
+  return std::ldexp(double(bits >> 11), -53);
+}
+
+/// The error of an rng whose bounds `a`, `b` break `rule`.
+LogicalResult boundsError(Operation *op, StringRef rule, const Tensor &a,
+                          const Tensor &b) {
+  return op->emitError("toast-run: rng ")
+         << rule << ", got a = " << a.formatElement(0)
+         << ", b = " << b.formatElement(0);
+}
+
+LogicalResult fillUniformFloat(Operation *op, RngStream &stream,
+                               const Tensor &lo, const Tensor &hi,
+                               Tensor &result) {
+  double a = lo.getFloat(0), b = hi.getFloat(0);
+  if (!std::isfinite(a) || !std::isfinite(b) || !(a < b))
+    return boundsError(op, "UNIFORM needs finite bounds a < b", lo, hi);
+  for (int64_t i = 0, n = result.getNumElements(); i < n; ++i) {
+    // Rounding to a narrow type can reach b; draw again then.
+    do
+      result.setFloat(i, a + (b - a) * unitInterval(stream.next().first));
+    while (result.getFloat(i) >= b);
+  }
+  return success();
+}
+
+LogicalResult fillUniformInt(Operation *op, RngStream &stream, const Tensor &a,
+                             const Tensor &b, Tensor &result) {
+  bool isSigned = a.getElementType().isSignedInt();
+  bool ordered =
+      isSigned ? a.getInt(0) < b.getInt(0) : a.getUInt(0) < b.getUInt(0);
+  if (!ordered)
+    return boundsError(op, "UNIFORM needs a < b", a, b);
+  uint64_t range = b.getUInt(0) - a.getUInt(0);
+  uint64_t threshold = (0 - range) % range;
+  for (int64_t i = 0, n = result.getNumElements(); i < n; ++i) {
+    uint64_t r;
+    do
+      r = stream.next().first;
+    while (r < threshold);
+    result.setInt(i, static_cast<int64_t>(a.getUInt(0) + r % range));
+  }
+  return success();
+}
+
+LogicalResult fillNormal(Operation *op, RngStream &stream, const Tensor &a,
+                         const Tensor &b, Tensor &result) {
+  double mean = a.getFloat(0), stddev = b.getFloat(0);
+  if (!std::isfinite(mean) || !std::isfinite(stddev) || stddev < 0)
+    return boundsError(op,
+                       "NORMAL needs a finite mean a and a finite standard "
+                       "deviation b >= 0",
+                       a, b);
+  for (int64_t i = 0, n = result.getNumElements(); i < n; ++i) {
+    auto [w0, w1] = stream.next();
+    double u1 = std::ldexp(double((w0 >> 11) + 1), -53);
+    double u2 = unitInterval(w1);
+    result.setFloat(i, mean + stddev * std::sqrt(-2.0 * std::log(u1)) *
+                                  std::cos(2.0 * llvm::numbers::pi * u2));
+  }
+  return success();
+}
+
+LogicalResult evalRng(Interpreter &interp, Operation *op,
+                      ArrayRef<Tensor> operands,
+                      SmallVectorImpl<Tensor> &results) {
+  auto rng = cast<hlo::RngOp>(op);
+  const Tensor &a = operands[0], &b = operands[1], &shape = operands[2];
+  Tensor result = makeResult(op);
+  bool sameShape = shape.getNumElements() == result.getRank();
+  for (int64_t d = 0; sameShape && d < result.getRank(); ++d)
+    sameShape = shape.getInt(d) == result.getDim(d);
+  if (!sameShape)
+    return op->emitError("toast-run: rng shape operand differs from the "
+                         "result type ")
+           << result.getType();
+  RngStream stream(interp.getOptions().rngSeed, interp.nextRngInvocation());
+  const ElementType &type = result.getElementType();
+  LogicalResult status = success();
+  if (rng.getRngDistribution() == hlo::RngDistribution::NORMAL)
+    status = fillNormal(op, stream, a, b, result);
+  else if (type.isFloat())
+    status = fillUniformFloat(op, stream, a, b, result);
+  else if (type.isIntegerLike())
+    status = fillUniformInt(op, stream, a, b, result);
+  else
+    return op->emitError("toast-run: unsupported rng element type ")
+           << type.getType();
+  if (failed(status))
+    return failure();
+  results.push_back(std::move(result));
+  return success();
+}
 } // namespace
 
 void toast::interp::detail::registerRngOps(OpRegistry &r) {
   r.add("stablehlo.rng_bit_generator", evalRngBitGenerator);
+  r.add("stablehlo.rng", evalRng);
 }

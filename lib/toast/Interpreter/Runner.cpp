@@ -147,9 +147,12 @@ static FailureOr<Program> loadProgram(ModuleOp module, StringRef entry) {
 }
 
 /// Runs `program` on global `args`: directly, or SPMD on its devices.
+/// `stablehlo.rng` draws from `seed`, the seed of the arguments.
 static FailureOr<SpmdRunReport> runProgram(const Program &program,
                                            ArrayRef<Tensor> args,
-                                           const InterpreterOptions &options) {
+                                           InterpreterOptions options,
+                                           uint64_t seed) {
+  options.rngSeed = seed;
   if (program.spmd)
     return runSpmd(program.func, *program.spmd, args, options);
   Interpreter interp(program.func->getParentOfType<ModuleOp>(), options);
@@ -182,7 +185,7 @@ FailureOr<RunReport> toast::interp::runEntry(ModuleOp module,
   if (failed(args))
     return failure();
   FailureOr<SpmdRunReport> run =
-      runProgram(*program, *args, options.interpreter);
+      runProgram(*program, *args, options.interpreter, options.seed);
   if (failed(run))
     return failure();
   RunReport report;
@@ -282,11 +285,11 @@ LogicalResult toast::interp::compareModules(ModuleOp original,
   if (failed(args))
     return failure();
   FailureOr<SpmdRunReport> expected =
-      runProgram(*orig, *args, options.interpreter);
+      runProgram(*orig, *args, options.interpreter, options.seed);
   if (failed(expected))
     return failure();
   FailureOr<SpmdRunReport> actual =
-      runProgram(*part, *args, options.interpreter);
+      runProgram(*part, *args, options.interpreter, options.seed);
   if (failed(actual))
     return failure();
 

@@ -105,3 +105,16 @@ TEST_F(VerifiersTest, GatherResultShape) {
                                   RankedTensorType::get({3, 1}, builder.getI32Type()),
                                   dims, {1, 4}, tensor({4, 3}))));
 }
+
+TEST_F(VerifiersTest, BatchNormPerFeatureTensors) {
+  EXPECT_TRUE(succeeded(verifyBatchNorm(emitter(), tensor({8, 3, 4}), 1,
+                                        {"scale", "offset"},
+                                        TypeRange{tensor({3}), tensor({3})})));
+  EXPECT_TRUE(failed(verifyBatchNorm(emitter(), tensor({8, 3, 4}), 2, {"scale"},
+                                     TypeRange{tensor({3})})));
+  ASSERT_FALSE(messages.empty());
+  EXPECT_NE(messages.back().find("scale must be a 1-D tensor of 4 elements"),
+            std::string::npos)
+      << messages.back();
+  EXPECT_TRUE(failed(verifyBatchNorm(emitter(), tensor({8, 3}), 2, {}, {})));
+}

@@ -1,7 +1,8 @@
 //===- ComputeRules.cpp - Rules of contractions and reductions ------------===//
 //
 // dot, dot_general, convolution, reduce, reduce_window, select_and_scatter,
-// triangular_solve, cholesky, fft and rng_bit_generator.
+// the batch norms, triangular_solve, cholesky, fft, rng and
+// rng_bit_generator.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +15,9 @@ using namespace mlir;
 namespace toast::rules {
 namespace {
 
+using stablehlo::BatchNormGradOp;
+using stablehlo::BatchNormInferenceOp;
+using stablehlo::BatchNormTrainingOp;
 using stablehlo::CholeskyOp;
 using stablehlo::ConvolutionOp;
 using stablehlo::DotGeneralOp;
@@ -22,6 +26,7 @@ using stablehlo::FftOp;
 using stablehlo::ReduceOp;
 using stablehlo::ReduceWindowOp;
 using stablehlo::RngBitGeneratorOp;
+using stablehlo::RngOp;
 using stablehlo::SelectAndScatterOp;
 using stablehlo::TriangularSolveOp;
 
@@ -234,6 +239,83 @@ struct SelectAndScatterModel
   }
 };
 
+/// The batch norms in one scheme: one factor per operand dimension, mapped
+/// to that dimension of the full-shape operands and results (`full`). The
+/// non-feature dimensions come first, of kind `otherKind`; the feature
+/// dimension's factor comes last, is parallel (every feature is normalized
+/// on its own) and also maps dimension 0 of the per-feature tensors
+/// (`perFeature`).
+void addBatchNormFactors(ShardingRuleBuilder &builder, Operation *op,
+                         int64_t featureIndex, ArrayRef<unsigned> fullOperands,
+                         ArrayRef<unsigned> featureOperands,
+                         ArrayRef<unsigned> fullResults,
+                         ArrayRef<unsigned> featureResults,
+                         FactorKind otherKind) {
+  ArrayRef<int64_t> shape = shapeOf(op->getOperand(0));
+  addDimwiseFactors(
+      builder, op, fullOperands, fullResults, shape.size(),
+      [&](int64_t d) -> std::optional<FactorKind> {
+        if (d == featureIndex)
+          return std::nullopt;
+        return otherKind;
+      },
+      [&](int64_t d) { return shape[d]; });
+  SmallVector<int64_t> operandDims = noDims(op->getNumOperands());
+  SmallVector<int64_t> resultDims = noDims(op->getNumResults());
+  for (unsigned i : fullOperands)
+    operandDims[i] = featureIndex;
+  for (unsigned i : featureOperands)
+    operandDims[i] = 0;
+  for (unsigned i : fullResults)
+    resultDims[i] = featureIndex;
+  for (unsigned i : featureResults)
+    resultDims[i] = 0;
+  builder.addFactor(operandDims, resultDims, shape[featureIndex],
+                    FactorKind::Parallel);
+}
+
+/// batch_norm_inference(operand, scale, offset, mean, variance) -> result:
+/// elementwise given the per-feature statistics, so every dimension is
+/// parallel; the feature factor also maps the four per-feature operands.
+struct BatchNormInferenceModel
+    : RuleModel<BatchNormInferenceModel, BatchNormInferenceOp> {
+  static std::optional<ShardingRule> build(BatchNormInferenceOp op) {
+    ShardingRuleBuilder builder(op);
+    addBatchNormFactors(builder, op, op.getFeatureIndexAttr().getInt(), {0},
+                        {1, 2, 3, 4}, {0}, {}, FactorKind::Parallel);
+    return builder.build();
+  }
+};
+
+/// batch_norm_training(operand, scale, offset) -> (output, batch_mean,
+/// batch_var): the statistics are taken over every dimension but the
+/// feature dimension, and the output depends on them, so those dimensions
+/// are not tileable (the variance of a tile is not a partial sum of the
+/// whole's). The feature dimension is parallel on everything.
+struct BatchNormTrainingModel
+    : RuleModel<BatchNormTrainingModel, BatchNormTrainingOp> {
+  static std::optional<ShardingRule> build(BatchNormTrainingOp op) {
+    ShardingRuleBuilder builder(op);
+    addBatchNormFactors(builder, op, op.getFeatureIndexAttr().getInt(), {0},
+                        {1, 2}, {0}, {1, 2}, FactorKind::NotTileable);
+    return builder.build();
+  }
+};
+
+/// batch_norm_grad(operand, scale, mean, variance, grad_output) ->
+/// (grad_operand, grad_scale, grad_offset): the gradients of scale and
+/// offset are sums over the non-feature dimensions, and grad_operand uses
+/// them, so those dimensions are not tileable; the feature dimension is
+/// parallel on everything.
+struct BatchNormGradModel : RuleModel<BatchNormGradModel, BatchNormGradOp> {
+  static std::optional<ShardingRule> build(BatchNormGradOp op) {
+    ShardingRuleBuilder builder(op);
+    addBatchNormFactors(builder, op, op.getFeatureIndexAttr().getInt(), {0, 4},
+                        {1, 2, 3}, {0}, {1, 2}, FactorKind::NotTileable);
+    return builder.build();
+  }
+};
+
 /// Linear algebra on the two minor dimensions: leading (batch) dimensions
 /// are parallel on `operands` and the result, the last two not tileable.
 void addBatchedMatrixFactors(ShardingRuleBuilder &builder, Operation *op,
@@ -305,10 +387,14 @@ void attachComputeRules(MLIRContext &ctx) {
   TriangularSolveOp::attachInterface<TriangularSolveModel>(ctx);
   CholeskyOp::attachInterface<CholeskyModel>(ctx);
   FftOp::attachInterface<FftModel>(ctx);
+  BatchNormInferenceOp::attachInterface<BatchNormInferenceModel>(ctx);
+  BatchNormTrainingOp::attachInterface<BatchNormTrainingModel>(ctx);
+  BatchNormGradOp::attachInterface<BatchNormGradModel>(ctx);
   // Random bits depend on the generator state as a whole and on the
   // positions of the output elements: splitting the output would change
-  // the stream. Opaque.
+  // the stream. Opaque; so is rng, whose stream is the interpreter's.
   RngBitGeneratorOp::attachInterface<OpaqueModel<RngBitGeneratorOp>>(ctx);
+  RngOp::attachInterface<OpaqueModel<RngOp>>(ctx);
 }
 
 } // namespace toast::rules

@@ -9,7 +9,8 @@
 //                           concatenate, slices, pad, reverse, sort, tuples
 //   GatherScatterRules.cpp  gather and scatter
 //   ComputeRules.cpp        dot, dot_general, convolution, reductions,
-//                           linear algebra, fft, rng_bit_generator
+//                           batch norms, linear algebra, fft, rng,
+//                           rng_bit_generator
 //   ControlRules.cpp        while/case/if, custom_call, composite,
 //                           optimization_barrier, device ids, collectives,
 //                           tokens and transfers

@@ -1,7 +1,8 @@
 //===- StablehloComputeOps.td - Contractions and reductions -*- tablegen -*-===//
 //
 // dot, dot_general, convolution, reductions (plain, windowed,
-// select-and-scatter), linear algebra, fft and random bits.
+// select-and-scatter), batch normalization, linear algebra, fft and random
+// numbers.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TOAST_DIALECT_STABLEHLO_IR_STABLEHLOCOMPUTEOPS_TD
@@ -201,6 +202,106 @@ def StableHLO_RngBitGeneratorOp : StableHLO_Op<"rng_bit_generator", [Pure]> {
     $initial_state `,` `algorithm` `=` $rng_algorithm attr-dict
     `:` functional-type(operands, results)
   }];
+}
+
+def StableHLO_RngOp : StableHLO_Op<"rng"> {
+  let summary = "random numbers of a distribution";
+  let description = [{
+    UNIFORM draws from [a, b) (a < b); NORMAL from the normal distribution
+    with mean `a` and standard deviation `b` (floats only). `shape` (a 1-D
+    integer tensor) holds the result shape. The specification leaves the
+    generator implementation-defined, so the op is neither pure nor
+    removable.
+
+    ```mlir
+    %r = stablehlo.rng %a, %b, %shape, distribution = UNIFORM
+         : (tensor<f32>, tensor<f32>, tensor<2xi64>) -> tensor<3x4xf32>
+    ```
+  }];
+  let arguments = (ins 0DTensorOf<[AnyType]>:$a, 0DTensorOf<[AnyType]>:$b,
+                       1DTensorOf<[AnySignlessInteger, AnyUnsignedInteger,
+                                   Index]>:$shape,
+                       HLO_RngDistributionAttr:$rng_distribution);
+  let results = (outs HLO_Tensor:$result);
+  let assemblyFormat = [{
+    $a `,` $b `,` $shape `,` `distribution` `=` $rng_distribution attr-dict
+    `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def HLO_FpTensor : RankedTensorOf<[AnyFloat]>;
+def HLO_Fp1DTensor : 1DTensorOf<[AnyFloat]>;
+
+def StableHLO_BatchNormInferenceOp : StableHLO_Op<"batch_norm_inference",
+                                                  [Pure]> {
+  let summary = "normalizes with given per-feature statistics";
+  let description = [{
+    `scale * (operand - mean) / sqrt(variance + epsilon) + offset`, with the
+    1-D per-feature tensors broadcast along `feature_index`. Printed in
+    generic form:
+
+    ```mlir
+    %r = "stablehlo.batch_norm_inference"(%x, %scale, %offset, %mean, %var)
+           {epsilon = 1.000000e-03 : f32, feature_index = 1 : i64}
+         : (tensor<8x3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>,
+            tensor<3xf32>) -> tensor<8x3xf32>
+    ```
+  }];
+  let arguments = (ins HLO_FpTensor:$operand, HLO_Fp1DTensor:$scale,
+                       HLO_Fp1DTensor:$offset, HLO_Fp1DTensor:$mean,
+                       HLO_Fp1DTensor:$variance, F32Attr:$epsilon,
+                       I64Attr:$feature_index);
+  let results = (outs HLO_FpTensor:$result);
+  let hasVerifier = 1;
+}
+
+def StableHLO_BatchNormTrainingOp : StableHLO_Op<"batch_norm_training",
+                                                 [Pure]> {
+  let summary = "normalizes with the batch statistics and returns them";
+  let description = [{
+    The mean and (biased) variance of every feature are taken over all
+    dimensions but `feature_index`; the output is
+    `scale * (operand - mean) / sqrt(variance + epsilon) + offset`. Printed
+    in generic form:
+
+    ```mlir
+    %out, %mean, %var = "stablehlo.batch_norm_training"(%x, %scale, %offset)
+           {epsilon = 1.000000e-03 : f32, feature_index = 1 : i64}
+         : (tensor<8x3xf32>, tensor<3xf32>, tensor<3xf32>)
+        -> (tensor<8x3xf32>, tensor<3xf32>, tensor<3xf32>)
+    ```
+  }];
+  let arguments = (ins HLO_FpTensor:$operand, HLO_Fp1DTensor:$scale,
+                       HLO_Fp1DTensor:$offset, F32Attr:$epsilon,
+                       I64Attr:$feature_index);
+  let results = (outs HLO_FpTensor:$output, HLO_Fp1DTensor:$batch_mean,
+                      HLO_Fp1DTensor:$batch_var);
+  let hasVerifier = 1;
+}
+
+def StableHLO_BatchNormGradOp : StableHLO_Op<"batch_norm_grad", [Pure]> {
+  let summary = "gradients of batch_norm_training";
+  let description = [{
+    Given the forward statistics `mean` and `variance` and the gradient of
+    the output, returns the gradients of the operand, the scale and the
+    offset (the sums over all dimensions but `feature_index`). Printed in
+    generic form:
+
+    ```mlir
+    %gx, %gscale, %goffset = "stablehlo.batch_norm_grad"(%x, %scale, %mean, %var, %gy)
+           {epsilon = 1.000000e-03 : f32, feature_index = 1 : i64}
+         : (tensor<8x3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>,
+            tensor<8x3xf32>) -> (tensor<8x3xf32>, tensor<3xf32>, tensor<3xf32>)
+    ```
+  }];
+  let arguments = (ins HLO_FpTensor:$operand, HLO_Fp1DTensor:$scale,
+                       HLO_Fp1DTensor:$mean, HLO_Fp1DTensor:$variance,
+                       HLO_FpTensor:$grad_output, F32Attr:$epsilon,
+                       I64Attr:$feature_index);
+  let results = (outs HLO_FpTensor:$grad_operand, HLO_Fp1DTensor:$grad_scale,
+                      HLO_Fp1DTensor:$grad_offset);
+  let hasVerifier = 1;
 }
 
 #endif // TOAST_DIALECT_STABLEHLO_IR_STABLEHLOCOMPUTEOPS_TD

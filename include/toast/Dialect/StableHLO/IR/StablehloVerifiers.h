@@ -11,6 +11,7 @@
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/TypeRange.h"
 #include "toast/Dialect/StableHLO/IR/StablehloAttrs.h"
 
 namespace toast::stablehlo {
@@ -102,6 +103,15 @@ verifyWindow(EmitErrorFn emitError, mlir::ShapedType input,
              llvm::ArrayRef<int64_t> baseDilations,
              llvm::ArrayRef<int64_t> windowDilations,
              llvm::SmallVectorImpl<int64_t> &resultShape);
+
+/// batch_norm_*: `featureIndex` is a dimension of `operand`, and each
+/// per-feature tensor (`names[i]` has type `perFeature[i]`) is 1-D with the
+/// size of that dimension and the operand's element type.
+mlir::LogicalResult verifyBatchNorm(EmitErrorFn emitError,
+                                    mlir::ShapedType operand,
+                                    int64_t featureIndex,
+                                    llvm::ArrayRef<llvm::StringRef> names,
+                                    mlir::TypeRange perFeature);
 
 } // namespace toast::stablehlo
 

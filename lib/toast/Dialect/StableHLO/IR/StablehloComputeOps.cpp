@@ -10,6 +10,7 @@
 #include "toast/Dialect/StableHLO/IR/StablehloVerifiers.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 using namespace toast::stablehlo;
@@ -349,4 +350,91 @@ LogicalResult TriangularSolveOp::verify() {
   if (getResult().getType() != getB().getType())
     return emitOpError("result type must equal the type of b");
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// RngOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult RngOp::verify() {
+  Type element = getElementTypeOrSelf(getType());
+  if (getElementTypeOrSelf(getA().getType()) != element ||
+      getElementTypeOrSelf(getB().getType()) != element)
+    return emitOpError("a, b and the result must have one element type");
+  if (!isa<IntegerType, FloatType>(element))
+    return emitOpError("expects integer, boolean or floating-point "
+                       "elements, got ")
+           << element;
+  if (getRngDistribution() == RngDistribution::NORMAL &&
+      !isa<FloatType>(element))
+    return emitOpError("NORMAL needs floating-point elements, got ") << element;
+  ShapedType result = shapedType(getResult());
+  int64_t shapeSize = shapedType(getShape()).getDimSize(0);
+  if (!ShapedType::isDynamic(shapeSize) && shapeSize != result.getRank())
+    return emitOpError("shape has ")
+           << shapeSize << " entries but the result has rank "
+           << result.getRank();
+  DenseIntElementsAttr shape;
+  if (!matchPattern(getShape(), m_Constant(&shape)))
+    return success();
+  // The shape may have any integer element type.
+  SmallVector<int64_t> sizes =
+      llvm::map_to_vector(shape.getValues<APInt>(),
+                          [](const APInt &v) { return v.getSExtValue(); });
+  for (auto [d, size] : llvm::enumerate(sizes))
+    if (!result.isDynamicDim(d) && size != result.getDimSize(d)) {
+      InFlightDiagnostic diag = emitOpError("shape [");
+      llvm::interleaveComma(sizes, diag);
+      return diag << "] differs from the result type " << getType();
+    }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Batch normalization
+//===----------------------------------------------------------------------===//
+
+/// `values` have the operand's type (outputs and gradients of batch norms).
+static LogicalResult verifyOperandTyped(Operation *op, Value operand,
+                                        ArrayRef<StringRef> names,
+                                        ValueRange values) {
+  for (auto [name, value] : llvm::zip_equal(names, values))
+    if (value.getType() != operand.getType())
+      return op->emitOpError()
+             << name << " must have the operand type " << operand.getType()
+             << ", got " << value.getType();
+  return success();
+}
+
+LogicalResult BatchNormInferenceOp::verify() {
+  if (failed(verifyOperandTyped(*this, getOperand(), {"result"}, getResult())))
+    return failure();
+  return verifyBatchNorm(
+      opError(*this), shapedType(getOperand()), getFeatureIndexAttr().getInt(),
+      {"scale", "offset", "mean", "variance"},
+      TypeRange{getScale().getType(), getOffset().getType(),
+                getMean().getType(), getVariance().getType()});
+}
+
+LogicalResult BatchNormTrainingOp::verify() {
+  if (failed(verifyOperandTyped(*this, getOperand(), {"output"}, getOutput())))
+    return failure();
+  return verifyBatchNorm(
+      opError(*this), shapedType(getOperand()), getFeatureIndexAttr().getInt(),
+      {"scale", "offset", "batch_mean", "batch_var"},
+      TypeRange{getScale().getType(), getOffset().getType(),
+                getBatchMean().getType(), getBatchVar().getType()});
+}
+
+LogicalResult BatchNormGradOp::verify() {
+  if (failed(verifyOperandTyped(*this, getOperand(),
+                                {"grad_output", "grad_operand"},
+                                {getGradOutput(), getGradOperand()})))
+    return failure();
+  return verifyBatchNorm(
+      opError(*this), shapedType(getOperand()), getFeatureIndexAttr().getInt(),
+      {"scale", "mean", "variance", "grad_scale", "grad_offset"},
+      TypeRange{getScale().getType(), getMean().getType(),
+                getVariance().getType(), getGradScale().getType(),
+                getGradOffset().getType()});
 }

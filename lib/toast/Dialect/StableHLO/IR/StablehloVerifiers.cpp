@@ -512,4 +512,27 @@ LogicalResult verifyScatter(EmitErrorFn emitError, ShapedType operand,
   return success();
 }
 
+LogicalResult verifyBatchNorm(EmitErrorFn emitError, ShapedType operand,
+                              int64_t featureIndex, ArrayRef<StringRef> names,
+                              TypeRange perFeature) {
+  if (featureIndex < 0 || featureIndex >= operand.getRank())
+    return emitError() << "feature_index " << featureIndex
+                       << " is out of range [0, " << operand.getRank() << ")";
+  int64_t features = operand.getDimSize(featureIndex);
+  for (auto [name, type] : llvm::zip_equal(names, perFeature)) {
+    auto shaped = cast<ShapedType>(type);
+    if (shaped.getElementType() != operand.getElementType())
+      return emitError() << name << " must have the operand's element type "
+                         << operand.getElementType() << ", got " << type;
+    if (shaped.getRank() != 1 || !compatible(shaped.getDimSize(0), features))
+      return emitError() << name << " must be a 1-D tensor of "
+                         << (ShapedType::isDynamic(features)
+                                 ? std::string("?")
+                                 : std::to_string(features))
+                         << " elements (dimension " << featureIndex
+                         << " of the operand), got " << type;
+  }
+  return success();
+}
+
 } // namespace toast::stablehlo
