@@ -112,6 +112,14 @@ func.func @bitcast_convert(%x: tensor<4xf32>, %y: tensor<4x2xbf16>) {
   return
 }
 
+// CHECK-LABEL: func.func @broadcast(
+func.func @broadcast(%x: tensor<2x3xf32>) {
+  // New leading dimensions get their own factors.
+  // CHECK: stablehlo.broadcast{{.*}}toast.sharding_rule = "([k, l])->([i, j, k, l]) {i=4, j=5, k=2, l=3}"
+  %0 = stablehlo.broadcast %x, sizes = [4, 5] : (tensor<2x3xf32>) -> tensor<4x5x2x3xf32>
+  return
+}
+
 // CHECK-LABEL: func.func @broadcast_in_dim(
 func.func @broadcast_in_dim(%v: tensor<128xf32>, %s: tensor<f32>, %o: tensor<1x3xf32>) {
   // CHECK: stablehlo.broadcast_in_dim{{.*}}toast.sharding_rule = "([j])->([i, j]) {i=4, j=128}"
@@ -326,6 +334,21 @@ func.func @dynamic_update_slice(%x: tensor<8x4xf32>, %u: tensor<2x4xf32>, %i: te
   return
 }
 
+// CHECK-LABEL: func.func @einsum(
+func.func @einsum(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>, %q: tensor<5x2x3xf32>, %s: tensor<3x3xf32>) {
+  // Letters of the result are parallel, summed ones reductions.
+  // CHECK: stablehlo.einsum{{.*}}toast.sharding_rule = "([i, j], [j, k])->([i, k]) {i=2, j=3, k=4} reduction={j}"
+  %0 = stablehlo.einsum %a, %b, config = "ab,bc->ac" : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
+  // `...` labels align on the minor dimensions; a letter of one operand
+  // only that the result lacks is a reduction too.
+  // CHECK: stablehlo.einsum{{.*}}toast.sharding_rule = "([i, j, k], [j, k])->([i, j]) {i=5, j=2, k=3} reduction={k}"
+  %1 = stablehlo.einsum %q, %a, config = "...ij,...ij->...i" : (tensor<5x2x3xf32>, tensor<2x3xf32>) -> tensor<5x2xf32>
+  // A diagonal is not tileable; its second dimension stays unmapped.
+  // CHECK: stablehlo.einsum{{.*}}toast.sharding_rule = "([i, _], [i, j])->([j]) {i=3, j=4} not_tileable={i}"
+  %2 = stablehlo.einsum %s, %b, config = "aa,ab->b" : (tensor<3x3xf32>, tensor<3x4xf32>) -> tensor<4xf32>
+  return
+}
+
 // CHECK-LABEL: func.func @exponential(
 func.func @exponential(%x: tensor<2x3xf32>) {
   // CHECK: stablehlo.exponential{{.*}}toast.sharding_rule = "([i, j])->([i, j]) {i=2, j=3}"
@@ -367,6 +390,14 @@ func.func @gather(%table: tensor<1000x64xf32>, %ids: tensor<8x16x1xi32>, %x: ten
   // Partial windows stay unmapped; only the full dim 0 is tileable.
   // CHECK: stablehlo.gather{{.*}}toast.sharding_rule = "([j, _, _, _], [i, k, l, _])->([i, j, _, _, _, k, l]) {i=1, j=10, k=1, l=4}"
   %2 = "stablehlo.gather"(%t, %j) <{dimension_numbers = #stablehlo.gather<offset_dims = [1, 2, 3, 4], start_index_map = [1, 2, 3], index_vector_dim = 3>, slice_sizes = array<i64: 10, 2, 2, 2>}> : (tensor<10x10x10x10xf32>, tensor<1x1x4x3xi64>) -> tensor<1x10x2x2x2x1x4xf32>
+  return
+}
+
+// CHECK-LABEL: func.func @get_dimension_size(
+func.func @get_dimension_size(%x: tensor<2x3xf32>) {
+  // A tile would report its own size: nothing is tileable.
+  // CHECK: stablehlo.get_dimension_size{{.*}}toast.sharding_rule = "([i, j])->([]) {i=2, j=3} not_tileable={i, j}"
+  %0 = stablehlo.get_dimension_size %x, dim = 1 : (tensor<2x3xf32>) -> tensor<i32>
   return
 }
 
@@ -817,6 +848,17 @@ func.func @tanh(%x: tensor<2x3xf32>) {
   return
 }
 
+// CHECK-LABEL: func.func @torch_index_select(
+func.func @torch_index_select(%x: tensor<5x4xf32>, %i: tensor<3xi32>, %b: tensor<8x6x10x2xf32>, %j: tensor<8x7xi32>) {
+  // The selected dimension stays unmapped, like an indexed gather dimension.
+  // CHECK: stablehlo.torch_index_select{{.*}}toast.sharding_rule = "([_, j], [i])->([i, j]) {i=3, j=4}"
+  %0 = "stablehlo.torch_index_select"(%x, %i) {batch_dims = 0 : i64, dim = 0 : i64} : (tensor<5x4xf32>, tensor<3xi32>) -> tensor<3x4xf32>
+  // A batch dimension maps the operand, the index and the result.
+  // CHECK: stablehlo.torch_index_select{{.*}}toast.sharding_rule = "([i, j, _, l], [i, k])->([i, j, k, l]) {i=8, j=6, k=7, l=2}"
+  %1 = "stablehlo.torch_index_select"(%b, %j) {batch_dims = 1 : i64, dim = 2 : i64} : (tensor<8x6x10x2xf32>, tensor<8x7xi32>) -> tensor<8x6x7x2xf32>
+  return
+}
+
 // CHECK-LABEL: func.func @transpose(
 func.func @transpose(%x: tensor<2x3x4xf32>) {
   // CHECK: stablehlo.transpose{{.*}}toast.sharding_rule = "([j, k, i])->([i, j, k]) {i=4, j=2, k=3}"
@@ -835,6 +877,17 @@ func.func @triangular_solve(%a: tensor<2x3x3xf32>, %b: tensor<2x3x4xf32>) {
 func.func @tuple(%x: tensor<2x3xf32>, %i: tensor<i32>) {
   // CHECK: stablehlo.tuple{{.*}}toast.sharding_rule = "opaque"
   %0 = stablehlo.tuple %x, %i : tuple<tensor<2x3xf32>, tensor<i32>>
+  return
+}
+
+// CHECK-LABEL: func.func @unary_einsum(
+func.func @unary_einsum(%a: tensor<2x3xf32>, %s: tensor<3x3xf32>) {
+  // CHECK: stablehlo.unary_einsum{{.*}}toast.sharding_rule = "([i, j])->([i]) {i=2, j=3} reduction={j}"
+  %0 = stablehlo.unary_einsum %a, config = "ab->a" : (tensor<2x3xf32>) -> tensor<2xf32>
+  // CHECK: stablehlo.unary_einsum{{.*}}toast.sharding_rule = "([i, j])->([j, i]) {i=2, j=3}"
+  %1 = stablehlo.unary_einsum %a, config = "ab->ba" : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  // CHECK: stablehlo.unary_einsum{{.*}}toast.sharding_rule = "([i, _])->([]) {i=3} not_tileable={i}"
+  %2 = stablehlo.unary_einsum %s, config = "ii->" : (tensor<3x3xf32>) -> tensor<f32>
   return
 }
 

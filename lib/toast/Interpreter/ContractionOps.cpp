@@ -12,11 +12,16 @@
 // Floats accumulate in double and round once to the result type; integers
 // accumulate with 64-bit wraparound and wrap to the result width.
 //
+// einsum and unary_einsum (rare: exporters emit dot_general) run a plain
+// loop over every assignment of the config's labels, adding the product of
+// the operands' elements to the result element (booleans: or of ands).
+//
 //===----------------------------------------------------------------------===//
 
 #include "OpImpl.h"
 
 #include "toast/Dialect/StableHLO/IR/StablehloOps.h"
+#include "toast/Dialect/StableHLO/IR/StablehloVerifiers.h"
 
 #include <numeric>
 
@@ -355,9 +360,98 @@ LogicalResult evalConvolution(Interpreter &, Operation *op,
   results.push_back(transposed(packed, outPerm));
   return success();
 }
+
+//===--- einsum
+//------------------------------------------------------------===//
+
+/// Runs an einsum over `operands` with the labels of `config`.
+LogicalResult evalEinsumConfig(Operation *op, StringRef config,
+                               ArrayRef<Tensor> operands,
+                               SmallVectorImpl<Tensor> &results) {
+  Tensor result = makeResult(op);
+  FailureOr<hlo::EinsumLabels> labels =
+      hlo::analyzeEinsum([op]() { return op->emitError("toast-run: "); },
+                         config, op->getOperandTypes(), result.getType());
+  if (failed(labels))
+    return failure();
+  // A label's stride in a tensor: the sum of the strides of its dimensions
+  // (several for a diagonal).
+  auto labelStrides = [&](ArrayRef<int64_t> dims, ArrayRef<int64_t> strides) {
+    SmallVector<int64_t> byLabel(labels->getNumLabels(), 0);
+    for (auto [label, stride] : llvm::zip_equal(dims, strides))
+      byLabel[label] += stride;
+    return byLabel;
+  };
+  SmallVector<SmallVector<int64_t>> operandStrides;
+  for (auto [dims, x] : llvm::zip_equal(labels->operands, operands))
+    operandStrides.push_back(labelStrides(dims, x.getStrides()));
+  SmallVector<int64_t> resultStrides =
+      labelStrides(labels->result, result.getStrides());
+  const ElementType &type = result.getElementType();
+  int64_t n = result.getNumElements();
+  std::vector<std::complex<double>> sums(n);
+  std::vector<int64_t> intSums(n, 0);
+  for (IndexIterator it(labels->sizes); !it.done(); it.next()) {
+    auto flat = [&](ArrayRef<int64_t> strides) {
+      int64_t i = 0;
+      for (auto [index, stride] : llvm::zip_equal(it.index(), strides))
+        i += index * stride;
+      return i;
+    };
+    int64_t r = flat(resultStrides);
+    if (type.isIntegerLike()) {
+      uint64_t product = 1;
+      for (auto [x, strides] : llvm::zip_equal(operands, operandStrides)) {
+        int64_t i = flat(strides);
+        product *=
+            static_cast<uint64_t>(x.getElementType().isIntegerLike()
+                                      ? x.getInt(i)
+                                      : static_cast<int64_t>(x.getAsDouble(i)));
+      }
+      if (type.isBool())
+        intSums[r] |= product != 0;
+      else
+        intSums[r] = static_cast<int64_t>(uint64_t(intSums[r]) + product);
+      continue;
+    }
+    std::complex<double> product = 1;
+    for (auto [x, strides] : llvm::zip_equal(operands, operandStrides)) {
+      int64_t i = flat(strides);
+      product *=
+          x.getElementType().isComplex() ? x.getComplex(i) : x.getAsDouble(i);
+    }
+    sums[r] += product;
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    if (type.isIntegerLike())
+      result.setInt(i, intSums[i]);
+    else if (type.isComplex())
+      result.setComplex(i, sums[i]);
+    else
+      result.setFloat(i, sums[i].real());
+  }
+  results.push_back(std::move(result));
+  return success();
+}
+
+LogicalResult evalEinsum(Interpreter &, Operation *op,
+                         ArrayRef<Tensor> operands,
+                         SmallVectorImpl<Tensor> &results) {
+  return evalEinsumConfig(op, cast<hlo::EinsumOp>(op).getEinsumConfig(),
+                          operands, results);
+}
+
+LogicalResult evalUnaryEinsum(Interpreter &, Operation *op,
+                              ArrayRef<Tensor> operands,
+                              SmallVectorImpl<Tensor> &results) {
+  return evalEinsumConfig(op, cast<hlo::UnaryEinsumOp>(op).getEinsumConfig(),
+                          operands, results);
+}
 } // namespace
 
 void toast::interp::detail::registerContractionOps(OpRegistry &r) {
+  r.add("stablehlo.einsum", evalEinsum);
+  r.add("stablehlo.unary_einsum", evalUnaryEinsum);
   r.add("stablehlo.dot", evalDot);
   r.add("stablehlo.dot_general", evalDotGeneral);
   r.add("stablehlo.convolution", evalConvolution);

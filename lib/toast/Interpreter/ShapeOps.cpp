@@ -1,9 +1,10 @@
 //===- ShapeOps.cpp - Constants and data movement ops ---------------------===//
 //
-// constant, iota, broadcast_in_dim, transpose, reshape, concatenate, slice,
-// dynamic_slice, dynamic_update_slice (start indices clamped into bounds),
-// pad (negative edges and interior padding) and reverse. All data movement
-// goes through copyStrided.
+// constant, iota, broadcast_in_dim, broadcast, transpose, reshape,
+// concatenate, slice, dynamic_slice, dynamic_update_slice (start indices
+// clamped into bounds), pad (negative edges and interior padding), reverse,
+// torch_index_select (indices clamped into bounds) and get_dimension_size.
+// Data movement goes through copyStrided, except in torch_index_select.
 //
 //===----------------------------------------------------------------------===//
 
@@ -140,12 +141,11 @@ LogicalResult evalIota(Interpreter &, Operation *op, ArrayRef<Tensor>,
   return success();
 }
 
-LogicalResult evalBroadcastInDim(Interpreter &, Operation *op,
-                                 ArrayRef<Tensor> operands,
-                                 SmallVectorImpl<Tensor> &results) {
-  ArrayRef<int64_t> dims =
-      cast<hlo::BroadcastInDimOp>(op).getBroadcastDimensions();
-  const Tensor &x = operands[0];
+/// `x` broadcast into the result of `op`: operand dimension i is result
+/// dimension dims[i] (size-1 operand dimensions repeat).
+LogicalResult broadcastInto(Operation *op, const Tensor &x,
+                            ArrayRef<int64_t> dims,
+                            SmallVectorImpl<Tensor> &results) {
   Tensor result = makeResult(op);
   SmallVector<int64_t> xStrides = x.getStrides();
   SmallVector<int64_t> srcStrides(result.getRank(), 0);
@@ -154,6 +154,66 @@ LogicalResult evalBroadcastInDim(Interpreter &, Operation *op,
       srcStrides[d] = xStrides[i];
   copyStrided(x, 0, srcStrides, result, 0, result.getStrides(),
               result.getShape());
+  results.push_back(std::move(result));
+  return success();
+}
+
+LogicalResult evalBroadcastInDim(Interpreter &, Operation *op,
+                                 ArrayRef<Tensor> operands,
+                                 SmallVectorImpl<Tensor> &results) {
+  return broadcastInto(
+      op, operands[0],
+      cast<hlo::BroadcastInDimOp>(op).getBroadcastDimensions(), results);
+}
+
+/// broadcast: the operand's dimensions are the result's minor ones.
+LogicalResult evalBroadcast(Interpreter &, Operation *op,
+                            ArrayRef<Tensor> operands,
+                            SmallVectorImpl<Tensor> &results) {
+  int64_t added = cast<hlo::BroadcastOp>(op).getBroadcastSizes().size();
+  SmallVector<int64_t> dims =
+      llvm::to_vector(llvm::seq<int64_t>(added, added + operands[0].getRank()));
+  return broadcastInto(op, operands[0], dims, results);
+}
+
+LogicalResult evalGetDimensionSize(Interpreter &, Operation *op,
+                                   ArrayRef<Tensor> operands,
+                                   SmallVectorImpl<Tensor> &results) {
+  int64_t dim = cast<hlo::GetDimensionSizeOp>(op).getDimensionAttr().getInt();
+  Tensor result = makeResult(op);
+  result.setInt(0, operands[0].getDim(dim));
+  results.push_back(std::move(result));
+  return success();
+}
+
+LogicalResult evalTorchIndexSelect(Interpreter &, Operation *op,
+                                   ArrayRef<Tensor> operands,
+                                   SmallVectorImpl<Tensor> &results) {
+  auto select = cast<hlo::TorchIndexSelectOp>(op);
+  int64_t dim = select.getDimAttr().getInt();
+  int64_t batchDims = select.getBatchDimsAttr().getInt();
+  const Tensor &x = operands[0], &index = operands[1];
+  int64_t selected = index.getRank() - batchDims;
+  int64_t limit = x.getDim(dim) - 1;
+  Tensor result = makeResult(op);
+  if (limit < 0 && result.getNumElements() > 0)
+    return op->emitError("toast-run: torch_index_select selects from the "
+                         "empty dimension ")
+           << dim;
+  SmallVector<int64_t> at(index.getRank()), from(x.getRank());
+  for (IndexIterator it(result.getShape()); !it.done(); it.next()) {
+    ArrayRef<int64_t> r = it.index();
+    // The index position: the batch dimensions, then the selected ones.
+    llvm::copy(r.take_front(batchDims), at.begin());
+    llvm::copy(r.slice(dim, selected), at.begin() + batchDims);
+    int64_t i = index.getInt(index.getFlatIndex(at));
+    if (index.getElementType().isUnsignedInt() && i < 0)
+      i = limit; // Huge unsigned values clamp to the top.
+    llvm::copy(r.take_front(dim), from.begin());
+    from[dim] = std::clamp<int64_t>(i, 0, limit);
+    llvm::copy(r.drop_front(dim + selected), from.begin() + dim + 1);
+    result.copyElement(it.flat(), x, x.getFlatIndex(from));
+  }
   results.push_back(std::move(result));
   return success();
 }
@@ -333,4 +393,7 @@ void toast::interp::detail::registerShapeOps(OpRegistry &r) {
   r.add("stablehlo.dynamic_update_slice", evalDynamicUpdateSlice);
   r.add("stablehlo.pad", evalPad);
   r.add("stablehlo.reverse", evalReverse);
+  r.add("stablehlo.broadcast", evalBroadcast);
+  r.add("stablehlo.get_dimension_size", evalGetDimensionSize);
+  r.add("stablehlo.torch_index_select", evalTorchIndexSelect);
 }

@@ -106,6 +106,27 @@ TEST_F(VerifiersTest, GatherResultShape) {
                                   dims, {1, 4}, tensor({4, 3}))));
 }
 
+TEST_F(VerifiersTest, BroadcastPrependsSizes) {
+  EXPECT_TRUE(succeeded(
+      verifyBroadcast(emitter(), tensor({3}), {4, 2}, tensor({4, 2, 3}))));
+  EXPECT_TRUE(failed(
+      verifyBroadcast(emitter(), tensor({3}), {4, 2}, tensor({3, 4, 2}))));
+}
+
+TEST_F(VerifiersTest, TorchIndexSelectShape) {
+  auto index = [&](ArrayRef<int64_t> shape) {
+    return RankedTensorType::get(shape, builder.getI32Type());
+  };
+  // operand[:dim] ++ index[batch_dims:] ++ operand[dim + 1:].
+  EXPECT_TRUE(succeeded(verifyTorchIndexSelect(emitter(), tensor({8, 6, 10, 2}),
+                                               index({8, 7, 3}), 2, 1,
+                                               tensor({8, 6, 7, 3, 2}))));
+  EXPECT_TRUE(failed(verifyTorchIndexSelect(emitter(), tensor({8, 6}),
+                                            index({7}), 0, 1, tensor({7, 6}))));
+  EXPECT_TRUE(failed(verifyTorchIndexSelect(
+      emitter(), tensor({8, 6}), index({4, 7}), 1, 1, tensor({8, 7}))));
+}
+
 TEST_F(VerifiersTest, BatchNormPerFeatureTensors) {
   EXPECT_TRUE(succeeded(verifyBatchNorm(emitter(), tensor({8, 3, 4}), 1,
                                         {"scale", "offset"},
@@ -117,4 +138,29 @@ TEST_F(VerifiersTest, BatchNormPerFeatureTensors) {
             std::string::npos)
       << messages.back();
   EXPECT_TRUE(failed(verifyBatchNorm(emitter(), tensor({8, 3}), 2, {}, {})));
+}
+
+TEST_F(VerifiersTest, EinsumLabels) {
+  // "...ij,...jk->...ik" with a longer ellipsis on the left.
+  FailureOr<EinsumLabels> labels = analyzeEinsum(
+      emitter(), "...ij,...jk->...ik",
+      TypeRange{tensor({5, 4, 2, 3}), tensor({4, 3, 6})}, tensor({5, 4, 2, 6}));
+  ASSERT_TRUE(succeeded(labels));
+  // Labels in order of appearance: ...[1], ...[0], i, j, k.
+  EXPECT_EQ(labels->getNumLabels(), 5);
+  EXPECT_EQ(labels->names[0], "...[1]");
+  EXPECT_EQ(labels->operands[0], (SmallVector<int64_t>{0, 1, 2, 3}));
+  EXPECT_EQ(labels->operands[1], (SmallVector<int64_t>{1, 3, 4}));
+  EXPECT_EQ(labels->result, (SmallVector<int64_t>{0, 1, 2, 4}));
+  EXPECT_EQ(labels->sizes, (SmallVector<int64_t>{5, 4, 2, 3, 6}));
+  EXPECT_FALSE(labels->isInResult(3));
+  // A diagonal repeats a label within an operand.
+  labels =
+      analyzeEinsum(emitter(), "ii->i", TypeRange{tensor({3, 3})}, tensor({3}));
+  ASSERT_TRUE(succeeded(labels));
+  EXPECT_EQ(labels->operands[0], (SmallVector<int64_t>{0, 0}));
+  // Sizes must agree.
+  EXPECT_TRUE(failed(analyzeEinsum(emitter(), "ab,bc->ac",
+                                   TypeRange{tensor({2, 3}), tensor({4, 5})},
+                                   tensor({2, 5}))));
 }

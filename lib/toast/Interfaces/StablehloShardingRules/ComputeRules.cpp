@@ -1,14 +1,15 @@
 //===- ComputeRules.cpp - Rules of contractions and reductions ------------===//
 //
-// dot, dot_general, convolution, reduce, reduce_window, select_and_scatter,
-// the batch norms, triangular_solve, cholesky, fft, rng and
-// rng_bit_generator.
+// dot, dot_general, einsum, unary_einsum, convolution, reduce,
+// reduce_window, select_and_scatter, the batch norms, triangular_solve,
+// cholesky, fft, rng and rng_bit_generator.
 //
 //===----------------------------------------------------------------------===//
 
 #include "RuleModels.h"
 
 #include "toast/Dialect/StableHLO/IR/StablehloOps.h"
+#include "toast/Dialect/StableHLO/IR/StablehloVerifiers.h"
 
 using namespace mlir;
 
@@ -22,6 +23,7 @@ using stablehlo::CholeskyOp;
 using stablehlo::ConvolutionOp;
 using stablehlo::DotGeneralOp;
 using stablehlo::DotOp;
+using stablehlo::EinsumOp;
 using stablehlo::FftOp;
 using stablehlo::ReduceOp;
 using stablehlo::ReduceWindowOp;
@@ -29,6 +31,7 @@ using stablehlo::RngBitGeneratorOp;
 using stablehlo::RngOp;
 using stablehlo::SelectAndScatterOp;
 using stablehlo::TriangularSolveOp;
+using stablehlo::UnaryEinsumOp;
 
 /// Entry `i` of an optional per-dimension attribute, `dflt` when absent.
 int64_t entryOr(std::optional<ArrayRef<int64_t>> values, int64_t i,
@@ -100,6 +103,42 @@ struct DotModel : RuleModel<DotModel, DotOp> {
       builder.addFactor({kNoFactor, 1}, {r++}, rhs[1], FactorKind::Parallel);
     builder.addFactor({static_cast<int64_t>(lhs.size()) - 1, 0}, {}, lhs.back(),
                       FactorKind::Reduction);
+    return builder.build();
+  }
+};
+
+/// einsum and unary_einsum: one factor per label of the config, in order of
+/// first appearance, mapped to the first dimension of each operand with
+/// that label and to the result dimension with it. A label of the result
+/// is parallel, one only in operands a reduction (it is summed over), and
+/// one repeated within an operand (a diagonal) not tileable; its further
+/// dimensions in that operand stay unmapped.
+template <typename OpT> struct EinsumModel : RuleModel<EinsumModel<OpT>, OpT> {
+  static std::optional<ShardingRule> build(OpT op) {
+    FailureOr<stablehlo::EinsumLabels> labels = stablehlo::analyzeEinsum(
+        [&]() { return op.emitOpError(); }, op.getEinsumConfig(),
+        op->getOperandTypes(), cast<ShapedType>(op.getType()));
+    if (failed(labels))
+      return std::nullopt;
+    ShardingRuleBuilder builder(op);
+    for (int64_t label = 0; label < labels->getNumLabels(); ++label) {
+      SmallVector<int64_t> operandDims = noDims(op->getNumOperands());
+      bool diagonal = false;
+      for (auto [i, dims] : llvm::enumerate(labels->operands)) {
+        auto it = llvm::find(dims, label);
+        if (it == dims.end())
+          continue;
+        operandDims[i] = it - dims.begin();
+        diagonal |= llvm::count(dims, label) > 1;
+      }
+      auto it = llvm::find(labels->result, label);
+      int64_t resultDim =
+          it == labels->result.end() ? kNoFactor : it - labels->result.begin();
+      FactorKind kind = diagonal                 ? FactorKind::NotTileable
+                        : resultDim != kNoFactor ? FactorKind::Parallel
+                                                 : FactorKind::Reduction;
+      builder.addFactor(operandDims, {resultDim}, labels->sizes[label], kind);
+    }
     return builder.build();
   }
 };
@@ -380,6 +419,8 @@ struct FftModel : RuleModel<FftModel, FftOp> {
 void attachComputeRules(MLIRContext &ctx) {
   DotOp::attachInterface<DotModel>(ctx);
   DotGeneralOp::attachInterface<DotGeneralModel>(ctx);
+  EinsumOp::attachInterface<EinsumModel<EinsumOp>>(ctx);
+  UnaryEinsumOp::attachInterface<EinsumModel<UnaryEinsumOp>>(ctx);
   ConvolutionOp::attachInterface<ConvolutionModel>(ctx);
   ReduceOp::attachInterface<ReduceModel>(ctx);
   ReduceWindowOp::attachInterface<ReduceWindowModel>(ctx);

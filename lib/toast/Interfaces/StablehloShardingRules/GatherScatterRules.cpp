@@ -1,4 +1,4 @@
-//===- GatherScatterRules.cpp - Rules of gather and scatter ---------------===//
+//===- GatherScatterRules.cpp - Rules of gather, scatter and index_select -===//
 //
 // Both ops pair the *batch* dimensions of the indices (all but
 // index_vector_dim) with the batch dimensions of the gathered result or of
@@ -20,6 +20,7 @@ namespace {
 
 using stablehlo::GatherOp;
 using stablehlo::ScatterOp;
+using stablehlo::TorchIndexSelectOp;
 
 /// The dimensions in [0, rank) that are not in `excluded` (in order).
 SmallVector<int64_t> complement(int64_t rank,
@@ -200,11 +201,48 @@ struct ScatterModel : RuleModel<ScatterModel, ScatterOp> {
   }
 };
 
+/// torch_index_select(operand, index) -> result, with result shape
+/// operand[:dim] ++ index[batch_dims:] ++ operand[dim + 1:]. Factors in
+/// result-dimension order, all parallel:
+///   * a batch dimension (< batch_dims) maps the operand, the index and the
+///     result;
+///   * another operand dimension maps the operand and the result;
+///   * an index dimension past the batch dimensions maps the index and the
+///     result.
+/// The selected operand dimension `dim` stays unmapped, like the indexed
+/// dimensions of gather: every index may read any of its entries.
+struct TorchIndexSelectModel
+    : RuleModel<TorchIndexSelectModel, TorchIndexSelectOp> {
+  static std::optional<ShardingRule> build(TorchIndexSelectOp op) {
+    ShardingRuleBuilder builder(op);
+    ArrayRef<int64_t> out = shapeOf(op.getResult());
+    int64_t dim = op.getDimAttr().getInt();
+    int64_t batchDims = op.getBatchDimsAttr().getInt();
+    int64_t indexRank = shapeOf(op.getIndex()).size();
+    int64_t selected = indexRank - batchDims;
+    for (int64_t r = 0, e = out.size(); r < e; ++r) {
+      int64_t operandDim = kNoFactor, indexDim = kNoFactor;
+      if (r < batchDims)
+        operandDim = indexDim = r;
+      else if (r < dim)
+        operandDim = r;
+      else if (r < dim + selected)
+        indexDim = batchDims + (r - dim);
+      else
+        operandDim = r - selected + 1;
+      builder.addFactor({operandDim, indexDim}, {r}, out[r],
+                        FactorKind::Parallel);
+    }
+    return builder.build();
+  }
+};
+
 } // namespace
 
 void attachGatherScatterRules(MLIRContext &ctx) {
   GatherOp::attachInterface<GatherModel>(ctx);
   ScatterOp::attachInterface<ScatterModel>(ctx);
+  TorchIndexSelectOp::attachInterface<TorchIndexSelectModel>(ctx);
 }
 
 } // namespace toast::rules

@@ -1,8 +1,8 @@
 //===- ShapeRules.cpp - Rules of data-movement StableHLO ops --------------===//
 //
-// constant, iota, broadcast_in_dim, transpose, reshape, concatenate, slice,
-// dynamic_slice, dynamic_update_slice, pad, reverse, sort, tuple and
-// get_tuple_element. Most are
+// constant, iota, broadcast_in_dim, broadcast, transpose, reshape,
+// concatenate, slice, dynamic_slice, dynamic_update_slice, pad, reverse,
+// sort, get_dimension_size, tuple and get_tuple_element. Most are
 // "pointwise except on some dimensions": a dimension the op moves data
 // along (sliced, padded, reversed, concatenated, sorted) gets a not-tileable
 // factor mapped on every tensor that has it; the others are parallel.
@@ -21,10 +21,12 @@ namespace toast::rules {
 namespace {
 
 using stablehlo::BroadcastInDimOp;
+using stablehlo::BroadcastOp;
 using stablehlo::ConcatenateOp;
 using stablehlo::ConstantOp;
 using stablehlo::DynamicSliceOp;
 using stablehlo::DynamicUpdateSliceOp;
+using stablehlo::GetDimensionSizeOp;
 using stablehlo::GetTupleElementOp;
 using stablehlo::IotaOp;
 using stablehlo::PadOp;
@@ -87,6 +89,39 @@ struct BroadcastInDimModel : RuleModel<BroadcastInDimModel, BroadcastInDimOp> {
     for (auto [d, size] : llvm::enumerate(out))
       builder.addFactor({operandOf[d]}, {static_cast<int64_t>(d)}, size,
                         FactorKind::Parallel);
+    return builder.build();
+  }
+};
+
+/// broadcast: the leading result dimensions (broadcast_sizes) get parallel
+/// factors of their own; operand dimension i and result dimension
+/// len(broadcast_sizes) + i share a parallel factor.
+struct BroadcastModel : RuleModel<BroadcastModel, BroadcastOp> {
+  static std::optional<ShardingRule> build(BroadcastOp op) {
+    ShardingRuleBuilder builder(op);
+    ArrayRef<int64_t> out = shapeOf(op.getResult());
+    int64_t added = op.getBroadcastSizes().size();
+    for (auto [d, size] : llvm::enumerate(out)) {
+      int64_t r = d;
+      builder.addFactor({r < added ? kNoFactor : r - added}, {r}, size,
+                        FactorKind::Parallel);
+    }
+    return builder.build();
+  }
+};
+
+/// get_dimension_size: the result (a scalar) is the size of the whole
+/// operand's dimension, which a tile of it would not have: every operand
+/// dimension is not tileable.
+struct GetDimensionSizeModel
+    : RuleModel<GetDimensionSizeModel, GetDimensionSizeOp> {
+  static std::optional<ShardingRule> build(GetDimensionSizeOp op) {
+    ShardingRuleBuilder builder(op);
+    ArrayRef<int64_t> in = shapeOf(op.getOperand());
+    addDimwiseFactors(
+        builder, op, {0}, {}, in.size(),
+        [](int64_t) { return FactorKind::NotTileable; },
+        [&](int64_t d) { return in[d]; });
     return builder.build();
   }
 };
@@ -282,6 +317,7 @@ void attachShapeRules(MLIRContext &ctx) {
   ConstantOp::attachInterface<ConstantModel>(ctx);
   IotaOp::attachInterface<IotaModel>(ctx);
   BroadcastInDimOp::attachInterface<BroadcastInDimModel>(ctx);
+  BroadcastOp::attachInterface<BroadcastModel>(ctx);
   TransposeOp::attachInterface<TransposeModel>(ctx);
   ReshapeOp::attachInterface<ReshapeModel>(ctx);
   ConcatenateOp::attachInterface<ConcatenateModel>(ctx);
@@ -291,6 +327,7 @@ void attachShapeRules(MLIRContext &ctx) {
   PadOp::attachInterface<PadModel>(ctx);
   ReverseOp::attachInterface<ReverseModel>(ctx);
   SortOp::attachInterface<SortModel>(ctx);
+  GetDimensionSizeOp::attachInterface<GetDimensionSizeModel>(ctx);
   // Rules map tensor dimensions; a tuple has none. tuple and
   // get_tuple_element are opaque (so are the values that pass through them:
   // they stay whole).

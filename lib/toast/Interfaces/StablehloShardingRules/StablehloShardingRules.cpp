@@ -5,12 +5,13 @@
 //
 //   ElementwiseRules.cpp    unary/binary/ternary StableHLO ops, map
 //   ChloRules.cpp           every CHLO op (elementwise and top_k)
-//   ShapeRules.cpp          constant, iota, broadcast, transpose, reshape,
-//                           concatenate, slices, pad, reverse, sort, tuples
-//   GatherScatterRules.cpp  gather and scatter
-//   ComputeRules.cpp        dot, dot_general, convolution, reductions,
-//                           batch norms, linear algebra, fft, rng,
-//                           rng_bit_generator
+//   ShapeRules.cpp          constant, iota, broadcasts, transpose, reshape,
+//                           concatenate, slices, pad, reverse, sort,
+//                           get_dimension_size, tuples
+//   GatherScatterRules.cpp  gather, scatter and torch_index_select
+//   ComputeRules.cpp        dot, dot_general, einsums, convolution,
+//                           reductions, batch norms, linear algebra, fft,
+//                           rng, rng_bit_generator
 //   ControlRules.cpp        while/case/if, custom_call, composite,
 //                           optimization_barrier, device ids, collectives,
 //                           tokens and transfers

@@ -1,6 +1,6 @@
 //===- StablehloComputeOps.td - Contractions and reductions -*- tablegen -*-===//
 //
-// dot, dot_general, convolution, reductions (plain, windowed,
+// dot, dot_general, einsum, convolution, reductions (plain, windowed,
 // select-and-scatter), batch normalization, linear algebra, fft and random
 // numbers.
 //
@@ -301,6 +301,47 @@ def StableHLO_BatchNormGradOp : StableHLO_Op<"batch_norm_grad", [Pure]> {
                        I64Attr:$feature_index);
   let results = (outs HLO_FpTensor:$grad_operand, HLO_Fp1DTensor:$grad_scale,
                       HLO_Fp1DTensor:$grad_offset);
+  let hasVerifier = 1;
+}
+
+def StableHLO_EinsumOp : StableHLO_Op<"einsum", [Pure]> {
+  let summary = "contraction written as an einsum config";
+  let description = [{
+    `einsum_config` is `lhs,rhs->result` with one letter per dimension
+    (`...` stands for the dimensions the letters leave out). A letter of
+    both operands that the result lacks is summed over; a letter repeated
+    in one operand takes its diagonal.
+
+    ```mlir
+    %r = stablehlo.einsum %a, %b, config = "ab,bc->ac"
+         : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
+    ```
+  }];
+  let arguments = (ins HLO_Tensor:$lhs, HLO_Tensor:$rhs,
+                       StrAttr:$einsum_config);
+  let results = (outs HLO_Tensor:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs `,` `config` `=` $einsum_config attr-dict `:`
+    functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def StableHLO_UnaryEinsumOp : StableHLO_Op<"unary_einsum", [Pure]> {
+  let summary = "sum, transpose or diagonal written as an einsum config";
+  let description = [{
+    `einsum_config` is `operand->result` (see `einsum`).
+
+    ```mlir
+    %r = stablehlo.unary_einsum %a, config = "ab->a" : (tensor<2x3xf32>) -> tensor<2xf32>
+    ```
+  }];
+  let arguments = (ins HLO_Tensor:$operand, StrAttr:$einsum_config);
+  let results = (outs HLO_Tensor:$result);
+  let assemblyFormat = [{
+    $operand `,` `config` `=` $einsum_config attr-dict `:`
+    functional-type(operands, results)
+  }];
   let hasVerifier = 1;
 }
 

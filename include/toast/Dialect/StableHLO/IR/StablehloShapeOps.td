@@ -2,7 +2,7 @@
 //
 // Constants, iota, and ops that move data without arithmetic: broadcast,
 // transpose, reshape, concatenate, slices, pad, reverse, gather, scatter,
-// sort and tuples.
+// sort and torch_index_select; tuples and get_dimension_size.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TOAST_DIALECT_STABLEHLO_IR_STABLEHLOSHAPEOPS_TD
@@ -260,6 +260,62 @@ def StableHLO_SortOp : StableHLO_Op<"sort",
                        DefaultValuedOptionalAttr<BoolAttr, "false">:$is_stable);
   let results = (outs Variadic<HLO_Tensor>);
   let regions = (region SizedRegion<1>:$comparator);
+  let hasVerifier = 1;
+}
+
+def StableHLO_BroadcastOp : StableHLO_Op<"broadcast",
+    [Pure, SameOperandsAndResultElementType]> {
+  let summary = "adds leading dimensions (legacy form of broadcast_in_dim)";
+  let description = [{
+    The result shape is `broadcast_sizes` followed by the operand's shape;
+    every new index repeats the operand.
+
+    ```mlir
+    %r = stablehlo.broadcast %x, sizes = [2] : (tensor<3xf32>) -> tensor<2x3xf32>
+    ```
+  }];
+  let arguments = (ins HLO_Tensor:$operand, DenseI64ArrayAttr:$broadcast_sizes);
+  let results = (outs HLO_Tensor:$result);
+  let assemblyFormat = [{
+    $operand `,` `sizes` `=` $broadcast_sizes attr-dict `:`
+    functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def StableHLO_GetDimensionSizeOp : StableHLO_Op<"get_dimension_size", [Pure]> {
+  let summary = "the size of one dimension, as a tensor<i32>";
+  let description = [{
+    ```mlir
+    %n = stablehlo.get_dimension_size %x, dim = 1 : (tensor<2x3xf32>) -> tensor<i32>
+    ```
+  }];
+  let arguments = (ins HLO_Tensor:$operand, I64Attr:$dimension);
+  let results = (outs 0DTensorOf<[I32]>:$result);
+  let assemblyFormat = [{
+    $operand `,` `dim` `=` $dimension attr-dict `:`
+    functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def StableHLO_TorchIndexSelectOp : StableHLO_Op<"torch_index_select", [Pure]> {
+  let summary = "selects slices along one dimension (torch.index_select)";
+  let description = [{
+    The first `batch_dims` dimensions of `operand` and `index` are batch
+    dimensions; `dim` (at least `batch_dims`) is the selected operand
+    dimension. The result shape is `operand[:dim] ++ index[batch_dims:] ++
+    operand[dim + 1:]`, and an index value out of bounds is clamped into
+    them (as the gather XLA lowers this op to does). Printed in generic form:
+
+    ```mlir
+    %r = "stablehlo.torch_index_select"(%x, %i) {batch_dims = 0 : i64, dim = 0 : i64}
+         : (tensor<5x4xf32>, tensor<3xi32>) -> tensor<3x4xf32>
+    ```
+  }];
+  let arguments = (ins HLO_Tensor:$operand, HLO_IntTensor:$index,
+                       I64Attr:$dim, I64Attr:$batch_dims);
+  let results = (outs HLO_Tensor:$result);
   let hasVerifier = 1;
 }
 

@@ -104,6 +104,21 @@ verifyWindow(EmitErrorFn emitError, mlir::ShapedType input,
              llvm::ArrayRef<int64_t> windowDilations,
              llvm::SmallVectorImpl<int64_t> &resultShape);
 
+/// broadcast: the result shape is `sizes` followed by the operand's shape.
+mlir::LogicalResult verifyBroadcast(EmitErrorFn emitError,
+                                    mlir::ShapedType operand,
+                                    llvm::ArrayRef<int64_t> sizes,
+                                    mlir::ShapedType result);
+
+/// torch_index_select: `batchDims` <= `dim` < rank(operand), `batchDims` <=
+/// rank(index), equal batch dimensions, and the result shape
+/// operand[:dim] ++ index[batchDims:] ++ operand[dim + 1:].
+mlir::LogicalResult verifyTorchIndexSelect(EmitErrorFn emitError,
+                                           mlir::ShapedType operand,
+                                           mlir::ShapedType index, int64_t dim,
+                                           int64_t batchDims,
+                                           mlir::ShapedType result);
+
 /// batch_norm_*: `featureIndex` is a dimension of `operand`, and each
 /// per-feature tensor (`names[i]` has type `perFeature[i]`) is 1-D with the
 /// size of that dimension and the operand's element type.
@@ -112,6 +127,37 @@ mlir::LogicalResult verifyBatchNorm(EmitErrorFn emitError,
                                     int64_t featureIndex,
                                     llvm::ArrayRef<llvm::StringRef> names,
                                     mlir::TypeRange perFeature);
+
+/// An einsum config (`"ab,bc->ac"`) resolved against the operand shapes.
+/// Every dimension of every operand and of the result carries a label: one
+/// per letter, and one per position of `...` counted from the right (so
+/// `...` of different lengths align on their minor dimensions).
+struct EinsumLabels {
+  /// operands[i][d]: the label of dimension d of operand i.
+  llvm::SmallVector<llvm::SmallVector<int64_t>> operands;
+  /// The label of each result dimension.
+  llvm::SmallVector<int64_t> result;
+  /// The size of each label (ShapedType::kDynamic when no operand fixes it).
+  llvm::SmallVector<int64_t> sizes;
+  /// A printable name of each label (`a`, or `...[0]` for the minor
+  /// dimension of the ellipsis).
+  llvm::SmallVector<std::string> names;
+
+  int64_t getNumLabels() const { return static_cast<int64_t>(sizes.size()); }
+  /// Whether `label` is a dimension of the result.
+  bool isInResult(int64_t label) const;
+};
+
+/// Parses `config` (one term per operand, `->`, the result term) and checks
+/// it against the operand and result shapes: terms name as many dimensions
+/// as the tensors have, letters of the result appear once and in some
+/// operand, a label has one size wherever it appears, and the result
+/// dimensions have their labels' sizes. Operand letters may repeat (a
+/// diagonal). Letters not in the result are summed over.
+mlir::FailureOr<EinsumLabels> analyzeEinsum(EmitErrorFn emitError,
+                                            llvm::StringRef config,
+                                            mlir::TypeRange operands,
+                                            mlir::ShapedType result);
 
 } // namespace toast::stablehlo
 

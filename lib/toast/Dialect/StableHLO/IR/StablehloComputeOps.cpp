@@ -438,3 +438,18 @@ LogicalResult BatchNormGradOp::verify() {
                 getVariance().getType(), getGradScale().getType(),
                 getGradOffset().getType()});
 }
+
+//===----------------------------------------------------------------------===//
+// Einsum
+//===----------------------------------------------------------------------===//
+
+LogicalResult EinsumOp::verify() {
+  return analyzeEinsum(opError(*this), getEinsumConfig(),
+                       TypeRange{getLhs().getType(), getRhs().getType()},
+                       shapedType(getResult()));
+}
+
+LogicalResult UnaryEinsumOp::verify() {
+  return analyzeEinsum(opError(*this), getEinsumConfig(),
+                       getOperand().getType(), shapedType(getResult()));
+}

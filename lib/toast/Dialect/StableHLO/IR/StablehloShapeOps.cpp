@@ -246,6 +246,28 @@ LogicalResult SortOp::verify() {
   return success();
 }
 
+LogicalResult BroadcastOp::verify() {
+  return verifyBroadcast(opError(*this), shapedType(getOperand()),
+                         getBroadcastSizes(), shapedType(getResult()));
+}
+
+LogicalResult GetDimensionSizeOp::verify() {
+  // The I64Attr getter is unsigned; read the value signed.
+  int64_t dim = getDimensionAttr().getInt();
+  return verifyDimList(opError(*this), "dimension", dim,
+                       shapedType(getOperand()).getRank());
+}
+
+LogicalResult TorchIndexSelectOp::verify() {
+  if (getElementTypeOrSelf(getOperand().getType()) !=
+      getElementTypeOrSelf(getType()))
+    return emitOpError("result must have the operand's element type");
+  return verifyTorchIndexSelect(opError(*this), shapedType(getOperand()),
+                                shapedType(getIndex()), getDimAttr().getInt(),
+                                getBatchDimsAttr().getInt(),
+                                shapedType(getResult()));
+}
+
 //===----------------------------------------------------------------------===//
 // Tuples
 //===----------------------------------------------------------------------===//

@@ -9,6 +9,8 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallSet.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 
 using namespace mlir;
 
@@ -512,6 +514,37 @@ LogicalResult verifyScatter(EmitErrorFn emitError, ShapedType operand,
   return success();
 }
 
+LogicalResult verifyBroadcast(EmitErrorFn emitError, ShapedType operand,
+                              ArrayRef<int64_t> sizes, ShapedType result) {
+  for (int64_t size : sizes)
+    if (size < 0)
+      return emitError() << "broadcast_sizes must not be negative, got "
+                         << size;
+  SmallVector<int64_t> shape(sizes);
+  llvm::append_range(shape, operand.getShape());
+  return checkResultShape(emitError, shape, result);
+}
+
+LogicalResult verifyTorchIndexSelect(EmitErrorFn emitError, ShapedType operand,
+                                     ShapedType index, int64_t dim,
+                                     int64_t batchDims, ShapedType result) {
+  if (batchDims < 0 || batchDims > index.getRank())
+    return emitError() << "batch_dims " << batchDims << " is out of range [0, "
+                       << index.getRank() << "] (the index rank)";
+  if (dim < batchDims || dim >= operand.getRank())
+    return emitError() << "dim " << dim << " is out of range [" << batchDims
+                       << ", " << operand.getRank() << ")";
+  for (int64_t d = 0; d < batchDims; ++d)
+    if (!compatible(operand.getDimSize(d), index.getDimSize(d)))
+      return emitError() << "batch dimension " << d << " has size "
+                         << operand.getDimSize(d) << " in the operand but "
+                         << index.getDimSize(d) << " in the index";
+  SmallVector<int64_t> shape(operand.getShape().take_front(dim));
+  llvm::append_range(shape, index.getShape().drop_front(batchDims));
+  llvm::append_range(shape, operand.getShape().drop_front(dim + 1));
+  return checkResultShape(emitError, shape, result);
+}
+
 LogicalResult verifyBatchNorm(EmitErrorFn emitError, ShapedType operand,
                               int64_t featureIndex, ArrayRef<StringRef> names,
                               TypeRange perFeature) {
@@ -533,6 +566,164 @@ LogicalResult verifyBatchNorm(EmitErrorFn emitError, ShapedType operand,
                          << " of the operand), got " << type;
   }
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Einsum configs
+//===----------------------------------------------------------------------===//
+
+bool EinsumLabels::isInResult(int64_t label) const {
+  return llvm::is_contained(result, label);
+}
+
+namespace {
+/// One term of a config: its letters in order, with the position of `...`
+/// (std::nullopt when there is none).
+struct EinsumTerm {
+  std::string letters;
+  std::optional<size_t> ellipsisAt;
+};
+
+/// Builds EinsumLabels term by term.
+class EinsumResolver {
+public:
+  explicit EinsumResolver(EmitErrorFn emitError) : emitError(emitError) {}
+
+  FailureOr<EinsumTerm> parseTerm(StringRef text) {
+    StringRef whole = text;
+    EinsumTerm term;
+    while (!text.empty()) {
+      if (text.consume_front("...")) {
+        if (term.ellipsisAt)
+          return emitError() << "einsum config term '" << whole
+                             << "' has more than one '...'";
+        term.ellipsisAt = term.letters.size();
+        continue;
+      }
+      char c = text.front();
+      text = text.drop_front();
+      if (c == ' ')
+        continue;
+      if (!llvm::isAlpha(c))
+        return emitError() << "unexpected character '" << c
+                           << "' in einsum config";
+      term.letters.push_back(c);
+    }
+    return term;
+  }
+
+  /// The labels of the dimensions of a tensor of `rank` that `term` names;
+  /// `what` names the tensor in messages.
+  FailureOr<SmallVector<int64_t>> resolve(const EinsumTerm &term, int64_t rank,
+                                          StringRef what, int64_t ellipsis) {
+    int64_t named = term.letters.size();
+    if (!term.ellipsisAt && named != rank)
+      return emitError() << "einsum config term '" << term.letters << "' names "
+                         << named << " dimensions but " << what << " has rank "
+                         << rank;
+    if (term.ellipsisAt && named > rank)
+      return emitError() << "einsum config term '" << term.letters
+                         << "...' names " << named << " dimensions but " << what
+                         << " has rank " << rank;
+    SmallVector<int64_t> dims;
+    for (size_t i = 0; i <= term.letters.size(); ++i) {
+      if (term.ellipsisAt == i)
+        for (int64_t k = ellipsis - 1; k >= 0; --k)
+          dims.push_back(label("...[" + std::to_string(k) + "]"));
+      if (i < term.letters.size())
+        dims.push_back(label(std::string(1, term.letters[i])));
+    }
+    return dims;
+  }
+
+  /// The label named `name`, created on first use.
+  int64_t label(const std::string &name) {
+    auto [it, inserted] = ids.try_emplace(name, labels.names.size());
+    if (inserted) {
+      labels.names.push_back(name);
+      labels.sizes.push_back(ShapedType::kDynamic);
+    }
+    return it->second;
+  }
+
+  /// Records that `label` has `size` in some operand.
+  LogicalResult setSize(int64_t label, int64_t size) {
+    int64_t &known = labels.sizes[label];
+    if (!compatible(known, size))
+      return emitError() << "einsum label '" << labels.names[label]
+                         << "' has sizes " << known << " and " << size;
+    if (ShapedType::isDynamic(known))
+      known = size;
+    return success();
+  }
+
+  EmitErrorFn emitError;
+  EinsumLabels labels;
+  llvm::StringMap<int64_t> ids;
+};
+} // namespace
+
+FailureOr<EinsumLabels> analyzeEinsum(EmitErrorFn emitError, StringRef config,
+                                      TypeRange operands, ShapedType result) {
+  auto [inputs, output] = config.split("->");
+  if (inputs.size() == config.size() || output.contains("->"))
+    return emitError() << "einsum config '" << config
+                       << "' must contain '->' once";
+  SmallVector<StringRef> terms;
+  inputs.split(terms, ',');
+  if (terms.size() != operands.size())
+    return emitError() << "einsum config '" << config << "' has "
+                       << terms.size() << " operand terms, expected "
+                       << operands.size();
+  EinsumResolver resolver(emitError);
+  int64_t maxEllipsis = 0;
+  for (auto [i, text, type] : llvm::enumerate(terms, operands)) {
+    FailureOr<EinsumTerm> term = resolver.parseTerm(text);
+    if (failed(term))
+      return failure();
+    auto shaped = cast<ShapedType>(type);
+    int64_t ellipsis =
+        term->ellipsisAt
+            ? shaped.getRank() - static_cast<int64_t>(term->letters.size())
+            : 0;
+    maxEllipsis = std::max(maxEllipsis, ellipsis);
+    FailureOr<SmallVector<int64_t>> dims = resolver.resolve(
+        *term, shaped.getRank(), "operand #" + std::to_string(i), ellipsis);
+    if (failed(dims))
+      return failure();
+    for (auto [d, label] : llvm::enumerate(*dims))
+      if (failed(resolver.setSize(label, shaped.getDimSize(d))))
+        return failure();
+    resolver.labels.operands.push_back(std::move(*dims));
+  }
+  FailureOr<EinsumTerm> term = resolver.parseTerm(output);
+  if (failed(term))
+    return failure();
+  for (auto [i, c] : llvm::enumerate(term->letters)) {
+    if (term->letters.find(c, i + 1) != std::string::npos)
+      return emitError() << "einsum result label '" << c
+                         << "' appears more than once";
+    if (!resolver.ids.count(std::string(1, c)))
+      return emitError() << "einsum result label '" << c
+                         << "' is not in any operand";
+  }
+  if (term->ellipsisAt &&
+      result.getRank() !=
+          static_cast<int64_t>(term->letters.size()) + maxEllipsis)
+    return emitError() << "the result's '...' must stand for " << maxEllipsis
+                       << " dimensions, the longest operand '...'";
+  FailureOr<SmallVector<int64_t>> dims =
+      resolver.resolve(*term, result.getRank(), "the result", maxEllipsis);
+  if (failed(dims))
+    return failure();
+  EinsumLabels labels = std::move(resolver.labels);
+  labels.result = std::move(*dims);
+  SmallVector<int64_t> shape;
+  for (int64_t label : labels.result)
+    shape.push_back(labels.sizes[label]);
+  if (failed(checkResultShape(emitError, shape, result)))
+    return failure();
+  return labels;
 }
 
 } // namespace toast::stablehlo
