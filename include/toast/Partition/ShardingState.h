@@ -190,7 +190,8 @@ private:
   std::optional<int64_t> candidateFactor(NodeInfo &node, llvm::StringRef axis,
                                          PropagationStats &stats);
   bool canAssign(NodeInfo &node, llvm::StringRef axis, int64_t factor);
-  void addEdges();
+  /// One node per tied class, ordered where its region op is.
+  void addEdges(const llvm::DenseMap<mlir::Operation *, unsigned> &regionOrder);
   void saveEdges(mlir::Builder &b);
   mlir::LogicalResult loadEdges(mlir::Operation *op);
   mlir::LogicalResult loadNest(mlir::Attribute attr, const ShardingRule &rule,

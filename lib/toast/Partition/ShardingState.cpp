@@ -41,8 +41,12 @@ ShardingState::ShardingState(func::FuncOp func, partir::MeshAttr mesh)
   Block &entry = func.getBody().front();
   tied = std::make_shared<TiedValues>(entry);
   unsigned order = 0;
+  DenseMap<Operation *, unsigned> regionOrder;
   walkProgram(entry, [&](Operation *op, const Scope &) {
     ++order;
+    // A tied class is visited where its loop or conditional is.
+    if (isDataFlowRegionOp(op))
+      regionOrder[op] = order;
     // Zero-operand ops (constants, iota) stay whole; consumers slice them.
     if (op->getNumOperands() == 0 || !hasOnlyScalarRegions(op))
       return;
@@ -52,7 +56,7 @@ ShardingState::ShardingState(func::FuncOp func, partir::MeshAttr mesh)
     opNodes[op] = nodes.size();
     nodes.push_back({std::move(*rule), {}, order, op, 0});
   });
-  addEdges();
+  addEdges(regionOrder);
 }
 
 /// The identity rule of a tied class: one parallel factor per dimension of
@@ -78,17 +82,8 @@ static ShardingRule edgeRule(const TiedValues::Edge &edge) {
   return rule;
 }
 
-void ShardingState::addEdges() {
-  DenseMap<Operation *, unsigned> orderOf;
-  for (const NodeInfo &node : nodes)
-    orderOf[node.op] = node.order;
-  unsigned order = 0;
-  DenseMap<Operation *, unsigned> regionOrder;
-  walkProgram(func.getBody().front(), [&](Operation *op, const Scope &) {
-    ++order;
-    if (isDataFlowRegionOp(op))
-      regionOrder[op] = order;
-  });
+void ShardingState::addEdges(
+    const DenseMap<Operation *, unsigned> &regionOrder) {
   for (auto [i, edge] : llvm::enumerate(tied->getEdges())) {
     edgeNodes.push_back(nodes.size());
     nodes.push_back({edgeRule(edge),
