@@ -319,6 +319,8 @@ TEST_F(SimulatorTest, UncountedLoopWarningIsOptIn) {
 struct LiveRange {
   int64_t bytes;
   int64_t lastUse;
+  /// Where it is defined (< 0: an argument); only donations read it.
+  int64_t def = 0;
 };
 
 /// The carry rule on bare live ranges: shared storage is followed through

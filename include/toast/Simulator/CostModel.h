@@ -76,6 +76,25 @@ int64_t getTypeBytes(mlir::Type type);
 /// 0 for every other op.
 double getContractionFlops(mlir::Operation *op);
 
+/// The element type whose peak prices a contraction: its operands' when
+/// they agree, else its result's. A JAX dot with bf16 operands and
+/// preferred_element_type=f32 (f32 result, f32 accumulation) runs on the
+/// bf16 units, so it is priced at the bf16 peak; mixed operands (bf16 x
+/// f32) are converted to the result type first.
+mlir::Type getContractionElementType(mlir::Operation *op);
+
+/// The `DeviceSpec::peakFlops` key of a contraction: the key of
+/// getContractionElementType, with `f32` read as `tf32` when `tf32` is set
+/// and the device has a TF32 peak (NVIDIA's TF32 tensor-core mode).
+std::string getContractionPeakKey(mlir::Operation *op, const DeviceSpec &device,
+                                  bool tf32 = false);
+
+/// Seconds of `op`'s contraction FLOPs at the device's peak for its
+/// element type (0 for other ops). The simulator and the search's analytic
+/// cost both price contractions with this.
+double getContractionTime(mlir::Operation *op, const DeviceSpec &device,
+                          bool tf32 = false);
+
 /// Whether `op` is a contraction whose time is compute-bound in the model
 /// (dot_general, dot, convolution).
 bool isContraction(mlir::Operation *op);

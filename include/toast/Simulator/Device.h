@@ -49,6 +49,9 @@ struct DeviceSpec {
   /// `default`, else `f32`.
   double getPeakFlops(mlir::Type elementType) const;
   double getPeakFlops(llvm::StringRef key) const;
+  /// Whether the device has a peak for `key` of its own (the exact key or
+  /// `default`); getPeakFlops falls back to `f32` otherwise.
+  bool hasPeakFlops(llvm::StringRef key) const;
   /// The link of mesh axis `axis`.
   const LinkSpec &getLink(llvm::StringRef axis) const;
 };

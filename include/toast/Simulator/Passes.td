@@ -14,7 +14,8 @@ def PartirSimulatePass : Pass<"partir-simulate", "::mlir::ModuleOp"> {
     mesh (`partir.mesh`):
 
     * contractions (dot_general, dot, convolution) take 2·MACs / peak FLOP/s
-      of their operand element type; with `memory-bound=true` every other op
+      of their element type (the operands' when they agree, else the
+      result's; `tf32=true` prices f32 at the TF32 peak); with `memory-bound=true` every other op
       takes (bytes read + written) / HBM bandwidth and contractions the
       larger of the two (roofline);
     * PartIR:HLO collectives run as rings over the mesh axes they span
@@ -27,7 +28,10 @@ def PartirSimulatePass : Pass<"partir-simulate", "::mlir::ModuleOp"> {
       body (trip count from a constant counter), other loops count once;
     * peak memory is the largest sum of live device-local buffers:
       arguments live throughout, values die after their last use; reshapes
-      alias; `fusion=true` does not materialize elementwise chains.
+      alias; dynamic_update_slice and scatter update their operand in place
+      where it dies; donated arguments (`tf.aliasing_output`,
+      `jax.buffer_donor`, every matching one with `donate=true`) die after
+      their last use and hold the result they alias; `fusion=true` does not materialize elementwise chains.
 
     It prints a summary (to stderr unless `summary=false`) and, with
     `json=PATH` (`-` for stdout), writes the JSON report described in
@@ -55,6 +59,10 @@ def PartirSimulatePass : Pass<"partir-simulate", "::mlir::ModuleOp"> {
            "Fuse elementwise chains (no intermediate buffers)">,
     Option<"overlap", "overlap", "bool", /*default=*/"false",
            "Overlap collectives with independent compute (two streams)">,
+    Option<"tf32", "tf32", "bool", /*default=*/"false",
+           "Price f32 contractions at the device's TF32 peak">,
+    Option<"donate", "donate", "bool", /*default=*/"false",
+           "Donate every argument whose type matches a result">,
     Option<"summary", "summary", "bool", /*default=*/"true",
            "Print a human-readable summary to stderr">,
     Option<"baseline", "baseline", "std::string", /*default=*/"\"\"",

@@ -50,11 +50,23 @@ struct SimulationOptions {
   /// Two streams: collectives run on their own stream and overlap with
   /// independent compute. Off: one stream, step time = compute + comm.
   bool overlap = false;
+  /// Price f32 contractions at the device's `tf32` peak (NVIDIA's TF32
+  /// tensor-core mode), when it has one. Off: the IEEE f32 peak.
+  bool tf32 = false;
+  /// Donate every argument of the entry function whose device-local type
+  /// matches a result (as JAX training steps donate their state): that
+  /// result reuses the argument's buffer. Arguments marked
+  /// `tf.aliasing_output` or `jax.buffer_donor` are donated in any case.
+  bool donate = false;
   /// Entry function; empty means `main`, else the only public function.
   std::string function;
   /// Emit a warning on every `while` whose trip count is not a constant
   /// (the pass does; the search, which simulates many states, does not).
   bool warnUncountedLoops = false;
+  /// Emit a warning on the first contraction of each element type the
+  /// device has no peak for (neither the type's key nor `default`); it is
+  /// priced at the f32 peak.
+  bool warnMissingPeaks = false;
 };
 
 /// Count, time and traffic of one collective kind.

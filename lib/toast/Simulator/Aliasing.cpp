@@ -6,6 +6,8 @@
 #include "toast/Interfaces/ControlFlow.h"
 #include "toast/Simulator/CostModel.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
 using namespace mlir;
 namespace hlo = toast::stablehlo;
 
@@ -44,4 +46,68 @@ SmallVector<toast::sim::TiedResult> toast::sim::getTiedResults(Operation *op) {
     tied.push_back(result);
   }
   return tied;
+}
+
+int toast::sim::getInPlaceOperand(Operation *op, unsigned result) {
+  if (isa<hlo::DynamicUpdateSliceOp>(op))
+    return result == 0 ? 0 : -1;
+  if (auto scatter = dyn_cast<hlo::ScatterOp>(op))
+    return result < scatter.getInputs().size() ? static_cast<int>(result) : -1;
+  return -1;
+}
+
+int toast::sim::getUpdateOperand(Operation *op, unsigned result) {
+  if (isa<hlo::DynamicUpdateSliceOp>(op))
+    return result == 0 ? 1 : -1;
+  if (auto scatter = dyn_cast<hlo::ScatterOp>(op)) {
+    unsigned inputs = scatter.getInputs().size();
+    // inputs..., scatter_indices, updates...
+    return result < inputs ? static_cast<int>(inputs + 1 + result) : -1;
+  }
+  return -1;
+}
+
+SmallVector<toast::sim::Donation> toast::sim::getDonations(
+    func::FuncOp func, bool donateAll,
+    llvm::function_ref<bool(unsigned, unsigned)> compatible) {
+  SmallVector<Donation> donations;
+  unsigned numArgs = func.getNumArguments();
+  unsigned numResults = func.getNumResults();
+  SmallVector<bool> taken(numResults, false);
+  SmallVector<int> named(numArgs, -1);
+  // Named results first: a donor never takes a result another argument
+  // names.
+  for (unsigned a = 0; a < numArgs; ++a)
+    if (auto index =
+            func.getArgAttrOfType<IntegerAttr>(a, "tf.aliasing_output")) {
+      int64_t r = index.getInt();
+      if (r >= 0 && r < numResults && !taken[r]) {
+        taken[r] = true;
+        named[a] = static_cast<int>(r);
+      }
+    }
+  for (unsigned a = 0; a < numArgs; ++a) {
+    if (func.getArgAttr(a, "tf.aliasing_output")) {
+      int r = named[a];
+      if (r >= 0 && !compatible(a, r))
+        r = -1;
+      donations.push_back({a, r});
+      continue;
+    }
+    // `jax.buffer_donor = true`, or the unit form.
+    Attribute donor = func.getArgAttr(a, "jax.buffer_donor");
+    auto flag = dyn_cast_or_null<BoolAttr>(donor);
+    bool isDonor = donor && (!flag || flag.getValue());
+    if (!isDonor && !donateAll)
+      continue;
+    int match = -1;
+    for (unsigned r = 0; r < numResults && match < 0; ++r)
+      if (!taken[r] && compatible(a, r))
+        match = static_cast<int>(r);
+    if (match >= 0)
+      taken[match] = true;
+    if (match >= 0 || isDonor)
+      donations.push_back({a, match});
+  }
+  return donations;
 }

@@ -162,6 +162,33 @@ double toast::sim::getContractionFlops(Operation *op) {
       .Default([](Operation *) { return 0.0; });
 }
 
+Type toast::sim::getContractionElementType(Operation *op) {
+  Type lhs = getElementTypeOrSelf(op->getOperand(0).getType());
+  Type rhs = op->getNumOperands() > 1
+                 ? getElementTypeOrSelf(op->getOperand(1).getType())
+                 : lhs;
+  if (lhs == rhs || op->getNumResults() == 0)
+    return lhs;
+  return getElementTypeOrSelf(op->getResult(0).getType());
+}
+
+std::string toast::sim::getContractionPeakKey(Operation *op,
+                                              const DeviceSpec &device,
+                                              bool tf32) {
+  std::string key = getElementTypeKey(getContractionElementType(op));
+  if (tf32 && key == "f32" && device.peakFlops.count("tf32"))
+    return "tf32";
+  return key;
+}
+
+double toast::sim::getContractionTime(Operation *op, const DeviceSpec &device,
+                                      bool tf32) {
+  double flops = getContractionFlops(op);
+  if (flops == 0)
+    return 0;
+  return flops / device.getPeakFlops(getContractionPeakKey(op, device, tf32));
+}
+
 /// Axes of a per-dimension axes attribute, in dimension order.
 static SmallVector<std::string> flattenDimAxes(ArrayAttr dims) {
   SmallVector<std::string> axes;

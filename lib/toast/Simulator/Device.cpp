@@ -58,6 +58,10 @@ double DeviceSpec::getPeakFlops(StringRef key) const {
   return it->second;
 }
 
+bool DeviceSpec::hasPeakFlops(StringRef key) const {
+  return peakFlops.count(key.str()) || peakFlops.count("default");
+}
+
 double DeviceSpec::getPeakFlops(Type elementType) const {
   return getPeakFlops(getElementTypeKey(elementType));
 }

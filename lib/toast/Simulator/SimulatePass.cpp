@@ -72,7 +72,10 @@ struct PartirSimulatePass
     options.fusion = fusion;
     options.overlap = overlap;
     options.function = function;
+    options.tf32 = tf32;
+    options.donate = donate;
     options.warnUncountedLoops = true;
+    options.warnMissingPeaks = true;
     FailureOr<SimulationResult> result = simulate(module, *spec, options);
     if (failed(result))
       return signalPassFailure();

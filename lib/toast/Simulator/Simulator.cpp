@@ -31,6 +31,7 @@
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringSet.h"
 
 #include <algorithm>
 #include <limits>
@@ -81,6 +82,13 @@ public:
              toast::partir::MeshAttr mesh, SymbolTableCollection &symbols)
       : device(device), options(options), mesh(mesh), symbols(symbols) {}
 
+  /// Per in-place candidate (dynamic_update_slice or scatter result, in
+  /// trace order): whether it updated its operand in place. Known after
+  /// run(); a second walk given them prices in-place updates by their
+  /// slice in memory-bound mode.
+  std::vector<char> inPlaceUpdates;
+  const std::vector<char> *knownInPlace = nullptr;
+
   LogicalResult run(func::FuncOp func, SimulationResult &result);
   /// simulateRegions: the regions of `op` and `op` itself.
   LogicalResult runRegions(Operation *op, SimulationResult &result);
@@ -111,6 +119,18 @@ private:
   void noteUncounted(Operation *op, ArrayRef<toast::Scope> scopes);
   /// Prices `op`, schedules it and allocates its results.
   LogicalResult emit(Operation *op, ValueMap &values);
+  /// Seconds of a contraction at the peak for its element type; warns
+  /// (if asked) when the device has no peak for that type.
+  double contractionTime(Operation *op);
+  /// Ties the results of an in-place update to the operands they update;
+  /// returns the HBM bytes the op saves when it updates in place (the full
+  /// operand read and result written, less the written slice).
+  double tieInPlaceUpdates(Operation *op, ArrayRef<unsigned> operandBuffers,
+                           ArrayRef<unsigned> resultBuffers, int64_t at);
+  /// The donated arguments' buffers and the returned buffers they may
+  /// hold; marks the donated ones in `donated`.
+  void findDonations(func::FuncOp func, const ValueMap &values,
+                     SmallVectorImpl<bool> &donated);
   /// Resolves the carries, sweeps the live ranges of the `end` ops traced
   /// and fills the memory part of the result.
   void finishMemory(int64_t end);
@@ -149,8 +169,15 @@ private:
   SmallVector<Buffer> buffers;
   SmallVector<Operation *> trace;
   SmallVector<RegionScope> regionScopes;
-  /// Loop-carried buffers and their inits, in trace order.
+  /// Loop-carried buffers and their inits, and in-place updates, in trace
+  /// order.
   SmallVector<CarryTie> carryTies;
+  /// Indices in carryTies of the in-place updates.
+  SmallVector<unsigned> inPlaceTies;
+  /// Returned buffers that may reuse donated arguments.
+  SmallVector<BufferDonation> donations;
+  /// Element types already warned about (no peak on the device).
+  llvm::StringSet<> warnedPeaks;
   /// Functions on the call stack (recursion is an error).
   SmallPtrSet<Operation *, 8> callStack;
   /// Loops already warned about (a callee's loop is walked per call).
@@ -184,11 +211,14 @@ LogicalResult Simulation::run(func::FuncOp func, SimulationResult &res) {
   if (failed(walkBlock(entry, values)))
     return failure();
 
-  // Arguments of the entry function (they are owned by the caller) and its
-  // results live to the end.
+  // Arguments of the entry function (they are owned by the caller, unless
+  // donated) and its results live to the end.
   int64_t end = index();
+  SmallVector<bool> donated(entry.getNumArguments(), false);
+  findDonations(func, values, donated);
   for (BlockArgument arg : entry.getArguments())
-    buffers[values.lookup(arg)].lastUse = end;
+    if (!donated[arg.getArgNumber()])
+      buffers[values.lookup(arg)].lastUse = end;
   if (Operation *terminator = entry.getTerminator())
     for (Value operand : terminator->getOperands()) {
       Buffer &b = buffers[lookup(operand, values)];
@@ -218,10 +248,29 @@ LogicalResult Simulation::runRegions(Operation *op, SimulationResult &res) {
   return success();
 }
 
+void Simulation::findDonations(func::FuncOp func, const ValueMap &values,
+                               SmallVectorImpl<bool> &donated) {
+  Block &entry = func.getBody().front();
+  Operation *terminator = entry.getTerminator();
+  auto sameType = [&](unsigned argument, unsigned result) {
+    return entry.getArgument(argument).getType() ==
+           terminator->getOperand(result).getType();
+  };
+  for (const Donation &d : getDonations(func, options.donate, sameType)) {
+    donated[d.argument] = true;
+    if (d.result >= 0)
+      donations.push_back({values.lookup(terminator->getOperand(d.result)),
+                           values.lookup(entry.getArgument(d.argument))});
+  }
+}
+
 void Simulation::finishMemory(int64_t end) {
   SimulationResult &res = *result;
   res.numOps = end;
-  resolveCarryTies(buffers, carryTies);
+  std::vector<char> applied;
+  resolveCarryTies(buffers, carryTies, donations, &applied);
+  for (unsigned tie : inPlaceTies)
+    inPlaceUpdates.push_back(applied[tie]);
 
   // Peak memory: +bytes where a buffer is defined, -bytes after its last
   // use. Arguments are live from index 0 on, results until the end.
@@ -378,6 +427,44 @@ SmallVector<int> Simulation::bindCarries(Operation *op,
   return carries;
 }
 
+double Simulation::contractionTime(Operation *op) {
+  std::string key = getContractionPeakKey(op, device, options.tf32);
+  if (options.warnMissingPeaks && !device.hasPeakFlops(key) &&
+      warnedPeaks.insert(key).second)
+    op->emitWarning("device '")
+        << device.name << "' has no peak FLOP/s for " << key
+        << "; pricing this and every " << key << " contraction at its f32 "
+        << "peak";
+  return getContractionTime(op, device, options.tf32);
+}
+
+double Simulation::tieInPlaceUpdates(Operation *op,
+                                     ArrayRef<unsigned> operandBuffers,
+                                     ArrayRef<unsigned> resultBuffers,
+                                     int64_t at) {
+  double saved = 0;
+  for (auto [i, id] : llvm::enumerate(resultBuffers)) {
+    int operand = getInPlaceOperand(op, i);
+    if (operand < 0)
+      continue;
+    unsigned init = operandBuffers[operand];
+    bool readElsewhere = llvm::count(operandBuffers, init) > 1;
+    // The k-th candidate of this walk is the k-th of the first walk.
+    unsigned ordinal = inPlaceTies.size();
+    inPlaceTies.push_back(carryTies.size());
+    carryTies.push_back({id, init, at, false, readElsewhere});
+    if (!knownInPlace || !(*knownInPlace)[ordinal])
+      continue;
+    // In place: the op reads and writes the updated slice only, not the
+    // whole operand and result.
+    int update = getUpdateOperand(op, i);
+    saved += static_cast<double>(buffers[init].bytes + buffers[id].bytes);
+    if (update >= 0)
+      saved -= static_cast<double>(buffers[operandBuffers[update]].bytes);
+  }
+  return saved;
+}
+
 void Simulation::noteUncounted(Operation *op, ArrayRef<toast::Scope> scopes) {
   if (llvm::none_of(scopes, [](const toast::Scope &s) { return s.uncounted; }))
     return;
@@ -429,6 +516,7 @@ LogicalResult Simulation::emit(Operation *op, ValueMap &values) {
       trafficBytes += static_cast<double>(buffers[id].bytes);
     resultBuffers.push_back(id);
   }
+  trafficBytes -= tieInPlaceUpdates(op, operandBuffers, resultBuffers, at);
 
   if (collective) {
     CollectiveCost cost = ringCollectiveCost(
@@ -442,10 +530,8 @@ LogicalResult Simulation::emit(Operation *op, ValueMap &values) {
     stats.bytes += repeat * cost.bytes;
     result->commBytes += repeat * cost.bytes;
   } else if (isContraction(op)) {
-    double flops = getContractionFlops(op);
-    result->flops += repeat * flops;
-    Type element = getElementTypeOrSelf(op->getOperand(0).getType());
-    computeTime = flops / device.getPeakFlops(element);
+    result->flops += repeat * getContractionFlops(op);
+    computeTime = contractionTime(op);
     if (options.memoryBound) {
       computeTime =
           std::max(computeTime, trafficBytes / device.memoryBandwidth);
@@ -489,7 +575,22 @@ toast::sim::simulate(func::FuncOp func, const DeviceSpec &device,
   Simulation simulation(device, options, toast::partir::getMesh(func), symbols);
   if (failed(simulation.run(func, result)))
     return failure();
-  return result;
+  // Whether an update is in place is known only once every buffer's last
+  // use is; memory-bound pricing needs it while walking, so walk again
+  // (quietly: the first walk warned).
+  if (!options.memoryBound ||
+      llvm::none_of(simulation.inPlaceUpdates, [](char in) { return in; }))
+    return result;
+  SimulationOptions quiet = options;
+  quiet.warnUncountedLoops = quiet.warnMissingPeaks = false;
+  SimulationResult priced;
+  priced.device = result.device;
+  priced.function = result.function;
+  Simulation second(device, quiet, toast::partir::getMesh(func), symbols);
+  second.knownInPlace = &simulation.inPlaceUpdates;
+  if (failed(second.run(func, priced)))
+    return failure();
+  return priced;
 }
 
 FailureOr<SimulationResult>

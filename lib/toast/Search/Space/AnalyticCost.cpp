@@ -172,6 +172,8 @@ void Evaluation::emitOp(unsigned i) {
   llvm::SmallVector<int, 4> inputs(p.operands.size(), -1);
   int64_t firstInputBytes = -1;
   currentUser = i;
+  if (p.isReturn)
+    returnedTiling.assign(p.operands.size(), {});
   for (bool copies : {false, true})
     for (auto [k, v] : llvm::enumerate(p.operands)) {
       if (v < 0 || p.operandUses[k] < 0)
@@ -182,10 +184,12 @@ void Evaluation::emitOp(unsigned i) {
       inputs[k] = emitUse(v, p.operandUses[k]);
       if (k == 0)
         firstInputBytes = bytesOf(v, useTiling);
+      if (p.isReturn)
+        returnedTiling[k] = useTiling;
     }
   if (p.isReturn) {
     returned = inputs;
-    llvm::erase(returned, -1);
+    returnOp = i;
     return;
   }
   // A region op: its regions' ops run at one position before it, with the
@@ -214,6 +218,7 @@ void Evaluation::emitOp(unsigned i) {
       sources.push_back(newBuffer(bytes));
   }
   tieCarries(p, carries, inputs, sources);
+  tieInPlaceUpdates(p, inputs, sources);
   if (traceEnabled())
     llvm::errs() << "analytic: op " << at << " " << p.op->getName() << " "
                  << p.op->getLoc() << "\n";
@@ -251,6 +256,61 @@ void Evaluation::tieCarries(const ProgramOp &p, llvm::ArrayRef<int> carries,
                            llvm::count(inputs, init) > 1});
     carryTies.push_back({static_cast<unsigned>(result),
                          static_cast<unsigned>(carry), at, true, false});
+  }
+}
+
+/// The simulator's in-place updates (Simulation::tieInPlaceUpdates): each
+/// result of a dynamic_update_slice or scatter to the buffer it updates.
+void Evaluation::tieInPlaceUpdates(const ProgramOp &p,
+                                   llvm::ArrayRef<int> inputs,
+                                   llvm::ArrayRef<int> results) {
+  for (auto [r, result] : llvm::enumerate(results)) {
+    int operand = sim::getInPlaceOperand(p.op, r);
+    if (operand < 0 || inputs[operand] < 0)
+      continue;
+    int init = inputs[operand];
+    carryTies.push_back({static_cast<unsigned>(result),
+                         static_cast<unsigned>(init), at, false,
+                         llvm::count(inputs, init) > 1});
+  }
+}
+
+/// Local shape of `value` under `tiling`.
+llvm::SmallVector<int64_t, 4>
+Evaluation::localShape(unsigned value, const DimAxes &tiling) const {
+  llvm::SmallVector<int64_t, 4> shape(prog.values[value].shape);
+  for (auto [d, size] : llvm::enumerate(shape))
+    if (d < tiling.size())
+      size /= axisProduct(listMask(tiling[d]));
+  return shape;
+}
+
+/// The simulator's donations (Simulation::findDonations), with the
+/// device-local types of the lowered function: an argument's are its local
+/// tiling's (or the whole value), a result's what the return reads.
+void Evaluation::findDonations(std::vector<char> &donated) {
+  donated.assign(prog.numArguments, 0);
+  if (!prog.hasDonors || returnOp < 0)
+    return;
+  const ProgramOp &ret = prog.ops[returnOp];
+  auto compatible = [&](unsigned argument, unsigned result) {
+    int value = ret.operands[result];
+    if (value < 0 || returned[result] < 0 ||
+        getElementTypeOrSelf(impl.entry.getArgument(argument).getType()) !=
+            getElementTypeOrSelf(ret.op->getOperand(result).getType()))
+      return false;
+    const ProgramValue &arg = prog.values[argument];
+    DimAxes argTiling = localArgs[argument] ? *localArgs[argument]
+                                            : DimAxes(arg.shape.size(), 0);
+    return localShape(argument, argTiling) ==
+           localShape(value, returnedTiling[result]);
+  };
+  for (const sim::Donation &d :
+       sim::getDonations(impl.entry, /*donateAll=*/false, compatible)) {
+    donated[d.argument] = 1;
+    if (d.result >= 0)
+      donations.push_back({static_cast<unsigned>(returned[d.result]),
+                           static_cast<unsigned>(argBuffers[d.argument])});
   }
 }
 
@@ -340,6 +400,9 @@ void Evaluation::collectTree(unsigned i) {
 AnalyticCost Evaluation::run() {
   buffers.clear();
   carryTies.clear();
+  donations.clear();
+  returned.clear();
+  returnOp = -1;
   transients.clear();
   nests.assign(prog.ops.size(), {});
   for (size_t i = 0; i < prog.ops.size(); ++i)
@@ -389,14 +452,17 @@ AnalyticCost Evaluation::run() {
   }
 
   int64_t end = at;
-  for (int b : argBuffers) {
-    buffers[b].def = 0;
-    buffers[b].lastUse = end;
+  std::vector<char> donated;
+  findDonations(donated);
+  for (auto [a, b] : llvm::enumerate(argBuffers)) {
+    buffers[b].def = -1;
+    if (!donated[a])
+      buffers[b].lastUse = end;
   }
   for (int b : returned)
     if (b >= 0)
       buffers[b].lastUse = end;
-  sim::resolveCarryTies(buffers, carryTies);
+  sim::resolveCarryTies(buffers, carryTies, donations);
   int64_t n = std::max<int64_t>(end, 1);
   delta.assign(n + 1, 0);
   for (const Buffer &b : buffers) {

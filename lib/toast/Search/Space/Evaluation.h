@@ -225,6 +225,11 @@ private:
   llvm::SmallVector<int, 1> newCarries(const ProgramOp &p);
   void tieCarries(const ProgramOp &p, llvm::ArrayRef<int> carries,
                   llvm::ArrayRef<int> inputs, llvm::ArrayRef<int> results);
+  void tieInPlaceUpdates(const ProgramOp &p, llvm::ArrayRef<int> inputs,
+                         llvm::ArrayRef<int> results);
+  llvm::SmallVector<int64_t, 4> localShape(unsigned value,
+                                           const DimAxes &tiling) const;
+  void findDonations(std::vector<char> &donated);
   void findFusions();
   void collectTree(unsigned i);
   unsigned rootLevel(unsigned op, unsigned level) const;
@@ -267,7 +272,13 @@ private:
   std::vector<sim::CarryTie> &carryTies;
   std::vector<std::pair<int64_t, int64_t>> &transients;
   std::vector<int64_t> &delta;
+  /// Per result of the entry function: the buffer the return reads (-1:
+  /// none), its tiling, and the return op (-1: not emitted).
   llvm::SmallVector<int, 4> returned;
+  llvm::SmallVector<DimAxes, 4> returnedTiling;
+  int returnOp = -1;
+  /// Returned buffers that may reuse donated arguments.
+  llvm::SmallVector<sim::BufferDonation, 2> donations;
   int64_t at = 0;
   int currentValue = -1;
   int currentUser = -1;

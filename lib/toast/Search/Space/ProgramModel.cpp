@@ -25,14 +25,6 @@ namespace hlo = toast::stablehlo;
 
 namespace toast::search {
 
-static double contractionTime(Operation *op, const sim::DeviceSpec &device) {
-  double flops = sim::getContractionFlops(op);
-  if (flops == 0)
-    return 0;
-  Type element = getElementTypeOrSelf(op->getOperand(0).getType());
-  return flops / device.getPeakFlops(element);
-}
-
 /// The bodies of a region op stay unpartitioned (the search does not
 /// shard inside them): the simulator prices them once, with trip counts
 /// and its buffer rules, and the evaluation places the op's carried values
@@ -158,6 +150,9 @@ void NdaEnvironment::Impl::buildProgram() {
   for (BlockArgument arg : block.getArguments())
     addValue(arg, -1, 0);
   program.numArguments = block.getNumArguments();
+  for (unsigned a = 0; a < program.numArguments; ++a)
+    program.hasDonors |= entry.getArgAttr(a, "tf.aliasing_output") ||
+                         entry.getArgAttr(a, "jax.buffer_donor");
 
   for (Operation &op : block) {
     unsigned index = program.ops.size();
@@ -198,7 +193,7 @@ void NdaEnvironment::Impl::buildProgram() {
     if (isDataFlowRegionOp(&op)) {
       describeRegions(&op, device, p);
     } else {
-      p.computeTime = contractionTime(&op, device);
+      p.computeTime = sim::getContractionTime(&op, device);
       p.flops = sim::getContractionFlops(&op);
     }
     for (OpResult result : op.getResults()) {

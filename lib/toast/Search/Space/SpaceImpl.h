@@ -100,6 +100,8 @@ struct ProgramModel {
   std::vector<int64_t> hoistedConstantBytes;
   unsigned numArguments = 0;
   unsigned numUses = 0;
+  /// Some argument is donated (`tf.aliasing_output`, `jax.buffer_donor`).
+  bool hasDonors = false;
 };
 
 class NdaEnvironment::Impl {
