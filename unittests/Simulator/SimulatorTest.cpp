@@ -353,6 +353,32 @@ TEST(CarryTiesTest, SharesOrCopies) {
   EXPECT_EQ(captured[1].bytes, 100);
 }
 
+/// Donations come after the ties: a returned buffer takes a donated
+/// argument's storage when the argument is last read where (or before) it
+/// is defined, following in-place updates; otherwise the argument lives to
+/// the end.
+TEST(CarryTiesTest, DonatedArguments) {
+  std::vector<LiveRange> buffers = {
+      {100, 3, -1}, // 0: argument p, last read at 3
+      {100, 10, 3}, // 1: returned p - d, defined at 3
+      {100, 5, -1}, // 2: argument q, last read at 5
+      {100, 10, 3}, // 3: returned, defined at 3 (q still read at 5)
+      {100, 2, 1},  // 4: a temporary updated in place at 2 ...
+      {100, 10, 2}, // 5: ... into the returned update
+      {100, 2, -1}, // 6: argument donated to 5
+  };
+  resolveCarryTies(buffers, {{5, 4, 2, false, false}},
+                   {{1, 0}, {3, 2}, {5, 6}});
+  EXPECT_EQ(buffers[1].bytes, 0);
+  EXPECT_EQ(buffers[0].lastUse, 10);
+  EXPECT_EQ(buffers[3].bytes, 100);
+  EXPECT_EQ(buffers[2].lastUse, 10);
+  // 5 is stored in 4 (defined at 1, while 6 is still read at 2): no share.
+  EXPECT_EQ(buffers[5].bytes, 0);
+  EXPECT_EQ(buffers[4].bytes, 100);
+  EXPECT_EQ(buffers[6].lastUse, 10);
+}
+
 //===----------------------------------------------------------------------===//
 // Batch parallelism on the corpus models
 //===----------------------------------------------------------------------===//
