@@ -20,7 +20,7 @@ automatic tactic prints its search time.
 
   benchmarks/search_targets.py --build build-models [--models t2b,gns]
       [--devices a100,tpuv3] [--budget 30] [--seeds 1,2,3] [--threads 2]
-      [--patience 20] [--no-baselines]
+      [--patience 30] [--no-baselines]
 """
 import argparse
 import json
@@ -248,7 +248,7 @@ def main():
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--patience", type=int, default=None,
                         help="restart_patience of the automatic tactic "
-                        "(default: the tactic's, 20)")
+                        "(default: the tactic's, 30)")
     parser.add_argument("--rollouts", type=int, default=0,
                         help="rollout budget (with --budget 0: a fixed amount "
                         "of search, to measure time per rollout)")

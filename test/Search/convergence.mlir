@@ -3,7 +3,7 @@
 // best state.
 
 // The MLP of examples/mlp.mlir: rounds, a climb, then perturbations until
-// 20 in a row fail (restart-patience); milliseconds, not the budget.
+// 30 in a row fail (restart-patience); milliseconds, not the budget.
 // RUN: toast-opt %s --toast-auto-partition="mesh=B=4,M=2" -o /dev/null 2>&1 | FileCheck %s --check-prefix=CONVERGED
 // RUN: toast-opt %s --toast-auto-partition="mesh=B=4,M=2 restart-patience=0" -o /dev/null 2>&1 | FileCheck %s --check-prefix=CLIMB
 // On one axis the space has 26 states (algorithm=exhaustive counts them):
@@ -26,7 +26,7 @@ func.func public @main(%x: tensor<256x1024xf32> {partir.name = "batch.x"},
 }
 
 // CONVERGED: auto-partition: rounds stopped: a round did not improve
-// CONVERGED-NEXT: auto-partition: mcts chose 2 actions in {{[0-9.]+}} s ({{[0-9]+}} rounds, {{[0-9]+}} rollouts, {{[0-9]+}} states priced; best after {{[0-9.]+}} s; stopped: 20 perturbations in a row did not improve): cost 0.125
+// CONVERGED-NEXT: auto-partition: mcts chose 2 actions in {{[0-9.]+}} s ({{[0-9]+}} rounds, {{[0-9]+}} rollouts, {{[0-9]+}} states priced; best after {{[0-9.]+}} s; stopped: 30 perturbations in a row did not improve): cost 0.125
 
 // CLIMB: stopped: no neighbour improves): cost 0.125
 

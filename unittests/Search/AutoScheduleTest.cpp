@@ -71,7 +71,7 @@ TEST(AutoSchedule, ParsesTheExhaustiveSearchAndTheStoppingOptions) {
   auto defaults = parse(R"({"kind": "automatic"})", error);
   ASSERT_TRUE(succeeded(defaults)) << error;
   EXPECT_EQ(defaults->automatic[0].maxStates, 100000u);
-  EXPECT_EQ(defaults->automatic[0].restartPatience, 20u);
+  EXPECT_EQ(defaults->automatic[0].restartPatience, 30u);
 }
 
 TEST(AutoSchedule, ReportsBadOptionsWithTheirPath) {

@@ -176,7 +176,7 @@ TEST(Mcts, PerturbationsLeaveALocalOptimum) {
   EXPECT_EQ(asSet(perturbed.actions), (std::set<unsigned>{1, 2, 3}));
   // Perturbations stop once enough in a row fail to improve on the optimum.
   EXPECT_LE(perturbed.rollouts, 3000u);
-  EXPECT_EQ(perturbed.stopReason, "20 perturbations in a row did not improve");
+  EXPECT_EQ(perturbed.stopReason, "30 perturbations in a row did not improve");
 }
 
 /// Bits on two axes: action 2i + k puts bit i on axis k. k of bits 0-3 on

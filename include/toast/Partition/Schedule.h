@@ -54,7 +54,7 @@ struct AutomaticTactic {
   /// Rollout budget (0: none).
   uint64_t rollouts = 0;
   /// MCTS stops after this many perturbation restarts in a row fail.
-  unsigned restartPatience = 20;
+  unsigned restartPatience = 30;
   /// Exhaustive enumeration prices at most this many states.
   uint64_t maxStates = 100000;
   /// Actions touching fewer dimensions are pruned.

@@ -67,7 +67,7 @@ def ToastAutoPartitionPass
     Option<"rollouts", "rollouts", "uint64_t", /*default=*/"0",
            "Rollout budget (0: none)">,
     Option<"restartPatience", "restart-patience", "unsigned",
-           /*default=*/"20",
+           /*default=*/"30",
            "MCTS stops after this many perturbation restarts in a row fail "
            "to improve (0: after the first climb)">,
     Option<"maxStates", "max-states", "uint64_t", /*default=*/"100000",
