@@ -92,23 +92,27 @@ static bool localizeEdge(const TiedValues::Edge &edge) {
 bool localizeTiedValues(func::FuncOp func) {
   if (func.isExternal())
     return false;
+  // Localizing rewrites values and their uses but not which operands and
+  // block arguments an edge ties, so one index serves the whole function.
+  TiedValues tied(func.getBody().front());
+  DenseMap<Operation *, SmallVector<const TiedValues::Edge *>> edgesOf;
+  for (const TiedValues::Edge &edge : tied.getEdges())
+    edgesOf[edge.owner].push_back(&edge);
   // Inner loops first: localizing them turns the outer body's uses of the
-  // carried value into slices that the outer loop can then absorb.
-  SmallVector<Operation *> regionOps;
+  // carried value into slices that the outer loop can then absorb. (Owners
+  // are collected before anything is rewritten.)
+  SmallVector<Operation *> owners;
   walkProgram(
       func.getBody().front(),
       [&](Operation *op, const Scope &) {
-        if (isDataFlowRegionOp(op))
-          regionOps.push_back(op);
+        if (edgesOf.count(op))
+          owners.push_back(op);
       },
       WalkOrder::PostOrder);
   bool changed = false;
-  for (Operation *op : regionOps) {
-    TiedValues tied(*op->getBlock());
-    for (const TiedValues::Edge &edge : tied.getEdges())
-      if (edge.owner == op)
-        changed |= localizeEdge(edge);
-  }
+  for (Operation *op : owners)
+    for (const TiedValues::Edge *edge : edgesOf[op])
+      changed |= localizeEdge(*edge);
   return changed;
 }
 
