@@ -21,7 +21,7 @@
 // Z3: partir_hlo.all_gather
 // Z3: partir_hlo.all_reduce "sum" ["M"]
 //
-// Automatic (the search acts on top-level values only, for now):
+// Automatic (the search may shard inside the loop bodies):
 // RUN: toast-opt %t.scan.mlir --toast-auto-partition="mesh=B=2,M=2 device=a100 rollouts=200 seed=1" --partir-lower-to-hlo -o %t.auto.mlir
 // RUN: toast-run --compare %t.scan.mlir %t.auto.mlir | FileCheck %s
 //

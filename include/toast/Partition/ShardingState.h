@@ -102,6 +102,11 @@ public:
   /// (isLoopableFactor) or sizes the nest does not divide.
   mlir::LogicalResult setLoopNest(mlir::Operation *op,
                                   llvm::ArrayRef<AxisFactor> nest);
+  /// Sets the loop nest of tied class `edge` (its index in
+  /// getTiedValues().getEdges(); factors are the dimensions) outright; same
+  /// checks as setLoopNest.
+  mlir::LogicalResult setEdgeNest(unsigned edge,
+                                  llvm::ArrayRef<AxisFactor> nest);
   /// Sets the explicit tiling of `value` outright (no deep tiling, unlike
   /// tile()); same checks as tile() for every level.
   mlir::LogicalResult setExplicitTiling(mlir::Value value,

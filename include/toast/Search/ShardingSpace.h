@@ -78,6 +78,10 @@ struct AnalyticCost {
   sim::RelativeCost rel;
   /// Collectives per sim::CollectiveKind.
   std::array<int64_t, sim::kNumCollectiveKinds> collectiveCounts{};
+  /// Priced through the reference path (materialize, lower, optimize,
+  /// simulate a copy) because the state shards inside a loop or
+  /// conditional body, which the analytic model does not cover yet.
+  bool byReference = false;
 
   int64_t count(sim::CollectiveKind kind) const {
     return collectiveCounts[static_cast<unsigned>(kind)];
@@ -158,8 +162,14 @@ public:
   //===- Cost
   //---------------------------------------------------------------===//
 
-  /// The analytic cost of `state` (thread-safe; one linear pass).
+  /// The cost of `state` (thread-safe): one linear analytic pass, or the
+  /// reference path for states that shard inside loop or conditional
+  /// bodies (the analytic model does not cover bodies yet).
   AnalyticCost analyticCost(const SearchState &state) const;
+  /// Whether `state` shards a node that reaches into a loop or conditional
+  /// body (or a region op's operands and results): such states are priced
+  /// through the reference path (AnalyticCost::byReference).
+  bool shardsInsideRegions(const SearchState &state) const;
   /// The cost of the unpartitioned program (all-zero state).
   const AnalyticCost &getUnpartitionedCost() const;
 

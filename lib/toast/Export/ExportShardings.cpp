@@ -62,10 +62,8 @@ computeBoundaryShardings(ModuleOp module, func::FuncOp entry,
   auto func = clone->lookupSymbol<func::FuncOp>(entry.getSymName());
   partition::ShardingState state(func, mesh);
   if (failed(state.load()) || failed(state.materializeCore()) ||
-      failed(partir_hlo::lowerCoreLoops(func)) ||
-      failed(partir_hlo::optimizeCollectives(*clone)))
+      failed(partir_hlo::lowerToDeviceLocal(*clone, func, mesh)))
     return failure();
-  partir_hlo::makeBoundaryDeviceLocal(func, mesh);
   BoundaryShardings shardings;
   for (unsigned i = 0; i < entry.getNumArguments(); ++i)
     shardings.args.push_back(readDimAxes(func.getArgAttr(i, "partir.sharding"),

@@ -212,8 +212,8 @@ FailureOr<Schedule> parseSchedule(StringRef json, std::string &error) {
     if (*kind != "manual")
       return fail(path + ": unsupported kind '" + *kind +
                   "' (supported: 'manual', 'automatic')");
-    manual.name = tactic->getString("name").value_or(
-        ("tactic" + std::to_string(i)));
+    manual.name =
+        tactic->getString("name").value_or(("tactic" + std::to_string(i)));
     std::optional<StringRef> axis = tactic->getString("axis");
     if (!axis)
       return fail(path + ": missing 'axis'");
@@ -284,9 +284,9 @@ resolveMesh(ModuleOp module, ArrayRef<std::pair<std::string, int64_t>> axes) {
     names.push_back(StringAttr::get(ctx, name));
     sizes.push_back(size);
   }
-  auto mesh = partir::MeshAttr::getChecked(
-      [&] { return module.emitError(); }, ctx, ArrayRef<StringAttr>(names),
-      ArrayRef<int64_t>(sizes));
+  auto mesh = partir::MeshAttr::getChecked([&] { return module.emitError(); },
+                                           ctx, ArrayRef<StringAttr>(names),
+                                           ArrayRef<int64_t>(sizes));
   if (!mesh)
     return failure();
   module->setAttr(attrName, mesh);
@@ -309,18 +309,17 @@ namedValues(func::FuncOp func) {
   return named;
 }
 
-FailureOr<SmallVector<Value>> selectValues(func::FuncOp func,
-                                           StringRef selector,
-                                           StringRef tacticName) {
+FailureOr<SmallVector<Value>>
+selectValues(func::FuncOp func, StringRef selector, StringRef tacticName) {
   SmallVector<Value> selected;
   unsigned index;
   if (selector.starts_with("arg") &&
       !selector.drop_front(3).getAsInteger(10, index)) {
     if (index >= func.getNumArguments())
-      return func.emitError() << "tactic '" << tacticName << "': " << selector
-                              << " is out of range (@"
-                              << func.getSymName() << " has "
-                              << func.getNumArguments() << " arguments)";
+      return func.emitError()
+             << "tactic '" << tacticName << "': " << selector
+             << " is out of range (@" << func.getSymName() << " has "
+             << func.getNumArguments() << " arguments)";
     selected.push_back(func.getArgument(index));
     return selected;
   }
@@ -329,9 +328,9 @@ FailureOr<SmallVector<Value>> selectValues(func::FuncOp func,
     llvm::Regex regex(("^(" + selector + ")$").str());
     std::string regexError;
     if (!regex.isValid(regexError))
-      return func.emitError() << "tactic '" << tacticName
-                              << "': invalid regular expression '" << selector
-                              << "': " << regexError;
+      return func.emitError()
+             << "tactic '" << tacticName << "': invalid regular expression '"
+             << selector << "': " << regexError;
     for (auto &[name, value] : named)
       if (regex.match(name) && !llvm::is_contained(selected, value))
         selected.push_back(value);
@@ -386,9 +385,9 @@ FailureOr<TacticReport> applyManualTactic(ShardingState &state,
                                           const ManualTactic &tactic) {
   func::FuncOp func = state.getFunction();
   if (!state.getMesh().getAxisSize(tactic.axis))
-    return func.emitError() << "tactic '" << tactic.name << "': axis \""
-                            << tactic.axis << "\" is not in the mesh "
-                            << state.getMesh();
+    return func.emitError()
+           << "tactic '" << tactic.name << "': axis \"" << tactic.axis
+           << "\" is not in the mesh " << state.getMesh();
   TacticReport report;
   report.name = tactic.name;
   for (auto &[selector, spec] : tactic.inputs) {
@@ -453,10 +452,10 @@ LogicalResult prepareEntryFunction(func::FuncOp func) {
   if (failed(inlined))
     return failure();
   if (*inlined)
-    emitRemark(func.getLoc()) << "inlined " << *inlined << " call"
-                              << (*inlined == 1 ? "" : "s") << " into @"
-                              << func.getSymName()
-                              << " so that tilings propagate through them";
+    emitRemark(func.getLoc())
+        << "inlined " << *inlined << " call" << (*inlined == 1 ? "" : "s")
+        << " into @" << func.getSymName()
+        << " so that tilings propagate through them";
   return success();
 }
 
@@ -472,10 +471,8 @@ simulateState(ModuleOp module, ShardingState &state,
     return failure();
   ShardingState copyState(*func, state.getMesh());
   if (failed(copyState.load()) || failed(copyState.materializeCore()) ||
-      failed(partir_hlo::lowerCoreLoops(*func)) ||
-      failed(partir_hlo::optimizeCollectives(*copy)))
+      failed(partir_hlo::lowerToDeviceLocal(*copy, *func, state.getMesh())))
     return failure();
-  partir_hlo::makeBoundaryDeviceLocal(*func, state.getMesh());
   sim::SimulationOptions options;
   options.function = func->getSymName().str();
   auto result = sim::simulate(*copy, device, options);

@@ -461,32 +461,60 @@ bool ShardingState::isLoopableFactor(Operation *op, int64_t factor) {
          (kind == FactorKind::Reduction && combinesBySum(op));
 }
 
+/// Checks `nest` against `rule` for ShardingState::setLoopNest and
+/// setEdgeNest; `loopable` says whether a factor may be looped over.
+static LogicalResult checkNest(Location loc, const ShardingRule &rule,
+                               ArrayRef<AxisFactor> nest, partir::MeshAttr mesh,
+                               function_ref<bool(int64_t)> loopable) {
+  llvm::SmallDenseMap<int64_t, int64_t> tiles;
+  for (auto [i, level] : llvm::enumerate(nest)) {
+    std::optional<int64_t> size = mesh.getAxisSize(level.axis);
+    if (!size)
+      return emitError(loc, "setLoopNest: unknown axis \"")
+             << level.axis << "\"";
+    if (llvm::any_of(nest.take_front(i),
+                     [&](const AxisFactor &l) { return l.axis == level.axis; }))
+      return emitError(loc, "setLoopNest: axis \"")
+             << level.axis << "\" used twice";
+    if (level.factor < 0 ||
+        level.factor >= static_cast<int64_t>(rule.factors.size()) ||
+        !loopable(level.factor))
+      return emitError(loc, "setLoopNest: factor ")
+             << level.factor << " cannot be looped over";
+    int64_t &n = tiles.try_emplace(level.factor, 1).first->second;
+    n *= *size;
+    if (rule.factors[level.factor].size % n != 0)
+      return emitError(loc, "setLoopNest: factor ")
+             << level.factor << " of size " << rule.factors[level.factor].size
+             << " is not divisible into " << n << " tiles";
+  }
+  return success();
+}
+
 LogicalResult ShardingState::setLoopNest(Operation *op,
                                          ArrayRef<AxisFactor> nest) {
   NodeInfo *info = getInfo(op);
   if (!info)
     return op->emitError("setLoopNest: op has no sharding rule");
-  llvm::SmallDenseMap<int64_t, int64_t> tiles;
-  for (auto [i, level] : llvm::enumerate(nest)) {
-    if (!mesh.getAxisSize(level.axis))
-      return op->emitError("setLoopNest: unknown axis \"")
-             << level.axis << "\"";
-    if (llvm::any_of(nest.take_front(i),
-                     [&](const AxisFactor &l) { return l.axis == level.axis; }))
-      return op->emitError("setLoopNest: axis \"")
-             << level.axis << "\" used twice";
-    if (!isLoopableFactor(op, level.factor))
-      return op->emitError("setLoopNest: factor ")
-             << level.factor << " cannot be looped over";
-    int64_t &n = tiles.try_emplace(level.factor, 1).first->second;
-    n *= axisSize(level.axis);
-    if (info->rule.factors[level.factor].size % n != 0)
-      return op->emitError("setLoopNest: factor ")
-             << level.factor << " of size "
-             << info->rule.factors[level.factor].size
-             << " is not divisible into " << n << " tiles";
-  }
+  if (failed(checkNest(op->getLoc(), info->rule, nest, mesh,
+                       [&](int64_t f) { return isLoopableFactor(op, f); })))
+    return failure();
   info->nest.assign(nest.begin(), nest.end());
+  return success();
+}
+
+LogicalResult ShardingState::setEdgeNest(unsigned edge,
+                                         ArrayRef<AxisFactor> nest) {
+  if (edge >= edgeNodes.size())
+    return func.emitError("setEdgeNest: no tied class ") << edge;
+  NodeInfo &info = nodes[edgeNodes[edge]];
+  Location loc = tied->getEdges()[edge].targets.front().getLoc();
+  auto parallel = [&](int64_t f) {
+    return info.rule.factors[f].kind == FactorKind::Parallel;
+  };
+  if (failed(checkNest(loc, info.rule, nest, mesh, parallel)))
+    return failure();
+  info.nest.assign(nest.begin(), nest.end());
   return success();
 }
 

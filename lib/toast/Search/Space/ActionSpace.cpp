@@ -14,7 +14,10 @@
 #include "Evaluation.h"
 #include "SpaceImpl.h"
 
+#include "toast/Interfaces/ControlFlow.h"
 #include "toast/Interfaces/ValueNames.h"
+
+#include "llvm/ADT/DenseSet.h"
 
 #include "llvm/ADT/EquivalenceClasses.h"
 #include "llvm/ADT/bit.h"
@@ -29,34 +32,117 @@ using namespace mlir;
 
 namespace toast::search {
 
-/// The loopable factor a name's dim maps to in its top-level ruled op, or
-/// -1. Entry arguments count as loopable (explicit tilings).
+/// Where the partitioner can loop: the function body and, recursively, the
+/// bodies of loops and conditionals (walkProgram), with how often each op
+/// runs.
+struct ProgramBlocks {
+  llvm::DenseSet<Block *> blocks;
+  llvm::DenseMap<Operation *, double> repeat;
+
+  explicit ProgramBlocks(Block &entry) {
+    blocks.insert(&entry);
+    walkProgram(entry, [&](Operation *op, const Scope &scope) {
+      blocks.insert(op->getBlock());
+      repeat[op] = scope.repeat;
+    });
+  }
+  bool contains(Operation *op) const { return blocks.contains(op->getBlock()); }
+};
+
+/// Whether the partitioner can shard a name's dim: a loopable factor of the
+/// ruled op that defines or reads it, an entry argument (explicit tiling),
+/// or a value of a tied class (a loop-carried value or a conditional's
+/// result, whose edge is an identity over its static dims).
 static bool isShardableName(const NamedDimensionAnalysis &nda,
-                            partition::ShardingState &rules, Block &entry,
+                            partition::ShardingState &rules,
+                            const ProgramBlocks &program, Block &entry,
                             unsigned name) {
   const NamedDimensionAnalysis::Name &n = nda.getName(name);
   if (n.blocked)
     return false;
   const NamedDimensionAnalysis::Site &site = nda.getSites()[n.site];
+  const TiedValues &tied = rules.getTiedValues();
+  auto isStatic = [](Value v) {
+    auto type = dyn_cast<RankedTensorType>(v.getType());
+    return type && type.hasStaticShape();
+  };
   if (site.isUse()) {
+    if (tied.getEdgeOfSource(*site.use))
+      return isStatic(site.use->get());
     Operation *user = site.use->getOwner();
     const ShardingRule *rule =
-        user->getBlock() == &entry ? rules.getRule(user) : nullptr;
+        program.contains(user) ? rules.getRule(user) : nullptr;
     if (!rule)
       return false;
     int64_t f = rule->operandDims[site.use->getOperandNumber()][n.dim];
     return f != kNoFactor && rules.isLoopableFactor(user, f);
   }
+  if (tied.getEdgeOfTarget(site.value))
+    return isStatic(site.value);
   if (auto arg = dyn_cast<BlockArgument>(site.value))
     return arg.getOwner() == &entry;
   auto result = cast<OpResult>(site.value);
   Operation *def = result.getOwner();
   const ShardingRule *rule =
-      def->getBlock() == &entry ? rules.getRule(def) : nullptr;
+      program.contains(def) ? rules.getRule(def) : nullptr;
   if (!rule)
     return false;
   int64_t f = rule->resultDims[result.getResultNumber()][n.dim];
   return f != kNoFactor && rules.isLoopableFactor(def, f);
+}
+
+/// How often a site's values are read or written per run of the program,
+/// and whether it lies in a region or on a region op's boundary.
+static std::pair<double, bool>
+getSiteScope(const NamedDimensionAnalysis::Site &site,
+             const ProgramBlocks &program, Block &entry) {
+  Operation *op = nullptr;
+  if (site.isUse())
+    op = site.use->getOwner();
+  else if (auto arg = dyn_cast<BlockArgument>(site.value))
+    op = arg.getOwner() == &entry || arg.getOwner()->empty()
+             ? nullptr
+             : &arg.getOwner()->front();
+  else
+    op = site.value.getDefiningOp();
+  if (!op)
+    return {1, false};
+  auto it = program.repeat.find(op);
+  bool inRegion = op->getBlock() != &entry || isDataFlowRegionOp(op);
+  return {it == program.repeat.end() ? 1 : it->second, inRegion};
+}
+
+/// The nodes of stacked dimensions: dims of values carried into a body
+/// that the body only indexes (a scan's `[L, ...]` parameters read by
+/// dynamic_slice at the counter, gradients written back by
+/// dynamic_update_slice) and otherwise passes on unchanged. Sharding such
+/// a dim only moves whole stacks around each iteration, and the unrolled
+/// program has no such dimension: the search leaves it alone (the layer
+/// dimension is indexed, never sharded, as for the unrolled twin).
+static std::vector<unsigned> findIndexedNodes(const NamedDimensionAnalysis &nda,
+                                              const TiedValues &tied,
+                                              Block &entry) {
+  std::vector<unsigned> indexed;
+  for (const TiedValues::Edge &edge : tied.getEdges())
+    for (Value target : edge.targets) {
+      auto arg = dyn_cast<BlockArgument>(target);
+      int site = nda.getDefSite(target);
+      if (!arg || arg.getOwner() == &entry || site < 0)
+        continue;
+      for (unsigned d = 0; d < nda.getSites()[site].rank; ++d) {
+        bool read = false, blocked = false;
+        for (OpOperand &use : arg.getUses()) {
+          int useSite = nda.getUseSite(use);
+          if (useSite < 0 || tied.getEdgeOfSource(use))
+            continue;
+          bool b = nda.getName(nda.getSites()[useSite].firstName + d).blocked;
+          (b ? blocked : read) = true;
+        }
+        if (blocked && !read)
+          indexed.push_back(nda.getNode(nda.getSites()[site].firstName + d));
+      }
+    }
+  return indexed;
 }
 
 void NdaEnvironment::Impl::findShardableNodes() {
@@ -64,14 +150,25 @@ void NdaEnvironment::Impl::findShardableNodes() {
   nodeShardable.assign(numNodes, 1);
   nodeGcd.assign(numNodes, 0);
   nodeNames.assign(numNodes, 0);
+  nodeInRegion.assign(numNodes, 0);
   Block &block = entry.getBody().front();
+  ProgramBlocks program(block);
   for (unsigned name = 0, e = nda.getNumNames(); name != e; ++name) {
     unsigned node = nda.getNode(name);
-    ++nodeNames[node];
+    auto [repeat, inRegion] =
+        getSiteScope(nda.getSites()[nda.getName(name).site], program, block);
+    nodeNames[node] += static_cast<unsigned>(std::max(1.0, repeat));
+    nodeInRegion[node] |= inRegion;
     nodeGcd[node] = std::gcd(nodeGcd[node], nda.getName(name).size);
-    if (!isShardableName(nda, *rules, block, name))
+    if (!isShardableName(nda, *rules, program, block, name))
       nodeShardable[node] = 0;
   }
+  // The whole color of a stacked dimension: the stacks' own layer dims at
+  // the top level (the parameters, their optimizer state and the stacked
+  // gradients) are the same dimension as the one the loop indexes.
+  for (unsigned node : findIndexedNodes(nda, rules->getTiedValues(), block))
+    for (unsigned n : nda.getNodesOfColor(nda.getColorOfNode(node)))
+      nodeShardable[n] = 0;
 }
 
 /// Groups of nodes that must carry pairwise distinct axes: the dims of one
@@ -98,7 +195,10 @@ buildConstraintGroups(const NamedDimensionAnalysis &nda,
   for (const NamedDimensionAnalysis::Site &site : nda.getSites()) {
     Operation *op =
         site.isUse() ? site.use->getOwner() : site.value.getDefiningOp();
-    if (!op)
+    // A loop's or conditional's values are tied classes of their own (one
+    // identity each), and a body's return passes several of them on: two
+    // carried values may take one axis.
+    if (!op || isDataFlowRegionOp(op) || op->hasTrait<OpTrait::IsTerminator>())
       continue;
     for (unsigned d = 0; d < site.rank; ++d)
       opNodes[op].push_back(nda.getNode(site.firstName + d));

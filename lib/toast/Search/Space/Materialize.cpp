@@ -12,12 +12,61 @@
 #include "SpaceImpl.h"
 
 #include "toast/Dialect/PartIR/HLO/Transforms/Passes.h"
+#include "toast/Interfaces/ControlFlow.h"
 
 #include "mlir/IR/BuiltinOps.h"
 
 using namespace mlir;
 
 namespace toast::search {
+
+/// The ops of loop and conditional bodies of `func`, in the order of
+/// ProgramModel::nestedOps.
+static SmallVector<Operation *> getNestedOps(func::FuncOp func) {
+  SmallVector<Operation *> ops;
+  walkProgram(func.getBody().front(), [&](Operation *op, const Scope &scope) {
+    if (scope.depth > 0)
+      ops.push_back(op);
+  });
+  return ops;
+}
+
+static SmallVector<partition::AxisFactor>
+namedNest(const NdaEnvironment::Impl &impl,
+          ArrayRef<std::pair<unsigned, unsigned>> nest) {
+  SmallVector<partition::AxisFactor> named;
+  for (auto [axis, factor] : nest)
+    named.push_back({impl.axisNames[axis], static_cast<int64_t>(factor)});
+  return named;
+}
+
+/// Writes the nests of body ops and tied classes.
+static LogicalResult writeRegions(const NdaEnvironment::Impl &impl,
+                                  const SearchState &state,
+                                  partition::ShardingState &sharding) {
+  const ProgramModel &program = impl.program;
+  SmallVector<Operation *> nested = getNestedOps(sharding.getFunction());
+  size_t numEdges = sharding.getTiedValues().getEdges().size();
+  if (nested.size() != program.nestedOps.size() ||
+      numEdges != program.edgeDimNodes.size())
+    return sharding.getFunction().emitError(
+        "materialize: the function's loops are not the analysed ones");
+  for (auto [op, p] : llvm::zip_equal(nested, program.nestedOps)) {
+    if (!p.ruled)
+      continue;
+    if (failed(sharding.setLoopNest(
+            op, namedNest(impl, impl.getNest(state, p.factorNode)))))
+      return failure();
+    for (Value result : op->getResults())
+      if (failed(sharding.setExplicitTiling(result, {})))
+        return failure();
+  }
+  for (auto [e, dimNodes] : llvm::enumerate(program.edgeDimNodes))
+    if (failed(sharding.setEdgeNest(
+            e, namedNest(impl, impl.getNest(state, dimNodes)))))
+      return failure();
+  return success();
+}
 
 /// Writes `state` into `sharding`, whose function has the same ops as the
 /// analysed entry (the entry itself or a clone of it).
@@ -44,16 +93,14 @@ static LogicalResult writeState(const NdaEnvironment::Impl &impl,
   for (auto [i, op] : llvm::enumerate(block)) {
     if (!impl.program.ops[i].ruled)
       continue;
-    SmallVector<partition::AxisFactor> nest;
-    for (auto [axis, factor] : impl.getNest(state, i))
-      nest.push_back({impl.axisNames[axis], static_cast<int64_t>(factor)});
-    if (failed(sharding.setLoopNest(&op, nest)))
+    if (failed(
+            sharding.setLoopNest(&op, namedNest(impl, impl.getNest(state, i)))))
       return failure();
     for (Value result : op.getResults())
       if (failed(sharding.setExplicitTiling(result, {})))
         return failure();
   }
-  return success();
+  return writeRegions(impl, state, sharding);
 }
 
 LogicalResult
@@ -103,6 +150,37 @@ NdaEnvironment::Impl::importState(partition::ShardingState &sharding) const {
       state.nodeAxes[node] |= AxisMask(1) << axis;
     }
   }
+  // Body ops and tied classes.
+  SmallVector<Operation *> nested = getNestedOps(entry);
+  if (nested.size() != program.nestedOps.size())
+    return fail(entry.getLoc(), "the function's loops changed");
+  auto addLevels = [&](Operation *op, ArrayRef<partition::AxisFactor> nest,
+                       ArrayRef<int> factorNode) -> LogicalResult {
+    for (const partition::AxisFactor &level : nest) {
+      int axis = axisIndex(level.axis);
+      int node = level.factor < static_cast<int64_t>(factorNode.size())
+                     ? factorNode[level.factor]
+                     : -1;
+      if (axis < 0 || node < 0)
+        return fail(op->getLoc(), "op loops over a factor the search cannot "
+                                  "express");
+      state.nodeAxes[node] |= AxisMask(1) << axis;
+    }
+    return success();
+  };
+  for (auto [op, p] : llvm::zip_equal(nested, program.nestedOps))
+    if (p.ruled &&
+        failed(addLevels(op, sharding.getLoopNest(op), p.factorNode)))
+      return failure();
+  for (auto [e, edge] : llvm::enumerate(sharding.getTiedValues().getEdges()))
+    if (failed(addLevels(edge.owner, sharding.getEdgeNest(edge),
+                         program.edgeDimNodes[e])))
+      return failure();
+  for (auto [op, p] : llvm::zip_equal(nested, program.nestedOps))
+    if (p.ruled &&
+        getNest(state, p.factorNode).size() != sharding.getLoopNest(op).size())
+      return fail(op->getLoc(), "ops of one dimension-graph node loop "
+                                "differently");
   // Every op and argument must see exactly what the state says.
   for (auto [i, op] : llvm::enumerate(block)) {
     const ProgramOp &p = program.ops[i];
@@ -143,10 +221,8 @@ FailureOr<sim::SimulationResult> NdaEnvironment::Impl::simulateMaterialized(
   partition::ShardingState sharding(func, mesh);
   if (failed(writeState(*this, state, sharding)) ||
       failed(sharding.materializeCore()) ||
-      failed(partir_hlo::lowerCoreLoops(func)) ||
-      failed(partir_hlo::optimizeCollectives(*copy)))
+      failed(partir_hlo::lowerToDeviceLocal(*copy, func, mesh)))
     return failure();
-  partir_hlo::makeBoundaryDeviceLocal(func, mesh);
   sim::SimulationOptions simOptions;
   simOptions.function = func.getSymName().str();
   auto result = sim::simulate(*copy, device, simOptions);

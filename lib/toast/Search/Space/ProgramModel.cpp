@@ -5,7 +5,10 @@
 // factor), values with their uses, the constants the collective
 // optimizer's folder hoists to the function start, the ops it removes as
 // dead, and for ops with regions (while, if, case) the time and the memory
-// profile of their bodies, which stay unpartitioned (simulateRegions).
+// profile of their bodies, unpartitioned (simulateRegions): states that
+// shard inside bodies are priced by the reference path instead
+// (NdaEnvironment::Impl::price). For writing such states, the factor
+// nodes of body ops and the dimension nodes of tied classes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,10 +28,10 @@ namespace hlo = toast::stablehlo;
 
 namespace toast::search {
 
-/// The bodies of a region op stay unpartitioned (the search does not
-/// shard inside them): the simulator prices them once, with trip counts
-/// and its buffer rules, and the evaluation places the op's carried values
-/// by the same rules (Aliasing.h).
+/// The bodies of a region op, unpartitioned (states that shard inside
+/// them are not priced analytically): the simulator prices them once, with trip
+/// counts and its buffer rules, and the evaluation places the op's carried
+/// values by the same rules (Aliasing.h).
 static void describeRegions(Operation *op, const sim::DeviceSpec &device,
                             ProgramOp &p) {
   p.tiedResults = sim::getTiedResults(op);
@@ -123,8 +126,39 @@ static void describeRule(const NamedDimensionAnalysis &nda,
       setNode(nda.getDefSite(result), d, f);
 }
 
+/// The ops of loop and conditional bodies with their factor nodes, and the
+/// node of each dimension of every tied class, for writing states into a
+/// ShardingState (Materialize.cpp).
+static void describeBodies(const NamedDimensionAnalysis &nda,
+                           partition::ShardingState &rules,
+                           const std::vector<char> &shardable,
+                           ProgramModel &program) {
+  walkProgram(rules.getFunction().getBody().front(),
+              [&](Operation *op, const Scope &scope) {
+                if (scope.depth == 0)
+                  return;
+                ProgramOp p;
+                describeRule(nda, rules, shardable, op, p);
+                program.nestedOps.push_back({p.ruled, p.factorNode});
+              });
+  for (const TiedValues::Edge &edge : rules.getTiedValues().getEdges()) {
+    llvm::SmallVector<int, 4> nodes;
+    Value owner = edge.targets.front();
+    int site = nda.getDefSite(owner);
+    if (auto type = dyn_cast<RankedTensorType>(owner.getType()))
+      for (unsigned d = 0; d < type.getRank(); ++d) {
+        int node = site < 0 ? -1
+                            : static_cast<int>(nda.getNode(
+                                  nda.getSites()[site].firstName + d));
+        nodes.push_back(node >= 0 && shardable[node] ? node : -1);
+      }
+    program.edgeDimNodes.push_back(std::move(nodes));
+  }
+}
+
 void NdaEnvironment::Impl::buildProgram() {
   Block &block = entry.getBody().front();
+  describeBodies(nda, *rules, nodeShardable, program);
   llvm::DenseMap<Value, int> valueIds;
   auto addValue = [&](Value v, int defOp, unsigned resultNumber) {
     ProgramValue pv;

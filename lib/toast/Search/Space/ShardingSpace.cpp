@@ -10,6 +10,9 @@
 
 #include "llvm/Support/FormatVariadic.h"
 
+#include <limits>
+#include <mutex>
+
 using namespace mlir;
 
 namespace toast::search {
@@ -70,10 +73,10 @@ LogicalResult NdaEnvironment::Impl::initialize(ArrayRef<std::string> axes) {
 }
 
 SmallVector<std::pair<unsigned, unsigned>, 4>
-NdaEnvironment::Impl::getNest(const SearchState &state, unsigned i) const {
+NdaEnvironment::Impl::getNest(const SearchState &state,
+                              ArrayRef<int> factorNode) const {
   SmallVector<std::pair<unsigned, unsigned>, 4> nest;
-  const ProgramOp &p = program.ops[i];
-  for (auto [f, node] : llvm::enumerate(p.factorNode)) {
+  for (auto [f, node] : llvm::enumerate(factorNode)) {
     if (node < 0)
       continue;
     for (AxisMask m = state.nodeAxes[node]; m; m &= m - 1)
@@ -82,6 +85,42 @@ NdaEnvironment::Impl::getNest(const SearchState &state, unsigned i) const {
   }
   llvm::sort(nest);
   return nest;
+}
+
+bool NdaEnvironment::Impl::needsReference(const SearchState &state) const {
+  for (auto [node, mask] : llvm::enumerate(state.nodeAxes))
+    if (mask && nodeInRegion[node])
+      return true;
+  return false;
+}
+
+AnalyticCost NdaEnvironment::Impl::price(const SearchState &state) const {
+  if (!needsReference(state))
+    return evaluate(state);
+  AnalyticCost cost;
+  cost.byReference = true;
+  // Search threads build IR here concurrently; a context without
+  // multithreading does not lock its uniquers, so they take turns.
+  static std::mutex serial;
+  std::unique_lock<std::mutex> lock(serial, std::defer_lock);
+  if (!entry->getContext()->isMultithreadingEnabled())
+    lock.lock();
+  FailureOr<sim::SimulationResult> sim = simulateMaterialized(state, nullptr);
+  if (failed(sim)) {
+    cost.runtime = cost.peakBytes = std::numeric_limits<double>::infinity();
+  } else {
+    cost.runtime = sim->stepTime;
+    cost.computeTime = sim->computeTime;
+    cost.commTime = sim->commTime;
+    cost.flops = sim->flops;
+    cost.peakBytes = sim->peakMemoryBytes;
+    for (unsigned k = 0; k < sim::kNumCollectiveKinds; ++k)
+      cost.collectiveCounts[k] = sim->collectives[k].count;
+  }
+  cost.rel = sim::computeRelativeCost(
+      unpartitioned.runtime, unpartitioned.peakBytes, cost.runtime,
+      cost.peakBytes, device.memoryBytes, options.memoryPenalty);
+  return cost;
 }
 
 NdaEnvironment::NdaEnvironment(std::unique_ptr<Impl> impl)
@@ -117,7 +156,7 @@ void NdaEnvironment::apply(SearchState &state, unsigned action) const {
   impl->apply(state, action);
 }
 double NdaEnvironment::cost(const SearchState &state) const {
-  return impl->evaluate(state).rel.total;
+  return impl->price(state).rel.total;
 }
 unsigned NdaEnvironment::getNumAxes() const { return impl->axisNames.size(); }
 int NdaEnvironment::getActionOnAxis(unsigned action, unsigned axis) const {
@@ -154,7 +193,10 @@ int NdaEnvironment::findAction(unsigned color,
 }
 
 AnalyticCost NdaEnvironment::analyticCost(const SearchState &state) const {
-  return impl->evaluate(state);
+  return impl->price(state);
+}
+bool NdaEnvironment::shardsInsideRegions(const SearchState &state) const {
+  return impl->needsReference(state);
 }
 const AnalyticCost &NdaEnvironment::getUnpartitionedCost() const {
   return impl->unpartitioned;

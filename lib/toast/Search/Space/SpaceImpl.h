@@ -88,8 +88,22 @@ struct ProgramOp {
   llvm::SmallVector<unsigned, 2> hoistedConstants;
 };
 
+/// An op inside a loop or conditional body, in walkProgram pre-order. The
+/// analytic cost does not model bodies: states that shard them are priced
+/// through the reference path (NdaEnvironment::Impl::price).
+struct NestedOp {
+  bool ruled = false;
+  /// The node of each rule factor (-1: never sharded), as ProgramOp's.
+  llvm::SmallVector<int, 4> factorNode;
+};
+
 /// Everything state-independent the analytic cost needs.
 struct ProgramModel {
+  /// Ops of loop and conditional bodies (walkProgram pre-order, depth > 0).
+  std::vector<NestedOp> nestedOps;
+  /// Per tied class (TiedValues order): the node of each dimension (-1:
+  /// never sharded).
+  std::vector<llvm::SmallVector<int, 4>> edgeDimNodes;
   std::vector<ProgramOp> ops;
   std::vector<ProgramValue> values;
   /// Constant ops in hoisting order (deduplicated: equal constants share
@@ -123,6 +137,10 @@ public:
 
   // AnalyticCost.cpp
   AnalyticCost evaluate(const SearchState &state) const;
+  /// The cost of `state`: analytic, or through the reference path when the
+  /// state shards a node that reaches into a loop or conditional body.
+  AnalyticCost price(const SearchState &state) const;
+  bool needsReference(const SearchState &state) const;
 
   // Materialize.cpp
   mlir::LogicalResult materialize(const SearchState &state,
@@ -136,7 +154,12 @@ public:
   /// The nest of program op `i` under `state`: (mesh axis, factor) in mesh
   /// order.
   llvm::SmallVector<std::pair<unsigned, unsigned>, 4>
-  getNest(const SearchState &state, unsigned i) const;
+  getNest(const SearchState &state, unsigned i) const {
+    return getNest(state, program.ops[i].factorNode);
+  }
+  /// The nest of an op (or a tied class) whose factors have these nodes.
+  llvm::SmallVector<std::pair<unsigned, unsigned>, 4>
+  getNest(const SearchState &state, llvm::ArrayRef<int> factorNode) const;
   int64_t maskProduct(AxisMask mask) const { return maskProducts[mask]; }
 
   mutable mlir::func::FuncOp entry; // FuncOp accessors are not const
@@ -158,7 +181,13 @@ public:
   /// sizes and its number of names.
   std::vector<char> nodeShardable;
   std::vector<int64_t> nodeGcd;
+  /// Names weighted by how often their op runs (a loop body's names count
+  /// trip-count times, so a scanned layer weighs what its unrolled copies
+  /// do).
   std::vector<unsigned> nodeNames;
+  /// Whether a node has names in a loop or conditional body or at its
+  /// boundary (region operands and results).
+  std::vector<char> nodeInRegion;
 
   std::vector<NdaAction> actions;
   /// Per action and mesh axis: the action with the same colors and

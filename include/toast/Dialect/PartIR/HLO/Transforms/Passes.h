@@ -33,6 +33,17 @@ bool localizeTiedValues(mlir::func::FuncOp func);
 void makeBoundaryDeviceLocal(mlir::func::FuncOp func,
                              toast::partir::MeshAttr mesh);
 
+/// What --partir-lower-to-hlo does to one function of `module` (the entry
+/// of a materialized PartIR:Core program): lowers its loops, optimizes the
+/// collectives, makes loop-carried and branch values device-local (and
+/// optimizes again what that exposes), then makes its boundary
+/// device-local. Every path that prices or exports a partitioned copy
+/// (schedules, the search's reference simulation, shardings export) lowers
+/// through this one function, so they all see the program the pass makes.
+mlir::LogicalResult lowerToDeviceLocal(mlir::ModuleOp module,
+                                       mlir::func::FuncOp func,
+                                       toast::partir::MeshAttr mesh);
+
 } // namespace toast::partir_hlo
 
 #endif // TOAST_DIALECT_PARTIR_HLO_TRANSFORMS_PASSES_H

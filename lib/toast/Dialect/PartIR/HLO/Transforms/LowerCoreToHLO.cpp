@@ -86,6 +86,16 @@ LogicalResult lowerCoreLoops(func::FuncOp func) {
   return success();
 }
 
+LogicalResult lowerToDeviceLocal(ModuleOp module, func::FuncOp func,
+                                 partir::MeshAttr mesh) {
+  if (failed(lowerCoreLoops(func)) || failed(optimizeCollectives(module)))
+    return failure();
+  if (localizeTiedValues(func) && failed(optimizeCollectives(module)))
+    return failure();
+  makeBoundaryDeviceLocal(func, mesh);
+  return success();
+}
+
 namespace {
 struct PartirLowerToHloPass
     : impl::PartirLowerToHloPassBase<PartirLowerToHloPass> {
