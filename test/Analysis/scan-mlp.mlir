@@ -33,7 +33,7 @@
 // JSON: "num_opaque_ops": 0,
 
 // The carried h: one node per dim from the operand to the yield.
-// DIMS: arg0[0] [[B:c[0-9]+]] n{{[0-9]+}}
+// DIMS: batch.x[0] [[B:c[0-9]+]] n{{[0-9]+}}
 // DIMS: use %1 stablehlo.while(1)[0] [[B]] [[H:n[0-9]+]]
 // DIMS: %1 stablehlo.while#1[0] [[B]] [[H]]
 // DIMS: %1 stablehlo.while region0 arg1[0] [[B]] [[H]]

@@ -7,6 +7,15 @@
 // CHECK: auto-partition: {{.*}} chose {{[1-9][0-9]*}} actions
 // CHECK-DAG: auto-partition:   shard color {{[0-9]+}} ({{inputs\['x'\]|params\['w1'\]|fc2.weight}}[{{[01]}}]: {{[0-9]+}} dims) on axis {{B|M}}
 // CHECK-NOT: (arg{{[0-9]}}[
+//
+// The named dimension analysis reports them by the same names: its
+// argument groups and its dimension listing.
+// RUN: toast-opt %s --toast-nda=json=%t.json -o /dev/null
+// RUN: %python -c "import json, sys; r = json.load(open(sys.argv[1])); print(sorted(n for g in r['argument_groups'] for n in g['names']))" %t.json | FileCheck %s --check-prefix=GROUPS
+// GROUPS: ['fc2.weight', "inputs['x']", "params['w1']"]
+// RUN: %python %S/../Analysis/Inputs/nda_dims.py %t.json | FileCheck %s --check-prefix=DIMS
+// DIMS: inputs['x'][0]
+// DIMS: fc2.weight[1]
 module @user_names {
   func.func public @main(%x: tensor<256x1024xf32> {jax.arg_info = "inputs['x']"},
                          %w1: tensor<1024x4096xf32> {jax.arg_info = "params['w1']"},

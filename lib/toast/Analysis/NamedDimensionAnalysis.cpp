@@ -12,6 +12,7 @@
 #include "toast/Analysis/NamedDimensionAnalysis.h"
 #include "toast/Analysis/UnionFind.h"
 #include "toast/Interfaces/ControlFlow.h"
+#include "toast/Interfaces/ValueNames.h"
 #include "toast/Interfaces/ShardingRule.h"
 
 #include "mlir/IR/BuiltinTypes.h"
@@ -511,7 +512,8 @@ std::string NamedDimensionAnalysis::describeSite(unsigned id) const {
     if (auto f = dyn_cast<func::FuncOp>(parent)) {
       if (f != entry)
         os << "@" << f.getSymName() << ":";
-      os << "arg" << arg.getArgNumber();
+      // The name the user knows it by (jax.arg_info, partir.name, loc).
+      os << getArgumentDisplayName(f, arg.getArgNumber());
     } else {
       opRef(parent);
       os << " region" << arg.getOwner()->getParent()->getRegionNumber()

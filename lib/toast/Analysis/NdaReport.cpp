@@ -1,6 +1,8 @@
 //===- NdaReport.cpp - JSON and DOT output of the NDA --------------------===//
 
 #include "toast/Analysis/NdaReport.h"
+#include "toast/Interfaces/ValueNames.h"
+
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/JSON.h"
@@ -112,11 +114,8 @@ void toast::writeNdaJson(const NamedDimensionAnalysis &nda,
               j.value(a);
           });
           j.attributeArray("names", [&] {
-            for (unsigned a : group) {
-              auto name = entry.getArgAttrOfType<StringAttr>(a, "partir.name");
-              j.value(name ? name.getValue().str()
-                           : "arg" + std::to_string(a));
-            }
+            for (unsigned a : group)
+              j.value(getArgumentDisplayName(entry, a));
           });
         });
     });
