@@ -130,6 +130,14 @@ public:
   const TiedValues &getTiedValues() const { return *tied; }
   /// The loop nest of a tied class (its factors are the dimensions).
   llvm::ArrayRef<AxisFactor> getEdgeNest(const TiedValues::Edge &edge);
+  /// Whether `dim` of body argument `arg` (a loop-carried value) is a
+  /// stacked dimension: the body only indexes it (the ops reading `arg`
+  /// map `dim` to no factor or a NotTileable one, as dynamic_slice and
+  /// dynamic_update_slice do with a scan's layer dimension) or passes `arg`
+  /// on unchanged, and something indexes it.
+  bool isIndexedByBody(mlir::BlockArgument arg, int64_t dim);
+  /// Whether `value` is carried into a loop whose body indexes `dim`.
+  bool isStackedDim(mlir::Value value, int64_t dim);
   /// Size of a mesh axis (the axis must exist).
   int64_t axisSize(llvm::StringRef axis) const;
 

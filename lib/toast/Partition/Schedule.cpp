@@ -364,6 +364,8 @@ selectValues(func::FuncOp func, StringRef selector, StringRef tacticName) {
 }
 
 /// The first dimension of `value` that `axis` can still tile, or nullopt.
+/// A scan's stacked layer dimension is skipped: the loop only indexes it,
+/// so tiling it would gather the whole stack in every iteration.
 static std::optional<int64_t> firstDivisibleDim(ShardingState &state,
                                                 Value value, StringRef axis) {
   auto type = dyn_cast<RankedTensorType>(value.getType());
@@ -371,6 +373,8 @@ static std::optional<int64_t> firstDivisibleDim(ShardingState &state,
     return std::nullopt;
   SmallVector<AxisDim> tiling = state.getTiling(value);
   for (int64_t d = 0; d < type.getRank(); ++d) {
+    if (state.isStackedDim(value, d))
+      continue;
     int64_t tiles = state.axisSize(axis);
     for (const AxisDim &level : tiling)
       if (level.dim == d)

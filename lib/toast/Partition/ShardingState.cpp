@@ -177,6 +177,37 @@ ArrayRef<AxisFactor> ShardingState::getEdgeNest(const TiedValues::Edge &edge) {
   return nodes[edgeNodes[tied->getIndex(edge)]].nest;
 }
 
+bool ShardingState::isIndexedByBody(BlockArgument arg, int64_t dim) {
+  bool indexed = false;
+  for (OpOperand &use : arg.getUses()) {
+    if (tied->getEdgeOfSource(use))
+      continue; // Carried on as it is.
+    const ShardingRule *rule = getRule(use.getOwner());
+    if (!rule)
+      return false;
+    ArrayRef<int64_t> dims = rule->operandDims[use.getOperandNumber()];
+    int64_t f = dim < static_cast<int64_t>(dims.size()) ? dims[dim] : kNoFactor;
+    if (f != kNoFactor && rule->factors[f].kind != FactorKind::NotTileable)
+      return false;
+    indexed = true;
+  }
+  return indexed;
+}
+
+bool ShardingState::isStackedDim(Value value, int64_t dim) {
+  for (OpOperand &use : value.getUses()) {
+    const TiedValues::Edge *edge = tied->getEdgeOfSource(use);
+    if (!edge)
+      continue;
+    for (Value target : edge->targets)
+      if (auto arg = dyn_cast<BlockArgument>(target);
+          arg && arg.getOwner()->getParentOp() == edge->owner &&
+          isIndexedByBody(arg, dim))
+        return true;
+  }
+  return false;
+}
+
 int64_t ShardingState::axisSize(StringRef axis) const {
   return mesh.getAxisSize(axis).value_or(1);
 }

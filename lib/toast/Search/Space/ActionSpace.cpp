@@ -120,27 +120,18 @@ getSiteScope(const NamedDimensionAnalysis::Site &site,
 /// program has no such dimension: the search leaves it alone (the layer
 /// dimension is indexed, never sharded, as for the unrolled twin).
 static std::vector<unsigned> findIndexedNodes(const NamedDimensionAnalysis &nda,
-                                              const TiedValues &tied,
+                                              partition::ShardingState &rules,
                                               Block &entry) {
   std::vector<unsigned> indexed;
-  for (const TiedValues::Edge &edge : tied.getEdges())
+  for (const TiedValues::Edge &edge : rules.getTiedValues().getEdges())
     for (Value target : edge.targets) {
       auto arg = dyn_cast<BlockArgument>(target);
       int site = nda.getDefSite(target);
       if (!arg || arg.getOwner() == &entry || site < 0)
         continue;
-      for (unsigned d = 0; d < nda.getSites()[site].rank; ++d) {
-        bool read = false, blocked = false;
-        for (OpOperand &use : arg.getUses()) {
-          int useSite = nda.getUseSite(use);
-          if (useSite < 0 || tied.getEdgeOfSource(use))
-            continue;
-          bool b = nda.getName(nda.getSites()[useSite].firstName + d).blocked;
-          (b ? blocked : read) = true;
-        }
-        if (blocked && !read)
+      for (unsigned d = 0; d < nda.getSites()[site].rank; ++d)
+        if (rules.isIndexedByBody(arg, d))
           indexed.push_back(nda.getNode(nda.getSites()[site].firstName + d));
-      }
     }
   return indexed;
 }
@@ -166,7 +157,7 @@ void NdaEnvironment::Impl::findShardableNodes() {
   // The whole color of a stacked dimension: the stacks' own layer dims at
   // the top level (the parameters, their optimizer state and the stacked
   // gradients) are the same dimension as the one the loop indexes.
-  for (unsigned node : findIndexedNodes(nda, rules->getTiedValues(), block))
+  for (unsigned node : findIndexedNodes(nda, *rules, block))
     for (unsigned n : nda.getNodesOfColor(nda.getColorOfNode(node)))
       nodeShardable[n] = 0;
 }
