@@ -8,6 +8,8 @@
 
 #include "SpaceImpl.h"
 
+#include "toast/Interfaces/ControlFlow.h"
+
 #include "llvm/Support/FormatVariadic.h"
 
 #include <limits>
@@ -22,6 +24,20 @@ NdaEnvironment::Impl::Impl(func::FuncOp entry, partir::MeshAttr mesh,
                            NdaEnvironmentOptions options)
     : entry(entry), mesh(mesh), device(std::move(device)), options(options),
       nda(entry) {}
+
+/// Loops whose trip count is not a constant are priced as one iteration
+/// (the simulator's rule); the search says so once per loop.
+static void warnUncountedLoops(func::FuncOp entry) {
+  walkProgram(entry.getBody().front(), [](Operation *op, const Scope &scope) {
+    if (!isDataFlowRegionOp(op) || scope.uncounted)
+      return;
+    if (llvm::any_of(getRegionScopes(op, scope),
+                     [](const Scope &s) { return s.uncounted; }))
+      op->emitWarning("automatic partitioning: the trip count of this loop "
+                      "is not a constant; its body is priced as one "
+                      "iteration");
+  });
+}
 
 /// Axes beyond this many would make the per-axis-set tables too large.
 static constexpr unsigned kMaxAxes = 16;
@@ -60,6 +76,7 @@ LogicalResult NdaEnvironment::Impl::initialize(ArrayRef<std::string> axes) {
     maskLinks[m] = sim::getGroupLink(device, names);
   }
 
+  warnUncountedLoops(entry);
   rules = std::make_unique<partition::ShardingState>(entry, mesh);
   findShardableNodes();
   buildActions();
