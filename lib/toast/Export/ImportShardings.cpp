@@ -230,37 +230,41 @@ FailureOr<partir::MeshAttr> ShardingImporter::synthesizeMesh() {
 FailureOr<partir::MeshAttr> ShardingImporter::resolveMesh() {
   MLIRContext *ctx = module.getContext();
   partir::MeshAttr existing = partir::getMesh(module);
-  // The sdy mesh all sdy shardings (with axes) name.
-  sdy::MeshOp sdyMesh;
+  // The sdy mesh all sdy shardings (with axes) name, by symbol or inline.
+  sdy::MeshAttr sdyMesh;
+  Operation *sdyMeshAnchor = nullptr;
   for (Request &r : requests) {
     if (!r.sdy)
       continue;
-    sdy::MeshOp mesh = r.sdy.lookupMesh(func);
+    sdy::MeshAttr mesh = r.sdy.getMesh(func);
     if (!mesh)
       return r.emitError() << "sharding refers to unknown mesh "
                            << r.sdy.getMeshName();
-    if (mesh.getMesh().getAxisNames().empty())
+    if (mesh.getAxisNames().empty())
       continue; // an empty or maximal mesh: replicated
-    if (sdyMesh && sdyMesh.getMesh() != mesh.getMesh())
-      return r.emitError() << "shardings use different meshes @"
-                           << sdyMesh.getSymName() << " and @"
-                           << mesh.getSymName();
-    if (!sdyMesh && !mesh.getMesh().hasIotaDeviceIds()) {
-      mesh.emitWarning("mesh with a device order (device_ids) Toast cannot "
-                       "represent; ignoring the shardings that use it");
+    sdy::MeshOp meshOp = r.sdy.lookupMesh(func);
+    Operation *anchor = meshOp ? meshOp.getOperation() : r.anchor;
+    if (sdyMesh && sdyMesh != mesh)
+      return r.emitError() << "shardings use different meshes " << sdyMesh
+                           << " and " << mesh;
+    if (!sdyMesh && !mesh.hasIotaDeviceIds()) {
+      anchor->emitWarning("mesh with a device order (device_ids) Toast "
+                          "cannot represent; ignoring the shardings that use "
+                          "it");
       for (Request &other : requests)
-        if (other.sdy && other.sdy.getMeshName() == r.sdy.getMeshName())
+        if (other.sdy && other.sdy.getMesh(func) == mesh)
           other.sdy = {};
       continue;
     }
     sdyMesh = mesh;
+    sdyMeshAnchor = anchor;
   }
   if (sdyMesh) {
-    sdy::MeshAttr attr = sdyMesh.getMesh();
-    auto mesh =
-        partir::MeshAttr::get(ctx, attr.getAxisNames(), attr.getAxisSizes());
+    auto mesh = partir::MeshAttr::get(ctx, sdyMesh.getAxisNames(),
+                                      sdyMesh.getAxisSizes());
     if (existing && existing != mesh)
-      return sdyMesh.emitError("mesh mismatch: the module's partir.mesh is ")
+      return sdyMeshAnchor->emitError(
+                 "mesh mismatch: the module's partir.mesh is ")
              << existing << " but the shardings use this mesh";
     return mesh;
   }
@@ -278,17 +282,23 @@ LogicalResult ShardingImporter::mapRequests(partir::MeshAttr mesh) {
         return r.emitError()
                << "sharding has " << r.sdy.getRank()
                << " dimensions but the type is " << r.value.getType();
+      // A sub-axis would need a mesh axis split in two, which the
+      // partitioning state has no way to say.
+      if (r.sdy.hasSubAxes())
+        return r.emitError() << "sharding " << r.sdy.str()
+                             << " uses sub-axes, which the import does not "
+                                "support";
       llvm::StringSet<> used;
       for (int64_t d = 0; d < r.sdy.getRank(); ++d) {
         auto &dim = r.dims.emplace_back();
-        for (StringRef axis : r.sdy.getDimAxes(d)) {
-          dim.push_back(axis.str());
+        for (const std::string &axis : r.sdy.getDimAxes(d)) {
+          dim.push_back(axis);
           used.insert(axis);
         }
         r.closed &= r.sdy.getDimShardings()[d].getIsClosed();
       }
-      for (StringAttr axis : r.sdy.getReplicatedAxes())
-        r.atomic.push_back(axis.str());
+      for (sdy::AxisRefAttr axis : r.sdy.getReplicatedAxes())
+        r.atomic.push_back(axis.getAxisName().str());
       if (r.closed && options.atomic)
         for (const MeshAxis &axis : axes)
           if (!used.contains(axis.name) &&
