@@ -6,6 +6,7 @@
 #include "toast/Dialect/CHLO/IR/ChloOps.h"
 #include "toast/Dialect/PartIR/Core/IR/PartIRCore.h"
 #include "toast/Dialect/PartIR/HLO/IR/PartIRHLO.h"
+#include "toast/Dialect/Sdy/IR/Sdy.h"
 #include "toast/Dialect/StableHLO/IR/StablehloOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -23,7 +24,8 @@ using namespace toast::interp;
 void toast::interp::registerInterpreterDialects(DialectRegistry &registry) {
   registry.insert<func::FuncDialect, toast::stablehlo::StableHLODialect,
                   toast::chlo::CHLODialect, toast::partir::PartIRDialect,
-                  toast::partir_hlo::PartIRHLODialect>();
+                  toast::partir_hlo::PartIRHLODialect,
+                  toast::sdy::SdyDialect>();
 }
 
 OwningOpRef<ModuleOp>
