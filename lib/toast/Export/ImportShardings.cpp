@@ -4,7 +4,8 @@
 // for, either as Shardy attributes (`sdy.mesh` + `sdy.sharding`,
 // `sdy.sharding_constraint`) or as XLA HloSharding strings
 // (`mhlo.sharding`). They become tile actions on the entry function's
-// arguments, results and constrained values, then propagation, saved like
+// arguments, results, constrained values and the operands and results of
+// manual computations (shard_map), then propagation, saved like
 // any tactic pass's state so that later tactics build on them and cannot
 // undo them (PartIR's priority-by-order).
 //
@@ -158,6 +159,25 @@ LogicalResult ShardingImporter::collectAll() {
     request.anchor = op;
     request.what = "sharding_constraint";
     request.sdy = op.getSharding();
+  });
+  // A shard_map fixes the layout of its operands and results: they enter
+  // like any other user sharding, and the boundary is then as the region
+  // wants it (the lowering inlines the body between matching collectives).
+  func.walk([&](sdy::ManualComputationOp op) {
+    auto add = [&](Value value, sdy::TensorShardingAttr sharding,
+                   std::string what) {
+      Request &request = requests.emplace_back();
+      request.value = value;
+      request.anchor = op;
+      request.what = std::move(what);
+      request.sdy = sharding;
+    };
+    for (auto [i, operand] : llvm::enumerate(op.getTensors()))
+      add(operand, op.getInShardings().getShardings()[i],
+          "manual_computation operand " + std::to_string(i));
+    for (auto [i, result] : llvm::enumerate(op.getResults()))
+      add(result, op.getOutShardings().getShardings()[i],
+          "manual_computation result " + std::to_string(i));
   });
   return success();
 }
