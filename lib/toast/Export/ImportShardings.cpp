@@ -19,6 +19,7 @@
 #include "toast/Export/Passes.h"
 #include "toast/Export/ReplicaGroups.h"
 
+#include "toast/Dialect/StableHLO/IR/StablehloOps.h"
 #include "toast/Partition/Schedule.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -80,7 +81,8 @@ private:
   func::FuncOp func;
   const ShardingImportOptions &options;
   SmallVector<Request, 4> requests;
-  SmallVector<sdy::ShardingConstraintOp> constraints;
+  /// sharding_constraint and reshard ops: identities carrying a sharding.
+  SmallVector<Operation *> constraints;
 };
 } // namespace
 
@@ -152,18 +154,44 @@ LogicalResult ShardingImporter::collectAll() {
     if (failed(collect(ret->getOperand(i), func.getResultAttrDict(i),
                        "result " + std::to_string(i))))
       return failure();
-  func.walk([&](sdy::ShardingConstraintOp op) {
+  // A reshard asks for a layout at a program point like a constraint does;
+  // the communication it implies is the partitioner's to decide.
+  auto constrain = [&](Operation *op, Value input,
+                       sdy::TensorShardingAttr sharding) {
     constraints.push_back(op);
     Request &request = requests.emplace_back();
-    request.value = op.getInput();
+    request.value = input;
     request.anchor = op;
-    request.what = "sharding_constraint";
-    request.sdy = op.getSharding();
+    request.what = op->getName().stripDialect().str();
+    request.sdy = sharding;
+  };
+  WalkResult walk = func.walk([&](Operation *op) {
+    // A shard_map body is device-local: its annotations are not about the
+    // global values this import partitions.
+    if (op->getParentOfType<sdy::ManualComputationOp>())
+      return WalkResult::advance();
+    if (auto constraint = dyn_cast<sdy::ShardingConstraintOp>(op))
+      constrain(op, constraint.getInput(), constraint.getSharding());
+    else if (auto reshard = dyn_cast<sdy::ReshardOp>(op))
+      constrain(op, reshard.getInput(), reshard.getSharding());
+    else if (isa<sdy::AllGatherOp, sdy::AllSliceOp, sdy::AllReduceOp,
+                 sdy::ReduceScatterOp, sdy::AllToAllOp,
+                 sdy::CollectivePermuteOp>(op))
+      return op->emitError("'")
+                 << op->getName()
+                 << "' describes communication in an already partitioned "
+                    "program, which the import does not support",
+             WalkResult::interrupt();
+    return WalkResult::advance();
   });
+  if (walk.wasInterrupted())
+    return failure();
   // A shard_map fixes the layout of its operands and results: they enter
   // like any other user sharding, and the boundary is then as the region
   // wants it (the lowering inlines the body between matching collectives).
   func.walk([&](sdy::ManualComputationOp op) {
+    if (op->getParentOfType<sdy::ManualComputationOp>())
+      return;
     auto add = [&](Value value, sdy::TensorShardingAttr sharding,
                    std::string what) {
       Request &request = requests.emplace_back();
@@ -420,9 +448,9 @@ LogicalResult ShardingImporter::run() {
       return failure();
     // Constraints become tilings of their operand; removing them first lets
     // propagation see the uses they separated.
-    for (sdy::ShardingConstraintOp op : constraints) {
-      op.getResult().replaceAllUsesWith(op.getInput());
-      op.erase();
+    for (Operation *op : constraints) {
+      op->getResult(0).replaceAllUsesWith(op->getOperand(0));
+      op->erase();
     }
     constraints.clear();
     if (failed(apply(*mesh)))
@@ -447,10 +475,24 @@ void dropShardings(ModuleOp module) {
           i, StringAttr::get(module.getContext(), kMhloSharding));
     }
   }
+  // The sdy ops that only annotate go; sdy.constant (a constant Shardy
+  // must not merge) is an ordinary constant to Toast.
   module.walk([](Operation *op) {
-    if (auto constraint = dyn_cast<sdy::ShardingConstraintOp>(op)) {
-      constraint.getResult().replaceAllUsesWith(constraint.getInput());
-      constraint.erase();
+    if (isa<sdy::ShardingConstraintOp, sdy::ReshardOp>(op)) {
+      op->getResult(0).replaceAllUsesWith(op->getOperand(0));
+      op->erase();
+      return;
+    }
+    if (isa<sdy::ShardingGroupOp>(op)) {
+      op->erase();
+      return;
+    }
+    if (auto constant = dyn_cast<sdy::ConstantOp>(op)) {
+      OpBuilder b(op);
+      Value value = stablehlo::ConstantOp::create(
+          b, op->getLoc(), constant.getType(), constant.getValue());
+      constant.getOutput().replaceAllUsesWith(value);
+      op->erase();
       return;
     }
     op->removeAttr(sdy::SdyDialect::kShardingAttrName);
