@@ -16,6 +16,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "GspmdRegions.h"
+
 #include "toast/Export/Passes.h"
 #include "toast/Export/ReplicaGroups.h"
 
@@ -66,6 +68,10 @@ public:
       : module(module), func(func), options(options) {}
 
   LogicalResult run();
+  /// Turns the GSPMD manual regions of the function into
+  /// sdy.manual_computation ops (GspmdRegions.h), reading their boundary
+  /// shardings on the mesh the annotations give.
+  LogicalResult liftRegions();
 
 private:
   /// Reads `attrs` of a value into a request (or none, or a warning).
@@ -165,6 +171,22 @@ LogicalResult ShardingImporter::collectAll() {
     request.what = op->getName().stripDialect().str();
     request.sdy = sharding;
   };
+  // GSPMD's `@Sharding` call is its sharding_constraint (`{manual}` ones
+  // belong to manual regions, see liftRegions).
+  auto gspmdConstraint = [&](Operation *op) {
+    auto text = op->getAttrOfType<StringAttr>(kMhloSharding);
+    if (text && text.getValue() == "{manual}")
+      return WalkResult::advance();
+    size_t before = requests.size();
+    if (failed(collect(op->getOperand(0), op->getDiscardableAttrDictionary(),
+                       "@Sharding")))
+      return WalkResult::interrupt();
+    if (requests.size() > before) {
+      requests.back().anchor = op;
+      constraints.push_back(op);
+    }
+    return WalkResult::advance();
+  };
   WalkResult walk = func.walk([&](Operation *op) {
     // A shard_map body is device-local: its annotations are not about the
     // global values this import partitions.
@@ -174,6 +196,9 @@ LogicalResult ShardingImporter::collectAll() {
       constrain(op, constraint.getInput(), constraint.getSharding());
     else if (auto reshard = dyn_cast<sdy::ReshardOp>(op))
       constrain(op, reshard.getInput(), reshard.getSharding());
+    else if (isCustomCall(op, "Sharding") && op->getNumOperands() == 1 &&
+             op->getNumResults() == 1)
+      return gspmdConstraint(op);
     else if (isa<sdy::AllGatherOp, sdy::AllSliceOp, sdy::AllReduceOp,
                  sdy::ReduceScatterOp, sdy::AllToAllOp,
                  sdy::CollectivePermuteOp>(op))
@@ -499,10 +524,68 @@ void dropShardings(ModuleOp module) {
   });
 }
 
+LogicalResult ShardingImporter::liftRegions() {
+  SmallVector<Operation *> boundaries = findGspmdBoundaries(func);
+  if (boundaries.empty())
+    return success();
+  // toast-run lifts outside any pass, before these dialects were needed.
+  MLIRContext *ctx = module.getContext();
+  ctx->getOrLoadDialect<partir::PartIRDialect>();
+  ctx->getOrLoadDialect<sdy::SdyDialect>();
+  if (failed(collectAll()))
+    return failure();
+  DenseMap<Operation *, size_t> requestOf;
+  for (Operation *op : boundaries) {
+    // An entry's global sharding is on the `@Sharding` call feeding it; an
+    // exit carries its own.
+    Value value = op->getResult(0);
+    Operation *annotated = op;
+    if (isCustomCall(op, "SPMDFullToShardShape")) {
+      value = op->getOperand(0);
+      annotated = value.getDefiningOp();
+      if (!isCustomCall(annotated, "Sharding"))
+        return op->emitError("cannot read the GSPMD manual region: the "
+                             "operand of @SPMDFullToShardShape must be a "
+                             "@Sharding call");
+    }
+    size_t before = requests.size();
+    if (failed(collect(value, annotated->getDiscardableAttrDictionary(),
+                       "region boundary")))
+      return failure();
+    if (requests.size() == before)
+      return op->emitError("cannot read the GSPMD manual region: its "
+                           "boundary needs a tiled or replicated "
+                           "mhlo.sharding");
+    requests.back().anchor = op;
+    requestOf[op] = before;
+  }
+  FailureOr<partir::MeshAttr> mesh = resolveMesh();
+  if (failed(mesh))
+    return failure();
+  if (!*mesh)
+    return boundaries.front()->emitError(
+        "cannot read the GSPMD manual region: no sharding says which mesh "
+        "it runs on");
+  if (failed(mapRequests(*mesh)))
+    return failure();
+  DenseMap<Operation *, DimAxisNames> dims;
+  for (auto [op, index] : requestOf)
+    dims[op] = requests[index].dims;
+  return liftGspmdRegions(func, *mesh, dims);
+}
+
+LogicalResult liftGspmdManualRegions(func::FuncOp func) {
+  auto module = func->getParentOfType<ModuleOp>();
+  return ShardingImporter(module, func, ShardingImportOptions()).liftRegions();
+}
+
 LogicalResult importShardings(ModuleOp module,
                               const ShardingImportOptions &options) {
   FailureOr<func::FuncOp> func = partition::getEntryFunction(module);
   if (failed(func))
+    return failure();
+  // GSPMD regions first, so that the import sees one form of shard_map.
+  if (failed(liftGspmdManualRegions(*func)))
     return failure();
   return ShardingImporter(module, *func, options).run();
 }

@@ -8,6 +8,7 @@
 #include "toast/Dialect/PartIR/HLO/IR/PartIRHLO.h"
 #include "toast/Dialect/Sdy/IR/Sdy.h"
 #include "toast/Dialect/StableHLO/IR/StablehloOps.h"
+#include "toast/Export/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -141,6 +142,9 @@ struct Program {
 static FailureOr<Program> loadProgram(ModuleOp module, StringRef entry) {
   func::FuncOp func = lookupEntry(module, entry);
   if (!func)
+    return failure();
+  // GSPMD's shard_map regions run as the sdy regions they are.
+  if (failed(toast::xla::liftGspmdManualRegions(func)))
     return failure();
   FailureOr<std::optional<SpmdProgram>> spmd = analyzeSpmdProgram(func);
   if (failed(spmd))

@@ -72,6 +72,12 @@ mlir::LogicalResult verifyDisjointAxisRefs(
     mlir::FlatSymbolRefAttr meshName,
     llvm::function_ref<mlir::InFlightDiagnostic()> emitError);
 
+/// The closed sharding on the mesh named `mesh` whose dimension `d` is
+/// sharded on the axes `dims[d]` (major to minor).
+TensorShardingAttr
+getClosedSharding(mlir::FlatSymbolRefAttr mesh,
+                  llvm::ArrayRef<llvm::SmallVector<std::string>> dims);
+
 /// The sharding `value` is known to have: the `sdy.sharding` of a function
 /// argument, of the op defining it, or the sharding a sharding_constraint,
 /// reshard, collective or manual_computation gives its result. Null when

@@ -412,6 +412,21 @@ SmallVector<std::string> TensorShardingAttr::getDimAxes(int64_t dim) const {
   return axes;
 }
 
+TensorShardingAttr
+toast::sdy::getClosedSharding(FlatSymbolRefAttr mesh,
+                              ArrayRef<SmallVector<std::string>> dims) {
+  MLIRContext *ctx = mesh.getContext();
+  SmallVector<DimensionShardingAttr> dimShardings;
+  for (const auto &axes : dims) {
+    SmallVector<StringAttr> names;
+    for (const std::string &axis : axes)
+      names.push_back(StringAttr::get(ctx, axis));
+    dimShardings.push_back(DimensionShardingAttr::get(
+        ctx, names, /*isClosed=*/true, /*priority=*/-1));
+  }
+  return TensorShardingAttr::get(ctx, mesh, dimShardings, {}, {});
+}
+
 bool TensorShardingAttr::hasSubAxes() const {
   auto sub = [](AxisRefAttr ref) { return ref.isSubAxis(); };
   return llvm::any_of(getDimShardings(),
