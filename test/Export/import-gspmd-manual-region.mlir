@@ -17,6 +17,8 @@
 // RUN: toast-run --compare %t/gspmd.mlir %t/shlo.mlir | FileCheck %s --check-prefix=AGREE
 // RUN: not toast-opt %t/escape.mlir --partir-import-shardings 2>&1 | FileCheck %s --check-prefix=ESCAPE
 // RUN: not toast-run %t/escape.mlir 2>&1 | FileCheck %s --check-prefix=ESCAPE
+// RUN: not toast-opt %t/arity.mlir --partir-import-shardings 2>&1 | FileCheck %s --check-prefix=ARITY
+// RUN: not toast-opt %t/no-sharding.mlir --partir-import-shardings 2>&1 | FileCheck %s --check-prefix=NOSHARDING
 
 // AGREE: results agree
 
@@ -30,6 +32,8 @@
 // HLO-NEXT: stablehlo.dot_general %arg0, %arg1
 // HLO-NEXT: "stablehlo.all_reduce"
 
+// ARITY: arity.mlir:2:8: error: cannot read the GSPMD manual region: a region boundary takes one operand and has one result
+// NOSHARDING: no-sharding.mlir:2:8: error: cannot read the GSPMD manual region: the operand of @SPMDFullToShardShape must be a @Sharding call
 // ESCAPE: escape.mlir:8:5: error: cannot read the GSPMD manual region: this op uses a value of the region that does not go through @SPMDShardToFullShape
 
 //--- matmul.mlir
@@ -67,4 +71,16 @@ module attributes {mhlo.num_partitions = 2 : i32, mhlo.num_replicas = 1 : i32} {
     %4 = stablehlo.negate %2 : tensor<4xf32>
     return %3, %4 : tensor<8xf32>, tensor<4xf32>
   }
+}
+
+//--- arity.mlir
+func.func @main(%x: tensor<8xf32>) -> tensor<4xf32> {
+  %0 = stablehlo.custom_call @SPMDFullToShardShape() {mhlo.sharding = "{manual}"} : () -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+//--- no-sharding.mlir
+func.func @main(%x: tensor<8xf32>) -> tensor<4xf32> {
+  %0 = stablehlo.custom_call @SPMDFullToShardShape(%x) {mhlo.sharding = "{manual}"} : (tensor<8xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
 }

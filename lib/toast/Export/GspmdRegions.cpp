@@ -163,7 +163,8 @@ LogicalResult RegionLifter::lift(Region &region) {
     // The `@Sharding` call in front of the entry only carries the sharding,
     // which becomes the in_sharding.
     Value global = entry->getOperand(0);
-    if (Operation *def = global.getDefiningOp(); isCustomCall(def, "Sharding"))
+    if (Operation *def = global.getDefiningOp();
+        isCustomCall(def, "Sharding") && def->getNumOperands() == 1)
       global = def->getOperand(0);
     if (Operation *def = global.getDefiningOp();
         def && !def->isBeforeInBlock(insertion))

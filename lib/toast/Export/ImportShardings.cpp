@@ -536,6 +536,9 @@ LogicalResult ShardingImporter::liftRegions() {
     return failure();
   DenseMap<Operation *, size_t> requestOf;
   for (Operation *op : boundaries) {
+    if (op->getNumOperands() != 1 || op->getNumResults() != 1)
+      return op->emitError("cannot read the GSPMD manual region: a region "
+                           "boundary takes one operand and has one result");
     // An entry's global sharding is on the `@Sharding` call feeding it; an
     // exit carries its own.
     Value value = op->getResult(0);

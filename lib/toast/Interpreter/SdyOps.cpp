@@ -62,7 +62,9 @@ DeviceOrder getDeviceOrder(sdy::MeshAttr mesh) {
   order.deviceAt.resize(n);
   order.positionOf.resize(n);
   for (int64_t p = 0; p < n; ++p) {
-    int64_t device = mesh.getDeviceIds().empty() ? p : mesh.getDeviceIds()[p];
+    // A single device keeps id 0 whatever its device_ids says.
+    int64_t device =
+        mesh.getDeviceIds().empty() || n == 1 ? p : mesh.getDeviceIds()[p];
     order.deviceAt[p] = device;
     order.positionOf[device] = p;
   }
