@@ -153,6 +153,14 @@ func.func @sub_axis_and_axis(%x: tensor<16xf32> {sdy.sharding = #sdy.sharding<@m
 // -----
 
 sdy.mesh @mesh = <["a"=8]>
+// expected-error @+1 {{argument 0: sub-axes "a":(1)2 and "a":(2)2 must be merged into one}}
+func.func @sub_axis_not_maximal(%x: tensor<16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a":(1)2, "a":(2)2}]>}) {
+  return
+}
+
+// -----
+
+sdy.mesh @mesh = <["a"=8]>
 // expected-error @+1 {{sub-axis sizes must be positive, got (0)2}}
 func.func @sub_axis_zero(%x: tensor<16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a":(0)2}]>}) {
   return

@@ -506,8 +506,18 @@ LogicalResult TensorShardingAttr::verifyFor(
                        << " dimension shardings but " << type << " has rank "
                        << tensor.getRank();
   SmallVector<AxisRefAttr> all;
-  for (DimensionShardingAttr dim : getDimShardings())
+  for (DimensionShardingAttr dim : getDimShardings()) {
+    // Sub-axes must be maximal: two neighbours that make one larger part
+    // of the axis are written as that part.
+    for (auto [major, minor] :
+         llvm::zip(dim.getAxes(), dim.getAxes().drop_front()))
+      if (major.isSubAxis() && minor.isSubAxis() &&
+          major.getName() == minor.getName() &&
+          major.getPreSize() * major.getSubSize() == minor.getPreSize())
+        return emitError() << "sub-axes " << major.str() << " and "
+                           << minor.str() << " must be merged into one";
     llvm::append_range(all, dim.getAxes());
+  }
   llvm::append_range(all, getReplicatedAxes());
   llvm::append_range(all, getUnreducedAxes());
   return verifyDisjointAxisRefs(all, mesh, getMeshName(), emitError);
