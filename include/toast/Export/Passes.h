@@ -7,6 +7,7 @@
 #include "toast/Dialect/Sdy/IR/Sdy.h"
 #include "toast/Dialect/StableHLO/IR/StablehloDialect.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 
@@ -42,6 +43,15 @@ struct ShardingImportOptions {
 /// the state (what --partir-import-shardings does).
 mlir::LogicalResult importShardings(mlir::ModuleOp module,
                                     const ShardingImportOptions &options);
+
+/// Replaces the GSPMD form of shard_map regions in `func` (`@Sharding` +
+/// `@SPMDFullToShardShape` into the region, `@Sharding {manual}` +
+/// `@SPMDShardToFullShape` out of it) by sdy.manual_computation ops on all
+/// mesh axes, the mesh being the one the annotations give (an sdy.mesh is
+/// added when needed). importShardings does this first; toast-run does it
+/// to run such programs. Fails with a located error on regions it cannot
+/// read.
+mlir::LogicalResult liftGspmdManualRegions(mlir::func::FuncOp func);
 
 /// Removes the sharding annotations importShardings reads.
 void dropShardings(mlir::ModuleOp module);

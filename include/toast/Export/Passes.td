@@ -127,7 +127,9 @@ def PartirImportShardingsPass
     Option<"atomic", "atomic", "bool", /*default=*/"true",
            "Make unused axes of fully specified shardings atomic">,
   ];
-  let dependentDialects = ["::toast::partir::PartIRDialect"];
+  let dependentDialects = ["::toast::partir::PartIRDialect",
+                           "::toast::sdy::SdyDialect",
+                           "::toast::stablehlo::StableHLODialect"];
 }
 
 #endif // TOAST_EXPORT_PASSES_TD

@@ -1,4 +1,5 @@
-//===- Spmd.h - Running device-local programs on simulated devices -*- C++ -*-===//
+//===- Spmd.h - Running device-local programs on simulated devices -*- C++
+//-*-===//
 //
 // A device-local program (PartIR:HLO after --partir-lower-to-hlo, or
 // StableHLO with collectives after --partir-export-stablehlo) is what every
@@ -82,6 +83,16 @@ mlir::FailureOr<SpmdRunReport> runSpmd(mlir::func::FuncOp func,
                                        const SpmdProgram &program,
                                        llvm::ArrayRef<Tensor> globalArgs,
                                        InterpreterOptions options);
+
+/// Like runSpmd, for a region that does not use values from outside
+/// (the body of an `sdy.manual_computation`): every device runs `region`
+/// on its shards of `globalArgs`; the results are the region's terminator
+/// operands, reassembled. `program.globalType` maps the global arguments to
+/// the global results.
+mlir::FailureOr<SpmdRunReport> runSpmdRegion(mlir::Region &region,
+                                             const SpmdProgram &program,
+                                             llvm::ArrayRef<Tensor> globalArgs,
+                                             InterpreterOptions options);
 
 } // namespace toast::interp
 

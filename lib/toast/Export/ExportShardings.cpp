@@ -91,16 +91,8 @@ static sdy::MeshOp getOrCreateSdyMesh(ModuleOp module, partir::MeshAttr mesh,
 
 static sdy::TensorShardingAttr toSdy(MLIRContext *ctx, sdy::MeshOp mesh,
                                      const DimAxisNames &dims) {
-  SmallVector<sdy::DimensionShardingAttr> dimShardings;
-  for (const auto &axes : dims) {
-    SmallVector<StringAttr> names;
-    for (const std::string &axis : axes)
-      names.push_back(StringAttr::get(ctx, axis));
-    dimShardings.push_back(sdy::DimensionShardingAttr::get(
-        ctx, names, /*isClosed=*/true, /*priority=*/-1));
-  }
-  return sdy::TensorShardingAttr::get(
-      ctx, FlatSymbolRefAttr::get(mesh.getSymNameAttr()), dimShardings, {}, {});
+  return sdy::getClosedSharding(FlatSymbolRefAttr::get(mesh.getSymNameAttr()),
+                                dims);
 }
 
 LogicalResult exportShardings(ModuleOp module,

@@ -4,7 +4,8 @@
 // for, either as Shardy attributes (`sdy.mesh` + `sdy.sharding`,
 // `sdy.sharding_constraint`) or as XLA HloSharding strings
 // (`mhlo.sharding`). They become tile actions on the entry function's
-// arguments, results and constrained values, then propagation, saved like
+// arguments, results, constrained values and the operands and results of
+// manual computations (shard_map), then propagation, saved like
 // any tactic pass's state so that later tactics build on them and cannot
 // undo them (PartIR's priority-by-order).
 //
@@ -15,9 +16,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "GspmdRegions.h"
+
 #include "toast/Export/Passes.h"
 #include "toast/Export/ReplicaGroups.h"
 
+#include "toast/Dialect/StableHLO/IR/StablehloOps.h"
 #include "toast/Partition/Schedule.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -64,6 +68,10 @@ public:
       : module(module), func(func), options(options) {}
 
   LogicalResult run();
+  /// Turns the GSPMD manual regions of the function into
+  /// sdy.manual_computation ops (GspmdRegions.h), reading their boundary
+  /// shardings on the mesh the annotations give.
+  LogicalResult liftRegions();
 
 private:
   /// Reads `attrs` of a value into a request (or none, or a warning).
@@ -79,7 +87,8 @@ private:
   func::FuncOp func;
   const ShardingImportOptions &options;
   SmallVector<Request, 4> requests;
-  SmallVector<sdy::ShardingConstraintOp> constraints;
+  /// sharding_constraint and reshard ops: identities carrying a sharding.
+  SmallVector<Operation *> constraints;
 };
 } // namespace
 
@@ -151,13 +160,77 @@ LogicalResult ShardingImporter::collectAll() {
     if (failed(collect(ret->getOperand(i), func.getResultAttrDict(i),
                        "result " + std::to_string(i))))
       return failure();
-  func.walk([&](sdy::ShardingConstraintOp op) {
+  // A reshard asks for a layout at a program point like a constraint does;
+  // the communication it implies is the partitioner's to decide.
+  auto constrain = [&](Operation *op, Value input,
+                       sdy::TensorShardingAttr sharding) {
     constraints.push_back(op);
     Request &request = requests.emplace_back();
-    request.value = op.getInput();
+    request.value = input;
     request.anchor = op;
-    request.what = "sharding_constraint";
-    request.sdy = op.getSharding();
+    request.what = op->getName().stripDialect().str();
+    request.sdy = sharding;
+  };
+  // GSPMD's `@Sharding` call is its sharding_constraint (`{manual}` ones
+  // belong to manual regions, see liftRegions).
+  auto gspmdConstraint = [&](Operation *op) {
+    auto text = op->getAttrOfType<StringAttr>(kMhloSharding);
+    if (text && text.getValue() == "{manual}")
+      return WalkResult::advance();
+    size_t before = requests.size();
+    if (failed(collect(op->getOperand(0), op->getDiscardableAttrDictionary(),
+                       "@Sharding")))
+      return WalkResult::interrupt();
+    if (requests.size() > before) {
+      requests.back().anchor = op;
+      constraints.push_back(op);
+    }
+    return WalkResult::advance();
+  };
+  WalkResult walk = func.walk([&](Operation *op) {
+    // A shard_map body is device-local: its annotations are not about the
+    // global values this import partitions.
+    if (op->getParentOfType<sdy::ManualComputationOp>())
+      return WalkResult::advance();
+    if (auto constraint = dyn_cast<sdy::ShardingConstraintOp>(op))
+      constrain(op, constraint.getInput(), constraint.getSharding());
+    else if (auto reshard = dyn_cast<sdy::ReshardOp>(op))
+      constrain(op, reshard.getInput(), reshard.getSharding());
+    else if (isCustomCall(op, "Sharding") && op->getNumOperands() == 1 &&
+             op->getNumResults() == 1)
+      return gspmdConstraint(op);
+    else if (isa<sdy::AllGatherOp, sdy::AllSliceOp, sdy::AllReduceOp,
+                 sdy::ReduceScatterOp, sdy::AllToAllOp,
+                 sdy::CollectivePermuteOp>(op))
+      return op->emitError("'")
+                 << op->getName()
+                 << "' describes communication in an already partitioned "
+                    "program, which the import does not support",
+             WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+  // A shard_map fixes the layout of its operands and results: they enter
+  // like any other user sharding, and the boundary is then as the region
+  // wants it (the lowering inlines the body between matching collectives).
+  func.walk([&](sdy::ManualComputationOp op) {
+    if (op->getParentOfType<sdy::ManualComputationOp>())
+      return;
+    auto add = [&](Value value, sdy::TensorShardingAttr sharding,
+                   std::string what) {
+      Request &request = requests.emplace_back();
+      request.value = value;
+      request.anchor = op;
+      request.what = std::move(what);
+      request.sdy = sharding;
+    };
+    for (auto [i, operand] : llvm::enumerate(op.getTensors()))
+      add(operand, op.getInShardings().getShardings()[i],
+          "manual_computation operand " + std::to_string(i));
+    for (auto [i, result] : llvm::enumerate(op.getResults()))
+      add(result, op.getOutShardings().getShardings()[i],
+          "manual_computation result " + std::to_string(i));
   });
   return success();
 }
@@ -230,37 +303,41 @@ FailureOr<partir::MeshAttr> ShardingImporter::synthesizeMesh() {
 FailureOr<partir::MeshAttr> ShardingImporter::resolveMesh() {
   MLIRContext *ctx = module.getContext();
   partir::MeshAttr existing = partir::getMesh(module);
-  // The sdy mesh all sdy shardings (with axes) name.
-  sdy::MeshOp sdyMesh;
+  // The sdy mesh all sdy shardings (with axes) name, by symbol or inline.
+  sdy::MeshAttr sdyMesh;
+  Operation *sdyMeshAnchor = nullptr;
   for (Request &r : requests) {
     if (!r.sdy)
       continue;
-    sdy::MeshOp mesh = r.sdy.lookupMesh(func);
+    sdy::MeshAttr mesh = r.sdy.getMesh(func);
     if (!mesh)
       return r.emitError() << "sharding refers to unknown mesh "
                            << r.sdy.getMeshName();
-    if (mesh.getMesh().getAxisNames().empty())
+    if (mesh.getAxisNames().empty())
       continue; // an empty or maximal mesh: replicated
-    if (sdyMesh && sdyMesh.getMesh() != mesh.getMesh())
-      return r.emitError() << "shardings use different meshes @"
-                           << sdyMesh.getSymName() << " and @"
-                           << mesh.getSymName();
-    if (!sdyMesh && !mesh.getMesh().hasIotaDeviceIds()) {
-      mesh.emitWarning("mesh with a device order (device_ids) Toast cannot "
-                       "represent; ignoring the shardings that use it");
+    sdy::MeshOp meshOp = r.sdy.lookupMesh(func);
+    Operation *anchor = meshOp ? meshOp.getOperation() : r.anchor;
+    if (sdyMesh && sdyMesh != mesh)
+      return r.emitError() << "shardings use different meshes " << sdyMesh
+                           << " and " << mesh;
+    if (!sdyMesh && !mesh.hasIotaDeviceIds()) {
+      anchor->emitWarning("mesh with a device order (device_ids) Toast "
+                          "cannot represent; ignoring the shardings that use "
+                          "it");
       for (Request &other : requests)
-        if (other.sdy && other.sdy.getMeshName() == r.sdy.getMeshName())
+        if (other.sdy && other.sdy.getMesh(func) == mesh)
           other.sdy = {};
       continue;
     }
     sdyMesh = mesh;
+    sdyMeshAnchor = anchor;
   }
   if (sdyMesh) {
-    sdy::MeshAttr attr = sdyMesh.getMesh();
-    auto mesh =
-        partir::MeshAttr::get(ctx, attr.getAxisNames(), attr.getAxisSizes());
+    auto mesh = partir::MeshAttr::get(ctx, sdyMesh.getAxisNames(),
+                                      sdyMesh.getAxisSizes());
     if (existing && existing != mesh)
-      return sdyMesh.emitError("mesh mismatch: the module's partir.mesh is ")
+      return sdyMeshAnchor->emitError(
+                 "mesh mismatch: the module's partir.mesh is ")
              << existing << " but the shardings use this mesh";
     return mesh;
   }
@@ -278,17 +355,23 @@ LogicalResult ShardingImporter::mapRequests(partir::MeshAttr mesh) {
         return r.emitError()
                << "sharding has " << r.sdy.getRank()
                << " dimensions but the type is " << r.value.getType();
+      // A sub-axis would need a mesh axis split in two, which the
+      // partitioning state has no way to say.
+      if (r.sdy.hasSubAxes())
+        return r.emitError() << "sharding " << r.sdy.str()
+                             << " uses sub-axes, which the import does not "
+                                "support";
       llvm::StringSet<> used;
       for (int64_t d = 0; d < r.sdy.getRank(); ++d) {
         auto &dim = r.dims.emplace_back();
-        for (StringRef axis : r.sdy.getDimAxes(d)) {
-          dim.push_back(axis.str());
+        for (const std::string &axis : r.sdy.getDimAxes(d)) {
+          dim.push_back(axis);
           used.insert(axis);
         }
         r.closed &= r.sdy.getDimShardings()[d].getIsClosed();
       }
-      for (StringAttr axis : r.sdy.getReplicatedAxes())
-        r.atomic.push_back(axis.str());
+      for (sdy::AxisRefAttr axis : r.sdy.getReplicatedAxes())
+        r.atomic.push_back(axis.getAxisName().str());
       if (r.closed && options.atomic)
         for (const MeshAxis &axis : axes)
           if (!used.contains(axis.name) &&
@@ -390,9 +473,9 @@ LogicalResult ShardingImporter::run() {
       return failure();
     // Constraints become tilings of their operand; removing them first lets
     // propagation see the uses they separated.
-    for (sdy::ShardingConstraintOp op : constraints) {
-      op.getResult().replaceAllUsesWith(op.getInput());
-      op.erase();
+    for (Operation *op : constraints) {
+      op->getResult(0).replaceAllUsesWith(op->getOperand(0));
+      op->erase();
     }
     constraints.clear();
     if (failed(apply(*mesh)))
@@ -417,20 +500,95 @@ void dropShardings(ModuleOp module) {
           i, StringAttr::get(module.getContext(), kMhloSharding));
     }
   }
+  // The sdy ops that only annotate go; sdy.constant (a constant Shardy
+  // must not merge) is an ordinary constant to Toast.
   module.walk([](Operation *op) {
-    if (auto constraint = dyn_cast<sdy::ShardingConstraintOp>(op)) {
-      constraint.getResult().replaceAllUsesWith(constraint.getInput());
-      constraint.erase();
+    if (isa<sdy::ShardingConstraintOp, sdy::ReshardOp>(op)) {
+      op->getResult(0).replaceAllUsesWith(op->getOperand(0));
+      op->erase();
+      return;
+    }
+    if (isa<sdy::ShardingGroupOp>(op)) {
+      op->erase();
+      return;
+    }
+    if (auto constant = dyn_cast<sdy::ConstantOp>(op)) {
+      OpBuilder b(op);
+      Value value = stablehlo::ConstantOp::create(
+          b, op->getLoc(), constant.getType(), constant.getValue());
+      constant.getOutput().replaceAllUsesWith(value);
+      op->erase();
       return;
     }
     op->removeAttr(sdy::SdyDialect::kShardingAttrName);
   });
 }
 
+LogicalResult ShardingImporter::liftRegions() {
+  SmallVector<Operation *> boundaries = findGspmdBoundaries(func);
+  if (boundaries.empty())
+    return success();
+  // toast-run lifts outside any pass, before these dialects were needed.
+  MLIRContext *ctx = module.getContext();
+  ctx->getOrLoadDialect<partir::PartIRDialect>();
+  ctx->getOrLoadDialect<sdy::SdyDialect>();
+  if (failed(collectAll()))
+    return failure();
+  DenseMap<Operation *, size_t> requestOf;
+  for (Operation *op : boundaries) {
+    if (op->getNumOperands() != 1 || op->getNumResults() != 1)
+      return op->emitError("cannot read the GSPMD manual region: a region "
+                           "boundary takes one operand and has one result");
+    // An entry's global sharding is on the `@Sharding` call feeding it; an
+    // exit carries its own.
+    Value value = op->getResult(0);
+    Operation *annotated = op;
+    if (isCustomCall(op, "SPMDFullToShardShape")) {
+      value = op->getOperand(0);
+      annotated = value.getDefiningOp();
+      if (!isCustomCall(annotated, "Sharding"))
+        return op->emitError("cannot read the GSPMD manual region: the "
+                             "operand of @SPMDFullToShardShape must be a "
+                             "@Sharding call");
+    }
+    size_t before = requests.size();
+    if (failed(collect(value, annotated->getDiscardableAttrDictionary(),
+                       "region boundary")))
+      return failure();
+    if (requests.size() == before)
+      return op->emitError("cannot read the GSPMD manual region: its "
+                           "boundary needs a tiled or replicated "
+                           "mhlo.sharding");
+    requests.back().anchor = op;
+    requestOf[op] = before;
+  }
+  FailureOr<partir::MeshAttr> mesh = resolveMesh();
+  if (failed(mesh))
+    return failure();
+  if (!*mesh)
+    return boundaries.front()->emitError(
+        "cannot read the GSPMD manual region: no sharding says which mesh "
+        "it runs on");
+  if (failed(mapRequests(*mesh)))
+    return failure();
+  DenseMap<Operation *, DimAxisNames> dims;
+  for (auto [op, index] : requestOf)
+    dims[op] = requests[index].dims;
+  return liftGspmdRegions(func, *mesh, dims);
+}
+
+LogicalResult liftGspmdManualRegions(func::FuncOp func) {
+  auto module = func->getParentOfType<ModuleOp>();
+  return ShardingImporter(module, func, ShardingImportOptions()).liftRegions();
+}
+
 LogicalResult importShardings(ModuleOp module,
                               const ShardingImportOptions &options) {
   FailureOr<func::FuncOp> func = partition::getEntryFunction(module);
   if (failed(func))
+    return failure();
+  // GSPMD regions first, so that the import sees one form of shard_map.
+  if (failed(liftGspmdManualRegions(*func)))
     return failure();
   return ShardingImporter(module, *func, options).run();
 }

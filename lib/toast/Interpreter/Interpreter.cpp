@@ -44,6 +44,7 @@ OpRegistry &OpRegistry::get() {
     detail::registerPartIRCoreOps(*r);
     detail::registerPartIRHLOOps(*r);
     detail::registerCollectiveOps(*r);
+    detail::registerSdyOps(*r);
     return r;
   }();
   return *registry;
@@ -166,10 +167,18 @@ LogicalResult Interpreter::runRegion(Region &region, ArrayRef<Tensor> args,
         << " arguments, got " << args.size();
     return failure();
   }
+  // A region run on its own (an isolated body, on a device of its own)
+  // gets a frame of its own.
+  bool ownFrame = frames.empty();
+  if (ownFrame)
+    frames.push_back(std::make_unique<Frame>());
   DenseMap<Value, Tensor> &values = frames.back()->values;
   for (auto [arg, value] : llvm::zip_equal(block.getArguments(), args))
     values[arg] = value;
-  return runBlock(block, results);
+  LogicalResult status = runBlock(block, results);
+  if (ownFrame)
+    frames.pop_back();
+  return status;
 }
 
 LogicalResult Interpreter::runBlock(Block &block,

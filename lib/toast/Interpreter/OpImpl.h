@@ -28,6 +28,7 @@ void registerRngOps(OpRegistry &registry);
 void registerPartIRCoreOps(OpRegistry &registry);
 void registerCollectiveOps(OpRegistry &registry);
 void registerPartIRHLOOps(OpRegistry &registry);
+void registerSdyOps(OpRegistry &registry);
 
 /// A zero-filled tensor of the type of result `i` of `op`.
 Tensor makeResult(mlir::Operation *op, unsigned i = 0);

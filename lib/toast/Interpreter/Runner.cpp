@@ -6,7 +6,9 @@
 #include "toast/Dialect/CHLO/IR/ChloOps.h"
 #include "toast/Dialect/PartIR/Core/IR/PartIRCore.h"
 #include "toast/Dialect/PartIR/HLO/IR/PartIRHLO.h"
+#include "toast/Dialect/Sdy/IR/Sdy.h"
 #include "toast/Dialect/StableHLO/IR/StablehloOps.h"
+#include "toast/Export/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -23,7 +25,8 @@ using namespace toast::interp;
 void toast::interp::registerInterpreterDialects(DialectRegistry &registry) {
   registry.insert<func::FuncDialect, toast::stablehlo::StableHLODialect,
                   toast::chlo::CHLODialect, toast::partir::PartIRDialect,
-                  toast::partir_hlo::PartIRHLODialect>();
+                  toast::partir_hlo::PartIRHLODialect,
+                  toast::sdy::SdyDialect>();
 }
 
 OwningOpRef<ModuleOp>
@@ -139,6 +142,9 @@ struct Program {
 static FailureOr<Program> loadProgram(ModuleOp module, StringRef entry) {
   func::FuncOp func = lookupEntry(module, entry);
   if (!func)
+    return failure();
+  // GSPMD's shard_map regions run as the sdy regions they are.
+  if (failed(toast::xla::liftGspmdManualRegions(func)))
     return failure();
   FailureOr<std::optional<SpmdProgram>> spmd = analyzeSpmdProgram(func);
   if (failed(spmd))

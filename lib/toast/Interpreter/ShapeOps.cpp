@@ -100,11 +100,11 @@ LogicalResult fillFromBytes(Operation *op, Tensor &t, ArrayRef<char> bytes) {
 
 LogicalResult evalConstant(Interpreter &, Operation *op, ArrayRef<Tensor>,
                            SmallVectorImpl<Tensor> &results) {
-  auto constant = cast<hlo::ConstantOp>(op);
+  // stablehlo.constant and sdy.constant.
   if (failed(checkSupportedTypes(op)))
     return failure();
   Tensor result = makeResult(op);
-  ElementsAttr value = constant.getValue();
+  auto value = op->getAttrOfType<ElementsAttr>("value");
   if (auto dense = dyn_cast<DenseElementsAttr>(value)) {
     fillFromDense(result, dense);
   } else if (auto resource = dyn_cast<DenseResourceElementsAttr>(value)) {
@@ -383,6 +383,7 @@ LogicalResult evalReverse(Interpreter &, Operation *op,
 
 void toast::interp::detail::registerShapeOps(OpRegistry &r) {
   r.add("stablehlo.constant", evalConstant);
+  r.add("sdy.constant", evalConstant);
   r.add("stablehlo.iota", evalIota);
   r.add("stablehlo.broadcast_in_dim", evalBroadcastInDim);
   r.add("stablehlo.transpose", evalTranspose);

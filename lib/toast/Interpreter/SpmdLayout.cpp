@@ -10,6 +10,7 @@
 #include "OpImpl.h"
 
 #include "toast/Dialect/PartIR/HLO/IR/PartIRHLO.h"
+#include "toast/Dialect/Sdy/IR/Sdy.h"
 #include "toast/Dialect/StableHLO/IR/StablehloOps.h"
 #include "toast/Export/ReplicaGroups.h"
 
@@ -181,7 +182,11 @@ static std::optional<SpmdProgram::Kind>
 detectKind(ModuleOp module, func::FuncOp func, Operation *&collective) {
   bool hasPartirHlo = false;
   collective = nullptr;
-  module.walk([&](Operation *op) {
+  module.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    // A shard_map body is device-local inside a global program: its
+    // collectives do not make the program device-local.
+    if (isa<toast::sdy::ManualComputationOp>(op))
+      return WalkResult::skip();
     if (isa<toast::partir_hlo::PartIRHLODialect>(op->getDialect()))
       hasPartirHlo = true;
     if (!collective &&
@@ -191,6 +196,7 @@ detectKind(ModuleOp module, func::FuncOp func, Operation *&collective) {
             toast::stablehlo::CollectiveBroadcastOp,
             toast::stablehlo::PartitionIdOp>(op))
       collective = op;
+    return WalkResult::advance();
   });
   auto hasAttr = [&](StringRef name) {
     for (unsigned i = 0; i < func.getNumArguments(); ++i)

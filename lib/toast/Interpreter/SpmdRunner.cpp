@@ -34,9 +34,9 @@ public:
   explicit Exchange(int64_t numDevices)
       : numDevices(numDevices), slots(numDevices), ops(numDevices) {}
 
-  LogicalResult run(int64_t device, Operation *op, ArrayRef<Tensor> operands,
-                    function_ref<LogicalResult(SpmdContext::Contributions)>
-                        compute);
+  LogicalResult
+  run(int64_t device, Operation *op, ArrayRef<Tensor> operands,
+      function_ref<LogicalResult(SpmdContext::Contributions)> compute);
   /// Called once by every device when its function returned (or failed).
   void finish(bool ok);
 
@@ -70,9 +70,9 @@ public:
   ArrayRef<toast::xla::MeshAxis> getMeshAxes() const override {
     return program.mesh;
   }
-  LogicalResult exchange(
-      Operation *op, ArrayRef<Tensor> operands,
-      function_ref<LogicalResult(Contributions)> compute) override {
+  LogicalResult
+  exchange(Operation *op, ArrayRef<Tensor> operands,
+           function_ref<LogicalResult(Contributions)> compute) override {
     return exchangePoint.run(id, op, operands, compute);
   }
 
@@ -114,9 +114,9 @@ void Exchange::reportDivergence(Operation *op, int64_t device) {
          "(devices must run the same collectives in the same order)";
 }
 
-LogicalResult Exchange::run(
-    int64_t device, Operation *op, ArrayRef<Tensor> operands,
-    function_ref<LogicalResult(SpmdContext::Contributions)> compute) {
+LogicalResult
+Exchange::run(int64_t device, Operation *op, ArrayRef<Tensor> operands,
+              function_ref<LogicalResult(SpmdContext::Contributions)> compute) {
   std::unique_lock<std::mutex> lock(mutex);
   slots[device] = operands;
   ops[device] = op;
@@ -149,7 +149,7 @@ void Exchange::finish(bool ok) {
 
 /// Reassembles result `index` from the devices' values; fails when two
 /// devices holding the same tile disagree.
-static FailureOr<Tensor> assembleResult(func::FuncOp func,
+static FailureOr<Tensor> assembleResult(Operation *anchor, StringRef what,
                                         const SpmdProgram &program,
                                         unsigned index,
                                         ArrayRef<SmallVector<Tensor>> values) {
@@ -170,10 +170,10 @@ static FailureOr<Tensor> assembleResult(func::FuncOp func,
     const Tensor &other = values[it->second][index];
     for (int64_t i = 0, n = local.getNumElements(); i < n; ++i)
       if (!local.elementEquals(i, other, i))
-        return emitError(func.getLoc())
-               << "toast-run: result #" << index << " of @"
-               << func.getSymName() << ": devices " << it->second << " and "
-               << d << " hold the same part of the result but differ at "
+        return emitError(anchor->getLoc())
+               << "toast-run: result #" << index << " of " << what
+               << ": devices " << it->second << " and " << d
+               << " hold the same part of the result but differ at "
                << local.formatIndex(i) << " (" << other.formatElement(i)
                << " vs " << local.formatElement(i)
                << "); is a collective missing, or the result's sharding "
@@ -203,25 +203,33 @@ private:
   ScopedDiagnosticHandler handler;
 };
 
-FailureOr<SpmdRunReport>
-toast::interp::runSpmd(func::FuncOp func, const SpmdProgram &program,
-                       ArrayRef<Tensor> globalArgs,
-                       InterpreterOptions options) {
+/// What one device runs: the entry function or a region, on its shards.
+using DeviceBody = function_ref<FailureOr<SmallVector<Tensor>>(
+    Interpreter &, ArrayRef<Tensor>)>;
+
+/// Runs `body` on every device of `program` on its own thread, each on its
+/// shards of `globalArgs`, and reassembles the results. `anchor` and `what`
+/// locate and name the program in errors.
+static FailureOr<SpmdRunReport> runOnDevices(Operation *anchor, StringRef what,
+                                             const SpmdProgram &program,
+                                             ArrayRef<Tensor> globalArgs,
+                                             InterpreterOptions options,
+                                             DeviceBody body) {
   int64_t n = program.numDevices;
   for (auto [i, arg] : llvm::enumerate(globalArgs))
     if (arg.getType() != program.globalType.getInput(i))
-      return emitError(func.getLoc())
-             << "toast-run: argument #" << i << " of @" << func.getSymName()
+      return emitError(anchor->getLoc())
+             << "toast-run: argument #" << i << " of " << what
              << " must have global type " << program.globalType.getInput(i)
              << ", got " << arg.getType();
   // The devices' threads create types (results, scalars) concurrently,
   // which MLIR only makes safe when the context may be multithreaded.
-  if (!func.getContext()->isMultithreadingEnabled())
-    return emitError(func.getLoc())
+  if (!anchor->getContext()->isMultithreadingEnabled())
+    return emitError(anchor->getLoc())
            << "toast-run: SPMD execution runs one thread per device and "
               "needs an MLIRContext with multithreading enabled";
-  auto module = func->getParentOfType<ModuleOp>();
-  DeduplicatingHandler diagnostics(func.getContext());
+  auto module = anchor->getParentOfType<ModuleOp>();
+  DeduplicatingHandler diagnostics(anchor->getContext());
   Exchange exchange(n);
   std::vector<SmallVector<Tensor>> results(n);
   std::vector<CheckSummary> checks(n);
@@ -234,7 +242,7 @@ toast::interp::runSpmd(func::FuncOp func, const SpmdProgram &program,
     InterpreterOptions deviceOptions = options;
     deviceOptions.spmd = &context;
     Interpreter interp(module, deviceOptions);
-    FailureOr<SmallVector<Tensor>> values = interp.callFunction(func, args);
+    FailureOr<SmallVector<Tensor>> values = body(interp, args);
     checks[d] = interp.getCheckSummary();
     ok[d] = succeeded(values);
     if (ok[d])
@@ -255,10 +263,38 @@ toast::interp::runSpmd(func::FuncOp func, const SpmdProgram &program,
     report.checks.failed += c.failed;
   }
   for (unsigned i = 0; i < program.results.size(); ++i) {
-    FailureOr<Tensor> global = assembleResult(func, program, i, results);
+    FailureOr<Tensor> global =
+        assembleResult(anchor, what, program, i, results);
     if (failed(global))
       return failure();
     report.results.push_back(std::move(*global));
   }
   return report;
+}
+
+FailureOr<SpmdRunReport> toast::interp::runSpmd(func::FuncOp func,
+                                                const SpmdProgram &program,
+                                                ArrayRef<Tensor> globalArgs,
+                                                InterpreterOptions options) {
+  std::string what = "@" + func.getSymName().str();
+  return runOnDevices(func, what, program, globalArgs, options,
+                      [&](Interpreter &interp, ArrayRef<Tensor> args) {
+                        return interp.callFunction(func, args);
+                      });
+}
+
+FailureOr<SpmdRunReport>
+toast::interp::runSpmdRegion(Region &region, const SpmdProgram &program,
+                             ArrayRef<Tensor> globalArgs,
+                             InterpreterOptions options) {
+  Operation *owner = region.getParentOp();
+  std::string what = "'" + owner->getName().getStringRef().str() + "'";
+  return runOnDevices(owner, what, program, globalArgs, options,
+                      [&](Interpreter &interp, ArrayRef<Tensor> args)
+                          -> FailureOr<SmallVector<Tensor>> {
+                        SmallVector<Tensor> results;
+                        if (failed(interp.runRegion(region, args, results)))
+                          return failure();
+                        return results;
+                      });
 }

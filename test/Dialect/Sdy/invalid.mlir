@@ -113,8 +113,56 @@ func.func @open_first(%x: tensor<16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{
 // -----
 
 sdy.mesh @mesh = <["a"=2]>
-// expected-error @+1 {{sub-axes ("x":(m)k) are not supported}}
-func.func @sub_axis(%x: tensor<16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a":(1)2}]>}) {
+// expected-error @+1 {{argument 0: sub-axis "a":(1)2 is the whole axis "a"; write it as "a"}}
+func.func @sub_axis_whole(%x: tensor<16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a":(1)2}]>}) {
+  return
+}
+
+// -----
+
+sdy.mesh @mesh = <["a"=8]>
+// expected-error @+1 {{argument 0: sub-axis "a":(2)3 does not divide axis "a" of size 8 (pre-size times size 6 must divide it)}}
+func.func @sub_axis_divide(%x: tensor<16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a":(2)3}]>}) {
+  return
+}
+
+// -----
+
+sdy.mesh @mesh = <["a"=8]>
+// expected-error @+1 {{argument 0: sub-axis "a":(4)1 must have a size greater than 1}}
+func.func @sub_axis_one(%x: tensor<16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a":(4)1}]>}) {
+  return
+}
+
+// -----
+
+sdy.mesh @mesh = <["a"=8]>
+// expected-error @+1 {{argument 0: axis "a":(2)4 overlaps "a":(1)4 in the sharding}}
+func.func @sub_axis_overlap(%x: tensor<16x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a":(1)4}, {"a":(2)4}]>}) {
+  return
+}
+
+// -----
+
+sdy.mesh @mesh = <["a"=8]>
+// expected-error @+1 {{argument 0: axis "a" overlaps "a":(1)2 in the sharding}}
+func.func @sub_axis_and_axis(%x: tensor<16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a":(1)2}], replicated={"a"}>}) {
+  return
+}
+
+// -----
+
+sdy.mesh @mesh = <["a"=8]>
+// expected-error @+1 {{argument 0: sub-axes "a":(1)2 and "a":(2)2 must be merged into one}}
+func.func @sub_axis_not_maximal(%x: tensor<16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a":(1)2, "a":(2)2}]>}) {
+  return
+}
+
+// -----
+
+sdy.mesh @mesh = <["a"=8]>
+// expected-error @+1 {{sub-axis sizes must be positive, got (0)2}}
+func.func @sub_axis_zero(%x: tensor<16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a":(0)2}]>}) {
   return
 }
 
@@ -136,7 +184,21 @@ func.func @keyword(%x: tensor<16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}],
 
 // -----
 
-// expected-error @+1 {{expected a mesh symbol such as @mesh (inline meshes are not supported)}}
-func.func @inline(%x: tensor<16xf32> {sdy.sharding = #sdy.sharding<mesh<["a"=2]>, [{}]>}) {
+// expected-error @+1 {{argument 0: unknown axis "b" in mesh #sdy.mesh<["a"=2]>}}
+func.func @inline(%x: tensor<16xf32> {sdy.sharding = #sdy.sharding<mesh<["a"=2]>, [{"b"}]>}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{expected a mesh symbol such as @mesh or an inline mesh<[...]>}}
+func.func @no_mesh(%x: tensor<16xf32> {sdy.sharding = #sdy.sharding<[{}]>}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{mesh has 2 devices but 1 device_ids}}
+func.func @inline_bad(%x: tensor<16xf32> {sdy.sharding = #sdy.sharding<mesh<["a"=2], device_ids=[1]>, [{}]>}) {
   return
 }

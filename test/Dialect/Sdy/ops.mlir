@@ -1,5 +1,6 @@
-// Round trip of the minimal sdy dialect: meshes, shardings on arguments,
-// results and ops, sharding constraints. Both the pretty and the generic
+// Round trip of the sdy dialect's meshes and shardings: shardings on
+// arguments, results and ops, sub-axes, inline meshes, sharding
+// constraints. Both the pretty and the generic
 // forms re-parse to the same IR.
 // RUN: toast-opt %s | toast-opt | FileCheck %s
 // RUN: toast-opt %s --mlir-print-op-generic | toast-opt | FileCheck %s
@@ -53,4 +54,29 @@ func.func @per_value(%x: tensor<16x8xf32>, %v: tensor<4xf32>) -> tensor<16x8xf32
 // CHECK-SAME: #sdy.sharding<@empty, []>
 func.func @scalar(%s: tensor<f32> {sdy.sharding = #sdy.sharding<@empty, []>}) -> tensor<f32> {
   return %s : tensor<f32>
+}
+
+// Sub-axes: "a" of size 8 split into a major 2 and a minor 4; replicated and
+// unreduced sets may hold sub-axes too.
+sdy.mesh @big = <["a"=8, "b"=2]>
+// CHECK-LABEL: func.func @sub_axes
+// CHECK-SAME: #sdy.sharding<@big, [{"a":(1)2}, {"a":(2)4, "b"}]>
+// CHECK-SAME: #sdy.sharding<@big, [{"a":(2)2, ?}], replicated={"a":(1)2}, unreduced={"a":(4)2}>
+func.func @sub_axes(%x: tensor<16x8xf32> {sdy.sharding = #sdy.sharding<@big, [{"a":(1)2}, {"a":(2)4, "b"}]>},
+                    %y: tensor<16xf32> {sdy.sharding = #sdy.sharding<@big, [{"a":(2)2, ?}], replicated={"a":(1)2}, unreduced={"a":(4)2}>}) {
+  return
+}
+
+// Meshes written inline instead of as a symbol, with a device order, and
+// the maximal (single-device) mesh.
+// CHECK-LABEL: func.func @inline_meshes
+// CHECK-SAME: #sdy.sharding<mesh<["x"=4, "y"=2]>, [{"x"}, {"y"}]>
+// CHECK-SAME: #sdy.sharding<mesh<["x"=4], device_ids=[3, 2, 1, 0]>, [{"x"}]>
+// CHECK-SAME: #sdy.sharding<mesh<[], device_ids=[0]>, []>
+// CHECK: sdy.sharding_constraint %{{.*}} <mesh<["x"=4, "y"=2]>, [{}, {"x":(1)2}]>
+func.func @inline_meshes(%x: tensor<16x8xf32> {sdy.sharding = #sdy.sharding<mesh<["x"=4, "y"=2]>, [{"x"}, {"y"}]>},
+                         %y: tensor<16xf32> {sdy.sharding = #sdy.sharding<mesh<["x"=4], device_ids=[3, 2, 1, 0]>, [{"x"}]>},
+                         %s: tensor<f32> {sdy.sharding = #sdy.sharding<mesh<[], device_ids=[0]>, []>}) -> tensor<16x8xf32> {
+  %0 = sdy.sharding_constraint %x <mesh<["x"=4, "y"=2]>, [{}, {"x":(1)2}]> : tensor<16x8xf32>
+  return %0 : tensor<16x8xf32>
 }

@@ -1,10 +1,14 @@
 //===- SdyAttrs.cpp - sdy mesh and sharding attributes --------------------===//
 //
-// Parsers, printers and verifiers of `#sdy.mesh`, `#sdy.sharding` and
-// `#sdy.sharding_per_value`, in Shardy's printed syntax:
+// Parsers, printers and verifiers of `#sdy.mesh`, axis references,
+// `#sdy.sharding` and `#sdy.sharding_per_value`, in Shardy's printed syntax:
 //
 //   <["a"=2, "b"=4], device_ids=[...]>
 //   <@mesh, [{"a"}, {"b", ?}p1, {}], replicated={"c"}, unreduced={"d"}>
+//   <mesh<["x"=8]>, [{"x":(1)2}, {"x":(2)4}]>
+//
+// The attributes of the sdy collectives (axis lists per dimension and the
+// moves of an all_to_all) are in SdyCollectiveAttrs.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,22 +33,20 @@ void SdyDialect::registerAttributes() {
       >();
 }
 
-/// `"a", "b"` as written inside braces.
-static void printQuotedList(AsmPrinter &printer, ArrayRef<StringAttr> names) {
-  llvm::interleaveComma(names, printer, [&](StringAttr name) {
-    printer << '"' << name.getValue() << '"';
-  });
+void toast::sdy::printAxisRefs(AsmPrinter &printer,
+                               ArrayRef<AxisRefAttr> refs) {
+  llvm::interleaveComma(refs, printer,
+                        [&](AxisRefAttr ref) { ref.printBody(printer); });
 }
 
-/// `{"a", "b"}`.
-static ParseResult parseAxisSet(AsmParser &parser,
-                                SmallVectorImpl<StringAttr> &axes) {
+ParseResult toast::sdy::parseAxisRefSet(AsmParser &parser,
+                                        SmallVectorImpl<AxisRefAttr> &refs) {
   return parser.parseCommaSeparatedList(
       AsmParser::Delimiter::Braces, [&]() -> ParseResult {
-        std::string name;
-        if (parser.parseString(&name))
+        FailureOr<AxisRefAttr> ref = AxisRefAttr::parseBody(parser);
+        if (failed(ref))
           return failure();
-        axes.push_back(StringAttr::get(parser.getContext(), name));
+        refs.push_back(*ref);
         return success();
       });
 }
@@ -159,13 +161,89 @@ bool MeshAttr::hasIotaDeviceIds() const {
 }
 
 //===----------------------------------------------------------------------===//
+// AxisRefAttr
+//===----------------------------------------------------------------------===//
+
+FailureOr<AxisRefAttr> AxisRefAttr::parseBody(AsmParser &parser) {
+  std::string name;
+  if (parser.parseString(&name))
+    return failure();
+  int64_t preSize = 0, subSize = 0;
+  if (succeeded(parser.parseOptionalColon())) {
+    SMLoc loc = parser.getCurrentLocation();
+    if (parser.parseLParen() || parser.parseInteger(preSize) ||
+        parser.parseRParen() || parser.parseInteger(subSize))
+      return failure();
+    if (preSize < 1 || subSize < 1)
+      return parser.emitError(loc, "sub-axis sizes must be positive, got (")
+             << preSize << ")" << subSize;
+  }
+  return AxisRefAttr::get(parser.getContext(),
+                          StringAttr::get(parser.getContext(), name), preSize,
+                          subSize);
+}
+
+void AxisRefAttr::printBody(AsmPrinter &printer) const {
+  printer << '"' << getAxisName() << '"';
+  if (isSubAxis())
+    printer << ":(" << getPreSize() << ')' << getSubSize();
+}
+
+Attribute AxisRefAttr::parse(AsmParser &parser, Type) {
+  if (parser.parseLess())
+    return {};
+  FailureOr<AxisRefAttr> ref = parseBody(parser);
+  if (failed(ref) || parser.parseGreater())
+    return {};
+  return *ref;
+}
+
+void AxisRefAttr::print(AsmPrinter &printer) const {
+  printer << '<';
+  printBody(printer);
+  printer << '>';
+}
+
+std::string AxisRefAttr::str() const {
+  std::string s = "\"" + getAxisName().str() + "\"";
+  if (isSubAxis())
+    s += ":(" + std::to_string(getPreSize()) + ")" +
+         std::to_string(getSubSize());
+  return s;
+}
+
+int64_t AxisRefAttr::getSize(MeshAttr mesh) const {
+  std::optional<int64_t> size = mesh.getAxisSize(getAxisName());
+  if (!size)
+    return 0;
+  return isSubAxis() ? getSubSize() : *size;
+}
+
+bool AxisRefAttr::overlaps(AxisRefAttr other) const {
+  if (getName() != other.getName())
+    return false;
+  if (!isSubAxis() || !other.isSubAxis())
+    return true;
+  // Sub-axes cover the ranges [m, m*k) of pre-sizes.
+  return getPreSize() < other.getPreSize() * other.getSubSize() &&
+         other.getPreSize() < getPreSize() * getSubSize();
+}
+
+int64_t AxisRefAttr::getIndex(int64_t coord, int64_t axisSize) const {
+  if (!isSubAxis())
+    return coord;
+  // Minor to this sub-axis lie axisSize / (m * k) positions of the axis.
+  return (coord / (axisSize / (getPreSize() * getSubSize()))) % getSubSize();
+}
+
+//===----------------------------------------------------------------------===//
 // DimensionShardingAttr
 //===----------------------------------------------------------------------===//
 
 /// `{"a", "b", ?}p1` (without angle brackets).
 static FailureOr<DimensionShardingAttr> parseDimBody(AsmParser &parser) {
   MLIRContext *ctx = parser.getContext();
-  SmallVector<StringAttr> axes;
+  SmallVector<AxisRefAttr> axes;
   bool closed = true;
   if (parser.parseCommaSeparatedList(
           AsmParser::Delimiter::Braces, [&]() -> ParseResult {
@@ -177,14 +255,10 @@ static FailureOr<DimensionShardingAttr> parseDimBody(AsmParser &parser) {
               closed = false;
               return success();
             }
-            std::string name;
-            SMLoc loc = parser.getCurrentLocation();
-            if (parser.parseString(&name))
+            FailureOr<AxisRefAttr> ref = AxisRefAttr::parseBody(parser);
+            if (failed(ref))
               return failure();
-            if (succeeded(parser.parseOptionalColon()))
-              return parser.emitError(loc, "sub-axes (\"x\":(m)k) are not "
-                                           "supported");
-            axes.push_back(StringAttr::get(ctx, name));
+            axes.push_back(*ref);
             return success();
           }))
     return failure();
@@ -202,7 +276,7 @@ static FailureOr<DimensionShardingAttr> parseDimBody(AsmParser &parser) {
 
 static void printDimBody(AsmPrinter &printer, DimensionShardingAttr dim) {
   printer << '{';
-  printQuotedList(printer, dim.getAxes());
+  printAxisRefs(printer, dim.getAxes());
   if (!dim.getIsClosed())
     printer << (dim.getAxes().empty() ? "?" : ", ?");
   printer << '}';
@@ -225,21 +299,38 @@ void DimensionShardingAttr::print(AsmPrinter &printer) const {
   printer << '>';
 }
 
+DimensionShardingAttr DimensionShardingAttr::get(MLIRContext *ctx,
+                                                 ArrayRef<StringAttr> axisNames,
+                                                 bool isClosed,
+                                                 int64_t priority) {
+  SmallVector<AxisRefAttr> refs;
+  for (StringAttr name : axisNames)
+    refs.push_back(AxisRefAttr::get(name));
+  return get(ctx, refs, isClosed, priority);
+}
+
 //===----------------------------------------------------------------------===//
 // TensorShardingAttr
 //===----------------------------------------------------------------------===//
 
 Attribute TensorShardingAttr::parse(AsmParser &parser, Type) {
   MLIRContext *ctx = parser.getContext();
-  StringAttr meshName;
+  Attribute meshOrRef;
   SmallVector<DimensionShardingAttr> dims;
-  SmallVector<StringAttr> replicated, unreduced;
+  SmallVector<AxisRefAttr> replicated, unreduced;
   if (parser.parseLess())
     return {};
   SMLoc meshLoc = parser.getCurrentLocation();
-  if (failed(parser.parseOptionalSymbolName(meshName))) {
-    parser.emitError(meshLoc, "expected a mesh symbol such as @mesh (inline "
-                              "meshes are not supported)");
+  StringAttr meshName;
+  if (succeeded(parser.parseOptionalSymbolName(meshName))) {
+    meshOrRef = FlatSymbolRefAttr::get(meshName);
+  } else if (succeeded(parser.parseOptionalKeyword("mesh"))) {
+    meshOrRef = MeshAttr::parse(parser, Type());
+    if (!meshOrRef)
+      return {};
+  } else {
+    parser.emitError(meshLoc, "expected a mesh symbol such as @mesh or an "
+                              "inline mesh<[...]>");
     return {};
   }
   if (parser.parseComma() ||
@@ -258,10 +349,10 @@ Attribute TensorShardingAttr::parse(AsmParser &parser, Type) {
     if (parser.parseKeyword(&keyword) || parser.parseEqual())
       return {};
     if (keyword == "replicated") {
-      if (parseAxisSet(parser, replicated))
+      if (parseAxisRefSet(parser, replicated))
         return {};
     } else if (keyword == "unreduced") {
-      if (parseAxisSet(parser, unreduced))
+      if (parseAxisRefSet(parser, unreduced))
         return {};
     } else {
       parser.emitError(loc, "expected 'replicated' or 'unreduced', got '")
@@ -271,13 +362,17 @@ Attribute TensorShardingAttr::parse(AsmParser &parser, Type) {
   }
   if (parser.parseGreater())
     return {};
-  return TensorShardingAttr::get(ctx, FlatSymbolRefAttr::get(meshName), dims,
-                                 replicated, unreduced);
+  return TensorShardingAttr::get(ctx, meshOrRef, dims, replicated, unreduced);
 }
 
 void TensorShardingAttr::print(AsmPrinter &printer) const {
   printer << '<';
-  printer.printSymbolName(getMeshName().getValue());
+  if (FlatSymbolRefAttr name = getMeshName()) {
+    printer.printSymbolName(name.getValue());
+  } else {
+    printer << "mesh";
+    cast<MeshAttr>(getMeshOrRef()).print(printer);
+  }
   printer << ", [";
   llvm::interleaveComma(
       getDimShardings(), printer,
@@ -285,35 +380,124 @@ void TensorShardingAttr::print(AsmPrinter &printer) const {
   printer << ']';
   if (!getReplicatedAxes().empty()) {
     printer << ", replicated={";
-    printQuotedList(printer, getReplicatedAxes());
+    printAxisRefs(printer, getReplicatedAxes());
     printer << '}';
   }
   if (!getUnreducedAxes().empty()) {
     printer << ", unreduced={";
-    printQuotedList(printer, getUnreducedAxes());
+    printAxisRefs(printer, getUnreducedAxes());
     printer << '}';
   }
   printer << '>';
 }
 
 MeshOp TensorShardingAttr::lookupMesh(Operation *from) const {
-  return SymbolTable::lookupNearestSymbolFrom<MeshOp>(from, getMeshName());
+  FlatSymbolRefAttr name = getMeshName();
+  if (!name)
+    return {};
+  return SymbolTable::lookupNearestSymbolFrom<MeshOp>(from, name);
 }
 
-SmallVector<StringRef> TensorShardingAttr::getDimAxes(int64_t dim) const {
-  SmallVector<StringRef> axes;
-  for (StringAttr axis : getDimShardings()[dim].getAxes())
-    axes.push_back(axis.getValue());
+MeshAttr TensorShardingAttr::getMesh(Operation *from) const {
+  if (auto inlineMesh = dyn_cast<MeshAttr>(getMeshOrRef()))
+    return inlineMesh;
+  MeshOp op = lookupMesh(from);
+  return op ? op.getMesh() : MeshAttr();
+}
+
+SmallVector<std::string> TensorShardingAttr::getDimAxes(int64_t dim) const {
+  SmallVector<std::string> axes;
+  for (AxisRefAttr axis : getDimShardings()[dim].getAxes())
+    axes.push_back(axis.isSubAxis() ? axis.str() : axis.getAxisName().str());
   return axes;
+}
+
+TensorShardingAttr
+toast::sdy::getClosedSharding(FlatSymbolRefAttr mesh,
+                              ArrayRef<SmallVector<std::string>> dims) {
+  MLIRContext *ctx = mesh.getContext();
+  SmallVector<DimensionShardingAttr> dimShardings;
+  for (const auto &axes : dims) {
+    SmallVector<StringAttr> names;
+    for (const std::string &axis : axes)
+      names.push_back(StringAttr::get(ctx, axis));
+    dimShardings.push_back(DimensionShardingAttr::get(
+        ctx, names, /*isClosed=*/true, /*priority=*/-1));
+  }
+  return TensorShardingAttr::get(ctx, mesh, dimShardings, {}, {});
+}
+
+bool TensorShardingAttr::hasSubAxes() const {
+  auto sub = [](AxisRefAttr ref) { return ref.isSubAxis(); };
+  return llvm::any_of(getDimShardings(),
+                      [&](DimensionShardingAttr dim) {
+                        return llvm::any_of(dim.getAxes(), sub);
+                      }) ||
+         llvm::any_of(getReplicatedAxes(), sub) ||
+         llvm::any_of(getUnreducedAxes(), sub);
+}
+
+std::string TensorShardingAttr::str() const {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << Attribute(*this);
+  return s;
+}
+
+LogicalResult
+toast::sdy::verifyAxisRef(AxisRefAttr ref, MeshAttr mesh,
+                          FlatSymbolRefAttr meshName,
+                          function_ref<InFlightDiagnostic()> emitError) {
+  std::optional<int64_t> size = mesh.getAxisSize(ref.getAxisName());
+  if (!size) {
+    InFlightDiagnostic diag = emitError();
+    diag << "unknown axis \"" << ref.getAxisName() << "\" in mesh ";
+    if (meshName)
+      diag << meshName << " ";
+    return diag << mesh;
+  }
+  if (!ref.isSubAxis())
+    return success();
+  int64_t span = ref.getPreSize() * ref.getSubSize();
+  if (ref.getSubSize() < 2)
+    return emitError() << "sub-axis " << ref.str()
+                       << " must have a size greater than 1";
+  if (*size % span != 0)
+    return emitError() << "sub-axis " << ref.str() << " does not divide axis \""
+                       << ref.getAxisName() << "\" of size " << *size
+                       << " (pre-size times size " << span
+                       << " must divide it)";
+  if (span == *size && ref.getPreSize() == 1)
+    return emitError() << "sub-axis " << ref.str() << " is the whole axis \""
+                       << ref.getAxisName() << "\"; write it as \""
+                       << ref.getAxisName() << "\"";
+  return success();
+}
+
+LogicalResult toast::sdy::verifyDisjointAxisRefs(
+    ArrayRef<AxisRefAttr> refs, MeshAttr mesh, FlatSymbolRefAttr meshName,
+    function_ref<InFlightDiagnostic()> emitError) {
+  for (auto [i, ref] : llvm::enumerate(refs)) {
+    if (failed(verifyAxisRef(ref, mesh, meshName, emitError)))
+      return failure();
+    for (AxisRefAttr earlier : refs.take_front(i)) {
+      if (earlier == ref)
+        return emitError() << "axis " << ref.str()
+                           << " is used twice in the sharding";
+      if (earlier.overlaps(ref))
+        return emitError() << "axis " << ref.str() << " overlaps "
+                           << earlier.str() << " in the sharding";
+    }
+  }
+  return success();
 }
 
 LogicalResult TensorShardingAttr::verifyFor(
     Type type, Operation *symbolFrom,
     function_ref<InFlightDiagnostic()> emitError) const {
-  MeshOp meshOp = lookupMesh(symbolFrom);
-  if (!meshOp)
+  MeshAttr mesh = getMesh(symbolFrom);
+  if (!mesh)
     return emitError() << "sharding refers to unknown mesh " << getMeshName();
-  MeshAttr mesh = meshOp.getMesh();
   auto tensor = dyn_cast<RankedTensorType>(type);
   if (!tensor)
     return emitError() << "sharding needs a ranked tensor, got " << type;
@@ -321,28 +505,22 @@ LogicalResult TensorShardingAttr::verifyFor(
     return emitError() << "sharding has " << getRank()
                        << " dimension shardings but " << type << " has rank "
                        << tensor.getRank();
-  llvm::SmallSet<StringRef, 4> seen;
-  auto check = [&](StringAttr axis) -> LogicalResult {
-    if (!mesh.getAxisSize(axis.getValue()))
-      return emitError() << "unknown axis \"" << axis.getValue()
-                         << "\" in mesh " << getMeshName() << " "
-                         << meshOp.getMesh();
-    if (!seen.insert(axis.getValue()).second)
-      return emitError() << "axis \"" << axis.getValue()
-                         << "\" is used twice in the sharding";
-    return success();
-  };
-  for (DimensionShardingAttr dim : getDimShardings())
-    for (StringAttr axis : dim.getAxes())
-      if (failed(check(axis)))
-        return failure();
-  for (StringAttr axis : getReplicatedAxes())
-    if (failed(check(axis)))
-      return failure();
-  for (StringAttr axis : getUnreducedAxes())
-    if (failed(check(axis)))
-      return failure();
-  return success();
+  SmallVector<AxisRefAttr> all;
+  for (DimensionShardingAttr dim : getDimShardings()) {
+    // Sub-axes must be maximal: two neighbours that make one larger part
+    // of the axis are written as that part.
+    for (auto [major, minor] :
+         llvm::zip(dim.getAxes(), dim.getAxes().drop_front()))
+      if (major.isSubAxis() && minor.isSubAxis() &&
+          major.getName() == minor.getName() &&
+          major.getPreSize() * major.getSubSize() == minor.getPreSize())
+        return emitError() << "sub-axes " << major.str() << " and "
+                           << minor.str() << " must be merged into one";
+    llvm::append_range(all, dim.getAxes());
+  }
+  llvm::append_range(all, getReplicatedAxes());
+  llvm::append_range(all, getUnreducedAxes());
+  return verifyDisjointAxisRefs(all, mesh, getMeshName(), emitError);
 }
 
 //===----------------------------------------------------------------------===//
@@ -351,25 +529,14 @@ LogicalResult TensorShardingAttr::verifyFor(
 
 Attribute TensorShardingPerValueAttr::parse(AsmParser &parser, Type) {
   SmallVector<TensorShardingAttr> shardings;
-  if (parser.parseLess() ||
-      parser.parseCommaSeparatedList(
-          AsmParser::Delimiter::Square,
-          [&]() -> ParseResult {
-            auto sharding = dyn_cast_or_null<TensorShardingAttr>(
-                TensorShardingAttr::parse(parser, Type()));
-            if (!sharding)
-              return failure();
-            shardings.push_back(sharding);
-            return success();
-          }) ||
+  if (parser.parseLess() || parseAttrList(parser, shardings) ||
       parser.parseGreater())
     return {};
   return TensorShardingPerValueAttr::get(parser.getContext(), shardings);
 }
 
 void TensorShardingPerValueAttr::print(AsmPrinter &printer) const {
-  printer << "<[";
-  llvm::interleaveComma(getShardings(), printer,
-                        [&](TensorShardingAttr s) { s.print(printer); });
-  printer << "]>";
+  printer << '<';
+  printAttrList(printer, getShardings());
+  printer << '>';
 }

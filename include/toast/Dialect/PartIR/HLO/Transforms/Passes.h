@@ -24,6 +24,15 @@ mlir::LogicalResult optimizeCollectives(mlir::Operation *op);
 /// Lowers every partir.loop in `func` (innermost first) to collectives.
 mlir::LogicalResult lowerCoreLoops(mlir::func::FuncOp func);
 
+/// Replaces every sdy.manual_computation (shard_map) of `module` by its
+/// body on the manual axes' local shards, between an all_slice of each
+/// operand and an all_gather of each result (which the collective optimizer
+/// cancels against the lowering's gathers and slices where layouts match).
+/// Fails with an error at the op when its mesh is not `mesh` or a manual
+/// axis is split into sub-axes.
+mlir::LogicalResult inlineManualComputations(mlir::ModuleOp module,
+                                             toast::partir::MeshAttr mesh);
+
 /// Makes the tied values of `func`'s loops and conditionals device-local
 /// where every use of the class slices it the same way (innermost loops
 /// first). Returns whether anything changed.

@@ -10,7 +10,10 @@ def PartirLowerToHloPass : Pass<"partir-lower-to-hlo", "::mlir::ModuleOp"> {
     PartIR §6.1. Every `partir.loop` is removed: its body runs on each
     device, `partir.slice` becomes `partir_hlo.all_slice` over the loop's
     axis, and the loop's results become `all_gather` (`#tile<d>`),
-    `all_reduce "sum"` (`#sum`) or the yielded value (`#any`). The
+    `all_reduce "sum"` (`#sum`) or the yielded value (`#any`). Every
+    `sdy.manual_computation` (shard_map) is replaced by its body, which is
+    device-local code already, between an all_slice of each operand and an
+    all_gather of each result on the manual axes. The
     collectives are then optimized (see `partir-optimize-collectives`), the
     tied values of `while`/`case`/`if` become device-local where every use of
     their block arguments and result is the same all_slice (the loop then

@@ -120,6 +120,9 @@ struct PartirLowerToHloPass
       if (failed(lowerCoreLoops(func)))
         return signalPassFailure();
     }
+    // shard_map bodies are device-local code already.
+    if (failed(inlineManualComputations(module, mesh)))
+      return signalPassFailure();
     if (optimize && failed(optimizeCollectives(module)))
       return signalPassFailure();
     // Loop-carried and branch values become device-local where their uses

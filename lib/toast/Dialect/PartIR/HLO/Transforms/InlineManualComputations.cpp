@@ -1,0 +1,120 @@
+//===- InlineManualComputations.cpp - shard_map bodies in device code -----===//
+//
+// An `sdy.manual_computation` (JAX's shard_map) is device-local code inside a
+// global program: its body already runs per device on the manual axes. The
+// partitioner treats the op as opaque, so after lowering its operands and
+// results are global (replicated) values, gathered before it and sliced
+// after it. Here the op is replaced by its body on the manual axes' local
+// shards:
+//
+//   %g = all_gather [{"a"}] %x          %g = all_gather [{"a"}] %x
+//   %r = sdy.manual_computation(%g)  => %l = all_slice [{"a"}] %g
+//          ... body ...                 ... body on %l ...
+//   %s = all_slice [{"a"}] %r           %r = all_gather [{"a"}] %b
+//                                       %s = all_slice [{"a"}] %r
+//
+// and the collective optimizer then cancels the gather/slice pairs where
+// the layouts match, so a boundary whose layout is already right costs no
+// communication. The body's own collectives name devices of the sdy mesh,
+// which must therefore be the partir mesh (same axes, default order).
+//
+//===----------------------------------------------------------------------===//
+
+#include "toast/Dialect/PartIR/HLO/Transforms/Passes.h"
+
+#include "toast/Dialect/Sdy/IR/Sdy.h"
+
+#include "mlir/IR/IRMapping.h"
+
+using namespace mlir;
+namespace sdy = toast::sdy;
+
+namespace toast::partir_hlo {
+
+/// Per dimension, the manual axes of `op` in `sharding`; fails on sub-axes.
+static FailureOr<DimAxes> manualDims(sdy::ManualComputationOp op,
+                                     sdy::TensorShardingAttr sharding,
+                                     const Twine &what) {
+  DimAxes dims;
+  for (sdy::DimensionShardingAttr dim : sharding.getDimShardings()) {
+    auto &axes = dims.emplace_back();
+    for (sdy::AxisRefAttr ref : dim.getAxes()) {
+      if (!op.isManualAxis(ref.getAxisName()))
+        continue;
+      if (ref.isSubAxis())
+        return op.emitError("cannot lower the manual_computation: ")
+               << what << " is sharded on the sub-axis " << ref.str()
+               << ", which the device-local program cannot express";
+      axes.push_back(ref.getAxisName().str());
+    }
+  }
+  return dims;
+}
+
+static bool hasAxes(const DimAxes &dims) {
+  return llvm::any_of(dims, [](const auto &axes) { return !axes.empty(); });
+}
+
+/// Checks that the sdy mesh of `op` is `mesh`, so that device ids agree.
+static LogicalResult checkMesh(sdy::ManualComputationOp op,
+                               partir::MeshAttr mesh) {
+  sdy::MeshAttr sdyMesh = op.getMesh();
+  if (!sdyMesh)
+    return success();
+  if (sdyMesh.getAxisNames() != mesh.getNames() ||
+      sdyMesh.getAxisSizes() != mesh.getSizes() || !sdyMesh.hasIotaDeviceIds())
+    return op.emitError("cannot lower the manual_computation: its mesh ")
+           << sdyMesh << " is not the partitioning mesh " << mesh
+           << " (the body's collectives name devices of its own mesh)";
+  return success();
+}
+
+static LogicalResult inlineOne(sdy::ManualComputationOp op,
+                               partir::MeshAttr mesh) {
+  if (failed(checkMesh(op, mesh)))
+    return failure();
+  MLIRContext *ctx = op.getContext();
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  Block &body = op.getBody().front();
+  IRMapping map;
+  for (auto [i, operand] : llvm::enumerate(op.getTensors())) {
+    FailureOr<DimAxes> dims = manualDims(
+        op, op.getInShardings().getShardings()[i], "operand " + Twine(i));
+    if (failed(dims))
+      return failure();
+    Value local = operand;
+    if (hasAxes(*dims))
+      local = AllSliceOp::create(b, loc, body.getArgument(i).getType(), operand,
+                                 buildDimAxes(ctx, *dims));
+    map.map(body.getArgument(i), local);
+  }
+  for (Operation &inner : body.without_terminator())
+    b.clone(inner, map);
+  Operation *ret = body.getTerminator();
+  for (auto [i, result] : llvm::enumerate(op.getResults())) {
+    FailureOr<DimAxes> dims = manualDims(
+        op, op.getOutShardings().getShardings()[i], "result " + Twine(i));
+    if (failed(dims))
+      return failure();
+    Value local = map.lookup(ret->getOperand(i));
+    Value global = local;
+    if (hasAxes(*dims))
+      global = AllGatherOp::create(b, loc, result.getType(), local,
+                                   buildDimAxes(ctx, *dims));
+    result.replaceAllUsesWith(global);
+  }
+  op.erase();
+  return success();
+}
+
+LogicalResult inlineManualComputations(ModuleOp module, partir::MeshAttr mesh) {
+  SmallVector<sdy::ManualComputationOp> ops;
+  module.walk([&](sdy::ManualComputationOp op) { ops.push_back(op); });
+  for (sdy::ManualComputationOp op : ops)
+    if (failed(inlineOne(op, mesh)))
+      return failure();
+  return success();
+}
+
+} // namespace toast::partir_hlo

@@ -1,0 +1,44 @@
+//===- GspmdRegions.h - GSPMD manual regions as sdy regions -----*- C++ -*-===//
+//
+// Private to lib/toast/Export. GSPMD writes a shard_map region as custom
+// calls: each operand goes through `@Sharding` (its global sharding) and
+// `@SPMDFullToShardShape` (to the local shape), each result through
+// `@Sharding {manual}` and `@SPMDShardToFullShape` (back to the global
+// shape, with its global sharding). The ops in between are device-local.
+// liftGspmdRegions turns every such region into an sdy.manual_computation
+// on all mesh axes, so that the rest of Toast (import, lowering, toast-run)
+// handles one form.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TOAST_LIB_EXPORT_GSPMDREGIONS_H
+#define TOAST_LIB_EXPORT_GSPMDREGIONS_H
+
+#include "toast/Dialect/PartIR/Core/IR/PartIRCore.h"
+#include "toast/Export/HloSharding.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/DenseMap.h"
+
+namespace toast::xla {
+
+/// Whether `op` is a `stablehlo.custom_call` to `target`.
+bool isCustomCall(mlir::Operation *op, llvm::StringRef target);
+
+/// The boundary custom calls of `func`'s GSPMD regions
+/// (SPMDFullToShardShape and SPMDShardToFullShape), in block order.
+llvm::SmallVector<mlir::Operation *>
+findGspmdBoundaries(mlir::func::FuncOp func);
+
+/// Replaces the GSPMD regions of `func` by sdy.manual_computation ops on
+/// `mesh` (an sdy.mesh is created when the module has none with its axes).
+/// `dims` gives, for each boundary op of findGspmdBoundaries, the global
+/// value's per-dimension mesh axes. Fails with an error located at the
+/// region when it uses values from outside other than constants, or is
+/// used other than through its boundary.
+mlir::LogicalResult
+liftGspmdRegions(mlir::func::FuncOp func, toast::partir::MeshAttr mesh,
+                 const llvm::DenseMap<mlir::Operation *, DimAxisNames> &dims);
+
+} // namespace toast::xla
+
+#endif // TOAST_LIB_EXPORT_GSPMDREGIONS_H

@@ -1,0 +1,32 @@
+// shard_map regions Toast cannot honour: located errors, never a crash.
+// RUN: split-file %s %t
+// RUN: toast-opt %t/sub-axis.mlir --partir-import-shardings -verify-diagnostics
+// RUN: toast-opt %t/mesh.mlir --partir-lower-to-hlo -verify-diagnostics
+
+//--- sub-axis.mlir
+// A sub-axis at the boundary would need a mesh axis split in two.
+module {
+  sdy.mesh @mesh = <["a"=4]>
+  func.func @main(%x: tensor<8xf32>) -> tensor<8xf32> {
+    // expected-error @+1 {{manual_computation operand 0: sharding #sdy.sharding<@mesh, [{"a":(1)2}]> uses sub-axes, which the import does not support}}
+    %0 = sdy.manual_computation(%x) in_shardings=[<@mesh, [{"a":(1)2}]>] out_shardings=[<@mesh, [{}]>] manual_axes={"a"} (%l: tensor<4xf32>) {
+      %c = stablehlo.constant dense<0.0> : tensor<8xf32>
+      sdy.return %c : tensor<8xf32>
+    } : (tensor<8xf32>) -> tensor<8xf32>
+    return %0 : tensor<8xf32>
+  }
+}
+
+//--- mesh.mlir
+// The body's collectives name devices of its mesh, which must be the mesh
+// the program is partitioned on.
+module attributes {partir.mesh = #partir.mesh<["b"=2, "a"=2]>} {
+  sdy.mesh @mesh = <["a"=2, "b"=2]>
+  func.func @main(%x: tensor<8xf32>) -> tensor<8xf32> {
+    // expected-error @+1 {{cannot lower the manual_computation: its mesh #sdy.mesh<["a"=2, "b"=2]> is not the partitioning mesh #partir.mesh<["b"=2, "a"=2]>}}
+    %0 = sdy.manual_computation(%x) in_shardings=[<@mesh, [{"a"}]>] out_shardings=[<@mesh, [{"a"}]>] manual_axes={"a"} (%l: tensor<4xf32>) {
+      sdy.return %l : tensor<4xf32>
+    } : (tensor<8xf32>) -> tensor<8xf32>
+    return %0 : tensor<8xf32>
+  }
+}
