@@ -14,6 +14,7 @@
 // CHECK-NEXT: "flops": 16384,
 // CHECK-NEXT: "comm_bytes": 2432,
 // CHECK-NEXT: "peak_memory_bytes": 6528,
+// CHECK-NEXT: "memory_floor_bytes": 4480,
 // CHECK-NEXT: "collectives": {
 // CHECK-NEXT:   "all_gather": 2,
 // CHECK-NEXT:   "all_reduce": 1,

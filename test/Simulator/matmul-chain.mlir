@@ -6,7 +6,8 @@
 // Under BP, x -> 64x8 on each device; no collective.
 //   FLOPs 2*64*16*8 + 2*64*8*16 = 32768; time 32768/19.5e12 = 1.68041025641e-09
 //   memory: args 2048 + 512 + 512 = 3072; at dot #1: args + x1 (64x16, 4096)
-//   + x2 (64x8, 2048) = 9216 B.
+//   + x2 (64x8, 2048) = 9216 B. Floor (between ops): args + x1 = 7168 B
+//   after dot #0 (after dot #1 only x2: 5120 B).
 // RUN: toast-opt %S/../Partition/Inputs/matmul-chain.mlir --partir-schedule=file=%S/../Partition/Inputs/bp.json --partir-lower-to-hlo --partir-simulate="device=a100 json=%t.bp.json summary=false" -o /dev/null
 // RUN: FileCheck %s --check-prefix=BP < %t.bp.json
 //
@@ -18,7 +19,8 @@
 //   step = 4.00766687179e-06 s.
 //   memory: args 2048 + 256 + 256 = 2560; dot #0: + 2048; dot #1: x1 + x2 =
 //   4096 -> 6656 (x1 dies at dot #1); all_reduce: x2 + result = 6656: first
-//   reached at op #1.
+//   reached at op #1. Floor: args + one 2048 B value (x1, then x2, then the
+//   result) = 4608 B, first after op #0.
 // RUN: toast-opt %S/../Partition/Inputs/matmul-chain.mlir --partir-schedule=file=%S/../Partition/Inputs/bp-mp.json --partir-lower-to-hlo --partir-simulate="device=a100 json=%t.mp.json summary=false" -o /dev/null
 // RUN: FileCheck %s --check-prefix=MP < %t.mp.json
 //
@@ -29,7 +31,9 @@
 //   step = 2*6.00064e-06 + 4.00682666667e-06 + 8.40205128205e-10
 //        = 1.60089468718e-05 s.
 //   memory: args 2048 + 64 + 64 = 2176; peak at dot #1 (op #3): args +
-//   gathered w2 (256) + x1 (2048) + x2 (2048) = 6528 B.
+//   gathered w2 (256) + x1 (2048) + x2 (2048) = 6528 B. Floor: after op #2
+//   (dot #0) args + gathered w2 + x1 = 4480 B (before it: args + both
+//   gathered weights = 2688; after op #3: args + x2 = 4224).
 // RUN: toast-opt %S/../Partition/Inputs/matmul-chain.mlir --partir-schedule=file=%S/../Partition/Inputs/bp-mp-z3.json --partir-lower-to-hlo --partir-simulate="device=a100 json=%t.z3.json summary=false" -o /dev/null
 // RUN: FileCheck %s --check-prefix=Z3 < %t.z3.json
 //
@@ -46,6 +50,7 @@
 // BP-NEXT: "flops": 32768,
 // BP-NEXT: "comm_bytes": 0,
 // BP-NEXT: "peak_memory_bytes": 9216,
+// BP-NEXT: "memory_floor_bytes": 7168,
 // BP-NEXT: "collectives": {
 // BP-NEXT:   "all_gather": 0,
 // BP-NEXT:   "all_reduce": 0,
@@ -53,6 +58,8 @@
 // BP-NEXT:   "all_to_all": 0,
 // BP:      "argument_bytes": 3072,
 // BP:      "peak_memory_op_index": 1,
+// BP:      "memory_floor_argument_bytes": 3072,
+// BP:      "memory_floor_op_index": 0,
 
 // MP:      "step_time_s": 4.00766687179e-06,
 // MP-NEXT: "compute_time_s": 8.40205128205e-10,
@@ -60,6 +67,7 @@
 // MP-NEXT: "flops": 16384,
 // MP-NEXT: "comm_bytes": 2048,
 // MP-NEXT: "peak_memory_bytes": 6656,
+// MP-NEXT: "memory_floor_bytes": 4608,
 // MP-NEXT: "collectives": {
 // MP-NEXT:   "all_gather": 0,
 // MP-NEXT:   "all_reduce": 1,
@@ -67,6 +75,7 @@
 // MP-NEXT:   "all_to_all": 0,
 // MP:      "argument_bytes": 2560,
 // MP:      "peak_memory_op_index": 1,
+// MP:      "memory_floor_op_index": 0,
 
 // Z3:      "step_time_s": 1.60089468718e-05,
 // Z3-NEXT: "compute_time_s": 8.40205128205e-10,
@@ -74,6 +83,7 @@
 // Z3-NEXT: "flops": 16384,
 // Z3-NEXT: "comm_bytes": 2432,
 // Z3-NEXT: "peak_memory_bytes": 6528,
+// Z3-NEXT: "memory_floor_bytes": 4480,
 // Z3-NEXT: "collectives": {
 // Z3-NEXT:   "all_gather": 2,
 // Z3-NEXT:   "all_reduce": 1,
@@ -81,6 +91,7 @@
 // Z3-NEXT:   "all_to_all": 0,
 // Z3:      "argument_bytes": 2176,
 // Z3:      "peak_memory_op_index": 3,
+// Z3:      "memory_floor_op_index": 2,
 // Z3:      "collective_time_s": {
 // Z3-NEXT:   "all_gather": 1.200128e-05,
 // Z3-NEXT:   "all_reduce": 4.00682666667e-06,

@@ -5,6 +5,9 @@
 //   unit (f32 1e12):           65536 / 1e12    = 6.5536e-08 s
 // Memory: arguments 256*8*4 + 8*16*4 = 8704 B live throughout, plus the
 // 256*16*4 = 16384 B result at the dot: peak 25088 B at the dot (op #0).
+// The floor is the same: after the dot, the arguments and the returned
+// result (an op's operands and results count between ops too when they are
+// read later or returned).
 // Memory-bound (roofline) on unit: the dot moves 8192 + 512 + 16384 = 25088
 // B through HBM at 1e9 B/s = 2.5088e-05 s > 6.5536e-08 s of compute.
 //
@@ -24,6 +27,7 @@
 // A100-NEXT: "flops": 65536,
 // A100-NEXT: "comm_bytes": 0,
 // A100-NEXT: "peak_memory_bytes": 25088,
+// A100-NEXT: "memory_floor_bytes": 25088,
 // A100-NEXT: "collectives": {
 // A100-NEXT:   "all_gather": 0,
 // A100-NEXT:   "all_reduce": 0,
@@ -53,6 +57,7 @@
 // SUMMARY: === partir-simulate: @main on a100 (1 ops) ===
 // SUMMARY: step time      : 3.361 ns (compute 3.361 ns, communication 0 s)
 // SUMMARY: peak memory    : 24.50 KiB (25088 B) of 40.00 GiB (42949672960 B) (0.0%) at op #0 stablehlo.dot_general
+// SUMMARY: memory floor   : 24.50 KiB (25088 B) (peak / floor = 1.00), arguments 8.50 KiB (8704 B), after op #0 stablehlo.dot_general
 // SUMMARY: collectives    : all_gather=0 all_reduce=0 reduce_scatter=0 all_to_all=0
 
 module {

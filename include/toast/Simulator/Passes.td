@@ -5,8 +5,8 @@
 include "mlir/Pass/PassBase.td"
 
 def PartirSimulatePass : Pass<"partir-simulate", "::mlir::ModuleOp"> {
-  let summary = "Estimates step time, peak memory and collectives of a "
-                "device-local program";
+  let summary = "Estimates step time, peak memory, its floor and collectives "
+                "of a device-local program; draws the step as a Chrome trace";
   let description = [{
     PartIR appendix A.5 / TOAST §4.5. Simulates the entry function (`@main`,
     or the only public function, or `function=NAME`) of a device-local
@@ -33,11 +33,30 @@ def PartirSimulatePass : Pass<"partir-simulate", "::mlir::ModuleOp"> {
       `jax.buffer_donor`, every matching one with `donate=true`) die after
       their last use and hold the result they alias; `fusion=true` does not materialize elementwise chains.
 
+    It also reports the memory floor (`memory_floor_bytes`): the largest
+    sum, over the points between two ops, of the buffers defined before the
+    point and read after it (arguments, the forward values the backward pass
+    reads, gradients awaiting their update, results), leaving out what a
+    fusing backend need not store (single-use fusible intermediates;
+    broadcasts, converts, iota and splat constants count as what they are
+    recomputed from). No buffer reuse goes below it: the peak is never
+    smaller.
+
     It prints a summary (to stderr unless `summary=false`) and, with
     `json=PATH` (`-` for stdout), writes the JSON report described in
-    docs/simulator.md. `baseline=PATH` reads an earlier JSON report as the
-    initial state s0 of the relative cost C(s) = RT(s) + MP(s); without it
-    the program is its own baseline (RT = 1). The IR is not changed.
+    docs/simulator.md. `trace=PATH` writes the simulated step as a Chrome
+    trace event file (open it in https://ui.perfetto.dev or
+    chrome://tracing): a `compute` and a `collectives` track with one slice
+    per op that takes time (op name, location and index in its arguments;
+    a loop body's op lasts trip count x one iteration, inside a slice of
+    its loop), a `live memory` counter, a `memory floor` counter and a
+    `peak memory` marker. `memory-csv=PATH` writes the live bytes op by op
+    (`time_s,live_bytes,op_index,op`). An output that cannot be written is
+    an error before anything is simulated, and then no output is kept.
+
+    `baseline=PATH` reads an earlier JSON report as the initial state s0 of
+    the relative cost C(s) = RT(s) + MP(s); without it the program is its
+    own baseline (RT = 1). The IR is not changed.
 
     ```
     toast-opt model.mlir --partir-schedule=file=bp.json --partir-lower-to-hlo \
@@ -63,6 +82,12 @@ def PartirSimulatePass : Pass<"partir-simulate", "::mlir::ModuleOp"> {
            "Price f32 contractions at the device's TF32 peak">,
     Option<"donate", "donate", "bool", /*default=*/"false",
            "Donate every argument whose type matches a result">,
+    Option<"tracePath", "trace", "std::string", /*default=*/"\"\"",
+           "Write the simulated step as a Chrome trace event file "
+           "(Perfetto, chrome://tracing; '-' for stdout)">,
+    Option<"memoryCsvPath", "memory-csv", "std::string", /*default=*/"\"\"",
+           "Write the live memory op by op as CSV "
+           "(time_s,live_bytes,op_index,op; '-' for stdout)">,
     Option<"summary", "summary", "bool", /*default=*/"true",
            "Print a human-readable summary to stderr">,
     Option<"baseline", "baseline", "std::string", /*default=*/"\"\"",

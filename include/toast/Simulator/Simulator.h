@@ -14,8 +14,11 @@
 //   - loop and branch bodies priced as often as they run (a counted
 //     loop's body trip-count times);
 //   - collective counts per kind (PartIR tables 2 and 3);
+//   - a memory floor below the peak: what any buffer assignment of the
+//     program in the same order holds, without what fusion avoids;
 // and the relative cost C(s) = RT(s) + MP(s) of TOAST §4.5 that the search
-// minimizes.
+// minimizes. A Timeline records the schedule op by op for pictures (a
+// Chrome trace, a memory CSV).
 //
 //===----------------------------------------------------------------------===//
 #ifndef TOAST_SIMULATOR_SIMULATOR_H
@@ -30,6 +33,7 @@
 
 #include <array>
 #include <string>
+#include <vector>
 
 namespace mlir::func {
 class FuncOp;
@@ -98,6 +102,25 @@ struct SimulationResult {
   std::string peakOpName;
   std::string peakOpLocation;
   int64_t peakOpIndex = -1;
+  /// The memory floor (docs/simulator.md, "Memory floor"): the largest sum,
+  /// over the points between two ops, of the buffers that are defined
+  /// before the point and read after it (every entry argument at the
+  /// start, those the caller keeps and the returned values to the end),
+  /// counting what a fusing backend need not store as nothing (single-use
+  /// fusible intermediates, iota, splat constants) or as the smaller value
+  /// it recomputes it from (broadcasts, converts). Any buffer assignment of
+  /// the program in the simulated order holds it: peakMemoryBytes >=
+  /// memoryFloorBytes. It does not depend on fusion, memory-bound pricing
+  /// or overlap; donation can lower it.
+  int64_t memoryFloorBytes = 0;
+  /// The entry arguments' part of the floor (parameters, optimizer state,
+  /// inputs still live there).
+  int64_t memoryFloorArgumentBytes = 0;
+  /// The op after which the floor is reached (-1 and an empty name: at
+  /// function entry, before the first op).
+  std::string floorOpName;
+  std::string floorOpLocation;
+  int64_t floorOpIndex = -1;
   /// Device memory and whether the peak fits in it.
   int64_t deviceMemoryBytes = 0;
   bool fitsInMemory = true;
@@ -121,18 +144,63 @@ struct SimulationResult {
   }
 };
 
+/// One op of the simulated schedule.
+struct TimelineEvent {
+  mlir::Operation *op = nullptr;
+  /// Index in the simulated order (SimulationResult::peakOpIndex's).
+  int64_t index = 0;
+  /// When the op starts on its stream and how long it takes, in seconds;
+  /// an op in a loop body takes its region's repeat count times one
+  /// iteration (the body is not unrolled).
+  double start = 0;
+  double duration = 0;
+  /// How many times the op runs (a counted loop's trip count, nested loops
+  /// multiplied).
+  double repeat = 1;
+  /// A collective (on the communication stream with `overlap`, else on the
+  /// one stream; a trace draws it on its own track either way).
+  bool collective = false;
+  CollectiveKind kind = CollectiveKind::AllGather;
+  /// FLOPs (contractions) or bytes sent (collectives), repeats included.
+  double flops = 0;
+  double commBytes = 0;
+  /// Live bytes while the op runs (the peak is the largest).
+  int64_t liveBytes = 0;
+};
+
+/// A while/if/case whose regions were walked: the events
+/// [firstIndex, lastIndex] are its regions' ops and the op itself.
+struct TimelineRegionOp {
+  mlir::Operation *op = nullptr;
+  int64_t firstIndex = 0;
+  int64_t lastIndex = 0;
+  /// Runs of its last region per run of the op: a counted `while`'s trip
+  /// count (1 for an uncounted loop and for branches).
+  double iterations = 1;
+};
+
+/// The simulated step op by op, for pictures (writeChromeTrace,
+/// writeMemoryCSV). Filled by simulate() when asked for.
+struct Timeline {
+  std::vector<TimelineEvent> events;
+  std::vector<TimelineRegionOp> regionOps;
+  /// Collectives ran on their own stream (SimulationOptions::overlap).
+  bool overlap = false;
+};
+
 /// Simulates `func` (calls to other functions of its module are inlined).
 /// Collectives over mesh axes need the `partir.mesh` of the module.
 /// Errors (PartIR:Core loops left, unknown axes, recursion, dynamic shapes)
-/// are emitted on the offending op.
+/// are emitted on the offending op. A non-null `timeline` receives the
+/// schedule op by op.
 mlir::FailureOr<SimulationResult>
 simulate(mlir::func::FuncOp func, const DeviceSpec &device,
-         const SimulationOptions &options = {});
+         const SimulationOptions &options = {}, Timeline *timeline = nullptr);
 
 /// Simulates the entry function of `module` (see SimulationOptions).
 mlir::FailureOr<SimulationResult>
 simulate(mlir::ModuleOp module, const DeviceSpec &device,
-         const SimulationOptions &options = {});
+         const SimulationOptions &options = {}, Timeline *timeline = nullptr);
 
 /// Simulates only the regions of `op` (a while, case or if) as simulate()
 /// walks them, for a caller that prices the op itself: values from outside
@@ -221,6 +289,21 @@ std::string toJSON(const SimulationResult &result,
 /// A human-readable summary.
 void printSummary(llvm::raw_ostream &os, const SimulationResult &result,
                   const RelativeCost *relative = nullptr);
+
+/// The timeline as a Chrome trace event file (Perfetto, chrome://tracing;
+/// docs/simulator.md, "Timeline"): a `compute` and a `collectives` track of
+/// complete events, one per op that takes time (name, location and op
+/// index in `args`), loops and conditionals as slices around their
+/// regions, counters of live memory and of the floor, and an instant event
+/// at the peak. `otherData` repeats the report's totals.
+void writeChromeTrace(llvm::raw_ostream &os, const SimulationResult &result,
+                      const Timeline &timeline);
+
+/// The memory curve as CSV: the header `time_s,live_bytes,op_index,op`,
+/// then one row per op in the simulated order (its start time in seconds,
+/// the live bytes while it runs, its index and its name).
+void writeMemoryCSV(llvm::raw_ostream &os, const SimulationResult &result,
+                    const Timeline &timeline);
 
 } // namespace toast::sim
 

@@ -50,6 +50,7 @@ std::string toast::sim::toJSON(const SimulationResult &result,
     number("flops", result.flops);
     number("comm_bytes", result.commBytes);
     number("peak_memory_bytes", static_cast<double>(result.peakMemoryBytes));
+    number("memory_floor_bytes", static_cast<double>(result.memoryFloorBytes));
     perKind("collectives",
             [](const CollectiveStats &s) { return double(s.count); });
     json.attribute("device", result.device);
@@ -64,6 +65,11 @@ std::string toast::sim::toJSON(const SimulationResult &result,
     json.attribute("device_memory_bytes", result.deviceMemoryBytes);
     json.attribute("fits_in_memory", result.fitsInMemory);
     json.attribute("memory_overflow_bytes", result.getMemoryOverflowBytes());
+    json.attribute("memory_floor_argument_bytes",
+                   result.memoryFloorArgumentBytes);
+    json.attribute("memory_floor_op", result.floorOpName);
+    json.attribute("memory_floor_loc", result.floorOpLocation);
+    json.attribute("memory_floor_op_index", result.floorOpIndex);
     perKind("collective_time_s",
             [](const CollectiveStats &s) { return s.time; });
     perKind("collective_bytes",
@@ -132,6 +138,18 @@ void toast::sim::printSummary(llvm::raw_ostream &os,
        << result.peakOpLocation;
   else
     os << " at function entry";
+  os << "\n";
+  os << "  memory floor   : " << formatBytes(result.memoryFloorBytes);
+  if (result.memoryFloorBytes > 0)
+    os << llvm::formatv(" (peak / floor = {0:F2})",
+                        static_cast<double>(result.peakMemoryBytes) /
+                            result.memoryFloorBytes);
+  os << ", arguments " << formatBytes(result.memoryFloorArgumentBytes);
+  if (result.floorOpIndex >= 0)
+    os << ", after op #" << result.floorOpIndex << " " << result.floorOpName
+       << " " << result.floorOpLocation;
+  else
+    os << ", at function entry";
   os << "\n";
   if (!result.fitsInMemory)
     os << "  WARNING        : peak memory exceeds device memory by "

@@ -15,6 +15,8 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/ToolOutputFile.h"
 
+#include <array>
+
 namespace toast::sim {
 #define GEN_PASS_DEF_PARTIRSIMULATEPASS
 #include "toast/Simulator/Passes.h.inc"
@@ -67,6 +69,28 @@ struct PartirSimulatePass
       module.emitError("partir-simulate: ") << llvm::toString(spec.takeError());
       return signalPassFailure();
     }
+    // Open every output first: a path that cannot be written is an error
+    // before a long simulation, and no output is left half written.
+    std::unique_ptr<llvm::ToolOutputFile> jsonFile, traceFile, csvFile;
+    struct Output {
+      const std::string &path;
+      std::unique_ptr<llvm::ToolOutputFile> &file;
+      const char *what;
+    };
+    for (const Output &output :
+         {Output{jsonPath, jsonFile, "json"},
+          Output{tracePath, traceFile, "trace"},
+          Output{memoryCsvPath, csvFile, "memory-csv"}}) {
+      if (output.path.empty())
+        continue;
+      std::string error;
+      output.file = openOutputFile(output.path, &error);
+      if (!output.file) {
+        module.emitError("partir-simulate: ") << output.what << ": " << error;
+        return signalPassFailure();
+      }
+    }
+
     SimulationOptions options;
     options.memoryBound = memoryBound;
     options.fusion = fusion;
@@ -76,7 +100,10 @@ struct PartirSimulatePass
     options.donate = donate;
     options.warnUncountedLoops = true;
     options.warnMissingPeaks = true;
-    FailureOr<SimulationResult> result = simulate(module, *spec, options);
+    Timeline timeline;
+    bool wantTimeline = traceFile || csvFile;
+    FailureOr<SimulationResult> result =
+        simulate(module, *spec, options, wantTimeline ? &timeline : nullptr);
     if (failed(result))
       return signalPassFailure();
 
@@ -98,17 +125,30 @@ struct PartirSimulatePass
 
     if (summary)
       printSummary(llvm::errs(), *result, &relative);
-    if (!jsonPath.empty()) {
-      std::string error;
-      std::unique_ptr<llvm::ToolOutputFile> file =
-          openOutputFile(jsonPath, &error);
-      if (!file) {
-        module.emitError("partir-simulate: ") << error;
+    if (jsonFile)
+      jsonFile->os() << toJSON(*result, &relative, penalty);
+    if (traceFile)
+      writeChromeTrace(traceFile->os(), *result, timeline);
+    if (csvFile)
+      writeMemoryCSV(csvFile->os(), *result, timeline);
+    // Keep the outputs only if every one of them was written.
+    std::array<std::unique_ptr<llvm::ToolOutputFile> *, 3> files = {
+        &jsonFile, &traceFile, &csvFile};
+    for (std::unique_ptr<llvm::ToolOutputFile> *file : files) {
+      if (!*file)
+        continue;
+      (*file)->os().flush();
+      if ((*file)->os().has_error()) {
+        module.emitError("partir-simulate: cannot write '")
+            << (*file)->getFilename()
+            << "': " << (*file)->os().error().message();
+        (*file)->os().clear_error();
         return signalPassFailure();
       }
-      file->os() << toJSON(*result, &relative, penalty);
-      file->keep();
     }
+    for (std::unique_ptr<llvm::ToolOutputFile> *file : files)
+      if (*file)
+        (*file)->keep();
     markAllAnalysesPreserved();
   }
 };

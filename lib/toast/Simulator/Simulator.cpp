@@ -55,6 +55,19 @@ struct Buffer {
   double ready = 0;
   /// Fused into its consumer: never materialized.
   bool fused = false;
+  /// What a fusing backend need not store, for the memory floor: a value
+  /// the fusion rule fuses (whether or not `fusion` is on).
+  bool fusible = false;
+  /// Produced by an op a backend recomputes where it is used
+  /// (isRecomputable): the floor counts the buffer `recomputeFrom` (-1:
+  /// nothing) instead when that is not larger.
+  bool recomputable = false;
+  int recomputeFrom = -1;
+  /// In a carry tie or a donation: its storage may hold what the program
+  /// writes into it, so the floor does not count it as recomputed.
+  bool tied = false;
+  /// Returned by the entry function: materialized where it is computed.
+  bool returned = false;
 };
 
 /// Ops that take no time even in memory-bound mode.
@@ -75,6 +88,24 @@ bool isFusibleProducer(Operation *op) {
   return isElementwise(op) || isa<hlo::BroadcastInDimOp>(op);
 }
 
+/// Ops whose result an XLA-like backend computes where it is read instead
+/// of storing it (it fuses them into every consumer): broadcasts and
+/// converts, from their operand, and iota and splat constants, from
+/// nothing. The memory floor counts such a value as its operand (when not
+/// larger) or as nothing. Sets `fromOperand` when the result is recomputed
+/// from operand 0.
+bool isRecomputable(Operation *op, bool &fromOperand) {
+  fromOperand =
+      isa<hlo::BroadcastInDimOp, hlo::BroadcastOp, hlo::ConvertOp>(op) &&
+      op->getNumOperands() == 1;
+  if (fromOperand)
+    return true;
+  if (isa<hlo::IotaOp>(op))
+    return true;
+  auto constant = dyn_cast<hlo::ConstantOp>(op);
+  return constant && constant.getValue().isSplat();
+}
+
 /// The walk over one entry function.
 class Simulation {
 public:
@@ -88,6 +119,8 @@ public:
   /// slice in memory-bound mode.
   std::vector<char> inPlaceUpdates;
   const std::vector<char> *knownInPlace = nullptr;
+  /// Receives the schedule op by op when set.
+  Timeline *timeline = nullptr;
 
   LogicalResult run(func::FuncOp func, SimulationResult &result);
   /// simulateRegions: the regions of `op` and `op` itself.
@@ -132,11 +165,18 @@ private:
   void findDonations(func::FuncOp func, const ValueMap &values,
                      SmallVectorImpl<bool> &donated);
   /// Resolves the carries, sweeps the live ranges of the `end` ops traced
-  /// and fills the memory part of the result.
-  void finishMemory(int64_t end);
+  /// and fills the memory part of the result (the floor too if asked).
+  void finishMemory(int64_t end, bool withFloor);
+  /// The memory floor over the points between the `end` ops traced, on the
+  /// resolved buffers (docs/simulator.md, "Memory floor").
+  void computeFloor(int64_t end);
 
   unsigned newBuffer(int64_t bytes, int64_t def, double ready) {
-    buffers.push_back({bytes, def, def, ready, false});
+    Buffer buffer;
+    buffer.bytes = bytes;
+    buffer.def = buffer.lastUse = def;
+    buffer.ready = ready;
+    buffers.push_back(buffer);
     return buffers.size() - 1;
   }
   /// The buffer of `value`; values the walk never defined come from
@@ -222,11 +262,12 @@ LogicalResult Simulation::run(func::FuncOp func, SimulationResult &res) {
   if (Operation *terminator = entry.getTerminator())
     for (Value operand : terminator->getOperands()) {
       Buffer &b = buffers[lookup(operand, values)];
+      b.returned = true;
       b.lastUse = std::max(b.lastUse, end);
       finish = std::max(finish, b.ready);
     }
   res.stepTime = finish;
-  finishMemory(end);
+  finishMemory(end, /*withFloor=*/true);
   return success();
 }
 
@@ -244,7 +285,7 @@ LogicalResult Simulation::runRegions(Operation *op, SimulationResult &res) {
       for (Value arg : block.getArguments())
         buffers[lookup(arg, values)].bytes = 0;
   res.stepTime = finish;
-  finishMemory(index());
+  finishMemory(index(), /*withFloor=*/false);
   return success();
 }
 
@@ -264,9 +305,13 @@ void Simulation::findDonations(func::FuncOp func, const ValueMap &values,
   }
 }
 
-void Simulation::finishMemory(int64_t end) {
+void Simulation::finishMemory(int64_t end, bool withFloor) {
   SimulationResult &res = *result;
   res.numOps = end;
+  for (const CarryTie &tie : carryTies)
+    buffers[tie.carry].tied = buffers[tie.init].tied = true;
+  for (const BufferDonation &donation : donations)
+    buffers[donation.result].tied = buffers[donation.argument].tied = true;
   std::vector<char> applied;
   resolveCarryTies(buffers, carryTies, donations, &applied);
   for (unsigned tie : inPlaceTies)
@@ -288,6 +333,8 @@ void Simulation::finishMemory(int64_t end) {
   res.peakMemoryBytes = -1;
   for (int64_t i = 0; i < n; ++i) {
     live += delta[i];
+    if (timeline && i < end)
+      timeline->events[i].liveBytes = live;
     if (live > res.peakMemoryBytes) {
       res.peakMemoryBytes = live;
       res.peakOpIndex = i < end ? i : -1;
@@ -303,6 +350,134 @@ void Simulation::finishMemory(int64_t end) {
   }
   res.deviceMemoryBytes = static_cast<int64_t>(device.memoryBytes);
   res.fitsInMemory = res.peakMemoryBytes <= res.deviceMemoryBytes;
+  if (withFloor)
+    computeFloor(end);
+}
+
+// The floor is a sweep like the peak's, over the *points between ops*
+// instead of the ops: point c (0 <= c <= end) lies before op c, after op
+// c - 1. A buffer is counted at the points after its definition up to its
+// last use: defined before c and read at or after c (arguments from point
+// 0; arguments the caller keeps and returned values to point `end`). Such
+// a buffer holds a value that is still to be read, and no buffer reuse can
+// free it; only not storing the value can. So the floor leaves out
+//  * what op c - 1 reads for the last time and op c produces and nobody
+//    reads later (an op's transient: both of them are live at the op in
+//    the peak's sweep, not between ops);
+//  * values the fusion rule fuses (Buffer::fusible): a fusing backend never
+//    materializes them, and the peak does not count them with fusion=true;
+//  * values a backend recomputes where they are read (isRecomputable):
+//    they count as the value they are recomputed from (once, however many
+//    values share it) when that is not larger, or as nothing. A returned
+//    value is materialized where it is computed, and a tied one (a loop's
+//    init or carry, an updated operand, a donation) holds what the program
+//    writes into it: both count as themselves.
+// It works on the resolved buffers, after views, carries, in-place updates
+// and donations took their storage: a buffer that gave its storage away
+// has no bytes left.
+//
+// Why peak >= floor: a buffer counted at point c >= 1 has def <= c - 1 <=
+// lastUse, so the peak's sweep counts it at op c - 1 (at op 0 for point 0,
+// where it counts every argument), unless it is fused, and fused buffers
+// are fusible. A recomputed value's stand-in is counted at c only while the
+// recomputed value (a different, unfused buffer at least as large, live at
+// op c - 1) or the stand-in itself is; several stand-ins never share one
+// recomputed value, since each has one operand. So every byte of the floor
+// at c is a distinct live byte of the peak's sweep at op c - 1.
+void Simulation::computeFloor(int64_t end) {
+  SimulationResult &res = *result;
+  // unit[b]: the buffer that stands for b (b itself, the buffer it is
+  // recomputed from, or -1: nothing). Operands are allocated before their
+  // results, so one pass in allocation order sees a unit before its users.
+  unsigned numBuffers = buffers.size();
+  std::vector<int> unit(numBuffers);
+  std::vector<char> standsIn(numBuffers, 0);
+  for (unsigned id = 0; id < numBuffers; ++id) {
+    const Buffer &b = buffers[id];
+    unit[id] = static_cast<int>(id);
+    if (!b.recomputable || b.tied || b.returned || b.def < 0)
+      continue;
+    int from = b.recomputeFrom >= 0 ? unit[b.recomputeFrom] : -1;
+    // A larger stand-in saves nothing; one that gave its storage away to
+    // a tie (no bytes left) would count nothing.
+    if (from >= 0 && (buffers[from].bytes > b.bytes ||
+                      (buffers[from].tied && buffers[from].bytes == 0)))
+      continue;
+    unit[id] = from;
+    if (from >= 0)
+      standsIn[from] = 1;
+  }
+
+  // Points [first, last] at which buffer b is counted; none if last <
+  // first.
+  std::vector<int64_t> delta(end + 2, 0), argumentDelta(end + 2, 0);
+  auto add = [&](int u, int64_t first, int64_t last) {
+    int64_t bytes = buffers[u].bytes;
+    delta[first] += bytes;
+    delta[last + 1] -= bytes;
+    if (buffers[u].def < 0) {
+      argumentDelta[first] += bytes;
+      argumentDelta[last + 1] -= bytes;
+    }
+  };
+  struct Interval {
+    int unit;
+    int64_t first, last;
+  };
+  std::vector<Interval> shared;
+  for (unsigned id = 0; id < numBuffers; ++id) {
+    const Buffer &b = buffers[id];
+    if (b.bytes == 0 || b.fusible || unit[id] < 0)
+      continue;
+    int64_t first = b.def < 0 ? 0 : b.def + 1;
+    int64_t last = std::min<int64_t>(
+        b.def < 0 ? std::max<int64_t>(b.lastUse, 0) : b.lastUse, end);
+    if (last < first)
+      continue;
+    int u = unit[id];
+    if (u == static_cast<int>(id) && !standsIn[id])
+      add(u, first, last);
+    else
+      shared.push_back({u, first, last});
+  }
+  // A stand-in counts once over the union of its intervals.
+  llvm::sort(shared, [](const Interval &a, const Interval &b) {
+    return std::tie(a.unit, a.first) < std::tie(b.unit, b.first);
+  });
+  for (size_t i = 0; i < shared.size();) {
+    int u = shared[i].unit;
+    int64_t first = shared[i].first, last = shared[i].last;
+    for (++i; i < shared.size() && shared[i].unit == u; ++i) {
+      if (shared[i].first > last + 1) {
+        add(u, first, last);
+        first = shared[i].first;
+      }
+      last = std::max(last, shared[i].last);
+    }
+    add(u, first, last);
+  }
+
+  int64_t live = 0, arguments = 0;
+  res.memoryFloorBytes = -1;
+  for (int64_t c = 0; c <= end; ++c) {
+    live += delta[c];
+    arguments += argumentDelta[c];
+    if (live > res.memoryFloorBytes) {
+      res.memoryFloorBytes = live;
+      res.memoryFloorArgumentBytes = arguments;
+      res.floorOpIndex = c - 1;
+    }
+  }
+  res.floorOpName.clear();
+  res.floorOpLocation.clear();
+  if (res.floorOpIndex >= 0) {
+    Operation *op = trace[res.floorOpIndex];
+    res.floorOpName = op->getName().getStringRef().str();
+    std::string loc;
+    llvm::raw_string_ostream os(loc);
+    op->getLoc().print(os);
+    res.floorOpLocation = loc;
+  }
 }
 
 LogicalResult Simulation::walkBlock(Block &block, ValueMap &values) {
@@ -379,6 +554,10 @@ LogicalResult Simulation::visitControlFlow(Operation *op, ValueMap &values) {
   if (failed(emit(op, values)))
     return failure();
   int64_t end = index() - 1;
+  if (timeline && !scopes.empty())
+    timeline->regionOps.push_back(
+        {op, start, end,
+         outerRepeat > 0 ? scopes.back().repeat / outerRepeat : 1.0});
   for (unsigned buffer : scope.outerUses)
     use(buffer, end);
   tieCarries(op, tied, carries, values, scope, end);
@@ -491,7 +670,7 @@ LogicalResult Simulation::emit(Operation *op, ValueMap &values) {
   }
 
   // Price the op.
-  double computeTime = 0, commTime = 0;
+  double computeTime = 0, commTime = 0, opFlops = 0, opCommBytes = 0;
   std::string error;
   std::optional<CollectiveInfo> collective =
       getCollectiveInfo(op, mesh, &error);
@@ -500,6 +679,8 @@ LogicalResult Simulation::emit(Operation *op, ValueMap &values) {
 
   // Results (fusion decides whether they are materialized).
   bool aliasing = isAliasingOp(op);
+  bool fromOperand = false;
+  bool recomputable = isRecomputable(op, fromOperand);
   SmallVector<unsigned, 2> resultBuffers;
   for (OpResult res : op->getResults()) {
     if (aliasing) {
@@ -507,11 +688,15 @@ LogicalResult Simulation::emit(Operation *op, ValueMap &values) {
       continue;
     }
     unsigned id = newBuffer(getTypeBytes(res.getType()), at, 0);
-    if (options.fusion && isFusibleProducer(op) && res.hasOneUse()) {
+    if (isFusibleProducer(op) && res.hasOneUse()) {
       Operation *user = *res.getUsers().begin();
-      buffers[id].fused =
+      buffers[id].fusible =
           isElementwise(user) && user->getBlock() == op->getBlock();
+      buffers[id].fused = options.fusion && buffers[id].fusible;
     }
+    buffers[id].recomputable = recomputable;
+    buffers[id].recomputeFrom =
+        fromOperand ? static_cast<int>(operandBuffers.front()) : -1;
     if (!buffers[id].fused)
       trafficBytes += static_cast<double>(buffers[id].bytes);
     resultBuffers.push_back(id);
@@ -529,8 +714,10 @@ LogicalResult Simulation::emit(Operation *op, ValueMap &values) {
     stats.time += commTime;
     stats.bytes += repeat * cost.bytes;
     result->commBytes += repeat * cost.bytes;
+    opCommBytes = repeat * cost.bytes;
   } else if (isContraction(op)) {
-    result->flops += repeat * getContractionFlops(op);
+    opFlops = repeat * getContractionFlops(op);
+    result->flops += opFlops;
     computeTime = contractionTime(op);
     if (options.memoryBound) {
       computeTime =
@@ -552,6 +739,20 @@ LogicalResult Simulation::emit(Operation *op, ValueMap &values) {
   double end = start + computeTime + commTime;
   stream = end;
   finish = std::max(finish, end);
+  if (timeline) {
+    TimelineEvent event;
+    event.op = op;
+    event.index = at;
+    event.start = start;
+    event.duration = computeTime + commTime;
+    event.repeat = repeat;
+    event.collective = collective.has_value();
+    if (collective)
+      event.kind = collective->kind;
+    event.flops = opFlops;
+    event.commBytes = opCommBytes;
+    timeline->events.push_back(event);
+  }
 
   for (auto [res, id] : llvm::zip(op->getResults(), resultBuffers)) {
     if (!aliasing)
@@ -567,12 +768,17 @@ LogicalResult Simulation::emit(Operation *op, ValueMap &values) {
 
 FailureOr<SimulationResult>
 toast::sim::simulate(func::FuncOp func, const DeviceSpec &device,
-                     const SimulationOptions &options) {
+                     const SimulationOptions &options, Timeline *timeline) {
   SimulationResult result;
   result.device = device.name;
   result.function = func.getSymName().str();
   SymbolTableCollection symbols;
   Simulation simulation(device, options, toast::partir::getMesh(func), symbols);
+  if (timeline) {
+    *timeline = Timeline();
+    timeline->overlap = options.overlap;
+  }
+  simulation.timeline = timeline;
   if (failed(simulation.run(func, result)))
     return failure();
   // Whether an update is in place is known only once every buffer's last
@@ -588,6 +794,11 @@ toast::sim::simulate(func::FuncOp func, const DeviceSpec &device,
   priced.function = result.function;
   Simulation second(device, quiet, toast::partir::getMesh(func), symbols);
   second.knownInPlace = &simulation.inPlaceUpdates;
+  if (timeline) {
+    *timeline = Timeline();
+    timeline->overlap = options.overlap;
+  }
+  second.timeline = timeline;
   if (failed(second.run(func, priced)))
     return failure();
   return priced;
@@ -609,7 +820,7 @@ toast::sim::simulateRegions(Operation *op, const DeviceSpec &device,
 
 FailureOr<SimulationResult>
 toast::sim::simulate(ModuleOp module, const DeviceSpec &device,
-                     const SimulationOptions &options) {
+                     const SimulationOptions &options, Timeline *timeline) {
   func::FuncOp entry;
   if (!options.function.empty()) {
     entry = module.lookupSymbol<func::FuncOp>(options.function);
@@ -633,7 +844,7 @@ toast::sim::simulate(ModuleOp module, const DeviceSpec &device,
       return module.emitError("no function to simulate (expected @main or "
                               "one public function)");
   }
-  return simulate(entry, device, options);
+  return simulate(entry, device, options, timeline);
 }
 
 //===----------------------------------------------------------------------===//
