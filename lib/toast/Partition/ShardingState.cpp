@@ -47,8 +47,12 @@ ShardingState::ShardingState(func::FuncOp func, partir::MeshAttr mesh)
     // A tied class is visited where its loop or conditional is.
     if (isDataFlowRegionOp(op))
       regionOrder[op] = order;
-    // Zero-operand ops (constants, iota) stay whole; consumers slice them.
-    if (op->getNumOperands() == 0 || !hasOnlyScalarRegions(op))
+    // Constants stay whole (consumers slice them, the collective optimizer
+    // hoists and merges them). Other zero-operand ops with a rule (iota)
+    // loop like any op, so each device builds only its part: a
+    // [batch, seq, vocab] iota of a loss is never built whole.
+    if ((op->getNumOperands() == 0 && op->hasTrait<OpTrait::ConstantLike>()) ||
+        !hasOnlyScalarRegions(op))
       return;
     std::optional<ShardingRule> rule = getShardingRule(op);
     if (!rule)
