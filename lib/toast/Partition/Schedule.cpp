@@ -86,13 +86,16 @@ parseAutomaticTactic(const llvm::json::Object &object, const std::string &path,
       "min_dims",
       "restart_patience",
       "max_states",
+      "ilp_time_limit_s",
+      "iopddl_out",
   };
   for (const auto &entry : object)
     if (!llvm::is_contained(keys, StringRef(entry.first)))
       return fail(": unknown key '" + entry.first.str() +
                   "' of an automatic tactic (expected name, kind, axes, "
                   "device, algorithm, seed, budget_s, threads, rollouts, "
-                  "min_dims, restart_patience, max_states)");
+                  "min_dims, restart_patience, max_states, "
+                  "ilp_time_limit_s, iopddl_out)");
   AutomaticTactic tactic;
   tactic.name = object.getString("name").value_or("auto").str();
   if (const llvm::json::Value *axes = object.get("axes")) {
@@ -107,7 +110,8 @@ parseAutomaticTactic(const llvm::json::Object &object, const std::string &path,
     }
   }
   for (auto [key, field] : {std::pair{"device", &tactic.device},
-                            std::pair{"algorithm", &tactic.algorithm}}) {
+                            std::pair{"algorithm", &tactic.algorithm},
+                            std::pair{"iopddl_out", &tactic.iopddlOut}}) {
     if (const llvm::json::Value *value = object.get(key)) {
       std::optional<StringRef> text = value->getAsString();
       if (!text)
@@ -115,11 +119,11 @@ parseAutomaticTactic(const llvm::json::Object &object, const std::string &path,
       *field = text->str();
     }
   }
-  if (!llvm::is_contained({"mcts", "random", "automap", "exhaustive"},
+  if (!llvm::is_contained({"mcts", "random", "automap", "exhaustive", "ilp"},
                           tactic.algorithm))
     return fail(".algorithm: unknown algorithm '" + tactic.algorithm +
-                "' (expected \"mcts\", \"random\", \"automap\" or "
-                "\"exhaustive\")");
+                "' (expected \"mcts\", \"random\", \"automap\", "
+                "\"exhaustive\" or \"ilp\")");
   // Integer options and their smallest values.
   auto readInt = [&](const char *key, int64_t min, auto &field) {
     const llvm::json::Value *value = object.get(key);
@@ -144,6 +148,12 @@ parseAutomaticTactic(const llvm::json::Object &object, const std::string &path,
     if (!seconds || *seconds < 0)
       return fail(".budget_s: expected a number of seconds >= 0");
     tactic.budgetSeconds = *seconds;
+  }
+  if (const llvm::json::Value *limit = object.get("ilp_time_limit_s")) {
+    std::optional<double> seconds = limit->getAsNumber();
+    if (!seconds || !(*seconds > 0))
+      return fail(".ilp_time_limit_s: expected a number of seconds > 0");
+    tactic.ilpTimeLimitSeconds = *seconds;
   }
   return tactic;
 }
@@ -212,8 +222,8 @@ FailureOr<Schedule> parseSchedule(StringRef json, std::string &error) {
     if (*kind != "manual")
       return fail(path + ": unsupported kind '" + *kind +
                   "' (supported: 'manual', 'automatic')");
-    manual.name = tactic->getString("name").value_or(
-        ("tactic" + std::to_string(i)));
+    manual.name =
+        tactic->getString("name").value_or(("tactic" + std::to_string(i)));
     std::optional<StringRef> axis = tactic->getString("axis");
     if (!axis)
       return fail(path + ": missing 'axis'");
@@ -284,9 +294,9 @@ resolveMesh(ModuleOp module, ArrayRef<std::pair<std::string, int64_t>> axes) {
     names.push_back(StringAttr::get(ctx, name));
     sizes.push_back(size);
   }
-  auto mesh = partir::MeshAttr::getChecked(
-      [&] { return module.emitError(); }, ctx, ArrayRef<StringAttr>(names),
-      ArrayRef<int64_t>(sizes));
+  auto mesh = partir::MeshAttr::getChecked([&] { return module.emitError(); },
+                                           ctx, ArrayRef<StringAttr>(names),
+                                           ArrayRef<int64_t>(sizes));
   if (!mesh)
     return failure();
   module->setAttr(attrName, mesh);
@@ -309,18 +319,17 @@ namedValues(func::FuncOp func) {
   return named;
 }
 
-FailureOr<SmallVector<Value>> selectValues(func::FuncOp func,
-                                           StringRef selector,
-                                           StringRef tacticName) {
+FailureOr<SmallVector<Value>>
+selectValues(func::FuncOp func, StringRef selector, StringRef tacticName) {
   SmallVector<Value> selected;
   unsigned index;
   if (selector.starts_with("arg") &&
       !selector.drop_front(3).getAsInteger(10, index)) {
     if (index >= func.getNumArguments())
-      return func.emitError() << "tactic '" << tacticName << "': " << selector
-                              << " is out of range (@"
-                              << func.getSymName() << " has "
-                              << func.getNumArguments() << " arguments)";
+      return func.emitError()
+             << "tactic '" << tacticName << "': " << selector
+             << " is out of range (@" << func.getSymName() << " has "
+             << func.getNumArguments() << " arguments)";
     selected.push_back(func.getArgument(index));
     return selected;
   }
@@ -329,9 +338,9 @@ FailureOr<SmallVector<Value>> selectValues(func::FuncOp func,
     llvm::Regex regex(("^(" + selector + ")$").str());
     std::string regexError;
     if (!regex.isValid(regexError))
-      return func.emitError() << "tactic '" << tacticName
-                              << "': invalid regular expression '" << selector
-                              << "': " << regexError;
+      return func.emitError()
+             << "tactic '" << tacticName << "': invalid regular expression '"
+             << selector << "': " << regexError;
     for (auto &[name, value] : named)
       if (regex.match(name) && !llvm::is_contained(selected, value))
         selected.push_back(value);
@@ -386,9 +395,9 @@ FailureOr<TacticReport> applyManualTactic(ShardingState &state,
                                           const ManualTactic &tactic) {
   func::FuncOp func = state.getFunction();
   if (!state.getMesh().getAxisSize(tactic.axis))
-    return func.emitError() << "tactic '" << tactic.name << "': axis \""
-                            << tactic.axis << "\" is not in the mesh "
-                            << state.getMesh();
+    return func.emitError()
+           << "tactic '" << tactic.name << "': axis \"" << tactic.axis
+           << "\" is not in the mesh " << state.getMesh();
   TacticReport report;
   report.name = tactic.name;
   for (auto &[selector, spec] : tactic.inputs) {
@@ -453,10 +462,10 @@ LogicalResult prepareEntryFunction(func::FuncOp func) {
   if (failed(inlined))
     return failure();
   if (*inlined)
-    emitRemark(func.getLoc()) << "inlined " << *inlined << " call"
-                              << (*inlined == 1 ? "" : "s") << " into @"
-                              << func.getSymName()
-                              << " so that tilings propagate through them";
+    emitRemark(func.getLoc())
+        << "inlined " << *inlined << " call" << (*inlined == 1 ? "" : "s")
+        << " into @" << func.getSymName()
+        << " so that tilings propagate through them";
   return success();
 }
 

@@ -1,0 +1,332 @@
+//===- Solve.cpp - The ILP as a CBC mixed-integer program -----------------===//
+//
+// Variables: one binary per (decision node, strategy), picked once per
+// node; followers reuse their leader's. An edge's cost matrix is linearized
+// as in Alpa: continuous y[a][b] >= 0 over (row class, column class) pairs,
+// whose row sums equal the producer's indicators of class a and column sums
+// the consumer's indicators of class b. Strategies with identical rows
+// (columns) form one class, which is what keeps the program small: most
+// strategies of an op differ only in factors the other end does not see.
+// Edges between the same two decisions are summed first. Memory (penalty
+// form): a row per op position where a live range ends, live bytes minus
+// the excess E <= device memory, E >= 0 priced at the penalty.
+//
+//===----------------------------------------------------------------------===//
+
+#include "toast/Search/Ilp.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <chrono>
+#include <map>
+
+#ifdef TOAST_HAVE_CBC
+#include "coin/CbcModel.hpp"
+#include "coin/CoinPackedMatrix.hpp"
+#include "coin/OsiClpSolverInterface.hpp"
+#endif
+
+namespace toast::search::ilp {
+
+bool haveSolver() {
+#ifdef TOAST_HAVE_CBC
+  return true;
+#else
+  return false;
+#endif
+}
+
+#ifdef TOAST_HAVE_CBC
+namespace {
+
+/// Objective scale (cost units to microseconds) and memory scale (bytes to
+/// MiB): CBC's tolerances are absolute, so keep the numbers moderate.
+constexpr double kObjectiveScale = 1e-6;
+constexpr double kBytesScale = 1.0 / (1 << 20);
+
+/// The integer program in triplet form.
+class ProgramBuilder {
+public:
+  int addColumn(double cost, double lower, double upper, bool integer) {
+    objective.push_back(cost);
+    lowers.push_back(lower);
+    uppers.push_back(upper);
+    integers.push_back(integer);
+    return objective.size() - 1;
+  }
+  /// Adds a row lower <= sum(coefficients) <= upper.
+  void addRow(const std::map<int, double> &coefficients, double lower,
+              double upper) {
+    int row = rowLowers.size();
+    for (auto [column, value] : coefficients)
+      if (value != 0) {
+        rowIndices.push_back(row);
+        columnIndices.push_back(column);
+        elements.push_back(value);
+      }
+    rowLowers.push_back(lower);
+    rowUppers.push_back(upper);
+  }
+  unsigned getNumColumns() const { return objective.size(); }
+  unsigned getNumRows() const { return rowLowers.size(); }
+
+  void load(OsiClpSolverInterface &solver) const {
+    CoinPackedMatrix matrix(false, rowIndices.data(), columnIndices.data(),
+                            elements.data(), elements.size());
+    matrix.setDimensions(getNumRows(), getNumColumns());
+    solver.loadProblem(matrix, lowers.data(), uppers.data(), objective.data(),
+                       rowLowers.data(), rowUppers.data());
+    for (auto [column, integer] : llvm::enumerate(integers))
+      if (integer)
+        solver.setInteger(column);
+  }
+
+private:
+  std::vector<double> objective, lowers, uppers;
+  std::vector<bool> integers;
+  std::vector<int> rowIndices, columnIndices;
+  std::vector<double> elements, rowLowers, rowUppers;
+};
+
+/// Class of each row (or column) of a matrix: equal vectors, equal class.
+static std::vector<unsigned> classesOf(const std::vector<int64_t> &costs,
+                                       size_t rows, size_t columns,
+                                       bool byColumn, unsigned &numClasses) {
+  std::map<std::vector<int64_t>, unsigned> seen;
+  std::vector<unsigned> classes;
+  size_t count = byColumn ? columns : rows;
+  for (size_t k = 0; k < count; ++k) {
+    std::vector<int64_t> vector;
+    for (size_t l = 0, e = byColumn ? rows : columns; l < e; ++l)
+      vector.push_back(byColumn ? costs[l * columns + k]
+                                : costs[k * columns + l]);
+    classes.push_back(seen.emplace(vector, seen.size()).first->second);
+  }
+  numClasses = seen.size();
+  return classes;
+}
+
+class CbcFormulation {
+public:
+  CbcFormulation(const Problem &problem, const SolveOptions &options)
+      : problem(problem), options(options) {}
+
+  void build() {
+    mergeEdges();
+    addDecisions();
+    for (auto &[ends, costs] : merged)
+      if (ends.first != ends.second)
+        addEdge(ends.first, ends.second, costs);
+    if (options.penaltyPerByte > 0)
+      addMemory();
+  }
+  const ProgramBuilder &getProgram() const { return program; }
+  /// The strategies a (primal) solution picks.
+  std::vector<unsigned> decode(const double *values) const {
+    std::vector<unsigned> strategies(problem.nodes.size(), 0);
+    for (unsigned n = 0; n < problem.nodes.size(); ++n) {
+      int first = firstColumn[problem.getLeader(n)];
+      size_t count = problem.nodes[n].costs.size();
+      strategies[n] = std::max_element(values + first, values + first + count) -
+                      (values + first);
+    }
+    return strategies;
+  }
+
+private:
+  void addDecisions() {
+    firstColumn.assign(problem.nodes.size(), -1);
+    std::vector<std::vector<double>> costs(problem.nodes.size());
+    for (auto [n, node] : llvm::enumerate(problem.nodes)) {
+      std::vector<double> &leaderCosts = costs[problem.getLeader(n)];
+      leaderCosts.resize(node.costs.size(), 0);
+      for (auto [s, cost] : llvm::enumerate(node.costs))
+        leaderCosts[s] += cost * kObjectiveScale;
+    }
+    // Both ends of an edge follow one decision: only the diagonal happens.
+    for (auto &[ends, matrix] : merged)
+      if (ends.first == ends.second)
+        for (size_t i = 0, e = costs[ends.first].size(); i < e; ++i)
+          costs[ends.first][i] += matrix[i * e + i] * kObjectiveScale;
+    for (auto [n, node] : llvm::enumerate(problem.nodes)) {
+      if (node.follows >= 0)
+        continue;
+      std::map<int, double> pickOne;
+      for (double cost : costs[n]) {
+        int column = program.addColumn(cost, 0, 1, true);
+        if (firstColumn[n] < 0)
+          firstColumn[n] = column;
+        pickOne[column] = 1;
+      }
+      program.addRow(pickOne, 1, 1);
+    }
+  }
+
+  /// Sums the matrices of edges between the same two decisions.
+  void mergeEdges() {
+    for (const Problem::Edge &edge : problem.edges) {
+      unsigned from = problem.getLeader(edge.from);
+      unsigned to = problem.getLeader(edge.to);
+      size_t rows = problem.nodes[from].costs.size();
+      size_t columns = problem.nodes[to].costs.size();
+      bool swap = from > to;
+      std::vector<int64_t> &sum =
+          merged[swap ? std::pair{to, from} : std::pair{from, to}];
+      sum.resize(rows * columns, 0);
+      for (size_t i = 0; i < rows; ++i)
+        for (size_t j = 0; j < columns; ++j)
+          sum[swap ? j * rows + i : i * columns + j] +=
+              edge.costs[i * columns + j];
+    }
+  }
+
+  void addEdge(unsigned from, unsigned to, const std::vector<int64_t> &costs) {
+    if (llvm::all_of(costs, [](int64_t c) { return c == 0; }))
+      return;
+    size_t rows = problem.nodes[from].costs.size();
+    size_t columns = problem.nodes[to].costs.size();
+    unsigned numRows, numColumns;
+    std::vector<unsigned> rowClass =
+        classesOf(costs, rows, columns, false, numRows);
+    std::vector<unsigned> columnClass =
+        classesOf(costs, rows, columns, true, numColumns);
+    std::vector<int64_t> classCost(numRows * numColumns, 0);
+    for (size_t i = 0; i < rows; ++i)
+      for (size_t j = 0; j < columns; ++j)
+        classCost[rowClass[i] * numColumns + columnClass[j]] =
+            costs[i * columns + j];
+    std::vector<int> y(classCost.size());
+    for (auto [k, cost] : llvm::enumerate(classCost))
+      y[k] = program.addColumn(cost * kObjectiveScale, 0, 1, false);
+    for (unsigned a = 0; a < numRows; ++a) {
+      std::map<int, double> row;
+      for (unsigned b = 0; b < numColumns; ++b)
+        row[y[a * numColumns + b]] = 1;
+      for (size_t i = 0; i < rows; ++i)
+        if (rowClass[i] == a)
+          row[firstColumn[from] + i] = -1;
+      program.addRow(row, 0, 0);
+    }
+    for (unsigned b = 0; b < numColumns; ++b) {
+      std::map<int, double> column;
+      for (unsigned a = 0; a < numRows; ++a)
+        column[y[a * numColumns + b]] = 1;
+      for (size_t j = 0; j < columns; ++j)
+        if (columnClass[j] == b)
+          column[firstColumn[to] + j] = -1;
+      program.addRow(column, 0, 0);
+    }
+  }
+
+  /// Adds the live bytes of node `n` to `row`.
+  void addUsage(std::map<int, double> &row, unsigned n) const {
+    const Problem::Node &node = problem.nodes[n];
+    int first = firstColumn[problem.getLeader(n)];
+    for (auto [s, usage] : llvm::enumerate(node.usages))
+      row[first + s] += usage * kBytesScale;
+  }
+
+  void addMemory() {
+    // Positions where a live range ends hold every maximal live set.
+    std::vector<int64_t> checkpoints;
+    for (const Problem::Node &node : problem.nodes)
+      if (node.end > node.start)
+        checkpoints.push_back(node.end - 1);
+    llvm::sort(checkpoints);
+    checkpoints.erase(std::unique(checkpoints.begin(), checkpoints.end()),
+                      checkpoints.end());
+    if (checkpoints.empty())
+      return;
+    int excess = program.addColumn(options.penaltyPerByte / kBytesScale *
+                                       kObjectiveScale,
+                                   0, COIN_DBL_MAX, false);
+    // Values live at every checkpoint (arguments) are summed once.
+    int always = program.addColumn(0, 0, COIN_DBL_MAX, false);
+    std::map<int, double> alwaysRow{{always, -1}};
+    std::vector<unsigned> others;
+    for (auto [n, node] : llvm::enumerate(problem.nodes)) {
+      if (node.start <= checkpoints.front() && node.end > checkpoints.back())
+        addUsage(alwaysRow, n);
+      else
+        others.push_back(n);
+    }
+    program.addRow(alwaysRow, 0, 0);
+    double limit = problem.usageLimit * kBytesScale;
+    for (int64_t t : checkpoints) {
+      std::map<int, double> row{{always, 1}, {excess, -1}};
+      for (unsigned n : others)
+        if (problem.nodes[n].start <= t && t < problem.nodes[n].end)
+          addUsage(row, n);
+      program.addRow(row, -COIN_DBL_MAX, limit);
+    }
+  }
+
+  const Problem &problem;
+  const SolveOptions &options;
+  ProgramBuilder program;
+  std::map<std::pair<unsigned, unsigned>, std::vector<int64_t>> merged;
+  /// Column of strategy 0 of each decision node (-1 for followers).
+  std::vector<int> firstColumn;
+};
+
+} // namespace
+
+llvm::Expected<Solution> solve(const Problem &problem,
+                               const SolveOptions &options) {
+  auto start = std::chrono::steady_clock::now();
+  CbcFormulation formulation(problem, options);
+  formulation.build();
+  OsiClpSolverInterface solver;
+  formulation.getProgram().load(solver);
+  solver.messageHandler()->setLogLevel(0);
+  CbcModel model(solver);
+  model.setLogLevel(0);
+  model.messageHandler()->setLogLevel(0);
+  CbcMain0(model);
+  std::string seconds = llvm::formatv("{0}", options.timeLimitSeconds).str();
+  const char *argv[] = {"toast-ilp",     "-log",   "0",    "-sec",
+                        seconds.c_str(), "-solve", "-quit"};
+  CbcMain1(std::size(argv), argv, model);
+
+  Solution solution;
+  solution.variables = formulation.getProgram().getNumColumns();
+  solution.rows = formulation.getProgram().getNumRows();
+  solution.timedOut = model.isSecondsLimitReached();
+  solution.optimal = model.isProvenOptimal() && !solution.timedOut;
+  if (model.bestSolution()) {
+    solution.strategies = formulation.decode(model.bestSolution());
+  } else {
+    solution.strategies.assign(problem.nodes.size(), 0);
+  }
+  solution.objective =
+      evaluate(problem, solution.strategies, options.penaltyPerByte);
+  solution.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  if (!model.bestSolution())
+    solution.note = "no solution within the time limit: replicated";
+  else if (solution.optimal)
+    solution.note = "optimal";
+  else if (solution.timedOut)
+    solution.note =
+        llvm::formatv("time limit ({0} s): best solution found, "
+                      "lower bound {1:e3}",
+                      options.timeLimitSeconds,
+                      model.getBestPossibleObjValue() / kObjectiveScale)
+            .str();
+  else
+    solution.note = "stopped without proof of optimality";
+  return solution;
+}
+#else
+llvm::Expected<Solution> solve(const Problem &, const SolveOptions &) {
+  return llvm::createStringError(
+      llvm::inconvertibleErrorCode(),
+      "algorithm=ilp: Toast was built without CBC (install coinor-libcbc-dev "
+      "and reconfigure)");
+}
+#endif
+
+} // namespace toast::search::ilp
