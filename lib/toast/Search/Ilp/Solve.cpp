@@ -17,9 +17,11 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <chrono>
+#include <cstdlib>
 #include <map>
 
 #ifdef TOAST_HAVE_CBC
@@ -280,15 +282,31 @@ llvm::Expected<Solution> solve(const Problem &problem,
   formulation.build();
   OsiClpSolverInterface solver;
   formulation.getProgram().load(solver);
-  solver.messageHandler()->setLogLevel(0);
+  // TOAST_ILP_LOG=1 shows CBC's log (on stdout) when tuning.
+  const char *log = std::getenv("TOAST_ILP_LOG");
+  int logLevel = log ? std::atoi(log) : 0;
+  solver.messageHandler()->setLogLevel(logLevel);
   CbcModel model(solver);
-  model.setLogLevel(0);
-  model.messageHandler()->setLogLevel(0);
+  model.setLogLevel(logLevel);
+  model.messageHandler()->setLogLevel(logLevel);
   CbcMain0(model);
   std::string seconds = llvm::formatv("{0}", options.timeLimitSeconds).str();
-  const char *argv[] = {"toast-ilp",     "-log",   "0",    "-sec",
-                        seconds.c_str(), "-solve", "-quit"};
-  CbcMain1(std::size(argv), argv, model);
+  std::vector<std::string> args = {"toast-ilp", "-log", log ? log : "0",
+                                   "-sec", seconds};
+  if (const char *extra = std::getenv("TOAST_ILP_ARGS"))
+    for (llvm::StringRef arg : llvm::split(extra, ' '))
+      if (!arg.empty())
+        args.push_back(arg.str());
+  // Solving the relaxation with the dual simplex first, then branch and
+  // bound from it, measured 4x faster than -solve alone (whose relaxation
+  // took 12 of 16 s on a tiny t2b); the relaxation is often integral.
+  args.push_back("-dualS");
+  args.push_back("-solve");
+  args.push_back("-quit");
+  std::vector<const char *> argv;
+  for (const std::string &arg : args)
+    argv.push_back(arg.c_str());
+  CbcMain1(argv.size(), argv.data(), model);
 
   Solution solution;
   solution.variables = formulation.getProgram().getNumColumns();
