@@ -21,7 +21,9 @@
 //    with its local bytes per strategy; Toast's solver charges C(s)'s
 //    memory penalty on the excess of the peak over the device memory (the
 //    penalty form, so that programs that fit nowhere still get a
-//    strategy); the IOPDDL file carries the device memory as `usage_limit`.
+//    strategy), with one row per op position where a live range ends,
+//    added lazily (only positions a solution overfills); the IOPDDL file
+//    carries the device memory as `usage_limit`.
 //
 // Costs are integers in picoseconds and usages in bytes, as the IOPDDL
 // format (github.com/google/iopddl) expects.
@@ -109,8 +111,10 @@ struct Solution {
   double seconds = 0;
   /// "optimal", "time limit: best of ..." and the like.
   std::string note;
-  /// Size of the integer program.
+  /// Size of the (last) integer program.
   unsigned variables = 0, rows = 0;
+  /// Memory rows are added lazily: how many, in how many re-solves.
+  unsigned memoryRows = 0, memoryRounds = 0;
 };
 
 /// Whether Toast was built with CBC (coinor-libcbc-dev).

@@ -23,6 +23,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <map>
+#include <set>
 
 #ifdef TOAST_HAVE_CBC
 #include "coin/CbcModel.hpp"
@@ -121,8 +122,6 @@ public:
     for (auto &[ends, costs] : merged)
       if (ends.first != ends.second)
         addEdge(ends.first, ends.second, costs);
-    if (options.penaltyPerByte > 0)
-      addMemory();
   }
   const ProgramBuilder &getProgram() const { return program; }
   /// The strategies a (primal) solution picks.
@@ -230,56 +229,58 @@ private:
       row[first + s] += usage * kBytesScale;
   }
 
-  void addMemory() {
-    // Positions where a live range ends hold every maximal live set.
-    std::vector<int64_t> checkpoints;
-    for (const Problem::Node &node : problem.nodes)
-      if (node.end > node.start)
-        checkpoints.push_back(node.end - 1);
-    llvm::sort(checkpoints);
-    checkpoints.erase(std::unique(checkpoints.begin(), checkpoints.end()),
-                      checkpoints.end());
-    if (checkpoints.empty())
-      return;
-    int excess = program.addColumn(options.penaltyPerByte / kBytesScale *
-                                       kObjectiveScale,
-                                   0, COIN_DBL_MAX, false);
-    // Values live at every checkpoint (arguments) are summed once.
-    int always = program.addColumn(0, 0, COIN_DBL_MAX, false);
-    std::map<int, double> alwaysRow{{always, -1}};
-    std::vector<unsigned> others;
-    for (auto [n, node] : llvm::enumerate(problem.nodes)) {
-      if (node.start <= checkpoints.front() && node.end > checkpoints.back())
-        addUsage(alwaysRow, n);
-      else
-        others.push_back(n);
+public:
+  /// Adds the memory row of op position `t`: live bytes minus the excess
+  /// E at most the usage limit.
+  void addMemoryRow(int64_t t) {
+    if (excess < 0) {
+      excess = program.addColumn(options.penaltyPerByte / kBytesScale *
+                                     kObjectiveScale,
+                                 0, COIN_DBL_MAX, false);
+      // Values live at every position (arguments) are summed once.
+      always = program.addColumn(0, 0, COIN_DBL_MAX, false);
+      int64_t last = 0;
+      for (const Problem::Node &node : problem.nodes)
+        last = std::max(last, node.end);
+      std::map<int, double> alwaysRow{{always, -1}};
+      for (auto [n, node] : llvm::enumerate(problem.nodes)) {
+        if (node.start <= 0 && node.end >= last)
+          addUsage(alwaysRow, n);
+        else
+          others.push_back(n);
+      }
+      program.addRow(alwaysRow, 0, 0);
     }
-    program.addRow(alwaysRow, 0, 0);
-    double limit = problem.usageLimit * kBytesScale;
-    for (int64_t t : checkpoints) {
-      std::map<int, double> row{{always, 1}, {excess, -1}};
-      for (unsigned n : others)
-        if (problem.nodes[n].start <= t && t < problem.nodes[n].end)
-          addUsage(row, n);
-      program.addRow(row, -COIN_DBL_MAX, limit);
-    }
+    std::map<int, double> row{{always, 1}, {excess, -1}};
+    for (unsigned n : others)
+      if (problem.nodes[n].start <= t && t < problem.nodes[n].end)
+        addUsage(row, n);
+    program.addRow(row, -COIN_DBL_MAX, problem.usageLimit * kBytesScale);
   }
 
+private:
   const Problem &problem;
   const SolveOptions &options;
   ProgramBuilder program;
   std::map<std::pair<unsigned, unsigned>, std::vector<int64_t>> merged;
   /// Column of strategy 0 of each decision node (-1 for followers).
   std::vector<int> firstColumn;
+  /// Memory rows: the excess and all-time columns, and the nodes that are
+  /// not live at every position.
+  int excess = -1, always = -1;
+  std::vector<unsigned> others;
 };
 
 } // namespace
 
-llvm::Expected<Solution> solve(const Problem &problem,
-                               const SolveOptions &options) {
-  auto start = std::chrono::steady_clock::now();
-  CbcFormulation formulation(problem, options);
-  formulation.build();
+/// One CBC run.
+struct CbcRun {
+  std::vector<unsigned> strategies;
+  bool found = false, optimal = false, timedOut = false;
+  double bound = 0;
+};
+
+static CbcRun runCbc(const CbcFormulation &formulation, double seconds) {
   OsiClpSolverInterface solver;
   formulation.getProgram().load(solver);
   // TOAST_ILP_LOG=1 shows CBC's log (on stdout) when tuning.
@@ -290,9 +291,8 @@ llvm::Expected<Solution> solve(const Problem &problem,
   model.setLogLevel(logLevel);
   model.messageHandler()->setLogLevel(logLevel);
   CbcMain0(model);
-  std::string seconds = llvm::formatv("{0}", options.timeLimitSeconds).str();
-  std::vector<std::string> args = {"toast-ilp", "-log", log ? log : "0",
-                                   "-sec", seconds};
+  std::vector<std::string> args = {"toast-ilp", "-log", log ? log : "0", "-sec",
+                                   llvm::formatv("{0}", seconds)};
   if (const char *extra = std::getenv("TOAST_ILP_ARGS"))
     for (llvm::StringRef arg : llvm::split(extra, ' '))
       if (!arg.empty())
@@ -300,40 +300,124 @@ llvm::Expected<Solution> solve(const Problem &problem,
   // Solving the relaxation with the dual simplex first, then branch and
   // bound from it, measured 4x faster than -solve alone (whose relaxation
   // took 12 of 16 s on a tiny t2b); the relaxation is often integral.
-  args.push_back("-dualS");
-  args.push_back("-solve");
-  args.push_back("-quit");
+  for (const char *arg : {"-dualS", "-solve", "-quit"})
+    args.push_back(arg);
   std::vector<const char *> argv;
   for (const std::string &arg : args)
     argv.push_back(arg.c_str());
   CbcMain1(argv.size(), argv.data(), model);
+  CbcRun run;
+  run.timedOut = model.isSecondsLimitReached();
+  run.optimal = model.isProvenOptimal() && !run.timedOut;
+  run.found = model.bestSolution() != nullptr;
+  if (run.found)
+    run.strategies = formulation.decode(model.bestSolution());
+  run.bound = model.getBestPossibleObjValue() / kObjectiveScale;
+  return run;
+}
 
-  Solution solution;
-  solution.variables = formulation.getProgram().getNumColumns();
-  solution.rows = formulation.getProgram().getNumRows();
-  solution.timedOut = model.isSecondsLimitReached();
-  solution.optimal = model.isProvenOptimal() && !solution.timedOut;
-  if (model.bestSolution()) {
-    solution.strategies = formulation.decode(model.bestSolution());
-  } else {
-    solution.strategies.assign(problem.nodes.size(), 0);
+/// Live bytes at every op position.
+static std::vector<int64_t> usageProfile(const Problem &problem,
+                                         llvm::ArrayRef<unsigned> strategies) {
+  int64_t last = 0;
+  for (const Problem::Node &node : problem.nodes)
+    last = std::max(last, node.end);
+  std::vector<int64_t> profile(last + 1, 0);
+  for (auto [n, node] : llvm::enumerate(problem.nodes)) {
+    profile[std::max<int64_t>(node.start, 0)] += node.usages[strategies[n]];
+    profile[std::max<int64_t>(node.end, 0)] -= node.usages[strategies[n]];
   }
+  for (size_t t = 1; t < profile.size(); ++t)
+    profile[t] += profile[t - 1];
+  return profile;
+}
+
+/// Positions whose live bytes exceed the limit by more than the excess
+/// the rows in `added` account for, worst first (at most `count`).
+static std::vector<int64_t>
+violatedPositions(const Problem &problem, llvm::ArrayRef<unsigned> strategies,
+                  const std::set<int64_t> &added, size_t count) {
+  std::vector<int64_t> profile = usageProfile(problem, strategies);
+  int64_t modeled = 0;
+  for (int64_t t : added)
+    modeled = std::max(modeled, profile[t] - problem.usageLimit);
+  // A position where a live range ends holds a maximal live set.
+  std::set<int64_t> candidates;
+  for (const Problem::Node &node : problem.nodes)
+    if (node.end > node.start && node.end > 0 && !added.count(node.end - 1) &&
+        profile[node.end - 1] - problem.usageLimit > modeled)
+      candidates.insert(node.end - 1);
+  std::vector<int64_t> worst(candidates.begin(), candidates.end());
+  llvm::sort(worst,
+             [&](int64_t a, int64_t b) { return profile[a] > profile[b]; });
+  if (worst.size() > count)
+    worst.resize(count);
+  return worst;
+}
+
+llvm::Expected<Solution> solve(const Problem &problem,
+                               const SolveOptions &options) {
+  auto start = std::chrono::steady_clock::now();
+  auto elapsed = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                         start)
+        .count();
+  };
+  CbcFormulation formulation(problem, options);
+  formulation.build();
+  // Memory rows are added lazily (constraint generation): solve, add the
+  // rows of the positions the solution overfills beyond its modeled
+  // excess, solve again, until none is left. Most positions never bind.
+  Solution solution;
+  solution.strategies.assign(problem.nodes.size(), 0);
   solution.objective =
       evaluate(problem, solution.strategies, options.penaltyPerByte);
-  solution.seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-          .count();
-  if (!model.bestSolution())
+  std::set<int64_t> added;
+  bool found = false;
+  CbcRun run;
+  while (true) {
+    double remaining = options.timeLimitSeconds - elapsed();
+    if (remaining <= 0) {
+      run.timedOut = true;
+      break;
+    }
+    run = runCbc(formulation, remaining);
+    if (run.found) {
+      double objective =
+          evaluate(problem, run.strategies, options.penaltyPerByte);
+      if (!found || objective < solution.objective) {
+        solution.strategies = run.strategies;
+        solution.objective = objective;
+      }
+      found = true;
+    }
+    if (!run.optimal || options.penaltyPerByte <= 0)
+      break;
+    std::vector<int64_t> violated =
+        violatedPositions(problem, run.strategies, added, 16);
+    if (violated.empty())
+      break;
+    for (int64_t t : violated) {
+      formulation.addMemoryRow(t);
+      added.insert(t);
+    }
+    ++solution.memoryRounds;
+  }
+  solution.variables = formulation.getProgram().getNumColumns();
+  solution.rows = formulation.getProgram().getNumRows();
+  solution.memoryRows = added.size();
+  solution.timedOut = run.timedOut;
+  solution.optimal = run.optimal && found;
+  solution.seconds = elapsed();
+  if (!found)
     solution.note = "no solution within the time limit: replicated";
   else if (solution.optimal)
     solution.note = "optimal";
   else if (solution.timedOut)
-    solution.note =
-        llvm::formatv("time limit ({0} s): best solution found, "
-                      "lower bound {1:e3}",
-                      options.timeLimitSeconds,
-                      model.getBestPossibleObjValue() / kObjectiveScale)
-            .str();
+    solution.note = llvm::formatv("time limit ({0} s): best solution found, "
+                                  "lower bound {1:e3}",
+                                  options.timeLimitSeconds, run.bound)
+                        .str();
   else
     solution.note = "stopped without proof of optimality";
   return solution;
