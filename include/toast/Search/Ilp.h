@@ -9,7 +9,8 @@
 //    argument: one dimension) whose size the axes on it divide; index 0 is
 //    "replicated". Elementwise and single-input ops *follow* an operand:
 //    they take its strategy index (their strategy is derived from its
-//    layout), so they add no decision.
+//    layout), so they add no decision. Ops that read no node (broadcasts
+//    of constants) are computed in the layout their first reader reads.
 //  * Node cost: the op's contraction time divided by its shard count, plus
 //    the all_reduce of results whose reduction factors are sharded, plus
 //    (followers) resharding from the followed operand.
@@ -151,6 +152,15 @@ struct Formulation {
   Problem problem;
   /// Parallel to problem.nodes.
   std::vector<NodeStrategies> strategies;
+  /// Ops that read no node (broadcasts of constants, ...) are no decision:
+  /// each is computed in the layout its first reader reads, per strategy of
+  /// `node` (the node deciding that reader).
+  struct UserFollower {
+    mlir::Operation *op = nullptr;
+    unsigned node = 0;
+    std::vector<llvm::SmallVector<partition::AxisFactor, 2>> nests;
+  };
+  std::vector<UserFollower> userFollowers;
   /// The program's cost unpartitioned in the ILP's model (cost units,
   /// bytes): the references of C(s).
   double replicatedCost = 0;

@@ -49,13 +49,19 @@ private:
   /// The operand a follower takes its strategy from, or -1.
   int followedOperand(Operation *op) const;
   bool isNodeOp(Operation *op) const;
+  bool readsNode(Operation *op) const {
+    return llvm::any_of(op->getOperands(),
+                        [&](Value v) { return valueNode.count(v); });
+  }
+  void addUserFollowers(ArrayRef<Operation *> ops);
 
   std::vector<SmallVector<partition::AxisFactor, 2>>
   enumerateNests(Operation *op, const ShardingRule &rule);
-  SmallVector<partition::AxisFactor, 2> deriveNest(Operation *op,
-                                                   const ShardingRule &rule,
-                                                   unsigned operand,
-                                                   const Layout &layout);
+  /// The nest of `op` that reads operand `index` (or writes result
+  /// `index`) in `layout`, where its factors allow.
+  SmallVector<partition::AxisFactor, 2>
+  deriveNest(Operation *op, const ShardingRule &rule, bool fromResult,
+             unsigned index, const Layout &layout);
   /// The layout `nest` gives result (or operand) `index`.
   Layout layoutOf(const ShardingRule &rule,
                   ArrayRef<partition::AxisFactor> nest, bool result,
@@ -223,14 +229,15 @@ Formulator::enumerateNests(Operation *op, const ShardingRule &rule) {
 }
 
 SmallVector<partition::AxisFactor, 2>
-Formulator::deriveNest(Operation *op, const ShardingRule &rule,
-                       unsigned operand, const Layout &layout) {
+Formulator::deriveNest(Operation *op, const ShardingRule &rule, bool fromResult,
+                       unsigned index, const Layout &layout) {
   SmallVector<partition::AxisFactor, 2> nest;
   SmallVector<int64_t> tiles(rule.getNumFactors(), 1);
+  const auto &dims = fromResult ? rule.resultDims : rule.operandDims;
   for (auto [a, dim] : llvm::enumerate(layout)) {
     if (dim < 0)
       continue;
-    int64_t f = rule.operandDims[operand][dim];
+    int64_t f = dims[index][dim];
     if (f == kNoFactor || !state.isLoopableFactor(op, f) ||
         rule.factors[f].size % (tiles[f] * axisSizes[a]))
       continue;
@@ -325,7 +332,7 @@ void Formulator::addOp(Operation *op, int64_t position) {
     double bytes = sim::getTypeBytes(op->getOperand(followed).getType());
     for (const auto &leaderLayouts : layouts[leader]) {
       const Layout &from = leaderLayouts[number];
-      strategies.nests.push_back(deriveNest(op, rule, followed, from));
+      strategies.nests.push_back(deriveNest(op, rule, false, followed, from));
       seconds.push_back(
           nodeSeconds(op, rule, strategies.nests.back()) +
           reshardSeconds(from,
@@ -395,6 +402,49 @@ void Formulator::addUse(OpOperand &use) {
     problem.edges.push_back(std::move(edge));
 }
 
+/// Ops that read no node (broadcasts of constants, iota-based masks) are
+/// computed where they are read: each takes, per strategy of the node that
+/// decides its first reader, the layout that reader reads (readers that are
+/// such ops themselves are resolved first, in reverse order).
+void Formulator::addUserFollowers(ArrayRef<Operation *> ops) {
+  DenseMap<Operation *, unsigned> followerOf;
+  for (Operation *op : llvm::reverse(ops)) {
+    if (op->getUses().empty())
+      continue;
+    OpOperand &use =
+        *llvm::min_element(op->getUses(), [&](OpOperand &a, OpOperand &b) {
+          return positions.lookup(block.findAncestorOpInBlock(*a.getOwner())) <
+                 positions.lookup(block.findAncestorOpInBlock(*b.getOwner()));
+        });
+    Operation *reader = use.getOwner();
+    unsigned number = cast<OpResult>(use.get()).getResultNumber();
+    const ShardingRule &rule = *state.getRule(op);
+    Formulation::UserFollower follower{op, 0, {}};
+    auto addFrom = [&](Operation *readerOp,
+                       ArrayRef<SmallVector<partition::AxisFactor, 2>> nests) {
+      const ShardingRule &readerRule = *state.getRule(readerOp);
+      for (const auto &nest : nests)
+        follower.nests.push_back(deriveNest(
+            op, rule, true, number,
+            operandLayout(readerRule, nest, use.getOperandNumber())));
+    };
+    if (auto node = opNode.find(reader); node != opNode.end()) {
+      follower.node = node->second;
+      addFrom(reader, formulation.strategies[node->second].nests);
+    } else if (auto other = followerOf.find(reader);
+               other != followerOf.end()) {
+      const Formulation::UserFollower &next =
+          formulation.userFollowers[other->second];
+      follower.node = next.node;
+      addFrom(reader, next.nests);
+    } else {
+      continue;
+    }
+    followerOf[op] = formulation.userFollowers.size();
+    formulation.userFollowers.push_back(std::move(follower));
+  }
+}
+
 FailureOr<Formulation> Formulator::run() {
   if (failed(checkUnpartitioned()))
     return failure();
@@ -404,9 +454,14 @@ FailureOr<Formulation> Formulator::run() {
   formulation.problem.usageLimit = device.memoryBytes;
   for (BlockArgument arg : block.getArguments())
     addArgument(arg);
+  SmallVector<Operation *> sourceless;
   for (auto [i, op] : llvm::enumerate(block)) {
-    if (isNodeOp(&op)) {
+    if (isNodeOp(&op) && readsNode(&op)) {
       addOp(&op, i);
+      continue;
+    }
+    if (isNodeOp(&op)) {
+      sourceless.push_back(&op);
       continue;
     }
     // Readers that are not nodes (the return, opaque ops, ops with
@@ -418,6 +473,7 @@ FailureOr<Formulation> Formulator::run() {
           addUse(use);
     });
   }
+  addUserFollowers(sourceless);
   // Arguments live throughout.
   int64_t end = block.getOperations().size();
   for (auto [n, strategies] : llvm::enumerate(formulation.strategies))
@@ -438,6 +494,10 @@ FailureOr<Formulation> formulate(partition::ShardingState &state,
 LogicalResult applySolution(const Formulation &formulation,
                             ArrayRef<unsigned> strategies,
                             partition::ShardingState &state) {
+  for (const Formulation::UserFollower &follower : formulation.userFollowers)
+    if (failed(state.setLoopNest(follower.op,
+                                 follower.nests[strategies[follower.node]])))
+      return failure();
   for (auto [n, node] : llvm::enumerate(formulation.strategies)) {
     unsigned s = strategies[n];
     if (node.op) {
