@@ -121,9 +121,11 @@ struct Solution {
 /// Whether Toast was built with CBC (coinor-libcbc-dev).
 bool haveSolver();
 
-/// Solves `problem` with CBC. Fails (with a message) when built without
-/// CBC; otherwise always returns a solution (all nodes replicated when CBC
-/// found none within the time limit, said in the note).
+/// Solves `problem` with CBC, starting from the local search's solution
+/// (improveLocally from all-replicated) as the cutoff. Fails (with a
+/// message) when built without CBC; otherwise always returns a solution
+/// (the local search's when CBC found no better one within the time limit,
+/// said in the note).
 llvm::Expected<Solution> solve(const Problem &problem,
                                const SolveOptions &options);
 
@@ -131,6 +133,12 @@ llvm::Expected<Solution> solve(const Problem &problem,
 /// memory penalty of the peak over the usage limit.
 double evaluate(const Problem &problem, llvm::ArrayRef<unsigned> strategies,
                 double penaltyPerByte);
+/// Coordinate descent from `start`: each decision in turn takes its best
+/// strategy given the others, until a sweep changes nothing or `seconds`
+/// pass. The incumbent the solver starts from.
+std::vector<unsigned> improveLocally(const Problem &problem,
+                                     std::vector<unsigned> start,
+                                     double penaltyPerByte, double seconds);
 /// Peak bytes over the op positions for `strategies`.
 int64_t peakUsage(const Problem &problem, llvm::ArrayRef<unsigned> strategies);
 
