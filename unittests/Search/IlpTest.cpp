@@ -106,6 +106,29 @@ TEST(IlpSolver, MatchesBruteForceOnRandomProblems) {
     }
 }
 
+TEST(IlpLocalSearch, ImprovesAndStopsAtALocalOptimum) {
+  for (unsigned seed = 1; seed <= 5; ++seed) {
+    ilp::Problem problem = randomProblem(9, 3, 4, seed);
+    std::vector<unsigned> start(problem.nodes.size(), 0);
+    std::vector<unsigned> result = ilp::improveLocally(problem, start, 50, 10);
+    double cost = ilp::evaluate(problem, result, 50);
+    EXPECT_LE(cost, ilp::evaluate(problem, start, 50));
+    EXPECT_GE(cost, bruteForce(problem, 50));
+    // No single decision can improve it.
+    for (unsigned n = 0; n < problem.nodes.size(); ++n) {
+      if (problem.nodes[n].follows >= 0)
+        continue;
+      for (unsigned s = 0; s < problem.nodes[n].costs.size(); ++s) {
+        std::vector<unsigned> moved = result;
+        for (unsigned m = 0; m < problem.nodes.size(); ++m)
+          if (problem.getLeader(m) == n)
+            moved[m] = s;
+        EXPECT_GE(ilp::evaluate(problem, moved, 50), cost - 1e-9);
+      }
+    }
+  }
+}
+
 TEST(IlpSolver, TimeLimitReturnsTheBestSolutionFoundWithANote) {
   if (!ilp::haveSolver())
     GTEST_SKIP() << "built without CBC";
@@ -187,9 +210,9 @@ protected:
 
 // examples/mlp.mlir on {B:4, M:2}: 3 arguments, 2 matmuls and the relu,
 // which follows the first matmul; the broadcast of the zero constant reads
-// no node and is computed as the relu reads it. The problem survives IOPDDL, and CBC's choice
-// is batch parallelism on all 8 devices (the exhaustive optimum,
-// ExhaustiveTest).
+// no node and is computed as the relu reads it. The problem survives IOPDDL,
+// and CBC's choice is batch parallelism on all 8 devices (the exhaustive
+// optimum, ExhaustiveTest).
 TEST_F(IlpFormulation, MlpIsBatchParallelAndSurvivesIopddl) {
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(
       std::string(TOAST_SOURCE_DIR) + "/examples/mlp.mlir", ParserConfig(&ctx));
