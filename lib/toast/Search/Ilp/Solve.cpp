@@ -363,7 +363,7 @@ static CbcRun solveRelaxation(const CbcFormulation &formulation,
   else
     program.sync(lp, synced.first, synced.second);
   synced = {program.getNumColumns(), program.getNumRows()};
-  lp.getModelPtr()->setMaximumSeconds(seconds);
+  lp.getModelPtr()->setMaximumWallSeconds(seconds);
   // The dual simplex, with presolve the first time (as CbcMain's -dualS):
   // Clp's default initial solve measured 30x slower here.
   lp.setHintParam(OsiDoDualInInitial, true, OsiHintDo);
