@@ -149,7 +149,8 @@ LogicalResult runIlp(const NdaEnvironment &space,
         });
     *os << llvm::format("auto-partition: ilp: %zu nodes (%u decisions), %zu "
                         "edges; %u variables, %u rows; CBC %.3f s; model "
-                        "step %.4g ms (replicated %.4g ms)\n",
+                        "cost %.4g ms (step + memory penalty; replicated "
+                        "%.4g ms)\n",
                         problem.nodes.size(), decisions, problem.edges.size(),
                         solution->variables, solution->rows, solution->seconds,
                         solution->objective * ilp::kSecondsPerCostUnit * 1e3,
