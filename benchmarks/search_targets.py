@@ -6,6 +6,8 @@ For each model at full size and each device, on a {B: 8, M: 4} mesh:
     MP, Z3/FSDP and their combinations), simulated after partitioning;
   * AutomaticPartition with MCTS over several seeds, and the random and
     AutoMap-style baselines with the same budget and threads;
+  * the Alpa / XLA auto-sharding ILP (algorithm=ilp, CBC, its own time
+    limit: --ilp-time-limit, 600 s as Alpa) and its solve time;
 and prints a markdown table of simulated step time, peak memory per device
 and the search's time to its best state and to its stop (medians over the
 MCTS seeds; MCTS stops by itself, the budget is an upper bound).
@@ -94,6 +96,8 @@ def search(tools, model_file, device, mesh, algorithm, seed, args):
         tactic["rollouts"] = args.rollouts
     if args.patience is not None:
         tactic["restart_patience"] = args.patience
+    if algorithm == "ilp":
+        tactic["ilp_time_limit_s"] = args.ilp_time_limit
     schedule = {"mesh": mesh, "device": device, "tactics": [tactic]}
     step, peak, err, wall, cpu = run_schedule(tools, model_file, schedule)
     chose = CHOSE.search(err)
@@ -146,8 +150,8 @@ def targets(tools, args, directory):
     mesh = {"B": 8, "M": 4}
     print("| model | device | best expert | step ms | GiB | MCTS per seed: "
           "step ms (GiB) | MCTS s to best / to stop, median | random | "
-          "AutoMap |")
-    print("|---|---|---|---|---|---|---|---|---|")
+          "AutoMap | ILP: step ms (GiB), s |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for model in args.models:
         model_file = generate(tools, model, [], directory)
         for device in args.devices:
@@ -158,12 +162,15 @@ def targets(tools, args, directory):
             best = min(fitting or rows, key=lambda r: r[1]) if rows else None
             autos = [search(tools, model_file, device, mesh, "mcts", s, args)
                      for s in args.seeds]
-            rnd = amap = None
+            rnd = amap = ilp = None
             if not args.no_baselines:
                 rnd = search(tools, model_file, device, mesh, "random",
                              args.seeds[0], args)
                 amap = search(tools, model_file, device, mesh, "automap",
                               args.seeds[0], args)
+            if not args.no_ilp:
+                ilp = search(tools, model_file, device, mesh, "ilp",
+                             args.seeds[0], args)
             cells = [model, device]
             if best:
                 cells += [best[0] + ("" if fitting else " (none fits)"),
@@ -173,9 +180,11 @@ def targets(tools, args, directory):
             cells.append(" / ".join(cell(a, device) for a in autos))
             cells.append(median_times(autos))
             cells += [cell(rnd, device), cell(amap, device)]
+            cells.append(f"{cell(ilp, device)}, {ilp['search_s']:.0f} s"
+                         if ilp else "-")
             print("| " + " | ".join(cells) + " |", flush=True)
             detail = {"experts": rows, "mcts": autos, "random": rnd,
-                      "automap": amap}
+                      "automap": amap, "ilp": ilp}
             print(f"<!-- {model} {device}: {json.dumps(detail)} -->",
                   file=sys.stderr, flush=True)
 
@@ -254,6 +263,10 @@ def main():
                         "of search, to measure time per rollout)")
     parser.add_argument("--no-baselines", action="store_true",
                         help="skip the random and AutoMap-style searches")
+    parser.add_argument("--no-ilp", action="store_true",
+                        help="skip the ILP (algorithm=ilp)")
+    parser.add_argument("--ilp-time-limit", type=float, default=600,
+                        help="CBC's time limit for the ILP (seconds)")
     parser.add_argument("--scaling", action="store_true")
     parser.add_argument("--figure10", action="store_true",
                         help="TOAST figure 10: t2b at long sequences on "

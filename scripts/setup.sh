@@ -5,7 +5,8 @@
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 packages=(cmake ninja-build g++ python3 ccache llvm-22-dev llvm-22-tools
-          libmlir-22-dev mlir-22-tools libgtest-dev libbenchmark-dev)
+          libmlir-22-dev mlir-22-tools libgtest-dev libbenchmark-dev
+          pkg-config coinor-libcbc-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

@@ -32,6 +32,10 @@ else:
     lit_config.note("corpus not found at '%s': corpus tests are skipped"
                     % config.toast_corpus_dir)
 
+# algorithm=ilp needs CBC; without it the build still works (`cbc`).
+if config.toast_have_cbc in ("ON", "1", "TRUE", "YES"):
+    config.available_features.add("cbc")
+
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tool_dirs = [config.toast_tools_dir, config.llvm_tools_dir]
 tools = ["toast-opt", "toast-models", "toast-run"]

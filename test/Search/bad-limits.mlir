@@ -12,6 +12,6 @@ func.func @main(%x: tensor<256x8xf32> {partir.name = "x"},
   return %x1 : tensor<256x16xf32>
 }
 
-// ALGO: error: --toast-auto-partition: unknown algorithm 'exhaustively' (expected mcts, random, automap or exhaustive)
+// ALGO: error: --toast-auto-partition: unknown algorithm 'exhaustively' (expected mcts, random, automap, exhaustive or ilp)
 // JSONSTATES: error: in schedule '{{.*}}bad-max-states.json': schedule.tactics[0].max_states: expected an integer >= 1
 // JSONPATIENCE: error: in schedule '{{.*}}bad-patience.json': schedule.tactics[0].restart_patience: expected an integer >= 0

@@ -20,5 +20,5 @@
     return %x2 : tensor<256x8xf32>
   }
 
-// ALGO: error: --toast-auto-partition: unknown algorithm 'greedy' (expected mcts, random, automap or exhaustive)
+// ALGO: error: --toast-auto-partition: unknown algorithm 'greedy' (expected mcts, random, automap, exhaustive or ilp)
 // JSON: error: in schedule '{{.*}}bad-algorithm.json': schedule.tactics[1].algorithm: unknown algorithm 'greedy'

@@ -81,7 +81,10 @@ TEST(AutoSchedule, ReportsBadOptionsWithTheirPath) {
   } cases[] = {
       {R"({"kind": "automatic", "algorithm": "greedy"})",
        "schedule.tactics[0].algorithm: unknown algorithm 'greedy' (expected "
-       "\"mcts\", \"random\", \"automap\" or \"exhaustive\")"},
+       "\"mcts\", \"random\", \"automap\", \"exhaustive\" or \"ilp\")"},
+      {R"({"kind": "automatic", "algorithm": "ilp", "ilp_time_limit_s": 0})",
+       "schedule.tactics[0].ilp_time_limit_s: expected a number of seconds "
+       "> 0"},
       {R"({"kind": "automatic", "budget_s": -1})",
        "schedule.tactics[0].budget_s: expected a number of seconds >= 0"},
       {R"({"kind": "automatic", "threads": 0})",
@@ -91,7 +94,8 @@ TEST(AutoSchedule, ReportsBadOptionsWithTheirPath) {
       {R"({"kind": "automatic", "axis": "B"})",
        "schedule.tactics[0]: unknown key 'axis' of an automatic tactic "
        "(expected name, kind, axes, device, algorithm, seed, budget_s, "
-       "threads, rollouts, min_dims, restart_patience, max_states)"},
+       "threads, rollouts, min_dims, restart_patience, max_states, "
+       "ilp_time_limit_s, iopddl_out)"},
       {R"({"kind": "automatic", "max_states": 0})",
        "schedule.tactics[0].max_states: expected an integer >= 1"},
       {R"({"kind": "automatic", "restart_patience": -2})",

@@ -45,7 +45,7 @@ struct AutomaticTactic {
   /// Device whose cost model scores states; empty: the schedule's device,
   /// else "a100".
   std::string device;
-  /// "mcts", "random", "automap" or "exhaustive".
+  /// "mcts", "random", "automap", "exhaustive" or "ilp".
   std::string algorithm = "mcts";
   uint64_t seed = 1;
   /// Wall-clock budget in seconds (0: none).
@@ -59,6 +59,10 @@ struct AutomaticTactic {
   uint64_t maxStates = 100000;
   /// Actions touching fewer dimensions are pruned.
   unsigned minDims = 10;
+  /// algorithm=ilp: CBC's time limit in seconds (> 0) and the IOPDDL
+  /// output file (empty: none).
+  double ilpTimeLimitSeconds = 600;
+  std::string iopddlOut;
   /// Progress and the final report on stderr.
   bool progress = true;
   /// Runs after the first `position` manual tactics of the schedule.
@@ -149,9 +153,9 @@ mlir::FailureOr<TacticReport> applyManualTactic(ShardingState &state,
 /// partition(module, mesh, schedule): runs every tactic (manual and
 /// automatic, in schedule order) on the entry function and, if
 /// `materialize`, rewrites it into PartIR:Core. Returns per-tactic reports.
-mlir::FailureOr<std::vector<TacticReport>>
-partition(mlir::ModuleOp module, const Schedule &schedule,
-          bool materialize = true);
+mlir::FailureOr<std::vector<TacticReport>> partition(mlir::ModuleOp module,
+                                                     const Schedule &schedule,
+                                                     bool materialize = true);
 
 } // namespace toast::partition
 

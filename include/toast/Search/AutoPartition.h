@@ -26,13 +26,14 @@
 
 namespace toast::search {
 
-enum class Algorithm { Mcts, Random, AutoMap, Exhaustive };
+enum class Algorithm { Mcts, Random, AutoMap, Exhaustive, Ilp };
 
-/// "mcts", "random", "automap" or "exhaustive".
+/// "mcts", "random", "automap", "exhaustive" or "ilp".
 std::optional<Algorithm> parseAlgorithm(llvm::StringRef name);
 llvm::StringRef getAlgorithmName(Algorithm algorithm);
 /// The accepted names in words, for error messages.
-constexpr const char *kAlgorithmNames = "mcts, random, automap or exhaustive";
+constexpr const char *kAlgorithmNames =
+    "mcts, random, automap, exhaustive or ilp";
 
 struct AutoOptions {
   AutoOptions() { search.budgetSeconds = 30; }
@@ -48,6 +49,10 @@ struct AutoOptions {
   SearchOptions search;
   /// Actions touching fewer dimensions are pruned (TOAST §4.2).
   unsigned minDims = 10;
+  /// algorithm=ilp: CBC's time limit (Alpa's 600 s) and, if not empty, a
+  /// file that receives the decision problem as IOPDDL JSON.
+  double ilpTimeLimitSeconds = 600;
+  std::string iopddlOut;
   /// Receives progress lines (rounds, best cost, elapsed time) and the
   /// final report; null: silent.
   llvm::raw_ostream *progress = &llvm::errs();

@@ -42,12 +42,21 @@ def ToastAutoPartitionPass
     `algorithm=exhaustive` prices every state reachable from the start,
     breadth first, up to `max-states` states (and the budget): "optimal"
     when it priced them all, "best of N states" otherwise.
+    `algorithm=ilp` solves the Alpa / XLA auto-sharding integer program
+    instead (per-op strategies from the sharding rules, compute and
+    resharding collectives priced with the simulator's formulas, the memory
+    penalty of C(s) on the peak over device memory, elementwise and
+    single-input ops following their operand) with CBC, within
+    `ilp-time-limit-s` seconds (600; over it, the best solution found);
+    `iopddl-out=FILE` also writes the problem in the IOPDDL JSON format.
+    It starts from the unpartitioned program; the result is priced by the
+    simulator like every other strategy.
     Results are reproducible for a given `seed` and `threads` unless the
     time budget ends the search early.
 
     **Options:** `axes`, `mesh`, `device`, `algorithm`, `seed`, `budget-s`,
     `threads`, `rollouts`, `restart-patience`, `max-states`, `min-dims`,
-    `report`, `progress`, `materialize`.
+    `ilp-time-limit-s`, `iopddl-out`, `report`, `progress`, `materialize`.
   }];
   let options = [
     ListOption<"axes", "axes", "std::string",
@@ -58,7 +67,7 @@ def ToastAutoPartitionPass
     Option<"device", "device", "std::string", /*default=*/"\"a100\"",
            "Device whose cost model scores states">,
     Option<"algorithm", "algorithm", "std::string", /*default=*/"\"mcts\"",
-           "mcts, random, automap or exhaustive">,
+           "mcts, random, automap, exhaustive or ilp">,
     Option<"seed", "seed", "uint64_t", /*default=*/"1", "Random seed">,
     Option<"budgetSeconds", "budget-s", "double", /*default=*/"30",
            "Time budget in seconds, an upper bound (0: none)">,
@@ -74,6 +83,11 @@ def ToastAutoPartitionPass
            "Exhaustive enumeration prices at most this many states">,
     Option<"minDims", "min-dims", "unsigned", /*default=*/"10",
            "Prune actions touching fewer dimensions">,
+    Option<"ilpTimeLimitSeconds", "ilp-time-limit-s", "double",
+           /*default=*/"600",
+           "algorithm=ilp: CBC's time limit in seconds (> 0)">,
+    Option<"iopddlOut", "iopddl-out", "std::string", /*default=*/"\"\"",
+           "algorithm=ilp: write the decision problem as IOPDDL JSON here">,
     Option<"report", "report", "bool", /*default=*/"false",
            "Emit the chosen actions as a remark">,
     Option<"progress", "progress", "bool", /*default=*/"true",

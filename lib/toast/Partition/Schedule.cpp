@@ -86,13 +86,16 @@ parseAutomaticTactic(const llvm::json::Object &object, const std::string &path,
       "min_dims",
       "restart_patience",
       "max_states",
+      "ilp_time_limit_s",
+      "iopddl_out",
   };
   for (const auto &entry : object)
     if (!llvm::is_contained(keys, StringRef(entry.first)))
       return fail(": unknown key '" + entry.first.str() +
                   "' of an automatic tactic (expected name, kind, axes, "
                   "device, algorithm, seed, budget_s, threads, rollouts, "
-                  "min_dims, restart_patience, max_states)");
+                  "min_dims, restart_patience, max_states, "
+                  "ilp_time_limit_s, iopddl_out)");
   AutomaticTactic tactic;
   tactic.name = object.getString("name").value_or("auto").str();
   if (const llvm::json::Value *axes = object.get("axes")) {
@@ -107,7 +110,8 @@ parseAutomaticTactic(const llvm::json::Object &object, const std::string &path,
     }
   }
   for (auto [key, field] : {std::pair{"device", &tactic.device},
-                            std::pair{"algorithm", &tactic.algorithm}}) {
+                            std::pair{"algorithm", &tactic.algorithm},
+                            std::pair{"iopddl_out", &tactic.iopddlOut}}) {
     if (const llvm::json::Value *value = object.get(key)) {
       std::optional<StringRef> text = value->getAsString();
       if (!text)
@@ -115,11 +119,11 @@ parseAutomaticTactic(const llvm::json::Object &object, const std::string &path,
       *field = text->str();
     }
   }
-  if (!llvm::is_contained({"mcts", "random", "automap", "exhaustive"},
+  if (!llvm::is_contained({"mcts", "random", "automap", "exhaustive", "ilp"},
                           tactic.algorithm))
     return fail(".algorithm: unknown algorithm '" + tactic.algorithm +
-                "' (expected \"mcts\", \"random\", \"automap\" or "
-                "\"exhaustive\")");
+                "' (expected \"mcts\", \"random\", \"automap\", "
+                "\"exhaustive\" or \"ilp\")");
   // Integer options and their smallest values.
   auto readInt = [&](const char *key, int64_t min, auto &field) {
     const llvm::json::Value *value = object.get(key);
@@ -144,6 +148,12 @@ parseAutomaticTactic(const llvm::json::Object &object, const std::string &path,
     if (!seconds || *seconds < 0)
       return fail(".budget_s: expected a number of seconds >= 0");
     tactic.budgetSeconds = *seconds;
+  }
+  if (const llvm::json::Value *limit = object.get("ilp_time_limit_s")) {
+    std::optional<double> seconds = limit->getAsNumber();
+    if (!seconds || !(*seconds > 0))
+      return fail(".ilp_time_limit_s: expected a number of seconds > 0");
+    tactic.ilpTimeLimitSeconds = *seconds;
   }
   return tactic;
 }

@@ -2,6 +2,7 @@
 
 #include "toast/Search/AutoPartition.h"
 
+#include "IlpSearch.h"
 #include "toast/Partition/Schedule.h"
 #include "toast/Search/Baselines.h"
 #include "toast/Simulator/Device.h"
@@ -25,6 +26,8 @@ std::optional<Algorithm> parseAlgorithm(StringRef name) {
     return Algorithm::AutoMap;
   if (name == "exhaustive")
     return Algorithm::Exhaustive;
+  if (name == "ilp")
+    return Algorithm::Ilp;
   return std::nullopt;
 }
 
@@ -38,6 +41,8 @@ StringRef getAlgorithmName(Algorithm algorithm) {
     return "automap";
   case Algorithm::Exhaustive:
     return "exhaustive";
+  case Algorithm::Ilp:
+    return "ilp";
   }
   llvm_unreachable("unknown algorithm");
 }
@@ -56,6 +61,10 @@ validateOptions(partition::ShardingState &state, const AutoOptions &options) {
                             << options.search.budgetSeconds;
   if (options.search.threads < 1)
     return func.emitError("automatic partition: threads must be >= 1");
+  if (!(options.ilpTimeLimitSeconds > 0))
+    return func.emitError() << "automatic partition: the ILP time limit must "
+                               "be > 0 seconds, got "
+                            << options.ilpTimeLimitSeconds;
   if (options.search.maxStates < 1)
     return func.emitError("automatic partition: the state limit must be >= 1 "
                           "states, got 0");
@@ -158,12 +167,17 @@ FailureOr<AutoReport> automaticPartition(partition::ShardingState &state,
                           round.bestCost, round.seconds);
       os->flush();
     };
-  FailureOr<Outcome> outcome = runSearch(**space, state, options, progress);
-  if (failed(outcome) || failed((*space)->materialize(outcome->best, state)))
-    return failure();
-  report.search = std::move(outcome->result);
-  report.actions = std::move(outcome->actions);
-  report.best = (*space)->analyticCost(outcome->best);
+  if (options.algorithm == Algorithm::Ilp) {
+    if (failed(runIlp(**space, state, options, report)))
+      return failure();
+  } else {
+    FailureOr<Outcome> outcome = runSearch(**space, state, options, progress);
+    if (failed(outcome) || failed((*space)->materialize(outcome->best, state)))
+      return failure();
+    report.search = std::move(outcome->result);
+    report.actions = std::move(outcome->actions);
+    report.best = (*space)->analyticCost(outcome->best);
+  }
   if (os) {
     const SearchResult &result = report.search;
     if (!result.roundsStopReason.empty() &&
@@ -206,6 +220,8 @@ runAutomaticTactic(partition::ShardingState &state,
   options.search.maxRollouts = tactic.rollouts;
   options.search.restartPatience = tactic.restartPatience;
   options.search.maxStates = tactic.maxStates;
+  options.ilpTimeLimitSeconds = tactic.ilpTimeLimitSeconds;
+  options.iopddlOut = tactic.iopddlOut;
   if (!tactic.progress)
     options.progress = nullptr;
   FailureOr<AutoReport> searched = automaticPartition(state, options);

@@ -37,6 +37,8 @@ struct ToastAutoPartitionPass
     tactic.restartPatience = restartPatience;
     tactic.maxStates = maxStates;
     tactic.minDims = minDims;
+    tactic.ilpTimeLimitSeconds = ilpTimeLimitSeconds;
+    tactic.iopddlOut = iopddlOut;
     tactic.progress = progress;
     partition::Schedule schedule;
     schedule.mesh = *mesh;

@@ -1,0 +1,513 @@
+//===- Formulation.cpp - A function's sharding choices as an ILP ----------===//
+//
+// Nodes are the entry arguments (rank >= 1, static shapes) and the
+// top-level ops with a sharding rule and operands (constants and ops with
+// regions stay replicated, as in the NDA space). A *layout* says, per
+// search axis, which dimension of a tensor the axis tiles (-1: none).
+//
+//===----------------------------------------------------------------------===//
+
+#include "toast/Search/Ilp.h"
+
+#include "toast/Simulator/CostModel.h"
+
+#include "mlir/IR/OpDefinition.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+#include <cmath>
+#include <functional>
+
+using namespace mlir;
+
+namespace toast::search::ilp {
+
+namespace {
+
+/// Per search axis, the dimension it tiles, or -1.
+using Layout = SmallVector<int, 4>;
+
+class Formulator {
+public:
+  Formulator(partition::ShardingState &state, ArrayRef<std::string> axes,
+             const sim::DeviceSpec &device)
+      : state(state), device(device), block(state.getFunction().front()) {
+    partir::MeshAttr mesh = state.getMesh();
+    for (auto [name, size] : llvm::zip(mesh.getNames(), mesh.getSizes()))
+      if (axes.empty() || llvm::is_contained(axes, name.getValue())) {
+        axisNames.push_back(name.str());
+        axisSizes.push_back(size);
+      }
+  }
+
+  FailureOr<Formulation> run();
+
+private:
+  LogicalResult checkUnpartitioned();
+  void addArgument(BlockArgument arg);
+  void addOp(Operation *op, int64_t position);
+  /// The operand a follower takes its strategy from, or -1.
+  int followedOperand(Operation *op) const;
+  bool isNodeOp(Operation *op) const;
+  bool readsNode(Operation *op) const {
+    return llvm::any_of(op->getOperands(),
+                        [&](Value v) { return valueNode.count(v); });
+  }
+  void addUserFollowers(ArrayRef<Operation *> ops);
+
+  std::vector<SmallVector<partition::AxisFactor, 2>>
+  enumerateNests(Operation *op, const ShardingRule &rule);
+  /// The nest of `op` that reads operand `index` (or writes result
+  /// `index`) in `layout`, where its factors allow.
+  SmallVector<partition::AxisFactor, 2>
+  deriveNest(Operation *op, const ShardingRule &rule, bool fromResult,
+             unsigned index, const Layout &layout);
+  /// The layout `nest` gives result (or operand) `index`.
+  Layout layoutOf(const ShardingRule &rule,
+                  ArrayRef<partition::AxisFactor> nest, bool result,
+                  unsigned index);
+  Layout operandLayout(const ShardingRule &rule,
+                       ArrayRef<partition::AxisFactor> nest, unsigned operand) {
+    return layoutOf(rule, nest, false, operand);
+  }
+  Layout resultLayout(const ShardingRule &rule,
+                      ArrayRef<partition::AxisFactor> nest, unsigned result) {
+    return layoutOf(rule, nest, true, result);
+  }
+  double nodeSeconds(Operation *op, const ShardingRule &rule,
+                     ArrayRef<partition::AxisFactor> nest);
+  /// Seconds to turn `from` into `to` on a tensor of `bytes` global bytes.
+  double reshardSeconds(const Layout &from, const Layout &to,
+                        double bytes) const;
+  int64_t localBytes(Type type, const Layout &layout) const;
+  unsigned axisIndex(StringRef name) const {
+    return llvm::find(axisNames, name) - axisNames.begin();
+  }
+  int64_t product(ArrayRef<unsigned> axes) const {
+    int64_t n = 1;
+    for (unsigned a : axes)
+      n *= axisSizes[a];
+    return n;
+  }
+  sim::LinkSpec link(ArrayRef<unsigned> axes) const {
+    SmallVector<std::string> names;
+    for (unsigned a : axes)
+      names.push_back(axisNames[a]);
+    return sim::getGroupLink(device, names);
+  }
+  unsigned addNode(NodeStrategies strategies, int64_t start);
+  void addUse(OpOperand &use);
+  static int64_t toUnits(double seconds) {
+    return std::llround(seconds / kSecondsPerCostUnit);
+  }
+
+  partition::ShardingState &state;
+  const sim::DeviceSpec &device;
+  Block &block;
+  SmallVector<std::string> axisNames;
+  SmallVector<int64_t> axisSizes;
+  Formulation formulation;
+  /// Per node, per strategy, per result (one for arguments): the layout.
+  std::vector<std::vector<SmallVector<Layout, 1>>> layouts;
+  DenseMap<Value, std::pair<unsigned, unsigned>> valueNode;
+  DenseMap<Operation *, unsigned> opNode;
+  DenseMap<Operation *, int64_t> positions;
+};
+
+} // namespace
+
+LogicalResult Formulator::checkUnpartitioned() {
+  for (BlockArgument arg : block.getArguments())
+    if (!state.getExplicitTiling(arg).empty())
+      return state.getFunction().emitError(
+          "algorithm=ilp starts from the unpartitioned program; an earlier "
+          "tactic tiled an argument");
+  for (Operation &op : block)
+    if (!state.getLoopNest(&op).empty())
+      return op.emitError("algorithm=ilp starts from the unpartitioned "
+                          "program; an earlier tactic partitioned this op");
+  return success();
+}
+
+int64_t Formulator::localBytes(Type type, const Layout &layout) const {
+  int64_t bytes = sim::getTypeBytes(type);
+  for (auto [a, dim] : llvm::enumerate(layout))
+    if (dim >= 0)
+      bytes /= axisSizes[a];
+  return bytes;
+}
+
+double Formulator::reshardSeconds(const Layout &from, const Layout &to,
+                                  double bytes) const {
+  SmallVector<unsigned> gathered, moved;
+  double kept = bytes;
+  for (auto [a, dim] : llvm::enumerate(from)) {
+    if (dim < 0)
+      continue;
+    if (to[a] < 0) {
+      gathered.push_back(a);
+      continue;
+    }
+    kept /= axisSizes[a];
+    if (to[a] != dim)
+      moved.push_back(a);
+  }
+  double seconds = 0;
+  if (!gathered.empty())
+    seconds += sim::ringCollectiveCost(sim::CollectiveKind::AllGather,
+                                       product(gathered), kept, link(gathered))
+                   .time;
+  for (unsigned a : moved)
+    seconds += sim::ringCollectiveCost(sim::CollectiveKind::AllToAll,
+                                       axisSizes[a], kept, link({a}))
+                   .time;
+  return seconds;
+}
+
+Layout Formulator::layoutOf(const ShardingRule &rule,
+                            ArrayRef<partition::AxisFactor> nest, bool result,
+                            unsigned index) {
+  Layout layout(axisNames.size(), -1);
+  for (const partition::AxisFactor &level : nest) {
+    int64_t dim = result ? rule.getResultDim(index, level.factor)
+                         : rule.getOperandDim(index, level.factor);
+    layout[axisIndex(level.axis)] = dim == kNoFactor ? -1 : dim;
+  }
+  return layout;
+}
+
+double Formulator::nodeSeconds(Operation *op, const ShardingRule &rule,
+                               ArrayRef<partition::AxisFactor> nest) {
+  SmallVector<unsigned> all, reduced;
+  for (const partition::AxisFactor &level : nest) {
+    all.push_back(axisIndex(level.axis));
+    if (rule.factors[level.factor].kind == FactorKind::Reduction)
+      reduced.push_back(all.back());
+  }
+  double seconds = sim::getContractionTime(op, device) / product(all);
+  if (reduced.empty())
+    return seconds;
+  // Partial results are summed where they are produced.
+  for (OpResult value : op->getResults())
+    seconds +=
+        sim::ringCollectiveCost(
+            sim::CollectiveKind::AllReduce, product(reduced),
+            localBytes(value.getType(),
+                       resultLayout(rule, nest, value.getResultNumber())),
+            link(reduced))
+            .time;
+  return seconds;
+}
+
+std::vector<SmallVector<partition::AxisFactor, 2>>
+Formulator::enumerateNests(Operation *op, const ShardingRule &rule) {
+  SmallVector<int64_t> loopable;
+  for (unsigned f = 0; f < rule.getNumFactors(); ++f)
+    if (state.isLoopableFactor(op, f))
+      loopable.push_back(f);
+  std::vector<SmallVector<partition::AxisFactor, 2>> nests;
+  SmallVector<partition::AxisFactor, 2> nest;
+  SmallVector<int64_t> tiles(rule.getNumFactors(), 1);
+  std::function<void(unsigned)> visit = [&](unsigned a) {
+    if (a == axisNames.size()) {
+      nests.push_back(nest);
+      return;
+    }
+    visit(a + 1);
+    for (int64_t f : loopable) {
+      if (rule.factors[f].size % (tiles[f] * axisSizes[a]))
+        continue;
+      tiles[f] *= axisSizes[a];
+      nest.push_back({axisNames[a], f});
+      visit(a + 1);
+      nest.pop_back();
+      tiles[f] /= axisSizes[a];
+    }
+  };
+  visit(0);
+  return nests;
+}
+
+SmallVector<partition::AxisFactor, 2>
+Formulator::deriveNest(Operation *op, const ShardingRule &rule, bool fromResult,
+                       unsigned index, const Layout &layout) {
+  SmallVector<partition::AxisFactor, 2> nest;
+  SmallVector<int64_t> tiles(rule.getNumFactors(), 1);
+  const auto &dims = fromResult ? rule.resultDims : rule.operandDims;
+  for (auto [a, dim] : llvm::enumerate(layout)) {
+    if (dim < 0)
+      continue;
+    int64_t f = dims[index][dim];
+    if (f == kNoFactor || !state.isLoopableFactor(op, f) ||
+        rule.factors[f].size % (tiles[f] * axisSizes[a]))
+      continue;
+    tiles[f] *= axisSizes[a];
+    nest.push_back({axisNames[a], f});
+  }
+  return nest;
+}
+
+bool Formulator::isNodeOp(Operation *op) const {
+  return op->getNumRegions() == 0 && op->getNumOperands() > 0 &&
+         !op->hasTrait<OpTrait::IsTerminator>() && state.getRule(op);
+}
+
+int Formulator::followedOperand(Operation *op) const {
+  if (sim::isContraction(op))
+    return -1;
+  SmallVector<unsigned> candidates;
+  for (OpOperand &use : op->getOpOperands())
+    if (valueNode.count(use.get()))
+      candidates.push_back(use.getOperandNumber());
+  bool elementwise = op->hasTrait<OpTrait::Elementwise>() ||
+                     op->hasTrait<OpTrait::SameOperandsAndResultShape>();
+  if (candidates.empty() || (!elementwise && candidates.size() > 1))
+    return -1;
+  return candidates.front();
+}
+
+unsigned Formulator::addNode(NodeStrategies strategies, int64_t start) {
+  unsigned n = formulation.problem.nodes.size();
+  formulation.problem.nodes.emplace_back();
+  formulation.problem.nodes.back().start = start;
+  formulation.problem.nodes.back().end = start + 1;
+  formulation.strategies.push_back(std::move(strategies));
+  layouts.emplace_back();
+  return n;
+}
+
+void Formulator::addArgument(BlockArgument arg) {
+  auto type = dyn_cast<RankedTensorType>(arg.getType());
+  if (!type || !type.hasStaticShape() || type.getRank() == 0)
+    return;
+  NodeStrategies strategies;
+  strategies.arg = arg;
+  std::vector<Layout> argLayouts;
+  Layout layout(axisNames.size(), -1);
+  SmallVector<int64_t> tiles(type.getRank(), 1);
+  SmallVector<partition::AxisDim, 2> tiling;
+  std::function<void(unsigned)> visit = [&](unsigned a) {
+    if (a == axisNames.size()) {
+      strategies.tilings.push_back(tiling);
+      argLayouts.push_back(layout);
+      return;
+    }
+    visit(a + 1);
+    for (int64_t d = 0; d < type.getRank(); ++d) {
+      if (type.getDimSize(d) % (tiles[d] * axisSizes[a]))
+        continue;
+      tiles[d] *= axisSizes[a];
+      tiling.push_back({axisNames[a], d});
+      layout[a] = d;
+      visit(a + 1);
+      layout[a] = -1;
+      tiling.pop_back();
+      tiles[d] /= axisSizes[a];
+    }
+  };
+  visit(0);
+  // Tilings list axes in mesh order; the search axes were visited so.
+  unsigned n = addNode(std::move(strategies), 0);
+  Problem::Node &node = formulation.problem.nodes[n];
+  for (const Layout &l : argLayouts) {
+    node.costs.push_back(0);
+    node.usages.push_back(localBytes(type, l));
+    layouts[n].push_back({l});
+  }
+  valueNode[arg] = {n, 0};
+}
+
+void Formulator::addOp(Operation *op, int64_t position) {
+  const ShardingRule &rule = *state.getRule(op);
+  int followed = followedOperand(op);
+  NodeStrategies strategies;
+  strategies.op = op;
+  std::vector<double> seconds;
+  if (followed < 0) {
+    strategies.nests = enumerateNests(op, rule);
+    for (const auto &nest : strategies.nests)
+      seconds.push_back(nodeSeconds(op, rule, nest));
+  } else {
+    auto [leader, number] = valueNode.lookup(op->getOperand(followed));
+    double bytes = sim::getTypeBytes(op->getOperand(followed).getType());
+    for (const auto &leaderLayouts : layouts[leader]) {
+      const Layout &from = leaderLayouts[number];
+      strategies.nests.push_back(deriveNest(op, rule, false, followed, from));
+      seconds.push_back(
+          nodeSeconds(op, rule, strategies.nests.back()) +
+          reshardSeconds(from,
+                         operandLayout(rule, strategies.nests.back(), followed),
+                         bytes));
+    }
+  }
+  unsigned n = addNode(std::move(strategies), position);
+  Problem::Node &node = formulation.problem.nodes[n];
+  if (followed >= 0)
+    node.follows = valueNode.lookup(op->getOperand(followed)).first;
+  for (auto [s, nest] : llvm::enumerate(formulation.strategies[n].nests)) {
+    node.costs.push_back(toUnits(seconds[s]));
+    SmallVector<Layout, 1> results;
+    int64_t usage = 0;
+    for (OpResult value : op->getResults()) {
+      results.push_back(resultLayout(rule, nest, value.getResultNumber()));
+      usage += localBytes(value.getType(), results.back());
+    }
+    node.usages.push_back(usage);
+    layouts[n].push_back(std::move(results));
+  }
+  opNode[op] = n;
+  for (OpResult value : op->getResults())
+    valueNode[value] = {n, value.getResultNumber()};
+  // Edges from the producers of the other operands.
+  for (OpOperand &use : op->getOpOperands())
+    if (static_cast<int>(use.getOperandNumber()) != followed)
+      addUse(use);
+}
+
+/// Prices reading `use` (of a node's value) in the reader's strategies: an
+/// edge into a node, or a gather to the whole value charged to the producer
+/// when the reader is not a node.
+void Formulator::addUse(OpOperand &use) {
+  auto it = valueNode.find(use.get());
+  if (it == valueNode.end())
+    return;
+  auto [producer, number] = it->second;
+  Problem &problem = formulation.problem;
+  Operation *reader = block.findAncestorOpInBlock(*use.getOwner());
+  Problem::Node &from = problem.nodes[producer];
+  from.end = std::max(from.end, positions.lookup(reader) + 1);
+  if (reader->hasTrait<OpTrait::IsTerminator>()) {
+    from.end = block.getOperations().size();
+    return;
+  }
+  double bytes = sim::getTypeBytes(use.get().getType());
+  auto consumer = opNode.find(reader);
+  if (consumer == opNode.end() || reader != use.getOwner()) {
+    Layout whole(axisNames.size(), -1);
+    for (auto [s, cost] : llvm::enumerate(from.costs))
+      cost +=
+          toUnits(reshardSeconds(layouts[producer][s][number], whole, bytes));
+    return;
+  }
+  unsigned to = consumer->second;
+  const ShardingRule &rule = *state.getRule(reader);
+  const auto &nests = formulation.strategies[to].nests;
+  Problem::Edge edge{producer, to, {}};
+  for (const auto &producerLayouts : layouts[producer])
+    for (const auto &nest : nests)
+      edge.costs.push_back(toUnits(reshardSeconds(
+          producerLayouts[number],
+          operandLayout(rule, nest, use.getOperandNumber()), bytes)));
+  if (llvm::any_of(edge.costs, [](int64_t c) { return c != 0; }))
+    problem.edges.push_back(std::move(edge));
+}
+
+/// Ops that read no node (broadcasts of constants, iota-based masks) are
+/// computed where they are read: each takes, per strategy of the node that
+/// decides its first reader, the layout that reader reads (readers that are
+/// such ops themselves are resolved first, in reverse order).
+void Formulator::addUserFollowers(ArrayRef<Operation *> ops) {
+  DenseMap<Operation *, unsigned> followerOf;
+  for (Operation *op : llvm::reverse(ops)) {
+    if (op->getUses().empty())
+      continue;
+    OpOperand &use =
+        *llvm::min_element(op->getUses(), [&](OpOperand &a, OpOperand &b) {
+          return positions.lookup(block.findAncestorOpInBlock(*a.getOwner())) <
+                 positions.lookup(block.findAncestorOpInBlock(*b.getOwner()));
+        });
+    Operation *reader = use.getOwner();
+    unsigned number = cast<OpResult>(use.get()).getResultNumber();
+    const ShardingRule &rule = *state.getRule(op);
+    Formulation::UserFollower follower{op, 0, {}};
+    auto addFrom = [&](Operation *readerOp,
+                       ArrayRef<SmallVector<partition::AxisFactor, 2>> nests) {
+      const ShardingRule &readerRule = *state.getRule(readerOp);
+      for (const auto &nest : nests)
+        follower.nests.push_back(deriveNest(
+            op, rule, true, number,
+            operandLayout(readerRule, nest, use.getOperandNumber())));
+    };
+    if (auto node = opNode.find(reader); node != opNode.end()) {
+      follower.node = node->second;
+      addFrom(reader, formulation.strategies[node->second].nests);
+    } else if (auto other = followerOf.find(reader);
+               other != followerOf.end()) {
+      const Formulation::UserFollower &next =
+          formulation.userFollowers[other->second];
+      follower.node = next.node;
+      addFrom(reader, next.nests);
+    } else {
+      continue;
+    }
+    followerOf[op] = formulation.userFollowers.size();
+    formulation.userFollowers.push_back(std::move(follower));
+  }
+}
+
+FailureOr<Formulation> Formulator::run() {
+  if (failed(checkUnpartitioned()))
+    return failure();
+  for (auto [i, op] : llvm::enumerate(block))
+    positions[&op] = i;
+  formulation.problem.name = state.getFunction().getSymName().str();
+  formulation.problem.usageLimit = device.memoryBytes;
+  for (BlockArgument arg : block.getArguments())
+    addArgument(arg);
+  SmallVector<Operation *> sourceless;
+  for (auto [i, op] : llvm::enumerate(block)) {
+    if (isNodeOp(&op) && readsNode(&op)) {
+      addOp(&op, i);
+      continue;
+    }
+    if (isNodeOp(&op)) {
+      sourceless.push_back(&op);
+      continue;
+    }
+    // Readers that are not nodes (the return, opaque ops, ops with
+    // regions) take whole values, once per value.
+    llvm::SmallPtrSet<Value, 8> read;
+    op.walk([&](Operation *inner) {
+      for (OpOperand &use : inner->getOpOperands())
+        if (read.insert(use.get()).second)
+          addUse(use);
+    });
+  }
+  addUserFollowers(sourceless);
+  // Arguments live throughout.
+  int64_t end = block.getOperations().size();
+  for (auto [n, strategies] : llvm::enumerate(formulation.strategies))
+    if (!strategies.op)
+      formulation.problem.nodes[n].end = end;
+  std::vector<unsigned> replicated(formulation.problem.nodes.size(), 0);
+  formulation.replicatedCost = evaluate(formulation.problem, replicated, 0);
+  formulation.replicatedPeak = peakUsage(formulation.problem, replicated);
+  return std::move(formulation);
+}
+
+FailureOr<Formulation> formulate(partition::ShardingState &state,
+                                 ArrayRef<std::string> axes,
+                                 const sim::DeviceSpec &device) {
+  return Formulator(state, axes, device).run();
+}
+
+LogicalResult applySolution(const Formulation &formulation,
+                            ArrayRef<unsigned> strategies,
+                            partition::ShardingState &state) {
+  for (const Formulation::UserFollower &follower : formulation.userFollowers)
+    if (failed(state.setLoopNest(follower.op,
+                                 follower.nests[strategies[follower.node]])))
+      return failure();
+  for (auto [n, node] : llvm::enumerate(formulation.strategies)) {
+    unsigned s = strategies[n];
+    if (node.op) {
+      if (failed(state.setLoopNest(node.op, node.nests[s])))
+        return failure();
+    } else if (failed(state.setExplicitTiling(node.arg, node.tilings[s]))) {
+      return failure();
+    }
+  }
+  return success();
+}
+
+} // namespace toast::search::ilp

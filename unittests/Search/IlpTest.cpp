@@ -1,0 +1,263 @@
+//===- IlpTest.cpp - The ILP baseline: solver, IOPDDL, formulation --------===//
+//
+// CBC against brute force on small random problems, the IOPDDL writer read
+// back, the time limit, and the strategies formulated for the MLP.
+//
+//===----------------------------------------------------------------------===//
+
+#include "toast/Search/Ilp.h"
+#include "toast/Dialect/StableHLO/IR/StablehloOps.h"
+#include "toast/InitAllDialects.h"
+#include "toast/Partition/Schedule.h"
+#include "toast/Simulator/Device.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "gtest/gtest.h"
+
+#include <random>
+
+using namespace mlir;
+using namespace toast;
+using namespace toast::search;
+
+namespace {
+
+/// A random problem: `n` nodes of `s` strategies, a chain of edges plus
+/// `extra` random ones, every third node following its predecessor.
+ilp::Problem randomProblem(unsigned n, unsigned s, unsigned extra,
+                           unsigned seed, bool followers = true) {
+  std::mt19937 rng(seed);
+  auto below = [&](int64_t bound) {
+    return std::uniform_int_distribution<int64_t>(0, bound - 1)(rng);
+  };
+  ilp::Problem problem;
+  problem.name = "random";
+  for (unsigned i = 0; i < n; ++i) {
+    ilp::Problem::Node node;
+    node.start = below(10);
+    node.end = node.start + 1 + below(10);
+    for (unsigned k = 0; k < s; ++k) {
+      node.costs.push_back(below(1000));
+      node.usages.push_back(below(100));
+    }
+    if (followers && i % 3 == 2)
+      node.follows = i - 1;
+    problem.nodes.push_back(node);
+  }
+  auto addEdge = [&](unsigned from, unsigned to) {
+    ilp::Problem::Edge edge{from, to, {}};
+    for (unsigned k = 0; k < s * s; ++k)
+      edge.costs.push_back(below(1000));
+    problem.edges.push_back(edge);
+  };
+  for (unsigned i = 1; i < n; ++i)
+    addEdge(i - 1, i);
+  for (unsigned k = 0; k < extra; ++k) {
+    unsigned a = below(n), b = below(n);
+    if (a != b)
+      addEdge(std::min(a, b), std::max(a, b));
+  }
+  problem.usageLimit = 150;
+  return problem;
+}
+
+/// The optimum by enumeration of the leaders' strategies.
+double bruteForce(const ilp::Problem &problem, double penaltyPerByte) {
+  std::vector<unsigned> leaders;
+  for (unsigned n = 0; n < problem.nodes.size(); ++n)
+    if (problem.nodes[n].follows < 0)
+      leaders.push_back(n);
+  std::vector<unsigned> choice(problem.nodes.size(), 0);
+  double best = INFINITY;
+  while (true) {
+    for (unsigned n = 0; n < problem.nodes.size(); ++n)
+      choice[n] = choice[problem.getLeader(n)];
+    best = std::min(best, ilp::evaluate(problem, choice, penaltyPerByte));
+    size_t k = 0;
+    for (; k < leaders.size(); ++k) {
+      unsigned &c = choice[leaders[k]];
+      if (++c < problem.nodes[leaders[k]].costs.size())
+        break;
+      c = 0;
+    }
+    if (k == leaders.size())
+      return best;
+  }
+}
+
+TEST(IlpSolver, MatchesBruteForceOnRandomProblems) {
+  if (!ilp::haveSolver())
+    GTEST_SKIP() << "built without CBC";
+  for (unsigned seed = 1; seed <= 5; ++seed)
+    for (double penalty : {0.0, 50.0}) {
+      ilp::Problem problem = randomProblem(9, 3, 4, seed);
+      ilp::SolveOptions options;
+      options.penaltyPerByte = penalty;
+      llvm::Expected<ilp::Solution> solution = ilp::solve(problem, options);
+      ASSERT_TRUE(static_cast<bool>(solution));
+      EXPECT_TRUE(solution->optimal) << solution->note;
+      EXPECT_EQ(solution->note, "optimal");
+      for (unsigned n = 0; n < problem.nodes.size(); ++n)
+        EXPECT_EQ(solution->strategies[n],
+                  solution->strategies[problem.getLeader(n)]);
+      EXPECT_NEAR(solution->objective, bruteForce(problem, penalty), 1e-6)
+          << "seed " << seed << " penalty " << penalty;
+    }
+}
+
+TEST(IlpLocalSearch, ImprovesAndStopsAtALocalOptimum) {
+  for (unsigned seed = 1; seed <= 5; ++seed) {
+    ilp::Problem problem = randomProblem(9, 3, 4, seed);
+    std::vector<unsigned> start(problem.nodes.size(), 0);
+    std::vector<unsigned> result = ilp::improveLocally(problem, start, 50, 10);
+    double cost = ilp::evaluate(problem, result, 50);
+    EXPECT_LE(cost, ilp::evaluate(problem, start, 50));
+    EXPECT_GE(cost, bruteForce(problem, 50));
+    // No single decision can improve it.
+    for (unsigned n = 0; n < problem.nodes.size(); ++n) {
+      if (problem.nodes[n].follows >= 0)
+        continue;
+      for (unsigned s = 0; s < problem.nodes[n].costs.size(); ++s) {
+        std::vector<unsigned> moved = result;
+        for (unsigned m = 0; m < problem.nodes.size(); ++m)
+          if (problem.getLeader(m) == n)
+            moved[m] = s;
+        EXPECT_GE(ilp::evaluate(problem, moved, 50), cost - 1e-9);
+      }
+    }
+  }
+}
+
+TEST(IlpSolver, TimeLimitReturnsTheBestSolutionFoundWithANote) {
+  if (!ilp::haveSolver())
+    GTEST_SKIP() << "built without CBC";
+  // Dense random edges make a relaxation far from integral: branch and
+  // bound cannot finish in a millisecond.
+  ilp::Problem problem = randomProblem(60, 6, 400, 7, /*followers=*/false);
+  ilp::SolveOptions options;
+  options.timeLimitSeconds = 0.001;
+  llvm::Expected<ilp::Solution> solution = ilp::solve(problem, options);
+  ASSERT_TRUE(static_cast<bool>(solution));
+  EXPECT_TRUE(solution->timedOut);
+  EXPECT_FALSE(solution->optimal);
+  EXPECT_NE(solution->note.find("time limit"), std::string::npos)
+      << solution->note;
+  ASSERT_EQ(solution->strategies.size(), problem.nodes.size());
+  EXPECT_DOUBLE_EQ(solution->objective,
+                   ilp::evaluate(problem, solution->strategies, 0));
+}
+
+TEST(Iopddl, ReadsBackWhatItWrites) {
+  ilp::Problem problem = randomProblem(12, 4, 6, 3);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  ilp::writeIopddl(problem, os);
+  llvm::Expected<ilp::Problem> read = ilp::readIopddl(text);
+  ASSERT_TRUE(static_cast<bool>(read)) << llvm::toString(read.takeError());
+  EXPECT_TRUE(*read == problem);
+  EXPECT_EQ(read->nodes[2].follows, 1);
+}
+
+TEST(Iopddl, ReadsTheFormatsExample) {
+  // The shape of the example in the IOPDDL problem statement.
+  const char *text = R"({"problem": {"name": "example",
+    "nodes": {"intervals": [[30, 70], [40, 70], [10, 40]],
+              "costs": [[15], [55, 65], [25, 45, 35]],
+              "usages": [[10], [25, 25], [15, 20, 15]]},
+    "edges": {"nodes": [[0, 1], [0, 2], [1, 2]],
+              "costs": [[30, 40], [50, 10, 40], [90, 10, 60, 20, 80, 30]]},
+    "usage_limit": 50}})";
+  llvm::Expected<ilp::Problem> problem = ilp::readIopddl(text);
+  ASSERT_TRUE(static_cast<bool>(problem))
+      << llvm::toString(problem.takeError());
+  EXPECT_EQ(problem->nodes.size(), 3u);
+  EXPECT_EQ(problem->edges.size(), 3u);
+  EXPECT_EQ(problem->usageLimit, 50);
+  EXPECT_EQ(problem->nodes[2].end, 40);
+  // Node 0 takes strategy 0, node 1 strategy 1, node 2 strategy 2:
+  // 15 + 65 + 35 + 40 + 40 + 30 = 225. Intervals are half-open: node 2
+  // ([10, 40)) never meets node 1 ([40, 70)), so the peak is 10 + 25.
+  EXPECT_DOUBLE_EQ(ilp::evaluate(*problem, {0, 1, 2}, 1), 225);
+  EXPECT_EQ(ilp::peakUsage(*problem, {0, 1, 2}), 35);
+}
+
+TEST(Iopddl, RejectsMalformedProblems) {
+  for (const char *text :
+       {"[", R"({"problem": {}})",
+        R"({"problem": {"nodes": {"intervals": [[0, 1]], "costs": [[1, 2]],
+            "usages": [[1]]}, "edges": {"nodes": [], "costs": []}}})",
+        R"({"problem": {"nodes": {"intervals": [[0, 1]], "costs": [[1]],
+            "usages": [[1]]}, "edges": {"nodes": [[0, 3]],
+            "costs": [[1]]}}})"}) {
+    llvm::Expected<ilp::Problem> problem = ilp::readIopddl(text);
+    ASSERT_FALSE(static_cast<bool>(problem)) << text;
+    EXPECT_NE(llvm::toString(problem.takeError()).find("invalid IOPDDL"),
+              std::string::npos);
+  }
+}
+
+class IlpFormulation : public ::testing::Test {
+protected:
+  void SetUp() override {
+    DialectRegistry registry;
+    registerAllDialects(registry);
+    ctx.appendDialectRegistry(registry);
+    ctx.loadAllAvailableDialects();
+  }
+  MLIRContext ctx;
+};
+
+// examples/mlp.mlir on {B:4, M:2}: 3 arguments, 2 matmuls and the relu,
+// which follows the first matmul; the broadcast of the zero constant reads
+// no node and is computed as the relu reads it. The problem survives IOPDDL,
+// and CBC's choice is batch parallelism on all 8 devices (the exhaustive
+// optimum, ExhaustiveTest).
+TEST_F(IlpFormulation, MlpIsBatchParallelAndSurvivesIopddl) {
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(
+      std::string(TOAST_SOURCE_DIR) + "/examples/mlp.mlir", ParserConfig(&ctx));
+  ASSERT_TRUE(module);
+  auto entry = partition::getEntryFunction(*module);
+  ASSERT_TRUE(succeeded(entry));
+  auto mesh = partition::resolveMesh(*module, {{"B", 4}, {"M", 2}});
+  ASSERT_TRUE(succeeded(mesh));
+  partition::ShardingState state(*entry, *mesh);
+  auto device = sim::getBuiltinDevice("a100");
+  ASSERT_TRUE(static_cast<bool>(device));
+  FailureOr<ilp::Formulation> formulation = ilp::formulate(state, {}, *device);
+  ASSERT_TRUE(succeeded(formulation));
+  const ilp::Problem &problem = formulation->problem;
+  ASSERT_EQ(problem.nodes.size(), 6u);
+  EXPECT_EQ(llvm::count_if(problem.nodes,
+                           [](auto &node) { return node.follows >= 0; }),
+            1);
+  EXPECT_EQ(problem.usageLimit, device->memoryBytes);
+  ASSERT_EQ(formulation->userFollowers.size(), 1u);
+
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  ilp::writeIopddl(problem, os);
+  llvm::Expected<ilp::Problem> read = ilp::readIopddl(text);
+  ASSERT_TRUE(static_cast<bool>(read)) << llvm::toString(read.takeError());
+  EXPECT_TRUE(*read == problem);
+
+  if (!ilp::haveSolver())
+    GTEST_SKIP() << "built without CBC";
+  llvm::Expected<ilp::Solution> solution = ilp::solve(problem, {});
+  ASSERT_TRUE(static_cast<bool>(solution));
+  EXPECT_TRUE(solution->optimal);
+  ASSERT_TRUE(
+      succeeded(ilp::applySolution(*formulation, solution->strategies, state)));
+  for (Operation &op : entry->getBody().front()) {
+    if (!isa<stablehlo::DotGeneralOp>(op))
+      continue;
+    auto nest = state.getLoopNest(&op);
+    ASSERT_EQ(nest.size(), 2u);
+    EXPECT_EQ(nest[0].axis, "B");
+    EXPECT_EQ(nest[0].factor, 0);
+    EXPECT_EQ(nest[1].axis, "M");
+    EXPECT_EQ(nest[1].factor, 0);
+  }
+}
+
+} // namespace
