@@ -459,8 +459,15 @@ llvm::Expected<Solution> solve(const Problem &problem,
       break;
     }
     run = solveRelaxation(formulation, relaxation, synced, remaining);
-    if (!run.found)
+    if (!run.found) {
+      // Branch and bound gets what the relaxation left of the limit.
+      remaining = options.timeLimitSeconds - elapsed();
+      if (remaining <= 0) {
+        run.timedOut = true;
+        break;
+      }
       run = runCbc(formulation, remaining, solution.objective);
+    }
     if (run.found) {
       double objective =
           evaluate(problem, run.strategies, options.penaltyPerByte);
