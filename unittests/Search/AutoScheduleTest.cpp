@@ -72,6 +72,14 @@ TEST(AutoSchedule, ParsesTheExhaustiveSearchAndTheStoppingOptions) {
   ASSERT_TRUE(succeeded(defaults)) << error;
   EXPECT_EQ(defaults->automatic[0].maxStates, 100000u);
   EXPECT_EQ(defaults->automatic[0].restartPatience, 30u);
+  EXPECT_FALSE(defaults->automatic[0].donate);
+  EXPECT_FALSE(defaults->automatic[0].tf32);
+  // The simulator's pricing options.
+  auto priced =
+      parse(R"({"kind": "automatic", "donate": true, "tf32": true})", error);
+  ASSERT_TRUE(succeeded(priced)) << error;
+  EXPECT_TRUE(priced->automatic[0].donate);
+  EXPECT_TRUE(priced->automatic[0].tf32);
 }
 
 TEST(AutoSchedule, ReportsBadOptionsWithTheirPath) {
@@ -95,11 +103,15 @@ TEST(AutoSchedule, ReportsBadOptionsWithTheirPath) {
        "schedule.tactics[0]: unknown key 'axis' of an automatic tactic "
        "(expected name, kind, axes, device, algorithm, seed, budget_s, "
        "threads, rollouts, min_dims, restart_patience, max_states, "
-       "ilp_time_limit_s, iopddl_out)"},
+       "ilp_time_limit_s, iopddl_out, donate, tf32)"},
       {R"({"kind": "automatic", "max_states": 0})",
        "schedule.tactics[0].max_states: expected an integer >= 1"},
       {R"({"kind": "automatic", "restart_patience": -2})",
        "schedule.tactics[0].restart_patience: expected an integer >= 0"},
+      {R"({"kind": "automatic", "donate": 1})",
+       "schedule.tactics[0].donate: expected true or false"},
+      {R"({"kind": "automatic", "tf32": "yes"})",
+       "schedule.tactics[0].tf32: expected true or false"},
   };
   for (const Case &c : cases) {
     std::string error;

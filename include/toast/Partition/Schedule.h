@@ -63,6 +63,11 @@ struct AutomaticTactic {
   /// output file (empty: none).
   double ilpTimeLimitSeconds = 600;
   std::string iopddlOut;
+  /// Price states as `--partir-simulate` does with `donate=true` (every
+  /// argument whose local type matches a result is donated) and
+  /// `tf32=true` (f32 contractions at the TF32 peak).
+  bool donate = false;
+  bool tf32 = false;
   /// Progress and the final report on stderr.
   bool progress = true;
   /// Runs after the first `position` manual tactics of the schedule.

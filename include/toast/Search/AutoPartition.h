@@ -53,6 +53,10 @@ struct AutoOptions {
   /// file that receives the decision problem as IOPDDL JSON.
   double ilpTimeLimitSeconds = 600;
   std::string iopddlOut;
+  /// Price states with donated arguments / f32 contractions at TF32 (the
+  /// simulator's `donate` and `tf32` options).
+  bool donate = false;
+  bool tf32 = false;
   /// Receives progress lines (rounds, best cost, elapsed time) and the
   /// final report; null: silent.
   llvm::raw_ostream *progress = &llvm::errs();

@@ -86,6 +86,14 @@ def ToastAutoPartitionPass
     Option<"ilpTimeLimitSeconds", "ilp-time-limit-s", "double",
            /*default=*/"600",
            "algorithm=ilp: CBC's time limit in seconds (> 0)">,
+    Option<"donate", "donate", "bool", /*default=*/"false",
+           "Price states with every argument whose local type matches a "
+           "result donated (as --partir-simulate=donate=true; arguments "
+           "marked tf.aliasing_output / jax.buffer_donor are donated "
+           "anyway)">,
+    Option<"tf32", "tf32", "bool", /*default=*/"false",
+           "Price f32 contractions at the device's TF32 peak (as "
+           "--partir-simulate=tf32=true)">,
     Option<"iopddlOut", "iopddl-out", "std::string", /*default=*/"\"\"",
            "algorithm=ilp: write the decision problem as IOPDDL JSON here">,
     Option<"report", "report", "bool", /*default=*/"false",

@@ -62,6 +62,9 @@ struct NdaEnvironmentOptions {
   double memoryPenalty = sim::kDefaultMemoryPenalty;
   /// One action per family of colors of grouped arguments (§4.4).
   bool mirrorGroups = true;
+  /// Price as the simulator does with SimulationOptions::donate / tf32.
+  bool donate = false;
+  bool tf32 = false;
 };
 
 /// The analytic cost of one state (per device).

@@ -88,6 +88,8 @@ parseAutomaticTactic(const llvm::json::Object &object, const std::string &path,
       "max_states",
       "ilp_time_limit_s",
       "iopddl_out",
+      "donate",
+      "tf32",
   };
   for (const auto &entry : object)
     if (!llvm::is_contained(keys, StringRef(entry.first)))
@@ -95,7 +97,7 @@ parseAutomaticTactic(const llvm::json::Object &object, const std::string &path,
                   "' of an automatic tactic (expected name, kind, axes, "
                   "device, algorithm, seed, budget_s, threads, rollouts, "
                   "min_dims, restart_patience, max_states, "
-                  "ilp_time_limit_s, iopddl_out)");
+                  "ilp_time_limit_s, iopddl_out, donate, tf32)");
   AutomaticTactic tactic;
   tactic.name = object.getString("name").value_or("auto").str();
   if (const llvm::json::Value *axes = object.get("axes")) {
@@ -136,6 +138,19 @@ parseAutomaticTactic(const llvm::json::Object &object, const std::string &path,
     field = *n;
     return success();
   };
+  auto readBool = [&](StringRef key, bool &field) -> LogicalResult {
+    const llvm::json::Value *value = object.get(key);
+    if (!value)
+      return success();
+    std::optional<bool> b = value->getAsBoolean();
+    if (!b)
+      return fail(std::string(".") + key + ": expected true or false");
+    field = *b;
+    return success();
+  };
+  if (failed(readBool("donate", tactic.donate)) ||
+      failed(readBool("tf32", tactic.tf32)))
+    return failure();
   if (failed(readInt("seed", 0, tactic.seed)) ||
       failed(readInt("threads", 1, tactic.threads)) ||
       failed(readInt("rollouts", 0, tactic.rollouts)) ||

@@ -139,6 +139,8 @@ FailureOr<AutoReport> automaticPartition(partition::ShardingState &state,
   auto setupStart = std::chrono::steady_clock::now();
   NdaEnvironmentOptions spaceOptions;
   spaceOptions.minDims = options.minDims;
+  spaceOptions.donate = options.donate;
+  spaceOptions.tf32 = options.tf32;
   FailureOr<std::unique_ptr<NdaEnvironment>> space =
       NdaEnvironment::create(state.getFunction(), state.getMesh(), options.axes,
                              *device, spaceOptions, &state);
@@ -222,6 +224,8 @@ runAutomaticTactic(partition::ShardingState &state,
   options.search.maxStates = tactic.maxStates;
   options.ilpTimeLimitSeconds = tactic.ilpTimeLimitSeconds;
   options.iopddlOut = tactic.iopddlOut;
+  options.donate = tactic.donate;
+  options.tf32 = tactic.tf32;
   if (!tactic.progress)
     options.progress = nullptr;
   FailureOr<AutoReport> searched = automaticPartition(state, options);

@@ -39,6 +39,8 @@ struct ToastAutoPartitionPass
     tactic.minDims = minDims;
     tactic.ilpTimeLimitSeconds = ilpTimeLimitSeconds;
     tactic.iopddlOut = iopddlOut;
+    tactic.donate = donate;
+    tactic.tf32 = tf32;
     tactic.progress = progress;
     partition::Schedule schedule;
     schedule.mesh = *mesh;

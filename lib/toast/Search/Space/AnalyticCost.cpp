@@ -306,7 +306,7 @@ void Evaluation::findDonations(std::vector<char> &donated) {
            localShape(value, returnedTiling[result]);
   };
   for (const sim::Donation &d :
-       sim::getDonations(impl.entry, /*donateAll=*/false, compatible)) {
+       sim::getDonations(impl.entry, impl.options.donate, compatible)) {
     donated[d.argument] = 1;
     if (d.result >= 0)
       donations.push_back({static_cast<unsigned>(returned[d.result]),

@@ -223,7 +223,7 @@ FailureOr<sim::SimulationResult> NdaEnvironment::Impl::simulateMaterialized(
       failed(sharding.materializeCore()) ||
       failed(partir_hlo::lowerToDeviceLocal(*copy, func, mesh)))
     return failure();
-  sim::SimulationOptions simOptions;
+  sim::SimulationOptions simOptions = getSimulationOptions();
   simOptions.function = func.getSymName().str();
   auto result = sim::simulate(*copy, device, simOptions);
   if (lowered)

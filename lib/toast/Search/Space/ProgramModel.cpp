@@ -33,9 +33,11 @@ namespace toast::search {
 /// counts and its buffer rules, and the evaluation places the op's carried
 /// values by the same rules (Aliasing.h).
 static void describeRegions(Operation *op, const sim::DeviceSpec &device,
+                            const sim::SimulationOptions &options,
                             ProgramOp &p) {
   p.tiedResults = sim::getTiedResults(op);
-  FailureOr<sim::SimulationResult> nested = sim::simulateRegions(op, device);
+  FailureOr<sim::SimulationResult> nested =
+      sim::simulateRegions(op, device, options);
   if (failed(nested))
     return;
   p.computeTime = nested->computeTime;
@@ -185,7 +187,8 @@ void NdaEnvironment::Impl::buildProgram() {
     addValue(arg, -1, 0);
   program.numArguments = block.getNumArguments();
   for (unsigned a = 0; a < program.numArguments; ++a)
-    program.hasDonors |= entry.getArgAttr(a, "tf.aliasing_output") ||
+    program.hasDonors |= options.donate ||
+                         entry.getArgAttr(a, "tf.aliasing_output") ||
                          entry.getArgAttr(a, "jax.buffer_donor");
 
   for (Operation &op : block) {
@@ -225,9 +228,9 @@ void NdaEnvironment::Impl::buildProgram() {
       }
     });
     if (isDataFlowRegionOp(&op)) {
-      describeRegions(&op, device, p);
+      describeRegions(&op, device, getSimulationOptions(), p);
     } else {
-      p.computeTime = sim::getContractionTime(&op, device);
+      p.computeTime = sim::getContractionTime(&op, device, options.tf32);
       p.flops = sim::getContractionFlops(&op);
     }
     for (OpResult result : op.getResults()) {

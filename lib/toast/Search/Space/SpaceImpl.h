@@ -161,6 +161,13 @@ public:
   llvm::SmallVector<std::pair<unsigned, unsigned>, 4>
   getNest(const SearchState &state, llvm::ArrayRef<int> factorNode) const;
   int64_t maskProduct(AxisMask mask) const { return maskProducts[mask]; }
+  /// The simulator options the cost follows (donate, tf32).
+  sim::SimulationOptions getSimulationOptions() const {
+    sim::SimulationOptions simOptions;
+    simOptions.donate = options.donate;
+    simOptions.tf32 = options.tf32;
+    return simOptions;
+  }
 
   mutable mlir::func::FuncOp entry; // FuncOp accessors are not const
   partir::MeshAttr mesh;
