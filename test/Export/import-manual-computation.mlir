@@ -48,6 +48,15 @@
 // FREE-NEXT: %[[T:.*]] = stablehlo.transpose %[[G]]
 // FREE-NOT: partir_hlo
 // FREE: return
+//
+// A schedule's per-tactic simulation lowers its copy as --partir-lower-to-hlo
+// does (partir_hlo::lowerToDeviceLocal): the region is inlined, so it reports
+// the pass's one all_reduce and 272 B peak, not a gather around the region.
+// RUN: toast-opt %t/megatron.mlir --partir-import-shardings --partir-schedule="file=%t/report.json report=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=REPORT
+// RUN: toast-opt %t/megatron.mlir --partir-import-shardings --partir-materialize-core --partir-lower-to-hlo --partir-simulate=device=a100 -o /dev/null 2>&1 | FileCheck %s --check-prefix=PASS
+// REPORT: tactic none: {{.*}} peak 272 B, 0 all_gather, 1 all_reduce,
+// PASS: peak memory {{ *}}: 272 B
+// PASS: collectives {{ *}}: all_gather=0 all_reduce=1
 
 //--- megatron.mlir
 module attributes {mhlo.num_partitions = 4 : i32, mhlo.num_replicas = 1 : i32} {
@@ -79,3 +88,7 @@ module attributes {mhlo.num_partitions = 4 : i32, mhlo.num_replicas = 1 : i32} {
     return %0 : tensor<8x4xf32>
   }
 }
+
+//--- report.json
+{"device": "a100",
+ "tactics": [{"name": "none", "kind": "manual", "axis": "a", "inputs": {}}]}

@@ -43,7 +43,8 @@ void makeBoundaryDeviceLocal(mlir::func::FuncOp func,
                              toast::partir::MeshAttr mesh);
 
 /// What --partir-lower-to-hlo does to one function of `module` (the entry
-/// of a materialized PartIR:Core program): lowers its loops, optimizes the
+/// of a materialized PartIR:Core program): lowers its loops, inlines
+/// shard_map bodies (inlineManualComputations), optimizes the
 /// collectives, makes loop-carried and branch values device-local (and
 /// optimizes again what that exposes), then makes its boundary
 /// device-local. Every path that prices or exports a partitioned copy

@@ -88,7 +88,9 @@ LogicalResult lowerCoreLoops(func::FuncOp func) {
 
 LogicalResult lowerToDeviceLocal(ModuleOp module, func::FuncOp func,
                                  partir::MeshAttr mesh) {
-  if (failed(lowerCoreLoops(func)) || failed(optimizeCollectives(module)))
+  if (failed(lowerCoreLoops(func)) ||
+      failed(inlineManualComputations(module, mesh)) ||
+      failed(optimizeCollectives(module)))
     return failure();
   if (localizeTiedValues(func) && failed(optimizeCollectives(module)))
     return failure();
