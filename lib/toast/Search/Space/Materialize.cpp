@@ -40,6 +40,21 @@ namedNest(const NdaEnvironment::Impl &impl,
   return named;
 }
 
+/// Sets `op`'s nest from the nodes of its factors; its results carry no
+/// tiling beyond it.
+static LogicalResult writeOpNest(const NdaEnvironment::Impl &impl,
+                                 const SearchState &state,
+                                 partition::ShardingState &sharding,
+                                 Operation *op, ArrayRef<int> factorNode) {
+  if (failed(sharding.setLoopNest(
+          op, namedNest(impl, impl.getNest(state, factorNode)))))
+    return failure();
+  for (Value result : op->getResults())
+    if (failed(sharding.setExplicitTiling(result, {})))
+      return failure();
+  return success();
+}
+
 /// Writes the nests of body ops and tied classes.
 static LogicalResult writeRegions(const NdaEnvironment::Impl &impl,
                                   const SearchState &state,
@@ -51,16 +66,9 @@ static LogicalResult writeRegions(const NdaEnvironment::Impl &impl,
       numEdges != program.edgeDimNodes.size())
     return sharding.getFunction().emitError(
         "materialize: the function's loops are not the analysed ones");
-  for (auto [op, p] : llvm::zip_equal(nested, program.nestedOps)) {
-    if (!p.ruled)
-      continue;
-    if (failed(sharding.setLoopNest(
-            op, namedNest(impl, impl.getNest(state, p.factorNode)))))
+  for (auto [op, p] : llvm::zip_equal(nested, program.nestedOps))
+    if (p.ruled && failed(writeOpNest(impl, state, sharding, op, p.factorNode)))
       return failure();
-    for (Value result : op->getResults())
-      if (failed(sharding.setExplicitTiling(result, {})))
-        return failure();
-  }
   for (auto [e, dimNodes] : llvm::enumerate(program.edgeDimNodes))
     if (failed(sharding.setEdgeNest(
             e, namedNest(impl, impl.getNest(state, dimNodes)))))
@@ -90,16 +98,10 @@ static LogicalResult writeState(const NdaEnvironment::Impl &impl,
     if (failed(sharding.setExplicitTiling(arg, tiling)))
       return failure();
   }
-  for (auto [i, op] : llvm::enumerate(block)) {
-    if (!impl.program.ops[i].ruled)
-      continue;
-    if (failed(
-            sharding.setLoopNest(&op, namedNest(impl, impl.getNest(state, i)))))
+  for (auto [op, p] : llvm::zip_equal(block, program.ops))
+    if (p.ruled &&
+        failed(writeOpNest(impl, state, sharding, &op, p.factorNode)))
       return failure();
-    for (Value result : op.getResults())
-      if (failed(sharding.setExplicitTiling(result, {})))
-        return failure();
-  }
   return writeRegions(impl, state, sharding);
 }
 
@@ -137,23 +139,7 @@ NdaEnvironment::Impl::importState(partition::ShardingState &sharding) const {
       state.nodeAxes[node] |= AxisMask(1) << axis;
     }
   }
-  for (auto [i, op] : llvm::enumerate(block)) {
-    const ProgramOp &p = program.ops[i];
-    if (!p.ruled)
-      continue;
-    for (const partition::AxisFactor &level : sharding.getLoopNest(&op)) {
-      int axis = axisIndex(level.axis);
-      int node = p.factorNode[level.factor];
-      if (axis < 0 || node < 0)
-        return fail(op.getLoc(), "op loops over a factor the search cannot "
-                                 "express");
-      state.nodeAxes[node] |= AxisMask(1) << axis;
-    }
-  }
-  // Body ops and tied classes.
-  SmallVector<Operation *> nested = getNestedOps(entry);
-  if (nested.size() != program.nestedOps.size())
-    return fail(entry.getLoc(), "the function's loops changed");
+  // The nodes an op's (or a tied class's) loops put axes on.
   auto addLevels = [&](Operation *op, ArrayRef<partition::AxisFactor> nest,
                        ArrayRef<int> factorNode) -> LogicalResult {
     for (const partition::AxisFactor &level : nest) {
@@ -168,6 +154,14 @@ NdaEnvironment::Impl::importState(partition::ShardingState &sharding) const {
     }
     return success();
   };
+  for (auto [op, p] : llvm::zip_equal(block, program.ops))
+    if (p.ruled &&
+        failed(addLevels(&op, sharding.getLoopNest(&op), p.factorNode)))
+      return failure();
+  // Body ops and tied classes.
+  SmallVector<Operation *> nested = getNestedOps(entry);
+  if (nested.size() != program.nestedOps.size())
+    return fail(entry.getLoc(), "the function's loops changed");
   for (auto [op, p] : llvm::zip_equal(nested, program.nestedOps))
     if (p.ruled &&
         failed(addLevels(op, sharding.getLoopNest(op), p.factorNode)))
