@@ -17,10 +17,11 @@
 #include "toast/Partition/ShardingState.h"
 #include "toast/Simulator/Device.h"
 
+#include "../TestSupport.h"
+
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 #include "gtest/gtest.h"
@@ -38,34 +39,7 @@ namespace {
 
 /// A model generated from "name --opt value ...".
 OwningOpRef<ModuleOp> buildModel(MLIRContext &ctx, StringRef spec) {
-  SmallVector<StringRef> words;
-  llvm::SplitString(spec, words);
-  models::ModelOptions options;
-  for (size_t i = 1; i < words.size(); ++i) {
-    StringRef flag = words[i].drop_front(2);
-    if (bool *on = llvm::StringSwitch<bool *>(flag)
-                       .Case("inference", &options.inference)
-                       .Case("scan", &options.scan)
-                       .Case("remat", &options.remat)
-                       .Default(nullptr)) {
-      *on = true;
-      continue;
-    }
-    if (flag == "dtype" && i + 1 < words.size()) {
-      options.dtype = words[++i].str();
-      continue;
-    }
-    int64_t value = 0;
-    if (i + 1 < words.size() && !words[i + 1].getAsInteger(10, value)) {
-      options.ints[flag] = value;
-      ++i;
-    }
-  }
-  std::string error;
-  OwningOpRef<ModuleOp> module =
-      models::buildModel(&ctx, words.front(), options, error);
-  EXPECT_TRUE(module) << error;
-  return module;
+  return test_support::buildModelFromSpec(ctx, spec);
 }
 
 struct Agreement {

@@ -16,16 +16,14 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
-#include "mlir/Pass/PassManager.h"
-#include "mlir/Pass/PassRegistry.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/ADT/StringSwitch.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 #include "gtest/gtest.h"
+
+#include "../TestSupport.h"
 
 #include <cmath>
 
@@ -123,60 +121,11 @@ protected:
   }
   ~MemoryFloorTest() override { ctx.getDiagEngine().eraseHandler(handler); }
 
-  /// A model generated from "name --opt value ...".
   OwningOpRef<ModuleOp> buildModel(StringRef spec) {
-    SmallVector<StringRef> words;
-    llvm::SplitString(spec, words);
-    toast::models::ModelOptions options;
-    for (size_t i = 1; i < words.size(); ++i) {
-      StringRef flag = words[i].drop_front(2);
-      if (bool *on = llvm::StringSwitch<bool *>(flag)
-                         .Case("inference", &options.inference)
-                         .Case("scan", &options.scan)
-                         .Case("remat", &options.remat)
-                         .Default(nullptr)) {
-        *on = true;
-        continue;
-      }
-      if (flag == "dtype" && i + 1 < words.size()) {
-        options.dtype = words[++i].str();
-        continue;
-      }
-      int64_t value = 0;
-      if (i + 1 < words.size() && !words[i + 1].getAsInteger(10, value)) {
-        options.ints[flag] = value;
-        ++i;
-      }
-    }
-    std::string error;
-    OwningOpRef<ModuleOp> module =
-        toast::models::buildModel(&ctx, words.front(), options, error);
-    EXPECT_TRUE(module) << error;
-    return module;
+    return toast::test_support::buildModelFromSpec(ctx, spec);
   }
-
-  /// Runs --partir-schedule (from JSON text) and --partir-lower-to-hlo.
   LogicalResult partition(ModuleOp module, StringRef scheduleJson) {
-    SmallString<128> path;
-    int fd;
-    if (llvm::sys::fs::createTemporaryFile("schedule", "json", fd, path))
-      return failure();
-    {
-      llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
-      os << scheduleJson;
-    }
-    PassManager pm(&ctx, ModuleOp::getOperationName());
-    std::string pipeline =
-        "partir-schedule{file=" + path.str().str() + "},partir-lower-to-hlo";
-    std::string parseErrors;
-    llvm::raw_string_ostream errorStream(parseErrors);
-    LogicalResult result = parsePassPipeline(pipeline, pm, errorStream);
-    if (succeeded(result))
-      result = pm.run(module);
-    else
-      ADD_FAILURE() << "bad pipeline '" << pipeline << "': " << parseErrors;
-    llvm::sys::fs::remove(path);
-    return result;
+    return toast::test_support::scheduleAndLower(ctx, module, scheduleJson);
   }
 
   /// The tiny zoo unpartitioned and under BP and its expert schedules.

@@ -16,11 +16,11 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
-#include "mlir/Pass/PassManager.h"
-#include "mlir/Pass/PassRegistry.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 #include "gtest/gtest.h"
+
+#include "../TestSupport.h"
 
 #include <cstdlib>
 #include <ostream>
@@ -79,26 +79,7 @@ protected:
 
   /// Runs --partir-schedule (from JSON text) and --partir-lower-to-hlo.
   LogicalResult partition(ModuleOp module, StringRef scheduleJson) {
-    SmallString<128> path;
-    int fd;
-    if (llvm::sys::fs::createTemporaryFile("schedule", "json", fd, path))
-      return failure();
-    {
-      llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
-      os << scheduleJson;
-    }
-    PassManager pm(&ctx, ModuleOp::getOperationName());
-    std::string pipeline =
-        "partir-schedule{file=" + path.str().str() + "},partir-lower-to-hlo";
-    std::string parseErrors;
-    llvm::raw_string_ostream errorStream(parseErrors);
-    LogicalResult result = parsePassPipeline(pipeline, pm, errorStream);
-    if (succeeded(result))
-      result = pm.run(module);
-    else
-      ADD_FAILURE() << "bad pipeline '" << pipeline << "': " << parseErrors;
-    llvm::sys::fs::remove(path);
-    return result;
+    return toast::test_support::scheduleAndLower(ctx, module, scheduleJson);
   }
 
   MLIRContext ctx;

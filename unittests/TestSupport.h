@@ -1,0 +1,90 @@
+//===- TestSupport.h - Helpers shared by the gtest suites -------*- C++ -*-===//
+//
+// Header-only helpers for tests that need a model of the zoo or a
+// partitioned program: the same spec strings toast-models takes, and the
+// schedule pass followed by lowering, as a user runs them.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TOAST_UNITTESTS_TESTSUPPORT_H
+#define TOAST_UNITTESTS_TESTSUPPORT_H
+
+#include "toast/Models/Models.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+#include "gtest/gtest.h"
+
+namespace toast::test_support {
+
+/// A model generated from "name --opt value ..." (toast-models' flags:
+/// --inference, --scan, --remat, --dtype T and integer options).
+inline mlir::OwningOpRef<mlir::ModuleOp>
+buildModelFromSpec(mlir::MLIRContext &ctx, llvm::StringRef spec) {
+  llvm::SmallVector<llvm::StringRef> words;
+  llvm::SplitString(spec, words);
+  models::ModelOptions options;
+  for (size_t i = 1; i < words.size(); ++i) {
+    llvm::StringRef flag = words[i].drop_front(2);
+    if (bool *on = llvm::StringSwitch<bool *>(flag)
+                       .Case("inference", &options.inference)
+                       .Case("scan", &options.scan)
+                       .Case("remat", &options.remat)
+                       .Default(nullptr)) {
+      *on = true;
+      continue;
+    }
+    if (flag == "dtype" && i + 1 < words.size()) {
+      options.dtype = words[++i].str();
+      continue;
+    }
+    int64_t value = 0;
+    if (i + 1 < words.size() && !words[i + 1].getAsInteger(10, value)) {
+      options.ints[flag] = value;
+      ++i;
+    }
+  }
+  std::string error;
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      models::buildModel(&ctx, words.front(), options, error);
+  EXPECT_TRUE(module) << error;
+  return module;
+}
+
+/// Runs --partir-schedule (from JSON text) and --partir-lower-to-hlo on
+/// `module` (the passes must be registered).
+inline mlir::LogicalResult scheduleAndLower(mlir::MLIRContext &ctx,
+                                            mlir::ModuleOp module,
+                                            llvm::StringRef scheduleJson) {
+  llvm::SmallString<128> path;
+  int fd;
+  if (llvm::sys::fs::createTemporaryFile("schedule", "json", fd, path))
+    return mlir::failure();
+  {
+    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+    os << scheduleJson;
+  }
+  mlir::PassManager pm(&ctx, mlir::ModuleOp::getOperationName());
+  std::string pipeline =
+      "partir-schedule{file=" + path.str().str() + "},partir-lower-to-hlo";
+  std::string parseErrors;
+  llvm::raw_string_ostream errorStream(parseErrors);
+  mlir::LogicalResult result =
+      mlir::parsePassPipeline(pipeline, pm, errorStream);
+  if (mlir::succeeded(result))
+    result = pm.run(module);
+  else
+    ADD_FAILURE() << "bad pipeline '" << pipeline << "': " << parseErrors;
+  llvm::sys::fs::remove(path);
+  return result;
+}
+
+} // namespace toast::test_support
+
+#endif // TOAST_UNITTESTS_TESTSUPPORT_H
