@@ -42,17 +42,34 @@ bool localizeTiedValues(mlir::func::FuncOp func);
 void makeBoundaryDeviceLocal(mlir::func::FuncOp func,
                              toast::partir::MeshAttr mesh);
 
-/// What --partir-lower-to-hlo does to one function of `module` (the entry
-/// of a materialized PartIR:Core program): lowers its loops, inlines
-/// shard_map bodies (inlineManualComputations), optimizes the
-/// collectives, makes loop-carried and branch values device-local (and
-/// optimizes again what that exposes), then makes its boundary
-/// device-local. Every path that prices or exports a partitioned copy
-/// (schedules, the search's reference simulation, shardings export) lowers
-/// through this one function, so they all see the program the pass makes.
+/// The options of --partir-lower-to-hlo.
+struct LoweringOptions {
+  /// Optimize collectives (after lowering, and again after localizing tied
+  /// values).
+  bool optimize = true;
+  /// Make the boundary of public functions device-local.
+  bool boundary = true;
+};
+
+/// What --partir-lower-to-hlo does to the functions `funcs` of `module`
+/// (materialized PartIR:Core programs): lowers their loops, inlines
+/// shard_map bodies (inlineManualComputations), optimizes the collectives,
+/// makes loop-carried and branch values device-local (and optimizes again
+/// what that exposes), then makes the boundary of the public ones
+/// device-local. The pass and every path that prices or exports a
+/// partitioned copy (schedules, the search's reference simulation,
+/// shardings export) lower through this one function, so they all see the
+/// program the pass makes.
 mlir::LogicalResult lowerToDeviceLocal(mlir::ModuleOp module,
-                                       mlir::func::FuncOp func,
-                                       toast::partir::MeshAttr mesh);
+                                       llvm::ArrayRef<mlir::func::FuncOp> funcs,
+                                       toast::partir::MeshAttr mesh,
+                                       const LoweringOptions &options = {});
+/// The same for one entry function.
+inline mlir::LogicalResult lowerToDeviceLocal(mlir::ModuleOp module,
+                                              mlir::func::FuncOp func,
+                                              toast::partir::MeshAttr mesh) {
+  return lowerToDeviceLocal(module, llvm::ArrayRef(func), mesh);
+}
 
 } // namespace toast::partir_hlo
 

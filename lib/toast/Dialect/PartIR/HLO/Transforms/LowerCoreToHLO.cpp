@@ -86,15 +86,28 @@ LogicalResult lowerCoreLoops(func::FuncOp func) {
   return success();
 }
 
-LogicalResult lowerToDeviceLocal(ModuleOp module, func::FuncOp func,
-                                 partir::MeshAttr mesh) {
-  if (failed(lowerCoreLoops(func)) ||
-      failed(inlineManualComputations(module, mesh)) ||
-      failed(optimizeCollectives(module)))
+LogicalResult lowerToDeviceLocal(ModuleOp module, ArrayRef<func::FuncOp> funcs,
+                                 partir::MeshAttr mesh,
+                                 const LoweringOptions &options) {
+  for (func::FuncOp func : funcs)
+    if (failed(lowerCoreLoops(func)))
+      return failure();
+  // shard_map bodies are device-local code already.
+  if (failed(inlineManualComputations(module, mesh)))
     return failure();
-  if (localizeTiedValues(func) && failed(optimizeCollectives(module)))
+  if (options.optimize && failed(optimizeCollectives(module)))
     return failure();
-  makeBoundaryDeviceLocal(func, mesh);
+  // Loop-carried and branch values become device-local where their uses
+  // agree; the collectives this exposes are optimized again.
+  bool localized = false;
+  for (func::FuncOp func : funcs)
+    localized |= localizeTiedValues(func);
+  if (localized && options.optimize && failed(optimizeCollectives(module)))
+    return failure();
+  if (options.boundary)
+    for (func::FuncOp func : funcs)
+      if (func.isPublic())
+        makeBoundaryDeviceLocal(func, mesh);
   return success();
 }
 
@@ -116,28 +129,12 @@ struct PartirLowerToHloPass
       }
       return;
     }
-    for (auto func : module.getOps<func::FuncOp>()) {
-      if (func.isExternal())
-        continue;
-      if (failed(lowerCoreLoops(func)))
-        return signalPassFailure();
-    }
-    // shard_map bodies are device-local code already.
-    if (failed(inlineManualComputations(module, mesh)))
-      return signalPassFailure();
-    if (optimize && failed(optimizeCollectives(module)))
-      return signalPassFailure();
-    // Loop-carried and branch values become device-local where their uses
-    // agree; the collectives this exposes are optimized again.
-    bool localized = false;
+    SmallVector<func::FuncOp> funcs;
     for (auto func : module.getOps<func::FuncOp>())
-      localized |= localizeTiedValues(func);
-    if (localized && optimize && failed(optimizeCollectives(module)))
-      return signalPassFailure();
-    if (boundary)
-      for (auto func : module.getOps<func::FuncOp>())
-        if (!func.isExternal() && func.isPublic())
-          makeBoundaryDeviceLocal(func, mesh);
+      if (!func.isExternal())
+        funcs.push_back(func);
+    if (failed(lowerToDeviceLocal(module, funcs, mesh, {optimize, boundary})))
+      signalPassFailure();
   }
 };
 } // namespace
