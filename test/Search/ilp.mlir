@@ -71,5 +71,5 @@ func.func @main(%x: tensor<256x8xf32> {partir.name = "x"},
 // MPLOOPS: partir.loop "M" [#partir.tile<1>]
 
 // LIMIT: auto-partition: ilp chose {{.*}}; stopped: time limit (0.001 s): CBC found nothing better than the local search): cost
-// T2B: auto-partition: ilp: 625 nodes (100 decisions)
-// T2B: stopped: optimal): cost 0.129 (
+// T2B: auto-partition: ilp: 724 nodes (307 decisions)
+// T2B: stopped: optimal): cost 0.1282 (

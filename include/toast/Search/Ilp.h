@@ -7,10 +7,12 @@
 //  * A *node* is an entry argument or a top-level op with a sharding rule.
 //    Its strategies assign each search axis to at most one factor (an
 //    argument: one dimension) whose size the axes on it divide; index 0 is
-//    "replicated". Elementwise and single-input ops *follow* an operand:
-//    they take its strategy index (their strategy is derived from its
-//    layout), so they add no decision. Ops that read no node (broadcasts
-//    of constants) are computed in the layout their first reader reads.
+//    "replicated". Ops whose layout one operand determines (node operands
+//    from one decision, every factor present in that operand, not a
+//    contraction) *follow* it: they take its strategy index (their strategy
+//    is derived from its layout), so they add no decision. Ops that read no
+//    node (broadcasts of constants) are computed in the layout their first
+//    reader reads.
 //  * Node cost: the op's contraction time divided by its shard count, plus
 //    the all_reduce of results whose reduction factors are sharded, plus
 //    (followers) resharding from the followed operand.
@@ -176,12 +178,23 @@ struct Formulation {
 };
 
 /// Formulates the entry function of `state` over the mesh axes `axes`
-/// (empty: all) priced on `device`. The state must be unpartitioned (no
+/// (empty: all) priced on `device` (contractions at the TF32 peak with
+/// `tf32`, as the simulator's option). The state must be unpartitioned (no
 /// loop nests or tilings yet); fails with a diagnostic on the function
 /// otherwise.
 mlir::FailureOr<Formulation> formulate(partition::ShardingState &state,
                                        llvm::ArrayRef<std::string> axes,
-                                       const sim::DeviceSpec &device);
+                                       const sim::DeviceSpec &device,
+                                       bool tf32 = false);
+
+/// The strategies (one per node, followers their leader's) under which the
+/// formulation describes `target`, a partitioned state of the same
+/// function (e.g. the automatic search's): how the ILP's model prices a
+/// strategy it did not choose. Fails with a diagnostic at the first op or
+/// argument whose nest or tiling is none of its strategies.
+mlir::FailureOr<std::vector<unsigned>>
+findStrategies(const Formulation &formulation,
+               partition::ShardingState &target);
 
 /// Writes the chosen strategies into `state` (loop nests, argument
 /// tilings).

@@ -211,6 +211,9 @@ public:
   partir::MeshAttr getMesh() const;
   const sim::DeviceSpec &getDevice() const;
   const NdaEnvironmentOptions &getOptions() const;
+  /// The simulator options the cost follows (donate, tf32): every path that
+  /// simulates a strategy of this space uses them.
+  sim::SimulationOptions getSimulationOptions() const;
   /// Mesh axis indices the actions use.
   llvm::ArrayRef<unsigned> getSearchAxes() const;
   /// Human-readable state: "n12:B n40:M ..." (or "replicated").

@@ -18,10 +18,10 @@ using namespace mlir;
 namespace toast::search {
 
 /// Simulates `state` (already written) on a materialized copy of its
-/// module: the path every strategy takes (materializeCore, lowering,
-/// collective optimization, device-local boundary).
+/// module: the path every strategy takes (materializeCore, then
+/// lowerToDeviceLocal as --partir-lower-to-hlo).
 static FailureOr<sim::SimulationResult>
-simulateState(partition::ShardingState &state, const sim::DeviceSpec &device) {
+simulateState(partition::ShardingState &state, const NdaEnvironment &space) {
   func::FuncOp func = state.getFunction();
   state.save();
   OwningOpRef<ModuleOp> copy(func->getParentOfType<ModuleOp>().clone());
@@ -32,13 +32,11 @@ simulateState(partition::ShardingState &state, const sim::DeviceSpec &device) {
     return failure();
   partition::ShardingState::clearSavedState(clone);
   if (failed(sharding.materializeCore()) ||
-      failed(partir_hlo::lowerCoreLoops(clone)) ||
-      failed(partir_hlo::optimizeCollectives(*copy)))
+      failed(partir_hlo::lowerToDeviceLocal(*copy, clone, state.getMesh())))
     return failure();
-  partir_hlo::makeBoundaryDeviceLocal(clone, state.getMesh());
-  sim::SimulationOptions options;
+  sim::SimulationOptions options = space.getSimulationOptions();
   options.function = clone.getSymName().str();
-  return sim::simulate(*copy, device, options);
+  return sim::simulate(*copy, space.getDevice(), options);
 }
 
 /// The argument tilings a solution chose, in words, and a count of the
@@ -105,8 +103,8 @@ LogicalResult runIlp(const NdaEnvironment &space,
                      const AutoOptions &options, AutoReport &report) {
   func::FuncOp func = state.getFunction();
   auto start = std::chrono::steady_clock::now();
-  FailureOr<ilp::Formulation> formulation =
-      ilp::formulate(state, options.axes, space.getDevice());
+  FailureOr<ilp::Formulation> formulation = ilp::formulate(
+      state, options.axes, space.getDevice(), space.getOptions().tf32);
   if (failed(formulation))
     return failure();
   const ilp::Problem &problem = formulation->problem;
@@ -128,8 +126,7 @@ LogicalResult runIlp(const NdaEnvironment &space,
           .count();
   if (failed(ilp::applySolution(*formulation, solution->strategies, state)))
     return failure();
-  FailureOr<sim::SimulationResult> simulated =
-      simulateState(state, space.getDevice());
+  FailureOr<sim::SimulationResult> simulated = simulateState(state, space);
   if (failed(simulated))
     return failure();
 

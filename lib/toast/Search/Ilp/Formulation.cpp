@@ -1,13 +1,15 @@
 //===- Formulation.cpp - A function's sharding choices as an ILP ----------===//
 //
 // Nodes are the entry arguments (rank >= 1, static shapes) and the
-// top-level ops with a sharding rule and operands (constants and ops with
-// regions stay replicated, as in the NDA space). A *layout* says, per
+// top-level ops with a sharding rule and operands (constants, loops and
+// conditionals stay replicated, as in the NDA space). A *layout* says, per
 // search axis, which dimension of a tensor the axis tiles (-1: none).
 //
 //===----------------------------------------------------------------------===//
 
 #include "toast/Search/Ilp.h"
+
+#include "toast/Interfaces/ControlFlow.h"
 
 #include "toast/Simulator/CostModel.h"
 
@@ -17,6 +19,7 @@
 
 #include <cmath>
 #include <functional>
+#include <set>
 
 using namespace mlir;
 
@@ -30,8 +33,9 @@ using Layout = SmallVector<int, 4>;
 class Formulator {
 public:
   Formulator(partition::ShardingState &state, ArrayRef<std::string> axes,
-             const sim::DeviceSpec &device)
-      : state(state), device(device), block(state.getFunction().front()) {
+             const sim::DeviceSpec &device, bool tf32)
+      : state(state), device(device), tf32(tf32),
+        block(state.getFunction().front()) {
     partir::MeshAttr mesh = state.getMesh();
     for (auto [name, size] : llvm::zip(mesh.getNames(), mesh.getSizes()))
       if (axes.empty() || llvm::is_contained(axes, name.getValue())) {
@@ -103,6 +107,7 @@ private:
 
   partition::ShardingState &state;
   const sim::DeviceSpec &device;
+  bool tf32;
   Block &block;
   SmallVector<std::string> axisNames;
   SmallVector<int64_t> axisSizes;
@@ -184,7 +189,7 @@ double Formulator::nodeSeconds(Operation *op, const ShardingRule &rule,
     if (rule.factors[level.factor].kind == FactorKind::Reduction)
       reduced.push_back(all.back());
   }
-  double seconds = sim::getContractionTime(op, device) / product(all);
+  double seconds = sim::getContractionTime(op, device, tf32) / product(all);
   if (reduced.empty())
     return seconds;
   // Partial results are summed where they are produced.
@@ -248,7 +253,10 @@ Formulator::deriveNest(Operation *op, const ShardingRule &rule, bool fromResult,
 }
 
 bool Formulator::isNodeOp(Operation *op) const {
-  return op->getNumRegions() == 0 && op->getNumOperands() > 0 &&
+  // Regions of ruled ops (a reduce's or a scatter's scalar body) belong to
+  // the op; loops and conditionals stay whole (their bodies are not
+  // formulated).
+  return !isDataFlowRegionOp(op) && op->getNumOperands() > 0 &&
          !op->hasTrait<OpTrait::IsTerminator>() && state.getRule(op);
 }
 
@@ -259,10 +267,30 @@ int Formulator::followedOperand(Operation *op) const {
   for (OpOperand &use : op->getOpOperands())
     if (valueNode.count(use.get()))
       candidates.push_back(use.getOperandNumber());
-  bool elementwise = op->hasTrait<OpTrait::Elementwise>() ||
-                     op->hasTrait<OpTrait::SameOperandsAndResultShape>();
-  if (candidates.empty() || (!elementwise && candidates.size() > 1))
+  if (candidates.empty())
     return -1;
+  // Several operands from different decisions: the op's layout is a choice
+  // of its own (a residual add may follow either side, or neither), so it
+  // decides; following one would keep the ILP from strategies the lowering
+  // runs (the search's, for one).
+  const Problem &problem = formulation.problem;
+  auto leaderOf = [&](unsigned operand) {
+    return problem.getLeader(valueNode.lookup(op->getOperand(operand)).first);
+  };
+  if (llvm::any_of(candidates, [&](unsigned c) {
+        return leaderOf(c) != leaderOf(candidates.front());
+      }))
+    return -1;
+  // A follower's nest is derived from its operand's layout, so only
+  // factors the operand has can be looped. An op with factors of its own (a
+  // broadcast_in_dim adding dimensions) decides for itself: following would
+  // force it to compute its whole result replicated (Alpa and XLA
+  // merge only ops whose sharding the operand determines).
+  const ShardingRule &rule = *state.getRule(op);
+  ArrayRef<int64_t> dims = rule.operandDims[candidates.front()];
+  for (unsigned f = 0; f < rule.getNumFactors(); ++f)
+    if (state.isLoopableFactor(op, f) && !llvm::is_contained(dims, f))
+      return -1;
   return candidates.front();
 }
 
@@ -487,8 +515,60 @@ FailureOr<Formulation> Formulator::run() {
 
 FailureOr<Formulation> formulate(partition::ShardingState &state,
                                  ArrayRef<std::string> axes,
-                                 const sim::DeviceSpec &device) {
-  return Formulator(state, axes, device).run();
+                                 const sim::DeviceSpec &device, bool tf32) {
+  return Formulator(state, axes, device, tf32).run();
+}
+
+/// A nest as a set: the order of its levels does not change the layout.
+static std::set<std::pair<std::string, int64_t>>
+levelSet(ArrayRef<partition::AxisFactor> nest) {
+  std::set<std::pair<std::string, int64_t>> levels;
+  for (const partition::AxisFactor &level : nest)
+    levels.insert({level.axis, level.factor});
+  return levels;
+}
+
+FailureOr<std::vector<unsigned>>
+findStrategies(const Formulation &formulation,
+               partition::ShardingState &target) {
+  const Problem &problem = formulation.problem;
+  std::vector<unsigned> found(problem.nodes.size(), 0);
+  auto matches = [&](unsigned n, unsigned s) {
+    const NodeStrategies &node = formulation.strategies[n];
+    if (node.op)
+      return levelSet(node.nests[s]) == levelSet(target.getLoopNest(node.op));
+    return llvm::equal(node.tilings[s], target.getExplicitTiling(node.arg));
+  };
+  auto fail = [&](unsigned n) -> FailureOr<std::vector<unsigned>> {
+    const NodeStrategies &node = formulation.strategies[n];
+    const char *message =
+        "the ILP formulation has no strategy for this partitioning";
+    if (node.op) {
+      InFlightDiagnostic diag = node.op->emitError(message);
+      diag << " (" << node.op->getName() << " looping";
+      for (const partition::AxisFactor &level : target.getLoopNest(node.op))
+        diag << " " << level.axis << ":" << level.factor;
+      return diag << ")";
+    }
+    return target.getFunction().emitError()
+           << "argument " << node.arg.getArgNumber() << ": " << message;
+  };
+  for (unsigned n = 0; n < problem.nodes.size(); ++n) {
+    if (problem.nodes[n].follows >= 0)
+      continue;
+    unsigned count = problem.nodes[n].costs.size(), s = 0;
+    while (s < count && !matches(n, s))
+      ++s;
+    if (s == count)
+      return fail(n);
+    found[n] = s;
+  }
+  for (unsigned n = 0; n < problem.nodes.size(); ++n) {
+    found[n] = found[problem.getLeader(n)];
+    if (!matches(n, found[n]))
+      return fail(n);
+  }
+  return found;
 }
 
 LogicalResult applySolution(const Formulation &formulation,

@@ -252,6 +252,9 @@ const sim::DeviceSpec &NdaEnvironment::getDevice() const {
 const NdaEnvironmentOptions &NdaEnvironment::getOptions() const {
   return impl->options;
 }
+sim::SimulationOptions NdaEnvironment::getSimulationOptions() const {
+  return impl->getSimulationOptions();
+}
 ArrayRef<unsigned> NdaEnvironment::getSearchAxes() const {
   return impl->searchAxes;
 }
