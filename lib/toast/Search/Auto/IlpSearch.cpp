@@ -147,12 +147,13 @@ LogicalResult runIlp(const NdaEnvironment &space,
     *os << llvm::format("auto-partition: ilp: %zu nodes (%u decisions), %zu "
                         "edges; %u variables, %u rows; CBC %.3f s; model "
                         "cost %.4g ms (step + memory penalty; replicated "
-                        "%.4g ms)\n",
+                        "%.4g ms), model peak %.3g GB\n",
                         problem.nodes.size(), decisions, problem.edges.size(),
                         solution->variables, solution->rows, solution->seconds,
                         solution->objective * ilp::kSecondsPerCostUnit * 1e3,
                         formulation->replicatedCost * ilp::kSecondsPerCostUnit *
-                            1e3);
+                            1e3,
+                        ilp::peakUsage(problem, solution->strategies) / 1e9);
   }
   return success();
 }
