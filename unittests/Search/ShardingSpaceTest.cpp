@@ -12,6 +12,7 @@
 
 #include "toast/Search/ShardingSpace.h"
 #include "toast/InitAllDialects.h"
+#include "toast/Interfaces/ValueNames.h"
 #include "toast/Models/Models.h"
 #include "toast/Partition/Schedule.h"
 #include "toast/Partition/ShardingState.h"
@@ -550,6 +551,31 @@ TEST_F(ShardingSpaceTest, SearchShardsInsideLoopBodies) {
   FailureOr<SearchState> imported = env.importState(written);
   ASSERT_TRUE(succeeded(imported));
   EXPECT_EQ(imported->nodeAxes, state.nodeAxes);
+}
+
+/// Actions name dimensions in the user's terms, but only the entry's own
+/// arguments by argument name: a loop body's block argument has a number of
+/// its own, which named the entry argument of that number (a scanned t32's
+/// carried RoPE table read "params.layers.mlp.dense_up.w[4]", a dimension
+/// that rank-4 parameter does not have).
+TEST_F(ShardingSpaceTest, ActionsNameOnlyEntryArgumentsByName) {
+  AgreementChecker scan(ctx, kLoopModels[0], mesh({{"B", 2}}));
+  ASSERT_TRUE(scan.env);
+  NdaEnvironment &env = *scan.env;
+  func::FuncOp entry = env.getAnalysis().getEntry();
+  for (unsigned a = 0; a < env.getNumActions(); ++a) {
+    std::string text = env.describeAction(a);
+    for (BlockArgument arg : entry.getArguments()) {
+      auto type = dyn_cast<RankedTensorType>(arg.getType());
+      if (!type)
+        continue;
+      std::string name = getArgumentDisplayName(entry, arg.getArgNumber());
+      for (int64_t d = type.getRank(); d < type.getRank() + 4; ++d)
+        EXPECT_EQ(text.find(name + "[" + std::to_string(d) + "]"),
+                  std::string::npos)
+            << text;
+    }
+  }
 }
 
 /// bf16 programs: contractions priced at the bf16 peak, buffers at two

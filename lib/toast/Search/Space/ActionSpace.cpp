@@ -496,8 +496,12 @@ std::string NdaEnvironment::Impl::describeAction(unsigned action) const {
       if (!nodes.count(nda.getNode(name)))
         continue;
       const auto &site = nda.getSites()[nda.getName(name).site];
+      // Only the entry's arguments: a loop body's block argument has a
+      // number of its own (it named the entry argument of that number).
       auto arg =
           site.isUse() ? BlockArgument() : dyn_cast<BlockArgument>(site.value);
+      if (arg && arg.getOwner() != &entry.front())
+        arg = BlockArgument();
       if (example.empty() || arg)
         example = nda.describeName(name);
       if (!arg)
