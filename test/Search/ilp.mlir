@@ -64,12 +64,12 @@ func.func @main(%x: tensor<256x8xf32> {partir.name = "x"},
 // MLPLOOPS: stablehlo.dot_general {{.*}} -> tensor<64x4096xf32>
 // MLPLOOPS: stablehlo.dot_general {{.*}} -> tensor<64x1024xf32>
 
-// MP: auto-partition: ilp: 6 nodes (5 decisions)
+// MP: auto-partition: ilp: 7 nodes (5 decisions)
 // MP: stopped: optimal): cost 0.1875 (
 // MPOPT: stopped: optimal: every state priced): cost 0.1875 (
 // MPLOOPS: partir.loop "B" [#partir.tile<0>]
 // MPLOOPS: partir.loop "M" [#partir.tile<1>]
 
 // LIMIT: auto-partition: ilp chose {{.*}}; stopped: time limit (0.001 s): CBC found nothing better than the local search): cost
-// T2B: auto-partition: ilp: 724 nodes (307 decisions)
+// T2B: auto-partition: ilp: 959 nodes (307 decisions)
 // T2B: stopped: optimal): cost 0.1282 (

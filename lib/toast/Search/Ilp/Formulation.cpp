@@ -58,6 +58,7 @@ private:
                         [&](Value v) { return valueNode.count(v); });
   }
   void addUserFollowers(ArrayRef<Operation *> ops);
+  void addFollowerNode(const Formulation::UserFollower &follower);
 
   std::vector<SmallVector<partition::AxisFactor, 2>>
   enumerateNests(Operation *op, const ShardingRule &rule);
@@ -434,6 +435,37 @@ void Formulator::addUse(OpOperand &use) {
     problem.edges.push_back(std::move(edge));
 }
 
+/// A user follower's buffers count in the memory model like any node's: a
+/// node that follows the node deciding its reader, free of cost, holding
+/// its local results from its position to its last reader.
+void Formulator::addFollowerNode(const Formulation::UserFollower &follower) {
+  Operation *op = follower.op;
+  const ShardingRule &rule = *state.getRule(op);
+  NodeStrategies strategies;
+  strategies.op = op;
+  strategies.nests = follower.nests;
+  unsigned n = addNode(std::move(strategies), positions.lookup(op));
+  Problem::Node &node = formulation.problem.nodes[n];
+  node.follows = follower.node;
+  for (Operation *user : op->getUsers()) {
+    Operation *reader = block.findAncestorOpInBlock(*user);
+    node.end = reader->hasTrait<OpTrait::IsTerminator>()
+                   ? int64_t(block.getOperations().size())
+                   : std::max(node.end, positions.lookup(reader) + 1);
+  }
+  for (const auto &nest : follower.nests) {
+    SmallVector<Layout, 1> results;
+    int64_t usage = 0;
+    for (OpResult value : op->getResults()) {
+      results.push_back(resultLayout(rule, nest, value.getResultNumber()));
+      usage += localBytes(value.getType(), results.back());
+    }
+    node.costs.push_back(0);
+    node.usages.push_back(usage);
+    layouts[n].push_back(std::move(results));
+  }
+}
+
 /// Ops that read no node (broadcasts of constants, iota-based masks) are
 /// computed where they are read: each takes, per strategy of the node that
 /// decides its first reader, the layout that reader reads (readers that are
@@ -473,6 +505,7 @@ void Formulator::addUserFollowers(ArrayRef<Operation *> ops) {
       continue;
     }
     followerOf[op] = formulation.userFollowers.size();
+    addFollowerNode(follower);
     formulation.userFollowers.push_back(std::move(follower));
   }
 }
