@@ -85,6 +85,12 @@ struct ShardingRule {
   llvm::SmallVector<int64_t, 2> getDimFactors(bool isResult, unsigned tensor,
                                               int64_t dim) const;
 
+  /// Whether `factor` is a minor factor of some compound dimension.
+  /// Consumers that model one factor per dimension (the NDA, the search's
+  /// program model) treat such factors as unmapped, so a compound
+  /// dimension is seen through its major factor only.
+  bool isMinorFactor(int64_t factor) const;
+
   /// Whether one more tiling level on `factor` keeps every compound
   /// dimension that maps it a block tiling, given how many tiles each
   /// factor already has (`tilesOf`): every factor before it in such a

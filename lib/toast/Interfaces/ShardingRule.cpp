@@ -55,6 +55,11 @@ SmallVector<int64_t, 2> ShardingRule::getDimFactors(bool isResult,
   return list;
 }
 
+bool ShardingRule::isMinorFactor(int64_t factor) const {
+  return llvm::any_of(minorFactors,
+                      [&](const MinorFactor &m) { return m.factor == factor; });
+}
+
 bool ShardingRule::canTileNext(
     int64_t factor, function_ref<int64_t(int64_t)> tilesOf) const {
   for (const MinorFactor &minor : minorFactors) {

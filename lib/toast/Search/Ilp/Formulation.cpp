@@ -240,7 +240,8 @@ Formulator::deriveNest(Operation *op, const ShardingRule &rule, bool fromResult,
       continue;
     int64_t f = dims[index][dim];
     if (f == kNoFactor || !state.isLoopableFactor(op, f) ||
-        rule.factors[f].size % (tiles[f] * axisSizes[a]))
+        rule.factors[f].size % (tiles[f] * axisSizes[a]) ||
+        !rule.canTileNext(f, [&](int64_t g) { return tiles[g]; }))
       continue;
     tiles[f] *= axisSizes[a];
     nest.push_back({axisNames[a], f});
