@@ -20,6 +20,10 @@
 // BLOCK-HLO: func.func @main(%{{.*}}: tensor<1x4x3xf32> {{.*}}partir.sharding = {{\[}}["a"], ["b"], []]
 // BLOCK-HLO-NOT: partir_hlo.
 // BLOCK-HLO: return
+// The same with the mesh axes in the other order ("b" before "a"): the S
+// axis waits for B's to be in the nest, still no collective.
+// RUN: sed -e 's/"a"=4, "b"=2/"b"=2, "a"=4/' %S/Inputs/reshape-flatten.mlir > %t.rev.mlir
+// RUN: toast-opt %t.rev.mlir --partir-tile="value=x dim=0 axis=a" --partir-tile="value=x dim=1 axis=b" --partir-propagate=report=true --partir-materialize-core --partir-lower-to-hlo 2>&1 | FileCheck %s --check-prefix=BLOCK-HLO
 //
 // Only B tiled, partly (2 of 4): the major factor, a plain slicing.
 // RUN: toast-opt %S/Inputs/reshape-flatten.mlir --partir-tile="value=x dim=0 axis=b" --partir-propagate --partir-materialize-core -o %t.major.mlir

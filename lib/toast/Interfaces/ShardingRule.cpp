@@ -39,9 +39,8 @@ int64_t ShardingRule::getResultDim(unsigned result, int64_t factor) const {
                           : findMinorDim(minorFactors, true, result, factor);
 }
 
-SmallVector<int64_t, 2> ShardingRule::getDimFactors(bool isResult,
-                                                    unsigned tensor,
-                                                    int64_t dim) const {
+SmallVector<int64_t, 2>
+ShardingRule::getDimFactors(bool isResult, unsigned tensor, int64_t dim) const {
   const auto &dims = isResult ? resultDims : operandDims;
   SmallVector<int64_t, 2> list;
   if (tensor >= dims.size() || dim < 0 ||
@@ -60,8 +59,8 @@ bool ShardingRule::isMinorFactor(int64_t factor) const {
                       [&](const MinorFactor &m) { return m.factor == factor; });
 }
 
-bool ShardingRule::canTileNext(
-    int64_t factor, function_ref<int64_t(int64_t)> tilesOf) const {
+bool ShardingRule::canTileNext(int64_t factor,
+                               function_ref<int64_t(int64_t)> tilesOf) const {
   for (const MinorFactor &minor : minorFactors) {
     SmallVector<int64_t, 2> list =
         getDimFactors(minor.isResult, minor.tensor, minor.dim);
@@ -158,15 +157,15 @@ void ShardingRule::print(llvm::raw_ostream &os) const {
     os << '(';
     llvm::interleaveComma(llvm::enumerate(tensors), os, [&](auto tensor) {
       os << '[';
-      llvm::interleaveComma(
-          llvm::seq<int64_t>(0, tensor.value().size()), os, [&](int64_t d) {
-            SmallVector<int64_t, 2> list =
-                getDimFactors(isResult, tensor.index(), d);
-            if (list.empty())
-              os << '_';
-            for (int64_t f : list)
-              os << factorName(f);
-          });
+      llvm::interleaveComma(llvm::seq<int64_t>(0, tensor.value().size()), os,
+                            [&](int64_t d) {
+                              SmallVector<int64_t, 2> list =
+                                  getDimFactors(isResult, tensor.index(), d);
+                              if (list.empty())
+                                os << '_';
+                              for (int64_t f : list)
+                                os << factorName(f);
+                            });
       os << ']';
     });
     os << ')';

@@ -19,10 +19,9 @@ struct PartirPropagatePass
           numAssignments += stats.assignments;
           numConflicts += stats.conflicts;
           if (report) {
-            llvm::errs() << "partir-propagate: " << stats.visits
-                         << " visits, " << stats.assignments
-                         << " loops added, " << stats.conflicts
-                         << " conflicts";
+            llvm::errs() << "partir-propagate: " << stats.visits << " visits, "
+                         << stats.assignments << " loops added, "
+                         << stats.conflicts << " conflicts";
             if (stats.reshapeMoves)
               llvm::errs() << ", " << stats.reshapeMoves
                            << " moved to a reshape's major factor";

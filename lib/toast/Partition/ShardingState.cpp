@@ -397,9 +397,8 @@ bool ShardingState::canAssign(NodeInfo &node, StringRef axis, int64_t factor) {
   if (f.size <= 0 || f.size % tiles != 0)
     return false;
   // A reshape's compound dimension stays a block tiling.
-  if (!node.rule.canTileNext(factor, [&](int64_t g) {
-        return tilesOf(node.nest, g, *this);
-      }))
+  if (!node.rule.canTileNext(
+          factor, [&](int64_t g) { return tilesOf(node.nest, g, *this); }))
     return false;
   auto atomicOn = [&](Value v) {
     return llvm::is_contained(getAtomicAxes(v), axis);
@@ -467,9 +466,8 @@ std::optional<int64_t> ShardingState::candidateFactor(NodeInfo &node,
   return candidates.front();
 }
 
-std::optional<int64_t> ShardingState::majorFactorFor(NodeInfo &node,
-                                                     StringRef axis,
-                                                     int64_t factor) {
+std::optional<int64_t>
+ShardingState::majorFactorFor(NodeInfo &node, StringRef axis, int64_t factor) {
   for (const MinorFactor &minor : node.rule.minorFactors) {
     if (minor.factor != factor)
       continue;
@@ -488,7 +486,8 @@ bool ShardingState::visit(NodeInfo &node, PropagationStats &stats) {
   bool changed = false;
   // Round 0 assigns the axes whose candidate can be tiled as it is; round 1
   // moves the others to a compound dimension's major factor, so that an
-  // axis tiling the major factor is in the nest before one that would move.
+  // axis tiling the major factor is in the nest before one that would move
+  // (a sequence axis tiles S once the batch axis has tiled all of B).
   for (int round = 0; round < 2; ++round) {
     for (StringAttr axisAttr : mesh.getNames()) {
       StringRef axis = axisAttr.getValue();
@@ -500,13 +499,20 @@ bool ShardingState::visit(NodeInfo &node, PropagationStats &stats) {
           candidateFactor(node, axis, round ? ignored : stats);
       if (!factor)
         continue;
-      if (round == 1)
+      // Round 1 first retries the candidate itself: round 0 may have tiled
+      // its major factors fully since (an axis later in mesh order).
+      bool moved = false;
+      if (!canAssign(node, axis, *factor)) {
+        if (round == 0)
+          continue;
         factor = majorFactorFor(node, axis, *factor);
-      if (!factor || !canAssign(node, axis, *factor))
-        continue;
+        if (!factor)
+          continue;
+        moved = true;
+      }
       node.nest.push_back({axis.str(), *factor});
       ++stats.assignments;
-      stats.reshapeMoves += round;
+      stats.reshapeMoves += moved;
       changed = true;
     }
     if (node.rule.minorFactors.empty())
@@ -572,8 +578,9 @@ static LogicalResult checkNest(Location loc, const ShardingRule &rule,
         !loopable(level.factor))
       return emitError(loc, "setLoopNest: factor ")
              << level.factor << " cannot be looped over";
-    if (!rule.canTileNext(level.factor,
-                          [&](int64_t f) { return tiles.count(f) ? tiles.lookup(f) : 1; }))
+    if (!rule.canTileNext(level.factor, [&](int64_t f) {
+          return tiles.count(f) ? tiles.lookup(f) : 1;
+        }))
       return emitError(loc, "setLoopNest: factor ")
              << level.factor
              << " would tile a compound (reshaped) dimension that is not a "
@@ -773,9 +780,8 @@ LogicalResult ShardingState::loadNest(Attribute attr, const ShardingRule &rule,
     if (!mesh.getAxisSize(axis) || factor < 0 ||
         factor >= static_cast<int64_t>(rule.getNumFactors()) ||
         llvm::any_of(nest, [&](auto &l) { return l.axis == axis; }) ||
-        !rule.canTileNext(factor, [&](int64_t f) {
-          return tilesOf(nest, f, *this);
-        }))
+        !rule.canTileNext(factor,
+                          [&](int64_t f) { return tilesOf(nest, f, *this); }))
       return failure();
     nest.push_back({axis, factor});
   }
