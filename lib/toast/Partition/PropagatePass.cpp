@@ -18,6 +18,7 @@ struct PartirPropagatePass
           numVisits += stats.visits;
           numAssignments += stats.assignments;
           numConflicts += stats.conflicts;
+          numReshapeMoves += stats.reshapeMoves;
           if (report) {
             llvm::errs() << "partir-propagate: " << stats.visits << " visits, "
                          << stats.assignments << " loops added, "
