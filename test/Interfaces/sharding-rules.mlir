@@ -644,22 +644,32 @@ func.func @replica_id() {
 }
 
 // CHECK-LABEL: func.func @reshape(
-func.func @reshape(%a: tensor<16xf32>, %b: tensor<4x4xf32>, %c: tensor<1x28x28x1xf32>, %d: tensor<2x3x4xf32>, %e: tensor<6x4xf32>) {
-  // Split: only the major dims map, to a factor of the major output size.
-  // CHECK: stablehlo.reshape{{.*}}toast.sharding_rule = "([i])->([i, _]) {i=4}"
+func.func @reshape(%a: tensor<16xf32>, %b: tensor<4x4xf32>, %c: tensor<1x28x28x1xf32>, %d: tensor<2x3x4xf32>, %e: tensor<6x4xf32>, %f: tensor<4x6xf32>, %g: tensor<2x4x8xf32>, %h: tensor<32x3xf32>) {
+  // Split: a factor per output dim; the input dim is compound, major first.
+  // CHECK: stablehlo.reshape{{.*}}toast.sharding_rule = "([ij])->([i, j]) {i=4, j=4}"
   %0 = stablehlo.reshape %a : (tensor<16xf32>) -> tensor<4x4xf32>
-  // Merge: the major input dim's size.
-  // CHECK: stablehlo.reshape{{.*}}toast.sharding_rule = "([i, _])->([i]) {i=4}"
+  // Merge: a factor per input dim; the merged output dim maps both.
+  // CHECK: stablehlo.reshape{{.*}}toast.sharding_rule = "([i, j])->([ij]) {i=4, j=4}"
   %1 = stablehlo.reshape %b : (tensor<4x4xf32>) -> tensor<16xf32>
   // Size-1 dims are unmapped.
-  // CHECK: stablehlo.reshape{{.*}}toast.sharding_rule = "([_, i, _, _])->([_, i]) {i=28}"
+  // CHECK: stablehlo.reshape{{.*}}toast.sharding_rule = "([_, i, j, _])->([_, ij]) {i=28, j=28}"
   %2 = stablehlo.reshape %c : (tensor<1x28x28x1xf32>) -> tensor<1x784xf32>
   // Equal dims map 1:1 around a merge.
-  // CHECK: stablehlo.reshape{{.*}}toast.sharding_rule = "([i, j, _])->([i, j]) {i=2, j=3}"
+  // CHECK: stablehlo.reshape{{.*}}toast.sharding_rule = "([i, j, k])->([i, jk]) {i=2, j=3, k=4}"
   %3 = stablehlo.reshape %d : (tensor<2x3x4xf32>) -> tensor<2x12xf32>
-  // Mixed group 6x4 -> 4x6: the major dims share gcd(6, 4) = 2.
+  // Mixed group 6x4 -> 4x6 (4 does not divide 6, no chain of factors): only
+  // the major dims map, to gcd(6, 4) = 2.
   // CHECK: stablehlo.reshape{{.*}}toast.sharding_rule = "([i, _])->([i, _]) {i=2}"
   %4 = stablehlo.reshape %e : (tensor<6x4xf32>) -> tensor<4x6xf32>
+  // Mixed group 4x6 -> 2x12 (chain 2 | 4 | 24): both sides compound.
+  // CHECK: stablehlo.reshape{{.*}}toast.sharding_rule = "([ij, k])->([i, jk]) {i=2, j=2, k=6}"
+  %5 = stablehlo.reshape %f : (tensor<4x6xf32>) -> tensor<2x12xf32>
+  // Head split (B, S, H*K) -> (B, S, H, K): H is the major factor.
+  // CHECK: stablehlo.reshape{{.*}}toast.sharding_rule = "([i, j, kl])->([i, j, k, l]) {i=2, j=4, k=4, l=2}"
+  %6 = stablehlo.reshape %g : (tensor<2x4x8xf32>) -> tensor<2x4x4x2xf32>
+  // Unflatten (B*S, D) -> (B, S, D).
+  // CHECK: stablehlo.reshape{{.*}}toast.sharding_rule = "([ij, k])->([i, j, k]) {i=4, j=8, k=3}"
+  %7 = stablehlo.reshape %h : (tensor<32x3xf32>) -> tensor<4x8x3xf32>
   return
 }
 

@@ -176,7 +176,7 @@
 // MLP: toast-models: model 'mlp' does not take --scan (it takes: --layers --batch --d-model --hidden)
 // GNS: toast-models: model 'gns' does not take --scan (it takes: --nodes --edges
 // UNET: toast-models: model 'unet' does not take --scan (it takes: --batch --resolution --channels --heads)
-// LIST: toast-models: model 't32' does not take --mp-steps (it takes: --layers {{.*}} --hidden --scan --remat)
+// LIST: toast-models: model 't32' does not take --mp-steps (it takes: --layers {{.*}} --hidden --scan --remat --flatten-linear)
 // REMAT-NOSCAN: toast-models: --remat applies to --scan
 // REMAT-INF: toast-models: --remat applies to training steps (not --inference)
 // REMAT-ITX: toast-models: model 'itx' does not take --remat (it takes: --layers {{.*}} --scan)

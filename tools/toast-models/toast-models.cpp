@@ -63,6 +63,11 @@ static cl::opt<bool>
                    "default: the forward loop saves every residual stacked "
                    "(transformer training steps)"),
           cl::cat(category));
+static cl::opt<bool> flattenLinear(
+    "flatten-linear",
+    cl::desc("transformer: linear layers written the PyTorch way (flatten "
+             "to (B*S, D), 2-D weights, unflatten, heads split by reshape)"),
+    cl::cat(category));
 static cl::opt<bool> quiet("quiet", cl::desc("Do not print statistics"),
                            cl::cat(category));
 
@@ -107,6 +112,7 @@ int main(int argc, char **argv) {
   options.embedding = embedding;
   options.scan = scan;
   options.remat = remat;
+  options.flattenLinear = flattenLinear;
   for (auto &opt : intOptions)
     if (opt.getNumOccurrences())
       options.ints[opt.ArgStr] = opt;

@@ -182,18 +182,55 @@ TEST_F(ShardingRuleTest, DotGeneralWithBatching) {
             "reduction={l}");
 }
 
-TEST_F(ShardingRuleTest, ReshapeSplitAndMergeMapMajorDims) {
+TEST_F(ShardingRuleTest, ReshapeMapsEveryFactor) {
   EXPECT_EQ(ruleOf("%x: tensor<16xf32>", "%0 = stablehlo.reshape %x : "
                                          "(tensor<16xf32>) -> tensor<4x4xf32>"),
-            "([i])->([i, _]) {i=4}");
+            "([ij])->([i, j]) {i=4, j=4}");
   EXPECT_EQ(ruleOf("%x: tensor<4x4xf32>",
                    "%0 = stablehlo.reshape %x : (tensor<4x4xf32>) -> "
                    "tensor<16xf32>"),
-            "([i, _])->([i]) {i=4}");
+            "([i, j])->([ij]) {i=4, j=4}");
+  // 6x4 -> 4x6 has no chain of factors (4 does not divide 6): the major
+  // dims share gcd(6, 4) = 2, the minor dims stay unmapped.
   EXPECT_EQ(ruleOf("%x: tensor<1x8x6x4xf32>",
                    "%0 = stablehlo.reshape %x : (tensor<1x8x6x4xf32>) -> "
                    "tensor<8x4x6x1xf32>"),
             "([_, i, j, _])->([i, j, _, _]) {i=8, j=2}");
+}
+
+TEST_F(ShardingRuleTest, CompoundDimsTileAsBlocks) {
+  Operation *op = parseFirstOp(
+      "%x: tensor<4x8x3xf32>",
+      "%0 = stablehlo.reshape %x : (tensor<4x8x3xf32>) -> tensor<32x3xf32>");
+  ASSERT_TRUE(op);
+  std::optional<ShardingRule> rule = getShardingRule(op);
+  ASSERT_TRUE(rule);
+  EXPECT_EQ(rule->str(), "([i, j, k])->([ij, k]) {i=4, j=8, k=3}");
+  EXPECT_EQ(rule->getDimFactors(true, 0, 0), (SmallVector<int64_t, 2>{0, 1}));
+  EXPECT_EQ(rule->getDimFactors(false, 0, 1), (SmallVector<int64_t, 2>{1}));
+  EXPECT_EQ(rule->getResultDim(0, 1), 0);
+  EXPECT_TRUE(rule->isMinorFactor(1));
+  EXPECT_FALSE(rule->isMinorFactor(0));
+  // S (j) only once B (i) is fully tiled; B no longer once S is tiled.
+  SmallVector<int64_t> tiles{1, 1, 1};
+  auto tilesOf = [&](int64_t f) { return tiles[f]; };
+  EXPECT_FALSE(rule->canTileNext(1, tilesOf));
+  EXPECT_TRUE(rule->canTileNext(0, tilesOf));
+  tiles[0] = 2;
+  EXPECT_FALSE(rule->canTileNext(1, tilesOf));
+  tiles[0] = 4;
+  EXPECT_TRUE(rule->canTileNext(1, tilesOf));
+  tiles[1] = 2;
+  EXPECT_FALSE(rule->canTileNext(0, tilesOf));
+  EXPECT_TRUE(rule->canTileNext(2, tilesOf));
+
+  // A minor factor needs a major one in its dimension and must be parallel.
+  ShardingRule broken = *rule;
+  broken.minorFactors.push_back({false, 0, 2, 2});
+  broken.operandDims[0][2] = kNoFactor;
+  EXPECT_TRUE(failed(verify(broken)));
+  ASSERT_EQ(messages.size(), 1u);
+  EXPECT_NE(messages[0].find("maps no major factor"), std::string::npos);
 }
 
 TEST_F(ShardingRuleTest, CustomCallTargets) {

@@ -14,9 +14,14 @@
 // PartIR's tile-mapping registry and TOAST's named-dimension identities are
 // both derived from these rules.
 //
-// Reshape: a dimension that is split or merged maps to its *major* factor
-// only; the size of that factor (not of the dimension) decides which axis
-// sizes divide it. Minor parts of split/merged dimensions are unmapped.
+// Compound dimensions (reshape): a dimension that is split or merged maps
+// *several* factors, major first (Shardy's `[ij]`). operandDims/resultDims
+// hold a dimension's major factor; minorFactors lists the others. Tiling a
+// compound dimension composes its factors' tilings, major factor first: a
+// minor factor may be tiled only once every factor before it in each of its
+// dimensions is fully tiled, and a factor not once a factor after it is
+// tiled (canTileNext). Only then is the dimension's tiling a block tiling;
+// any other layout of it (a strided one) cannot be expressed.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TOAST_INTERFACES_SHARDINGRULE_H
@@ -52,6 +57,16 @@ struct Factor {
 /// a reshaped dimension, or the broadcast part of a size-1 dimension).
 inline constexpr int64_t kNoFactor = -1;
 
+/// A factor that maps a dimension after (minor to) the dimension's major
+/// factor, itself in operandDims/resultDims. Entries of one dimension are
+/// listed major to minor.
+struct MinorFactor {
+  bool isResult;
+  unsigned tensor;
+  int64_t dim;
+  int64_t factor;
+};
+
 /// A factor-based partitioning rule of one op.
 struct ShardingRule {
   llvm::SmallVector<Factor> factors;
@@ -60,10 +75,31 @@ struct ShardingRule {
   llvm::SmallVector<llvm::SmallVector<int64_t>> operandDims;
   /// resultDims[i][d], likewise for results.
   llvm::SmallVector<llvm::SmallVector<int64_t>> resultDims;
+  /// The minor factors of compound dimensions (empty for most ops).
+  llvm::SmallVector<MinorFactor> minorFactors;
 
   size_t getNumFactors() const { return factors.size(); }
 
-  /// The operand dimension mapped to `factor`, or kNoFactor.
+  /// The factors of a dimension, major first: [major, minors...], or empty
+  /// when the dimension is unmapped.
+  llvm::SmallVector<int64_t, 2> getDimFactors(bool isResult, unsigned tensor,
+                                              int64_t dim) const;
+
+  /// Whether `factor` is a minor factor of some compound dimension.
+  /// Consumers that model one factor per dimension (the NDA, the search's
+  /// program model) treat such factors as unmapped, so a compound
+  /// dimension is seen through its major factor only.
+  bool isMinorFactor(int64_t factor) const;
+
+  /// Whether one more tiling level on `factor` keeps every compound
+  /// dimension that maps it a block tiling, given how many tiles each
+  /// factor already has (`tilesOf`): every factor before it in such a
+  /// dimension is fully tiled and no factor after it is tiled at all.
+  bool canTileNext(int64_t factor,
+                   llvm::function_ref<int64_t(int64_t)> tilesOf) const;
+
+  /// The operand dimension mapped to `factor` (as its major or a minor
+  /// factor), or kNoFactor.
   int64_t getOperandDim(unsigned operand, int64_t factor) const;
   /// The result dimension mapped to `factor`, or kNoFactor.
   int64_t getResultDim(unsigned result, int64_t factor) const;
@@ -97,6 +133,13 @@ public:
   /// every operand with the same rank (elementwise ops). Scalar operands of
   /// a non-scalar result stay unmapped.
   ShardingRuleBuilder &addPointwise();
+
+  /// Adds a parallel factor of `size` mapped to operand dimension
+  /// `operandDim` of operand 0 and result dimension `resultDim` of result 0
+  /// (kNoFactor skips one); on a dimension that already maps a factor it
+  /// becomes that dimension's next minor factor (reshape's compound dims).
+  int64_t addCompoundFactor(int64_t operandDim, int64_t resultDim,
+                            int64_t size);
 
   ShardingRule build() { return std::move(rule); }
 

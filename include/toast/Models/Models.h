@@ -40,6 +40,10 @@ struct ModelOptions {
   /// its saved input (jax.checkpoint on the scanned layer) instead of
   /// reading every residual the forward loop saved (transformer).
   bool remat = false;
+  /// The linear layers written the PyTorch way: activations flattened to
+  /// (B*S, D) around each linear layer (2-D weights), unflattened after it,
+  /// heads split and merged by reshapes (transformer).
+  bool flattenLinear = false;
 };
 
 /// One integer option a model takes.

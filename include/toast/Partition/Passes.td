@@ -127,8 +127,14 @@ def PartirPropagatePass : Pass<"partir-propagate", "::mlir::ModuleOp"> {
     class of such an op (a loop-carried value: operand, block arguments,
     yielded value, result; a conditional's result and its branches' returns)
     propagates as one identity op whose nest is saved in
-    `partir.edge_loops`. Linear in the program size (a worklist). With `report`, one line with the number of
-    ops visited, loops added and conflicts met goes to stderr.
+    `partir.edge_loops`. A reshape's split or merged dimension maps several
+    factors and is tiled major factor first (a block of the merged
+    dimension); an axis that would tile a minor factor before its major
+    factors are fully tiled moves to the major factor when it divides it
+    (the lowering emits one `all_to_all`), else stays off the reshape.
+    Linear in the program size (a worklist). With `report`, one line with
+    the number of ops visited, loops added and conflicts met goes to stderr,
+    followed by `N moved to a reshape's major factor` when some axis moved.
 
     **Options:** `report`, `mesh`.
   }];
@@ -141,6 +147,8 @@ def PartirPropagatePass : Pass<"partir-propagate", "::mlir::ModuleOp"> {
     Statistic<"numVisits", "visits", "Ops taken from the worklist">,
     Statistic<"numAssignments", "assignments", "Loops added to op nests">,
     Statistic<"numConflicts", "conflicts", "Axis choices blocked by a conflict">,
+    Statistic<"numReshapeMoves", "reshape-moves",
+              "Axes moved to a reshape's major factor">,
   ];
   let dependentDialects = ["::toast::partir::PartIRDialect"];
 }

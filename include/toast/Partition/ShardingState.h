@@ -33,6 +33,10 @@
 // extends the nest; several candidates are a conflict and block (incremental
 // tactics resolve them, §5.2.3). An axis an op already loops over is never
 // used again inside it, so nested loops over one axis cannot arise.
+// A reshape's compound dimension (ShardingRule::minorFactors) is tiled
+// major factor first; an axis pointing at a minor factor whose major
+// factors are not fully tiled moves to the major factor instead, in a
+// second round after every axis that needs no move.
 //
 // materializeCore() rewrites the function into PartIR:Core loops and slices.
 //
@@ -71,6 +75,11 @@ struct PropagationStats {
   unsigned visits = 0;      ///< ops taken from the worklist
   unsigned assignments = 0; ///< (axis, factor) pairs added to loop nests
   unsigned conflicts = 0;   ///< (op, axis) pairs blocked by a conflict
+  /// Axes moved from a minor factor of a reshape's compound dimension to
+  /// its major factor, as the minor one could not be tiled as a block
+  /// (ShardingRule::canTileNext); each reshards the operand or result
+  /// whose tiling pointed at the minor factor (an all_to_all).
+  unsigned reshapeMoves = 0;
 };
 
 class ShardingState {
@@ -203,6 +212,16 @@ private:
   std::optional<int64_t> candidateFactor(NodeInfo &node, llvm::StringRef axis,
                                          PropagationStats &stats);
   bool canAssign(NodeInfo &node, llvm::StringRef axis, int64_t factor);
+  /// For a factor that canAssign refuses only because it is a minor factor
+  /// of a compound dimension whose major factors are not fully tiled: the
+  /// first of those major factors the axis can tile, or std::nullopt.
+  std::optional<int64_t> majorFactorFor(NodeInfo &node, llvm::StringRef axis,
+                                        int64_t factor);
+  /// The factor of `node`'s rule that level `l` of `tiling`, a tiling of
+  /// its input or output `index`, lands on (levels on a compound
+  /// dimension fill its factors major first), or kNoFactor.
+  int64_t factorOfLevel(const NodeInfo &node, bool isResult, unsigned index,
+                        llvm::ArrayRef<AxisDim> tiling, size_t l) const;
   /// One node per tied class, ordered where its region op is.
   void addEdges(const llvm::DenseMap<mlir::Operation *, unsigned> &regionOrder);
   void saveEdges(mlir::Builder &b);

@@ -290,8 +290,11 @@ void NamedDimensionAnalysis::addIdentities(Operation *op, UnionFind &ids) {
     for (unsigned d = 0; d < s.rank; ++d) {
       Name &name = names[s.firstName + d];
       int64_t f = d < dims.size() ? dims[d] : kNoFactor;
+      // A compound (reshaped) dimension is named through its major factor;
+      // its minor factors get no identity (docs/nda.md).
       if (f < 0 || f >= static_cast<int64_t>(first.size()) ||
-          rule->factors[f].kind == FactorKind::NotTileable) {
+          rule->factors[f].kind == FactorKind::NotTileable ||
+          rule->isMinorFactor(f)) {
         name.blocked = true;
         continue;
       }

@@ -18,12 +18,65 @@ static int64_t findDim(ArrayRef<int64_t> dims, int64_t factor) {
   return kNoFactor;
 }
 
+/// The dimension of a tensor that `factor` maps as a minor factor.
+static int64_t findMinorDim(ArrayRef<MinorFactor> minors, bool isResult,
+                            unsigned tensor, int64_t factor) {
+  for (const MinorFactor &m : minors)
+    if (m.isResult == isResult && m.tensor == tensor && m.factor == factor)
+      return m.dim;
+  return kNoFactor;
+}
+
 int64_t ShardingRule::getOperandDim(unsigned operand, int64_t factor) const {
-  return findDim(operandDims[operand], factor);
+  int64_t dim = findDim(operandDims[operand], factor);
+  return dim != kNoFactor ? dim
+                          : findMinorDim(minorFactors, false, operand, factor);
 }
 
 int64_t ShardingRule::getResultDim(unsigned result, int64_t factor) const {
-  return findDim(resultDims[result], factor);
+  int64_t dim = findDim(resultDims[result], factor);
+  return dim != kNoFactor ? dim
+                          : findMinorDim(minorFactors, true, result, factor);
+}
+
+SmallVector<int64_t, 2>
+ShardingRule::getDimFactors(bool isResult, unsigned tensor, int64_t dim) const {
+  const auto &dims = isResult ? resultDims : operandDims;
+  SmallVector<int64_t, 2> list;
+  if (tensor >= dims.size() || dim < 0 ||
+      dim >= static_cast<int64_t>(dims[tensor].size()) ||
+      dims[tensor][dim] == kNoFactor)
+    return list;
+  list.push_back(dims[tensor][dim]);
+  for (const MinorFactor &m : minorFactors)
+    if (m.isResult == isResult && m.tensor == tensor && m.dim == dim)
+      list.push_back(m.factor);
+  return list;
+}
+
+bool ShardingRule::isMinorFactor(int64_t factor) const {
+  return llvm::any_of(minorFactors,
+                      [&](const MinorFactor &m) { return m.factor == factor; });
+}
+
+bool ShardingRule::canTileNext(int64_t factor,
+                               function_ref<int64_t(int64_t)> tilesOf) const {
+  for (const MinorFactor &minor : minorFactors) {
+    SmallVector<int64_t, 2> list =
+        getDimFactors(minor.isResult, minor.tensor, minor.dim);
+    if (minor.factor != list[1] || !llvm::is_contained(list, factor))
+      continue; // Visit each compound dimension once, through its first minor.
+    bool before = true;
+    for (int64_t f : list) {
+      if (f == factor) {
+        before = false;
+        continue;
+      }
+      if (before ? tilesOf(f) != factors[f].size : tilesOf(f) != 1)
+        return false;
+    }
+  }
+  return true;
 }
 
 LogicalResult ShardingRule::verify(
@@ -50,12 +103,32 @@ LogicalResult ShardingRule::verify(
     }
     return success();
   };
+  // A tensor's factors: its dims' major factors, then its minor factors.
+  auto tensorFactors = [&](ArrayRef<int64_t> dims, bool isResult,
+                           unsigned index) {
+    SmallVector<int64_t> all(dims);
+    for (const MinorFactor &m : minorFactors)
+      if (m.isResult == isResult && m.tensor == index)
+        all.push_back(m.factor);
+    return all;
+  };
   for (auto [i, dims] : llvm::enumerate(operandDims))
-    if (failed(checkTensor(dims, false, i)))
+    if (failed(checkTensor(tensorFactors(dims, false, i), false, i)))
       return failure();
   for (auto [i, dims] : llvm::enumerate(resultDims))
-    if (failed(checkTensor(dims, true, i)))
+    if (failed(checkTensor(tensorFactors(dims, true, i), true, i)))
       return failure();
+  for (const MinorFactor &m : minorFactors) {
+    const auto &dims = m.isResult ? resultDims : operandDims;
+    if (m.tensor >= dims.size() || m.dim < 0 ||
+        m.dim >= static_cast<int64_t>(dims[m.tensor].size()) ||
+        dims[m.tensor][m.dim] == kNoFactor)
+      return emitError() << "sharding rule: minor factor " << m.factor
+                         << " of a dimension that maps no major factor";
+    if (factors[m.factor].kind != FactorKind::Parallel)
+      return emitError() << "sharding rule: minor factor " << m.factor
+                         << " is not parallel";
+  }
   for (int64_t f = 0; f < n; ++f) {
     if (factors[f].size < 0)
       return emitError() << "sharding rule: factor " << f
@@ -79,20 +152,27 @@ static std::string factorName(int64_t f) {
 }
 
 void ShardingRule::print(llvm::raw_ostream &os) const {
-  auto printTensors = [&](ArrayRef<SmallVector<int64_t>> tensors) {
+  auto printTensors = [&](ArrayRef<SmallVector<int64_t>> tensors,
+                          bool isResult) {
     os << '(';
-    llvm::interleaveComma(tensors, os, [&](ArrayRef<int64_t> dims) {
+    llvm::interleaveComma(llvm::enumerate(tensors), os, [&](auto tensor) {
       os << '[';
-      llvm::interleaveComma(dims, os, [&](int64_t f) {
-        os << (f == kNoFactor ? std::string("_") : factorName(f));
-      });
+      llvm::interleaveComma(llvm::seq<int64_t>(0, tensor.value().size()), os,
+                            [&](int64_t d) {
+                              SmallVector<int64_t, 2> list =
+                                  getDimFactors(isResult, tensor.index(), d);
+                              if (list.empty())
+                                os << '_';
+                              for (int64_t f : list)
+                                os << factorName(f);
+                            });
       os << ']';
     });
     os << ')';
   };
-  printTensors(operandDims);
+  printTensors(operandDims, false);
   os << "->";
-  printTensors(resultDims);
+  printTensors(resultDims, true);
   os << " {";
   llvm::interleaveComma(llvm::seq<int64_t>(0, factors.size()), os,
                         [&](int64_t f) {
@@ -173,6 +253,26 @@ ShardingRuleBuilder &ShardingRuleBuilder::addPointwise() {
     rule.factors.push_back({resultType.getDimSize(d), FactorKind::Parallel});
   }
   return *this;
+}
+
+int64_t ShardingRuleBuilder::addCompoundFactor(int64_t operandDim,
+                                               int64_t resultDim,
+                                               int64_t size) {
+  int64_t factor = rule.factors.size();
+  rule.factors.push_back({size, FactorKind::Parallel});
+  auto map = [&](SmallVector<int64_t> &dims, bool isResult, int64_t dim) {
+    if (dim == kNoFactor || dim >= static_cast<int64_t>(dims.size()))
+      return;
+    if (dims[dim] == kNoFactor)
+      dims[dim] = factor;
+    else
+      rule.minorFactors.push_back({isResult, 0, dim, factor});
+  };
+  if (!rule.operandDims.empty())
+    map(rule.operandDims[0], false, operandDim);
+  if (!rule.resultDims.empty())
+    map(rule.resultDims[0], true, resultDim);
+  return factor;
 }
 
 std::optional<ShardingRule> getShardingRule(Operation *op) {

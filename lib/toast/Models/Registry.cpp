@@ -115,6 +115,8 @@ bool gen::applyOptions(StringRef model, const ModelOptions &options,
     return reject("scan");
   if (options.remat && !llvm::is_contained(flags, "remat"))
     return reject("remat");
+  if (options.flattenLinear && !llvm::is_contained(flags, "flatten-linear"))
+    return reject("flatten-linear");
   if (options.remat && !options.scan) {
     error = "--remat applies to --scan (it chooses how the backward loop "
             "gets each layer's residuals)";

@@ -50,6 +50,8 @@ struct Config {
   /// Embedding lookup as a one-hot dot_general (T32/T48) instead of a
   /// gather (Gemma); the gradient is then a contraction, not a scatter-add.
   bool oneHotEmbedding;
+  /// --flatten-linear: the PyTorch way (linearFlat, projectHeads).
+  bool flatten = false;
 };
 
 /// Large negative logit of masked positions (Gemma's K_MASK).
@@ -98,11 +100,53 @@ static Value norm(GraphBuilder &b, const Config &c, Value x, Value scale,
   return layerNorm(b, x, scale, offset);
 }
 
+//===----------------------------------------------------------------------===//
+// --flatten-linear: the same layer as PyTorch writes it. nn.Linear flattens
+// [B, T, In] to [B*T, In], multiplies by a 2-D weight and unflattens; heads
+// are split and merged by reshapes of [B, T, N*K]. The parameters keep the
+// layout above (reshaped to 2-D here), so schedules apply to both forms.
+//===----------------------------------------------------------------------===//
+
+/// x [B, T, In] times w [In, Out] through [B*T, In] and [B*T, Out].
+static Value linearFlat(GraphBuilder &b, Value x, Value w) {
+  ArrayRef<int64_t> xs = GraphBuilder::shapeOf(x);
+  int64_t out = GraphBuilder::shapeOf(w)[1];
+  Value flat = b.reshape(x, {xs[0] * xs[1], xs[2]});
+  return b.reshape(b.dotGeneral(flat, w, {{}, {}, {1}, {0}}),
+                   {xs[0], xs[1], out});
+}
+
+/// h [B, T, D] projected to heads [B, T, N, K] by w [N, D, K]: a linear
+/// layer with the 2-D weight [D, N*K] (heads major), then the head split.
+static Value projectHeads(GraphBuilder &b, Value h, Value w) {
+  ArrayRef<int64_t> ws = GraphBuilder::shapeOf(w);
+  ArrayRef<int64_t> hs = GraphBuilder::shapeOf(h);
+  Value w2d = b.reshape(b.transpose(w, {1, 0, 2}), {ws[1], ws[0] * ws[2]});
+  return b.reshape(linearFlat(b, h, w2d), {hs[0], hs[1], ws[0], ws[2]});
+}
+
+/// encoded [B, T, H, K] through the output projection w [H, K, D]: heads
+/// merged to [B, T, H*K], then a linear layer with the weight [H*K, D].
+static Value mergeHeads(GraphBuilder &b, Value encoded, Value w) {
+  ArrayRef<int64_t> es = GraphBuilder::shapeOf(encoded);
+  ArrayRef<int64_t> ws = GraphBuilder::shapeOf(w);
+  Value merged = b.reshape(encoded, {es[0], es[1], es[2] * es[3]});
+  return linearFlat(b, merged, b.reshape(w, {ws[0] * ws[1], ws[2]}));
+}
+
 static Value attention(GraphBuilder &b, const Config &c, const LayerParams &p,
                        Value h, Value positions, Value mask) {
   int64_t B = c.batch, T = c.seq, H = c.heads, KV = c.kvHeads, K = c.keySize;
   Value q, k, v;
-  if (p.qkv) {
+  if (c.flatten && p.qkv) {
+    q = projectHeads(b, h, b.index(p.qkv, 0, 0));
+    k = projectHeads(b, h, b.index(p.qkv, 0, 1));
+    v = projectHeads(b, h, b.index(p.qkv, 0, 2));
+  } else if (c.flatten) {
+    q = projectHeads(b, h, p.q);
+    k = projectHeads(b, h, b.index(p.kv, 0, 0));
+    v = projectHeads(b, h, b.index(p.kv, 0, 1));
+  } else if (p.qkv) {
     // 'BTD,SNDH->BTSNH'
     Value qkv = b.dotGeneral(h, p.qkv, {{}, {}, {2}, {2}});
     q = b.index(qkv, 2, 0);
@@ -142,11 +186,19 @@ static Value attention(GraphBuilder &b, const Config &c, const LayerParams &p,
     encoded = b.dotGeneral(probs, v, {{0, 1}, {0, 2}, {4}, {1}});
     encoded = b.reshape(b.transpose(encoded, {0, 2, 1, 3, 4}), {B, T, H, K});
   }
+  if (c.flatten)
+    return mergeHeads(b, encoded, p.out);
   // 'BTNH,NHD->BTD'
   return b.dotGeneral(encoded, p.out, {{}, {}, {2, 3}, {0, 1}});
 }
 
-static Value mlp(GraphBuilder &b, const LayerParams &p, Value h) {
+static Value mlp(GraphBuilder &b, const Config &c, const LayerParams &p,
+                 Value h) {
+  if (c.flatten) {
+    Value gate = gelu(b, linearFlat(b, h, b.index(p.up, 0, 0)));
+    Value up = linearFlat(b, h, b.index(p.up, 0, 1));
+    return linearFlat(b, b.mul(gate, up), p.down);
+  }
   // 'BTD,CDF->BTCF' with the whole [2, D, F] weight, so that its gradient
   // is a single contraction (one all-reduce under batch parallelism).
   Value both = b.dotGeneral(h, p.up, {{}, {}, {2}, {1}});
@@ -163,7 +215,7 @@ static Value block(GraphBuilder &b, const Config &c, const LayerParams &p,
   if (p.postAttnScale)
     attn = rmsNorm(b, attn, p.postAttnScale);
   x = b.add(x, attn);
-  return b.add(x, mlp(b, p, norm(b, c, x, p.preMlpScale, p.preMlpOffset)));
+  return b.add(x, mlp(b, c, p, norm(b, c, x, p.preMlpScale, p.preMlpOffset)));
 }
 
 static LayerParams declareLayer(GraphBuilder &b, Params &params,
@@ -248,8 +300,9 @@ OwningOpRef<ModuleOp> gen::buildTransformer(MLIRContext *ctx,
                      {"key-size", &c.keySize},
                      {"vocab", &c.vocab},
                      {"hidden", &c.hidden}},
-                    error, {"scan", "remat"}))
+                    error, {"scan", "remat", "flatten-linear"}))
     return nullptr;
+  c.flatten = options.flattenLinear;
   // Presets with kv-heads == heads keep that when only --heads changes.
   if (options.ints.count("heads") && !options.ints.count("kv-heads") &&
       c.kvHeads != 1)

@@ -18,11 +18,16 @@ struct PartirPropagatePass
           numVisits += stats.visits;
           numAssignments += stats.assignments;
           numConflicts += stats.conflicts;
-          if (report)
-            llvm::errs() << "partir-propagate: " << stats.visits
-                         << " visits, " << stats.assignments
-                         << " loops added, " << stats.conflicts
-                         << " conflicts\n";
+          numReshapeMoves += stats.reshapeMoves;
+          if (report) {
+            llvm::errs() << "partir-propagate: " << stats.visits << " visits, "
+                         << stats.assignments << " loops added, "
+                         << stats.conflicts << " conflicts";
+            if (stats.reshapeMoves)
+              llvm::errs() << ", " << stats.reshapeMoves
+                           << " moved to a reshape's major factor";
+            llvm::errs() << "\n";
+          }
           return mlir::success();
         })))
       signalPassFailure();

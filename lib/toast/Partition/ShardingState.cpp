@@ -377,17 +377,28 @@ static bool combinesBySum(Operation *op) {
   return true;
 }
 
+/// Product of the sizes of the axes a nest loops over `factor` with.
+static int64_t tilesOf(ArrayRef<AxisFactor> nest, int64_t factor,
+                       const ShardingState &state) {
+  int64_t product = 1;
+  for (const AxisFactor &level : nest)
+    if (level.factor == factor)
+      product *= state.axisSize(level.axis);
+  return product;
+}
+
 bool ShardingState::canAssign(NodeInfo &node, StringRef axis, int64_t factor) {
   const Factor &f = node.rule.factors[factor];
   if (f.kind == FactorKind::NotTileable)
     return false;
   if (f.kind == FactorKind::Reduction && (!node.op || !combinesBySum(node.op)))
     return false;
-  int64_t tiles = axisSize(axis);
-  for (const AxisFactor &level : node.nest)
-    if (level.factor == factor)
-      tiles *= axisSize(level.axis);
+  int64_t tiles = axisSize(axis) * tilesOf(node.nest, factor, *this);
   if (f.size <= 0 || f.size % tiles != 0)
+    return false;
+  // A reshape's compound dimension stays a block tiling.
+  if (!node.rule.canTileNext(
+          factor, [&](int64_t g) { return tilesOf(node.nest, g, *this); }))
     return false;
   auto atomicOn = [&](Value v) {
     return llvm::is_contained(getAtomicAxes(v), axis);
@@ -401,38 +412,51 @@ bool ShardingState::canAssign(NodeInfo &node, StringRef axis, int64_t factor) {
   return true;
 }
 
+int64_t ShardingState::factorOfLevel(const NodeInfo &node, bool isResult,
+                                     unsigned index, ArrayRef<AxisDim> tiling,
+                                     size_t l) const {
+  SmallVector<int64_t, 2> list =
+      node.rule.getDimFactors(isResult, index, tiling[l].dim);
+  // Earlier levels on the same dimension fill its factors major first.
+  size_t p = 0;
+  int64_t tiles = 1;
+  for (const AxisDim &level : tiling.take_front(l)) {
+    if (level.dim != tiling[l].dim)
+      continue;
+    tiles *= axisSize(level.axis);
+    while (p < list.size() && tiles % node.rule.factors[list[p]].size == 0) {
+      tiles /= node.rule.factors[list[p]].size;
+      ++p;
+    }
+  }
+  return p < list.size() ? list[p] : kNoFactor;
+}
+
 std::optional<int64_t> ShardingState::candidateFactor(NodeInfo &node,
                                                       StringRef axis,
                                                       PropagationStats &stats) {
   SmallVector<int64_t, 2> candidates;
-  auto add = [&](int64_t factor) {
-    if (factor != kNoFactor && !llvm::is_contained(candidates, factor))
-      candidates.push_back(factor);
+  auto addLevels = [&](bool isResult, unsigned index,
+                       ArrayRef<AxisDim> tiling) {
+    for (auto [l, level] : llvm::enumerate(tiling)) {
+      if (level.axis != axis)
+        continue;
+      int64_t factor = factorOfLevel(node, isResult, index, tiling, l);
+      if (factor != kNoFactor && !llvm::is_contained(candidates, factor))
+        candidates.push_back(factor);
+    }
   };
-  const ShardingRule &rule = node.rule;
   // Forward: operands tiled on the axis.
   for (auto [i, input] : llvm::enumerate(getInputs(node)))
-    for (const AxisDim &level : getTiling(input))
-      if (level.axis == axis && i < rule.operandDims.size() &&
-          level.dim < static_cast<int64_t>(rule.operandDims[i].size()))
-        add(rule.operandDims[i][level.dim]);
+    addLevels(false, i, getTiling(input));
   // Backward: results tiled explicitly, or sliced by their consumers' nests.
   for (auto [j, output] : llvm::enumerate(getOutputs(node))) {
-    ArrayRef<int64_t> dims = rule.resultDims[j];
-    auto addDim = [&](int64_t dim) {
-      if (dim < static_cast<int64_t>(dims.size()))
-        add(dims[dim]);
-    };
-    for (const AxisDim &level : getExplicitTiling(output))
-      if (level.axis == axis)
-        addDim(level.dim);
+    addLevels(true, j, getTiling(output));
     for (OpOperand &use : output.getUses()) {
       NodePort consumer = getConsumer(use);
       if (!consumer.node || consumer.node == &node)
         continue;
-      for (const AxisDim &level : inputSlicing(*consumer.node, consumer.index))
-        if (level.axis == axis)
-          addDim(level.dim);
+      addLevels(true, j, inputSlicing(*consumer.node, consumer.index));
     }
   }
   if (candidates.size() > 1)
@@ -442,19 +466,57 @@ std::optional<int64_t> ShardingState::candidateFactor(NodeInfo &node,
   return candidates.front();
 }
 
+std::optional<int64_t>
+ShardingState::majorFactorFor(NodeInfo &node, StringRef axis, int64_t factor) {
+  for (const MinorFactor &minor : node.rule.minorFactors) {
+    if (minor.factor != factor)
+      continue;
+    for (int64_t major :
+         node.rule.getDimFactors(minor.isResult, minor.tensor, minor.dim)) {
+      if (major == factor)
+        break;
+      if (canAssign(node, axis, major))
+        return major;
+    }
+  }
+  return std::nullopt;
+}
+
 bool ShardingState::visit(NodeInfo &node, PropagationStats &stats) {
   bool changed = false;
-  for (StringAttr axisAttr : mesh.getNames()) {
-    StringRef axis = axisAttr.getValue();
-    if (llvm::any_of(node.nest,
-                     [&](const AxisFactor &l) { return l.axis == axis; }))
-      continue;
-    std::optional<int64_t> factor = candidateFactor(node, axis, stats);
-    if (!factor || !canAssign(node, axis, *factor))
-      continue;
-    node.nest.push_back({axis.str(), *factor});
-    ++stats.assignments;
-    changed = true;
+  // Round 0 assigns the axes whose candidate can be tiled as it is; round 1
+  // moves the others to a compound dimension's major factor, so that an
+  // axis tiling the major factor is in the nest before one that would move
+  // (a sequence axis tiles S once the batch axis has tiled all of B).
+  for (int round = 0; round < 2; ++round) {
+    for (StringAttr axisAttr : mesh.getNames()) {
+      StringRef axis = axisAttr.getValue();
+      if (llvm::any_of(node.nest,
+                       [&](const AxisFactor &l) { return l.axis == axis; }))
+        continue;
+      PropagationStats ignored;
+      std::optional<int64_t> factor =
+          candidateFactor(node, axis, round ? ignored : stats);
+      if (!factor)
+        continue;
+      // Round 1 first retries the candidate itself: round 0 may have tiled
+      // its major factors fully since (an axis later in mesh order).
+      bool moved = false;
+      if (!canAssign(node, axis, *factor)) {
+        if (round == 0)
+          continue;
+        factor = majorFactorFor(node, axis, *factor);
+        if (!factor)
+          continue;
+        moved = true;
+      }
+      node.nest.push_back({axis.str(), *factor});
+      ++stats.assignments;
+      stats.reshapeMoves += moved;
+      changed = true;
+    }
+    if (node.rule.minorFactors.empty())
+      break;
   }
   return changed;
 }
@@ -516,6 +578,14 @@ static LogicalResult checkNest(Location loc, const ShardingRule &rule,
         !loopable(level.factor))
       return emitError(loc, "setLoopNest: factor ")
              << level.factor << " cannot be looped over";
+    if (!rule.canTileNext(level.factor, [&](int64_t f) {
+          return tiles.count(f) ? tiles.lookup(f) : 1;
+        }))
+      return emitError(loc, "setLoopNest: factor ")
+             << level.factor
+             << " would tile a compound (reshaped) dimension that is not a "
+                "block: a minor factor before its major factors are fully "
+                "tiled";
     int64_t &n = tiles.try_emplace(level.factor, 1).first->second;
     n *= *size;
     if (rule.factors[level.factor].size % n != 0)
@@ -709,7 +779,9 @@ LogicalResult ShardingState::loadNest(Attribute attr, const ShardingRule &rule,
   for (auto &[axis, factor] : *pairs) {
     if (!mesh.getAxisSize(axis) || factor < 0 ||
         factor >= static_cast<int64_t>(rule.getNumFactors()) ||
-        llvm::any_of(nest, [&](auto &l) { return l.axis == axis; }))
+        llvm::any_of(nest, [&](auto &l) { return l.axis == axis; }) ||
+        !rule.canTileNext(factor,
+                          [&](int64_t f) { return tilesOf(nest, f, *this); }))
       return failure();
     nest.push_back({axis, factor});
   }

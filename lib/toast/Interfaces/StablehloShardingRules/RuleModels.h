@@ -84,6 +84,8 @@ void addDimwiseFactors(
 void attachElementwiseRules(mlir::MLIRContext &ctx);
 void attachChloRules(mlir::MLIRContext &ctx);
 void attachShapeRules(mlir::MLIRContext &ctx);
+/// reshape's rule, attached by attachShapeRules.
+void attachReshapeRule(mlir::MLIRContext &ctx);
 void attachGatherScatterRules(mlir::MLIRContext &ctx);
 void attachComputeRules(mlir::MLIRContext &ctx);
 void attachControlRules(mlir::MLIRContext &ctx);

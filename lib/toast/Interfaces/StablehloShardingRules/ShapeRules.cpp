@@ -1,8 +1,9 @@
 //===- ShapeRules.cpp - Rules of data-movement StableHLO ops --------------===//
 //
-// constant, iota, broadcast_in_dim, broadcast, transpose, reshape,
-// concatenate, slice, dynamic_slice, dynamic_update_slice, pad, reverse,
-// sort, get_dimension_size, tuple and get_tuple_element. Most are
+// constant, iota, broadcast_in_dim, broadcast, transpose, concatenate,
+// slice, dynamic_slice, dynamic_update_slice, pad, reverse, sort,
+// get_dimension_size, tuple and get_tuple_element (reshape's rule is in
+// ReshapeRule.cpp). Most are
 // "pointwise except on some dimensions": a dimension the op moves data
 // along (sliced, padded, reversed, concatenated, sorted) gets a not-tileable
 // factor mapped on every tensor that has it; the others are parallel.
@@ -12,8 +13,6 @@
 #include "RuleModels.h"
 
 #include "toast/Dialect/StableHLO/IR/StablehloOps.h"
-
-#include <numeric>
 
 using namespace mlir;
 
@@ -30,7 +29,6 @@ using stablehlo::GetDimensionSizeOp;
 using stablehlo::GetTupleElementOp;
 using stablehlo::IotaOp;
 using stablehlo::PadOp;
-using stablehlo::ReshapeOp;
 using stablehlo::ReverseOp;
 using stablehlo::SliceOp;
 using stablehlo::SortOp;
@@ -134,60 +132,6 @@ struct TransposeModel : RuleModel<TransposeModel, TransposeOp> {
     for (auto [d, from] : llvm::enumerate(op.getPermutation()))
       builder.addFactor({from}, {static_cast<int64_t>(d)}, out[d],
                         FactorKind::Parallel);
-    return builder.build();
-  }
-};
-
-/// reshape: pairs the dimensions of both shapes by running products.
-///
-/// Size-1 dimensions are skipped: they stay unmapped. The remaining
-/// dimensions form groups of consecutive input dimensions and consecutive
-/// output dimensions with equal products, as small as possible:
-///   * a group of one input and one output dimension (equal sizes) maps
-///     them 1:1 to a factor of that size;
-///   * any other group is a split (16 -> 4x4), a merge (4x4 -> 16) or a
-///     mix (6x4 -> 4x6). Only its *major* dimensions, the first input and
-///     the first output dimension of the group, are mapped, to one factor
-///     of size gcd(major input size, major output size): tiling both major
-///     dimensions into n parts selects the same row-major element ranges
-///     exactly when n divides that gcd. For a split the gcd is the major
-///     output size (16 -> 4x4: factor of size 4 on input dim 0 and output
-///     dim 0), for a merge the major input size (4x4 -> 16: size 4 on
-///     input dim 0 and output dim 0). Minor dimensions stay unmapped, and
-///     so do both major dimensions when the gcd is 1.
-///
-/// Not supported: tiling a minor dimension of a split or merge (that needs
-/// Shardy-style sub-axes), and shapes with a zero-sized dimension (no
-/// factors at all).
-struct ReshapeModel : RuleModel<ReshapeModel, ReshapeOp> {
-  static std::optional<ShardingRule> build(ReshapeOp op) {
-    ShardingRuleBuilder builder(op);
-    ArrayRef<int64_t> in = shapeOf(op.getOperand());
-    ArrayRef<int64_t> out = shapeOf(op.getResult());
-    if (llvm::is_contained(in, 0) || llvm::is_contained(out, 0))
-      return builder.build();
-    size_t i = 0, j = 0;
-    while (true) {
-      while (i < in.size() && in[i] == 1)
-        ++i;
-      while (j < out.size() && out[j] == 1)
-        ++j;
-      if (i == in.size() || j == out.size())
-        break;
-      int64_t majorIn = i, majorOut = j;
-      int64_t inProduct = in[i++], outProduct = out[j++];
-      while (inProduct != outProduct) {
-        if (inProduct < outProduct && i < in.size())
-          inProduct *= in[i++];
-        else if (outProduct < inProduct && j < out.size())
-          outProduct *= out[j++];
-        else
-          return builder.build(); // Element counts differ: invalid IR.
-      }
-      int64_t size = std::gcd(in[majorIn], out[majorOut]);
-      if (size > 1)
-        builder.addFactor({majorIn}, {majorOut}, size, FactorKind::Parallel);
-    }
     return builder.build();
   }
 };
@@ -319,7 +263,7 @@ void attachShapeRules(MLIRContext &ctx) {
   BroadcastInDimOp::attachInterface<BroadcastInDimModel>(ctx);
   BroadcastOp::attachInterface<BroadcastModel>(ctx);
   TransposeOp::attachInterface<TransposeModel>(ctx);
-  ReshapeOp::attachInterface<ReshapeModel>(ctx);
+  attachReshapeRule(ctx); // ReshapeRule.cpp
   ConcatenateOp::attachInterface<ConcatenateModel>(ctx);
   SliceOp::attachInterface<SliceModel>(ctx);
   DynamicSliceOp::attachInterface<DynamicSliceModel>(ctx);

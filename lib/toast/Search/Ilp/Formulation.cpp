@@ -221,7 +221,8 @@ Formulator::enumerateNests(Operation *op, const ShardingRule &rule) {
     }
     visit(a + 1);
     for (int64_t f : loopable) {
-      if (rule.factors[f].size % (tiles[f] * axisSizes[a]))
+      if (rule.factors[f].size % (tiles[f] * axisSizes[a]) ||
+          !rule.canTileNext(f, [&](int64_t g) { return tiles[g]; }))
         continue;
       tiles[f] *= axisSizes[a];
       nest.push_back({axisNames[a], f});
@@ -245,7 +246,8 @@ Formulator::deriveNest(Operation *op, const ShardingRule &rule, bool fromResult,
       continue;
     int64_t f = dims[index][dim];
     if (f == kNoFactor || !state.isLoopableFactor(op, f) ||
-        rule.factors[f].size % (tiles[f] * axisSizes[a]))
+        rule.factors[f].size % (tiles[f] * axisSizes[a]) ||
+        !rule.canTileNext(f, [&](int64_t g) { return tiles[g]; }))
       continue;
     tiles[f] *= axisSizes[a];
     nest.push_back({axisNames[a], f});

@@ -75,7 +75,8 @@ static bool isShardableName(const NamedDimensionAnalysis &nda,
     if (!rule)
       return false;
     int64_t f = rule->operandDims[site.use->getOperandNumber()][n.dim];
-    return f != kNoFactor && rules.isLoopableFactor(user, f);
+    return f != kNoFactor && !rule->isMinorFactor(f) &&
+           rules.isLoopableFactor(user, f);
   }
   if (tied.getEdgeOfTarget(site.value))
     return isStatic(site.value);
@@ -88,7 +89,8 @@ static bool isShardableName(const NamedDimensionAnalysis &nda,
   if (!rule)
     return false;
   int64_t f = rule->resultDims[result.getResultNumber()][n.dim];
-  return f != kNoFactor && rules.isLoopableFactor(def, f);
+  return f != kNoFactor && !rule->isMinorFactor(f) &&
+         rules.isLoopableFactor(def, f);
 }
 
 /// How often a site's values are read or written per run of the program,

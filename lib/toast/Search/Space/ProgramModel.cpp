@@ -109,10 +109,18 @@ static void describeRule(const NamedDimensionAnalysis &nda,
     p.factorSize[f] = rule->factors[f].size;
     p.factorReduction[f] = rule->factors[f].kind == FactorKind::Reduction;
   }
+  // A compound (reshaped) dimension is modelled through its major factor.
+  auto majorOnly = [&](ArrayRef<int64_t> dims) {
+    SmallVector<int64_t, 4> out(dims);
+    for (int64_t &f : out)
+      if (f != kNoFactor && rule->isMinorFactor(f))
+        f = kNoFactor;
+    return out;
+  };
   for (const auto &dims : rule->operandDims)
-    p.operandDims.emplace_back(dims.begin(), dims.end());
+    p.operandDims.push_back(majorOnly(dims));
   for (const auto &dims : rule->resultDims)
-    p.resultDims.emplace_back(dims.begin(), dims.end());
+    p.resultDims.push_back(majorOnly(dims));
   auto setNode = [&](int site, unsigned dim, int64_t f) {
     if (site < 0 || f == kNoFactor)
       return;

@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+"""PyTorch-way vs batched transformer layers under expert schedules (issue 18).
+
+For each model and device: generates the transformer as toast-models writes
+it (batched contractions over [B, S, D]) and with `--flatten-linear` (the
+PyTorch way: every linear layer flattens to [B*S, D], multiplies by a 2-D
+weight and unflattens; heads split and merged by reshapes), runs every
+expert schedule benchmarks/search/<model>-*.json on both (the parameters
+keep one layout, so one schedule fits both), and prints the simulated step
+time, peak memory and collective counts of each twin. Every number comes
+from toast-opt's reports (scan_twins.simulate).
+
+  benchmarks/flatten_twins.py --build build [--models t2b] [--devices a100]
+      [--flags "--layers 2"] [--schedules bp,bp-mp,bp-sp]
+"""
+import argparse
+import json
+import os
+import tempfile
+
+from scan_twins import HERE, generate, simulate
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--build", required=True)
+    parser.add_argument("--models", default="t2b")
+    parser.add_argument("--devices", default="a100")
+    parser.add_argument("--flags", default="",
+                        help="extra toast-models flags for both twins")
+    parser.add_argument("--schedules", default="",
+                        help="comma-separated schedule suffixes (default all)")
+    args = parser.parse_args()
+    tools = os.path.join(args.build, "bin")
+    flags = args.flags.split()
+    wanted = set(filter(None, args.schedules.split(",")))
+    print("| model | device | schedule | batched ms | flattened ms | ratio "
+          "| batched GiB | flattened GiB | collectives batched / flattened |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    with tempfile.TemporaryDirectory() as directory:
+        for model in args.models.split(","):
+            batched = generate(tools, model, flags, directory)
+            flat = generate(tools, model, flags + ["--flatten-linear"],
+                            directory)
+            for device in args.devices.split(","):
+                for name in sorted(os.listdir(os.path.join(HERE, "search"))):
+                    suffix = name[len(model) + 1:-5]
+                    if not (name.startswith(model + "-")
+                            and name.endswith(".json")) or (
+                                wanted and suffix not in wanted):
+                        continue
+                    with open(os.path.join(HERE, "search", name)) as f:
+                        schedule = json.load(f)
+                    u = simulate(tools, batched, schedule, device)
+                    s = simulate(tools, flat, schedule, device)
+                    if not u or not s:
+                        continue
+                    print(f"| {model} | {device} | {suffix} "
+                          f"| {u[0] * 1e3:.2f} | {s[0] * 1e3:.2f} "
+                          f"| {s[0] / u[0]:.3f} | {u[1] / 2**30:.2f} "
+                          f"| {s[1] / 2**30:.2f} | {u[2]} / {s[2]} |",
+                          flush=True)
+
+
+if __name__ == "__main__":
+    main()
