@@ -1,0 +1,110 @@
+"""Whole-strategy round trip: for a global program with a saved partitioning
+state (a schedule or an automatic tactic run with materialize=false), checks
+that --partir-export-shardings (scope=all) -> --partir-import-shardings ->
+lowering gives the device-local program the direct lowering gives: the same
+function signature, the same ops with the same local types, the same
+collectives, and the same simulated step time and peak memory.
+
+usage: whole_roundtrip.py TOAST_OPT STATE.mlir FORMAT [FORMAT...]
+Prints "ok FORMAT: N ops, M collectives" per format, or the first difference
+and exits 1."""
+import json
+import re
+import subprocess
+import sys
+import tempfile
+import os
+
+LOWER = ["--partir-materialize-core", "--partir-lower-to-hlo",
+         "--partir-optimize-collectives"]
+
+
+def run(cmd, stdin=None):
+    proc = subprocess.run(cmd, input=stdin, capture_output=True, text=True)
+    if proc.returncode != 0:
+        sys.exit("failed: %s\n%s" % (" ".join(cmd), proc.stderr))
+    return proc.stdout
+
+
+def lower_and_simulate(toast_opt, text, prefix, tmp):
+    path = os.path.join(tmp, prefix + ".json")
+    hlo = run([toast_opt] + prefix_passes(prefix) + LOWER, stdin=text)
+    run([toast_opt, "--partir-simulate=json=%s summary=false" % path],
+        stdin=hlo)
+    with open(path) as f:
+        return hlo, json.load(f)
+
+
+def prefix_passes(prefix):
+    return [] if prefix == "direct" else ["--partir-import-shardings"]
+
+
+def normalize(line, axis_names):
+    """An op line without SSA names (and, for an mhlo import, with the
+    synthesized axis names mapped back)."""
+    line = re.sub(r"%[\w#:]+", "%", line).strip()
+    line = re.sub(r"loc\(.*\)$", "", line)
+    for synthesized, original in axis_names.items():
+        line = line.replace('"%s"' % synthesized, '"%s"' % original)
+    return line
+
+
+def structure(hlo, axis_names):
+    ops = [normalize(l, axis_names) for l in hlo.splitlines()
+           if ("=" in l or "return" in l or "func.func" in l)
+           and not l.lstrip().startswith(("module", "sdy.mesh"))]
+    collectives = [l for l in ops if "partir_hlo." in l]
+    return sorted(ops), sorted(collectives)
+
+
+def mesh_axes(text):
+    m = re.search(r"partir\.mesh = #partir\.mesh<\[(.*?)\]>", text)
+    return re.findall(r'"(\w+)"=(\d+)', m.group(1)) if m else []
+
+
+def main():
+    toast_opt, state_path, formats = sys.argv[1], sys.argv[2], sys.argv[3:]
+    with open(state_path) as f:
+        state = f.read()
+    failed = False
+    with tempfile.TemporaryDirectory() as tmp:
+        direct, direct_sim = lower_and_simulate(toast_opt, state, "direct",
+                                                tmp)
+        original_axes = mesh_axes(direct)
+        want_ops, want_coll = structure(direct, {})
+        for fmt in formats:
+            exported = run([toast_opt,
+                            "--partir-export-shardings=format=%s" % fmt],
+                           stdin=state)
+            hlo, sim = lower_and_simulate(toast_opt, exported, fmt, tmp)
+            # An mhlo-only import synthesizes axis names; sizes must match.
+            axes = mesh_axes(hlo)
+            names = {}
+            if [s for _, s in axes] == [s for _, s in original_axes]:
+                names = {a: o for (a, _), (o, _) in zip(axes, original_axes)}
+            got_ops, got_coll = structure(hlo, names)
+            problems = []
+            if [s for _, s in axes] != [s for _, s in original_axes]:
+                problems.append("mesh %s != %s" % (axes, original_axes))
+            if got_ops != want_ops:
+                extra = sorted(set(got_ops) - set(want_ops))[:4]
+                missing = sorted(set(want_ops) - set(got_ops))[:4]
+                problems.append("ops differ: extra %s missing %s"
+                                % (extra, missing))
+            if got_coll != want_coll:
+                problems.append("collectives differ")
+            for key in ("step_time_s", "peak_memory_bytes"):
+                if sim.get(key) != direct_sim.get(key):
+                    problems.append("%s %s != %s" % (key, sim.get(key),
+                                                     direct_sim.get(key)))
+            if problems:
+                failed = True
+                print("MISMATCH %s: %s" % (fmt, "; ".join(problems)))
+            else:
+                print("ok %s: %d ops, %d collectives" % (fmt, len(got_ops),
+                                                         len(got_coll)))
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
