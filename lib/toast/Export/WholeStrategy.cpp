@@ -123,8 +123,11 @@ ShardingWriter::annotateOp(Operation *op, ArrayRef<DimAxisNames> results,
 }
 
 FailureOr<Value> ShardingWriter::constrain(OpBuilder &b, Location loc,
-                                           Value value,
-                                           const DimAxisNames &dims) {
+                                           Value value, const DimAxisNames &dims,
+                                           bool held) {
+  if (!options.mhlo && held)
+    return sdy::ReshardOp::create(b, loc, value, sdySharding(dims))
+        .getResult();
   if (!options.mhlo)
     return sdy::ShardingConstraintOp::create(b, loc, value, sdySharding(dims))
         .getResult();
@@ -240,7 +243,7 @@ LogicalResult annotateWholeProgram(func::FuncOp func,
   for (auto &[value, dims] : extensions) {
     b.setInsertionPointAfterValue(value);
     FailureOr<Value> constrained =
-        writer.constrain(b, value.getLoc(), value, dims);
+        writer.constrain(b, value.getLoc(), value, dims, /*held=*/true);
     if (failed(constrained))
       return failure();
     value.replaceAllUsesExcept(*constrained, constrained->getDefiningOp());
@@ -249,7 +252,7 @@ LogicalResult annotateWholeProgram(func::FuncOp func,
     b.setInsertionPoint(reshard.use->getOwner());
     FailureOr<Value> constrained = writer.constrain(
         b, reshard.use->getOwner()->getLoc(), reshard.use->get(),
-        reshard.dims);
+        reshard.dims, /*held=*/false);
     if (failed(constrained))
       return failure();
     reshard.use->set(*constrained);
@@ -292,8 +295,8 @@ static bool extendsSharding(const DimAxisNames &wide,
 void recordConstraint(Operation *op, Value input, const DimAxisNames &dims,
                       WholeShardings &whole) {
   auto it = whole.held.find(input);
-  if (input.hasOneUse() && it != whole.held.end() &&
-      extendsSharding(dims, it->second)) {
+  if (isa<sdy::ReshardOp>(op) && input.hasOneUse() &&
+      it != whole.held.end() && extendsSharding(dims, it->second)) {
     whole.extended[input] = dims;
     return;
   }

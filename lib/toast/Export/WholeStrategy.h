@@ -12,10 +12,11 @@
 //    no result has are its reduction factors;
 //  * a loop's or conditional's tied class takes the sharding of the region
 //    op's result;
-//  * a constraint that is the only reader of a value and only adds axes to
-//    it says that the value is held in that layout beyond what its producer
-//    computes (an explicit tiling); any other constraint is one reader's
-//    reshard.
+//  * an `sdy.reshard` that is the only reader of a value and only adds axes
+//    to it says that the value is held in that layout beyond what its
+//    producer computes (an explicit tiling); a sharding constraint (sdy or
+//    `@Sharding`) is its readers' reshard. The GSPMD form has no reshard:
+//    there an explicit tiling becomes a reshard of each reader.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TOAST_LIB_EXPORT_WHOLESTRATEGY_H
@@ -47,12 +48,13 @@ public:
   annotateOp(mlir::Operation *op, llvm::ArrayRef<DimAxisNames> results,
              llvm::ArrayRef<llvm::SmallVector<std::string>> replicated);
   /// A constraint giving `value` the sharding `dims`, at the builder's
-  /// insertion point: `sdy.sharding_constraint` in the sdy form, a
-  /// `@Sharding` custom call otherwise.
+  /// insertion point: in the sdy form an `sdy.reshard` when the value is
+  /// `held` so for all its readers, else an `sdy.sharding_constraint`; a
+  /// `@Sharding` custom call in the other forms.
   mlir::FailureOr<mlir::Value> constrain(mlir::OpBuilder &b,
                                          mlir::Location loc,
                                          mlir::Value value,
-                                         const DimAxisNames &dims);
+                                         const DimAxisNames &dims, bool held);
 
 private:
   mlir::FailureOr<std::string> hloString(const DimAxisNames &dims,
