@@ -7,7 +7,10 @@ collectives, and the same simulated step time and peak memory.
 
 usage: whole_roundtrip.py TOAST_OPT STATE.mlir FORMAT [FORMAT...]
 Prints "ok FORMAT: N ops, M collectives" per format, or the first difference
-and exits 1."""
+and exits 1.
+
+usage: whole_roundtrip.py TOAST_OPT --compare A.mlir B.mlir
+compares two device-local programs the same way ("ok compare: ...")."""
 import json
 import re
 import subprocess
@@ -26,13 +29,16 @@ def run(cmd, stdin=None):
     return proc.stdout
 
 
-def lower_and_simulate(toast_opt, text, prefix, tmp):
-    path = os.path.join(tmp, prefix + ".json")
-    hlo = run([toast_opt] + prefix_passes(prefix) + LOWER, stdin=text)
+def simulate(toast_opt, hlo, path):
     run([toast_opt, "--partir-simulate=json=%s summary=false" % path],
         stdin=hlo)
     with open(path) as f:
-        return hlo, json.load(f)
+        return json.load(f)
+
+
+def lower_and_simulate(toast_opt, text, prefix, tmp):
+    hlo = run([toast_opt] + prefix_passes(prefix) + LOWER, stdin=text)
+    return hlo, simulate(toast_opt, hlo, os.path.join(tmp, prefix + ".json"))
 
 
 def prefix_passes(prefix):
@@ -65,7 +71,40 @@ def mesh_axes(text):
     return re.findall(r'"(\w+)"=(\d+)', m.group(1)) if m else []
 
 
+def differences(want_ops, want_coll, direct_sim, got_ops, got_coll, sim):
+    problems = []
+    if got_ops != want_ops:
+        extra = [l[:200] for l in sorted(set(got_ops) - set(want_ops))[:4]]
+        missing = [l[:200] for l in sorted(set(want_ops) - set(got_ops))[:4]]
+        problems.append("ops differ: extra %s missing %s" % (extra, missing))
+    if got_coll != want_coll:
+        problems.append("collectives differ")
+    for key in ("step_time_s", "comm_bytes", "flops", "collectives"):
+        if sim.get(key) != direct_sim.get(key):
+            problems.append("%s %s != %s" % (key, sim.get(key),
+                                             direct_sim.get(key)))
+    return problems
+
+
+def compare_files(toast_opt, a, b):
+    with tempfile.TemporaryDirectory() as tmp:
+        texts = [open(a).read(), open(b).read()]
+        sims = [simulate(toast_opt, t, os.path.join(tmp, "%d.json" % i))
+                for i, t in enumerate(texts)]
+        (ops_a, coll_a), (ops_b, coll_b) = [structure(t, {}) for t in texts]
+        problems = differences(ops_a, coll_a, sims[0], ops_b, coll_b, sims[1])
+        if sims[0].get("peak_memory_bytes") != sims[1].get(
+                "peak_memory_bytes"):
+            problems.append("peak memory differs")
+    if problems:
+        print("MISMATCH compare: %s" % "; ".join(problems))
+        sys.exit(1)
+    print("ok compare: %d ops, %d collectives" % (len(ops_a), len(coll_a)))
+
+
 def main():
+    if sys.argv[2] == "--compare":
+        return compare_files(sys.argv[1], sys.argv[3], sys.argv[4])
     toast_opt, state_path, formats = sys.argv[1], sys.argv[2], sys.argv[3:]
     with open(state_path) as f:
         state = f.read()
@@ -97,17 +136,8 @@ def main():
             problems = []
             if [s for _, s in axes] != [s for _, s in original_axes]:
                 problems.append("mesh %s != %s" % (axes, original_axes))
-            if got_ops != want_ops:
-                extra = [l[:200] for l in sorted(set(got_ops) - set(want_ops))[:4]]
-                missing = [l[:200] for l in sorted(set(want_ops) - set(got_ops))[:4]]
-                problems.append("ops differ: extra %s missing %s"
-                                % (extra, missing))
-            if got_coll != want_coll:
-                problems.append("collectives differ")
-            for key in ("step_time_s", "comm_bytes", "flops", "collectives"):
-                if sim.get(key) != direct_sim.get(key):
-                    problems.append("%s %s != %s" % (key, sim.get(key),
-                                                     direct_sim.get(key)))
+            problems += differences(want_ops, want_coll, direct_sim, got_ops,
+                                    got_coll, sim)
             # The order of an op's loops over axes of different dimensions
             # is not part of a sharding: where it differs, a collective
             # can sit elsewhere in a loop body (same ops, same step time)
