@@ -62,6 +62,7 @@ std::string toast::sim::toJSON(const SimulationResult &result,
     json.attribute("peak_memory_op", result.peakOpName);
     json.attribute("peak_memory_loc", result.peakOpLocation);
     json.attribute("peak_memory_op_index", result.peakOpIndex);
+    json.attribute("peak_memory_name", result.peakOpUserName);
     json.attribute("device_memory_bytes", result.deviceMemoryBytes);
     json.attribute("fits_in_memory", result.fitsInMemory);
     json.attribute("memory_overflow_bytes", result.getMemoryOverflowBytes());
@@ -70,6 +71,7 @@ std::string toast::sim::toJSON(const SimulationResult &result,
     json.attribute("memory_floor_op", result.floorOpName);
     json.attribute("memory_floor_loc", result.floorOpLocation);
     json.attribute("memory_floor_op_index", result.floorOpIndex);
+    json.attribute("memory_floor_name", result.floorOpUserName);
     perKind("collective_time_s",
             [](const CollectiveStats &s) { return s.time; });
     perKind("collective_bytes",
@@ -84,6 +86,11 @@ std::string toast::sim::toJSON(const SimulationResult &result,
   });
   os << "\n";
   return out;
+}
+
+/// ` (params['w1'])` when the op has a name in the user's terms.
+static std::string userName(const std::string &name) {
+  return name.empty() ? "" : " (" + name + ")";
 }
 
 /// `1.5 ms`, `320 us`, ...
@@ -135,7 +142,7 @@ void toast::sim::printSummary(llvm::raw_ostream &os,
      << "%)";
   if (result.peakOpIndex >= 0)
     os << " at op #" << result.peakOpIndex << " " << result.peakOpName << " "
-       << result.peakOpLocation;
+       << result.peakOpLocation << userName(result.peakOpUserName);
   else
     os << " at function entry";
   os << "\n";
@@ -147,7 +154,7 @@ void toast::sim::printSummary(llvm::raw_ostream &os,
   os << ", arguments " << formatBytes(result.memoryFloorArgumentBytes);
   if (result.floorOpIndex >= 0)
     os << ", after op #" << result.floorOpIndex << " " << result.floorOpName
-       << " " << result.floorOpLocation;
+       << " " << result.floorOpLocation << userName(result.floorOpUserName);
   else
     os << ", at function entry";
   os << "\n";
