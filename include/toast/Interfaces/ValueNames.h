@@ -34,9 +34,9 @@ llvm::StringRef getResultName(mlir::FunctionOpInterface func, unsigned i);
 /// locations (JAX writes `loc("jit(f)/dot_general"(#loc2))`), or empty.
 llvm::StringRef getLocationName(mlir::Location loc);
 
-/// The name a user knows `value` by: an entry argument's display name, a
+/// The name a user knows `value` by: an entry argument's name attribute, a
 /// returned value's result name, else the location name of the op (or
-/// block argument) defining it; empty when there is none.
+/// block argument) defining it; empty when there is none (no `argN`).
 std::string getValueDisplayName(mlir::Value value);
 
 /// The name of `op` in the user's terms: its location name, else the name

@@ -414,11 +414,15 @@ LogicalResult applyWholeShardings(partition::ShardingState &state,
         return failure();
   // Producers before readers: an operand's layout is its producer's.
   SmallVector<Operation *> ops;
+  bool complete = true;
   walkProgram(func.getBody().front(), [&](Operation *op, const Scope &) {
-    if (state.getRule(op) &&
-        llvm::any_of(op->getResults(),
+    if (!state.getRule(op) || !isAnnotated(op))
+      return;
+    if (llvm::any_of(op->getResults(),
                      [&](Value v) { return whole.held.count(v); }))
       ops.push_back(op);
+    else
+      complete = false;
   });
   for (Operation *op : ops)
     if (failed(applyOpNest(op, state, whole)))
@@ -438,6 +442,10 @@ LogicalResult applyWholeShardings(partition::ShardingState &state,
     for (const std::string &axis : axes)
       if (failed(state.atomic(value, axis)))
         return failure();
+  // A program annotated only in part (some ops without a sharding):
+  // propagation partitions the rest around the fixed nests.
+  if (!complete)
+    state.propagate();
   return success();
 }
 

@@ -105,8 +105,9 @@ void recordConstraint(mlir::Operation *op, mlir::Value input,
                       const DimAxisNames &dims, WholeShardings &whole);
 
 /// Sets the loop nests, tied-class nests, explicit tilings and atomic axes
-/// of `state` from `whole` (no propagation). Errors are located at the op
-/// whose annotation cannot be followed.
+/// of `state` from `whole`; propagates only when some op with a sharding
+/// rule has no annotation. Errors are located at the op whose annotation
+/// cannot be followed.
 mlir::LogicalResult applyWholeShardings(partition::ShardingState &state,
                                         const WholeShardings &whole);
 

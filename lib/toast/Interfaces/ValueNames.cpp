@@ -55,8 +55,11 @@ namespace toast {
 std::string getValueDisplayName(Value value) {
   if (auto arg = dyn_cast<BlockArgument>(value)) {
     auto func = dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp());
-    if (func && arg.getOwner()->isEntryBlock())
-      return getArgumentDisplayName(func, arg.getArgNumber());
+    if (func && arg.getOwner()->isEntryBlock()) {
+      SmallVector<StringRef> names = getArgumentNames(func, arg.getArgNumber());
+      if (!names.empty())
+        return names.front().str();
+    }
     return getLocationName(arg.getLoc()).str();
   }
   Operation *def = value.getDefiningOp();

@@ -62,7 +62,6 @@ std::string toast::sim::toJSON(const SimulationResult &result,
     json.attribute("peak_memory_op", result.peakOpName);
     json.attribute("peak_memory_loc", result.peakOpLocation);
     json.attribute("peak_memory_op_index", result.peakOpIndex);
-    json.attribute("peak_memory_name", result.peakOpUserName);
     json.attribute("device_memory_bytes", result.deviceMemoryBytes);
     json.attribute("fits_in_memory", result.fitsInMemory);
     json.attribute("memory_overflow_bytes", result.getMemoryOverflowBytes());
@@ -71,11 +70,12 @@ std::string toast::sim::toJSON(const SimulationResult &result,
     json.attribute("memory_floor_op", result.floorOpName);
     json.attribute("memory_floor_loc", result.floorOpLocation);
     json.attribute("memory_floor_op_index", result.floorOpIndex);
-    json.attribute("memory_floor_name", result.floorOpUserName);
     perKind("collective_time_s",
             [](const CollectiveStats &s) { return s.time; });
     perKind("collective_bytes",
             [](const CollectiveStats &s) { return s.bytes; });
+    json.attribute("peak_memory_name", result.peakOpUserName);
+    json.attribute("memory_floor_name", result.floorOpUserName);
     if (relative)
       json.attributeObject("relative_cost", [&] {
         number("rt", relative->runtime);
