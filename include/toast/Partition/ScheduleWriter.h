@@ -1,4 +1,5 @@
-//===- ScheduleWriter.h - A partitioning state as manual tactics -*- C++ -*-===//
+//===- ScheduleWriter.h - A partitioning state as manual tactics -*- C++
+//-*-===//
 //
 // The inverse of a schedule: the tilings of the entry function's arguments
 // in a partitioning state (e.g. the one an automatic tactic found), written

@@ -122,14 +122,16 @@ LogicalResult exportShardings(ModuleOp module,
   module->removeAttr(partir::PartIRDialect::kMeshAttrName);
 
   for (auto [i, dims] : llvm::enumerate(shardings->args))
-    if (failed(writer.annotate(dims, [&](StringRef name, Attribute value) {
-          func.setArgAttr(i, name, value);
-        })))
+    if (failed(
+            writer.annotate(dims, func, [&](StringRef name, Attribute value) {
+              func.setArgAttr(i, name, value);
+            })))
       return failure();
   for (auto [i, dims] : llvm::enumerate(shardings->results))
-    if (failed(writer.annotate(dims, [&](StringRef name, Attribute value) {
-          func.setResultAttr(i, name, value);
-        })))
+    if (failed(
+            writer.annotate(dims, func, [&](StringRef name, Attribute value) {
+              func.setResultAttr(i, name, value);
+            })))
       return failure();
   auto i32 = IntegerType::get(ctx, 32);
   module->setAttr("mhlo.num_partitions",

@@ -291,9 +291,8 @@ LogicalResult ShardingImporter::collectOpShardings() {
       return op->emitError("'mhlo.sharding' must be a string");
     }
     if (perResult.size() != op->getNumResults())
-      return op->emitError("has ")
-             << perResult.size() << " shardings for " << op->getNumResults()
-             << " results";
+      return op->emitError("has ") << perResult.size() << " shardings for "
+                                   << op->getNumResults() << " results";
     StringAttr key = op->hasAttr(sdyName) ? sdyName : mhloName;
     for (auto [result, sharding] : llvm::zip(op->getResults(), perResult)) {
       size_t before = requests.size();

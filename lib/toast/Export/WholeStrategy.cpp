@@ -72,23 +72,18 @@ ShardingWriter::sdySharding(const DimAxisNames &dims,
   for (const MeshAxis &axis : axes)
     if (llvm::is_contained(replicated, axis.name))
       refs.push_back(sdy::AxisRefAttr::get(StringAttr::get(ctx, axis.name)));
-  return sdy::TensorShardingAttr::get(ctx, mesh, closed.getDimShardings(),
-                                      refs, {});
+  return sdy::TensorShardingAttr::get(ctx, mesh, closed.getDimShardings(), refs,
+                                      {});
 }
 
 LogicalResult
-ShardingWriter::annotate(const DimAxisNames &dims,
+ShardingWriter::annotate(const DimAxisNames &dims, Operation *anchor,
                          function_ref<void(StringRef, Attribute)> set) {
   if (options.mhlo) {
-    Operation *anchor = sdyMesh ? sdyMesh.getOperation() : nullptr;
-    std::string error;
-    auto sharding = buildHloSharding(axes, dims, error);
-    if (failed(sharding)) {
-      if (anchor)
-        anchor->emitOpError("cannot export a sharding: ") << error;
+    FailureOr<std::string> text = hloString(dims, anchor);
+    if (failed(text))
       return failure();
-    }
-    set(kMhloSharding, StringAttr::get(ctx, printHloSharding(*sharding)));
+    set(kMhloSharding, StringAttr::get(ctx, *text));
   }
   if (options.sdy)
     set(sdy::SdyDialect::kShardingAttrName, sdySharding(dims));
@@ -123,16 +118,16 @@ ShardingWriter::annotateOp(Operation *op, ArrayRef<DimAxisNames> results,
 }
 
 FailureOr<Value> ShardingWriter::constrain(OpBuilder &b, Location loc,
-                                           Value value, const DimAxisNames &dims,
+                                           Value value,
+                                           const DimAxisNames &dims,
                                            bool held) {
   if (!options.mhlo && held)
-    return sdy::ReshardOp::create(b, loc, value, sdySharding(dims))
-        .getResult();
+    return sdy::ReshardOp::create(b, loc, value, sdySharding(dims)).getResult();
   if (!options.mhlo)
     return sdy::ShardingConstraintOp::create(b, loc, value, sdySharding(dims))
         .getResult();
-  FailureOr<std::string> text = hloString(dims, value.getParentBlock()
-                                                    ->getParentOp());
+  FailureOr<std::string> text =
+      hloString(dims, value.getParentBlock()->getParentOp());
   if (failed(text))
     return failure();
   OperationState state(loc, stablehlo::CustomCallOp::getOperationName());
@@ -160,8 +155,7 @@ DimAxisNames toDimAxes(ArrayRef<partition::AxisDim> tiling, Type type) {
 /// with tensor results, not Shardy's own ops (a manual_computation says its
 /// layouts itself).
 static bool isAnnotated(Operation *op) {
-  return op->getNumResults() > 0 &&
-         !op->hasTrait<OpTrait::IsTerminator>() &&
+  return op->getNumResults() > 0 && !op->hasTrait<OpTrait::IsTerminator>() &&
          !isa<sdy::SdyDialect, partir::PartIRDialect>(op->getDialect()) &&
          llvm::all_of(op->getResultTypes(), llvm::IsaPred<RankedTensorType>);
 }
@@ -222,8 +216,9 @@ LogicalResult annotateWholeProgram(func::FuncOp func,
       // tied class's sources (the function's return) are boundaries.
       if (!slicing && op->hasTrait<OpTrait::IsTerminator>())
         continue;
-      DimAxisNames dims = toDimAxes(slicing ? *slicing : ArrayRef<partition::AxisDim>(),
-                                    use.get().getType());
+      DimAxisNames dims =
+          toDimAxes(slicing ? *slicing : ArrayRef<partition::AxisDim>(),
+                    use.get().getType());
       if (dims != heldAfter(use.get()))
         reshards.push_back({&use, dims});
     }
@@ -250,9 +245,9 @@ LogicalResult annotateWholeProgram(func::FuncOp func,
   }
   for (Reshard &reshard : reshards) {
     b.setInsertionPoint(reshard.use->getOwner());
-    FailureOr<Value> constrained = writer.constrain(
-        b, reshard.use->getOwner()->getLoc(), reshard.use->get(),
-        reshard.dims, /*held=*/false);
+    FailureOr<Value> constrained =
+        writer.constrain(b, reshard.use->getOwner()->getLoc(),
+                         reshard.use->get(), reshard.dims, /*held=*/false);
     if (failed(constrained))
       return failure();
     reshard.use->set(*constrained);
@@ -295,8 +290,8 @@ static bool extendsSharding(const DimAxisNames &wide,
 void recordConstraint(Operation *op, Value input, const DimAxisNames &dims,
                       WholeShardings &whole) {
   auto it = whole.held.find(input);
-  if (isa<sdy::ReshardOp>(op) && input.hasOneUse() &&
-      it != whole.held.end() && extendsSharding(dims, it->second)) {
+  if (isa<sdy::ReshardOp>(op) && input.hasOneUse() && it != whole.held.end() &&
+      extendsSharding(dims, it->second)) {
     whole.extended[input] = dims;
     return;
   }
@@ -322,7 +317,8 @@ orderNest(ArrayRef<partition::AxisFactor> levels, partir::MeshAttr mesh) {
            mesh.getNames().begin();
   };
   SmallVector<partition::AxisFactor> sorted(levels);
-  llvm::stable_sort(sorted, [&](auto &a, auto &b) { return rank(a) < rank(b); });
+  llvm::stable_sort(sorted,
+                    [&](auto &a, auto &b) { return rank(a) < rank(b); });
   // Each position keeps its factor; the factor's axes fill its positions in
   // their given order.
   DenseMap<int64_t, unsigned> next;
@@ -378,7 +374,8 @@ static LogicalResult applyOpNest(Operation *op, partition::ShardingState &state,
       continue;
     for (auto [d, axes] : llvm::enumerate(it->second))
       for (const std::string &axis : axes)
-        if (failed(add(axis, factorOf(rule->resultDims, result.getResultNumber(), d),
+        if (failed(add(axis,
+                       factorOf(rule->resultDims, result.getResultNumber(), d),
                        "result", result.getResultNumber(), d)))
           return failure();
   }
@@ -386,8 +383,8 @@ static LogicalResult applyOpNest(Operation *op, partition::ShardingState &state,
     unsigned i = use.getOperandNumber();
     for (auto [d, axes] : llvm::enumerate(readLayout(use, state, whole)))
       for (const std::string &axis : axes)
-        if (failed(add(axis, factorOf(rule->operandDims, i, d), "operand", i,
-                       d)))
+        if (failed(
+                add(axis, factorOf(rule->operandDims, i, d), "operand", i, d)))
           return failure();
   }
   return state.setLoopNest(op, orderNest(levels, state.getMesh()));

@@ -1,4 +1,5 @@
-//===- WholeStrategy.h - Every value's sharding, out and back in -*- C++ -*-===//
+//===- WholeStrategy.h - Every value's sharding, out and back in -*- C++
+//-*-===//
 //
 // Private to lib/toast/Export. The whole-strategy form of the shardings
 // export writes, besides the entry function's boundary, the sharding of
@@ -38,9 +39,9 @@ public:
                  const ShardingExportOptions &options);
 
   /// Sets `mhlo.sharding` and/or `sdy.sharding` through `set` (function
-  /// arguments and results).
+  /// arguments and results); errors are located at `anchor`.
   mlir::LogicalResult
-  annotate(const DimAxisNames &dims,
+  annotate(const DimAxisNames &dims, mlir::Operation *anchor,
            llvm::function_ref<void(llvm::StringRef, mlir::Attribute)> set);
   /// Annotates the results of `op`: an HloSharding (a tuple of them for
   /// several results) and an sdy sharding per value with `replicated` axes.
@@ -51,8 +52,7 @@ public:
   /// insertion point: in the sdy form an `sdy.reshard` when the value is
   /// `held` so for all its readers, else an `sdy.sharding_constraint`; a
   /// `@Sharding` custom call in the other forms.
-  mlir::FailureOr<mlir::Value> constrain(mlir::OpBuilder &b,
-                                         mlir::Location loc,
+  mlir::FailureOr<mlir::Value> constrain(mlir::OpBuilder &b, mlir::Location loc,
                                          mlir::Value value,
                                          const DimAxisNames &dims, bool held);
 

@@ -65,8 +65,8 @@ std::string getValueDisplayName(Value value) {
   Operation *def = value.getDefiningOp();
   for (OpOperand &use : value.getUses())
     if (use.getOwner()->hasTrait<OpTrait::IsTerminator>())
-      if (auto func = dyn_cast<FunctionOpInterface>(
-              use.getOwner()->getParentOp()))
+      if (auto func =
+              dyn_cast<FunctionOpInterface>(use.getOwner()->getParentOp()))
         if (StringRef name = getResultName(func, use.getOperandNumber());
             !name.empty())
           return name.str();

@@ -13,7 +13,8 @@ namespace toast::partition {
 static bool isSpecialSelector(StringRef name) {
   unsigned index;
   return name.empty() || name.starts_with("re:") ||
-         (name.starts_with("arg") && !name.drop_front(3).getAsInteger(10, index));
+         (name.starts_with("arg") &&
+          !name.drop_front(3).getAsInteger(10, index));
 }
 
 /// A selector of argument `i` alone: its first name no other argument or
@@ -51,8 +52,8 @@ Schedule scheduleFromState(ShardingState &state) {
     tactic.axis = axis.str();
     for (BlockArgument arg : func.getArguments())
       if (llvm::is_contained(state.getAtomicAxes(arg), axis.getValue()))
-        tactic.inputs.push_back({selectors[arg.getArgNumber()],
-                                 {InputSpec::Kind::Replicated, 0}});
+        tactic.inputs.push_back(
+            {selectors[arg.getArgNumber()], {InputSpec::Kind::Replicated, 0}});
     if (!tactic.inputs.empty())
       schedule.tactics.push_back(std::move(tactic));
   }
@@ -64,9 +65,8 @@ Schedule scheduleFromState(ShardingState &state) {
       for (BlockArgument arg : func.getArguments()) {
         ArrayRef<AxisDim> tiling = state.getExplicitTiling(arg);
         if (level < tiling.size() && tiling[level].axis == axis.getValue())
-          tactic.inputs.push_back(
-              {selectors[arg.getArgNumber()],
-               {InputSpec::Kind::Dim, tiling[level].dim}});
+          tactic.inputs.push_back({selectors[arg.getArgNumber()],
+                                   {InputSpec::Kind::Dim, tiling[level].dim}});
       }
       if (!tactic.inputs.empty())
         schedule.tactics.push_back(std::move(tactic));
@@ -105,8 +105,7 @@ std::string printScheduleJson(const Schedule &schedule) {
 }
 
 static bool sameNest(ArrayRef<AxisFactor> a, ArrayRef<AxisFactor> b) {
-  return a.size() == b.size() &&
-         llvm::all_of(llvm::zip(a, b), [](auto pair) {
+  return a.size() == b.size() && llvm::all_of(llvm::zip(a, b), [](auto pair) {
            auto &[x, y] = pair;
            return x.axis == y.axis && x.factor == y.factor;
          });
@@ -121,8 +120,8 @@ unsigned countStateDifferences(ShardingState &a, ShardingState &b) {
   unsigned differences = 0;
   for (auto [x, y] : llvm::zip(opsA, opsB))
     differences += !sameNest(a.getLoopNest(x), b.getLoopNest(y));
-  for (auto [x, y] : llvm::zip(a.getTiedValues().getEdges(),
-                               b.getTiedValues().getEdges()))
+  for (auto [x, y] :
+       llvm::zip(a.getTiedValues().getEdges(), b.getTiedValues().getEdges()))
     differences += !sameNest(a.getEdgeNest(x), b.getEdgeNest(y));
   for (auto [x, y] : llvm::zip(a.getFunction().getArguments(),
                                b.getFunction().getArguments()))

@@ -13,8 +13,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "toast/Simulator/Simulator.h"
 #include "toast/Interfaces/ValueNames.h"
+#include "toast/Simulator/Simulator.h"
 
 #include "mlir/IR/Operation.h"
 #include "llvm/ADT/STLExtras.h"
