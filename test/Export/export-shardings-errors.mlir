@@ -3,8 +3,10 @@
 // option are reported.
 // RUN: toast-opt %s -split-input-file --partir-export-shardings -verify-diagnostics
 // RUN: not toast-opt %S/../Partition/Inputs/matmul-chain.mlir --partir-export-shardings=format=xml 2>&1 | FileCheck %s --check-prefix=FORMAT
+// RUN: not toast-opt %S/../Partition/Inputs/matmul-chain.mlir --partir-export-shardings=scope=ops 2>&1 | FileCheck %s --check-prefix=SCOPE
 
 // FORMAT: format must be both, mhlo or sdy, got 'xml'
+// SCOPE: scope must be all or boundary, got 'ops'
 
 module attributes {partir.mesh = #partir.mesh<["B"=4]>} {
   func.func @main(%x: tensor<16x8xf32>) -> tensor<16x8xf32> {

@@ -79,6 +79,13 @@ struct HloSharding {
 llvm::FailureOr<HloSharding> parseHloSharding(llvm::StringRef text,
                                               std::string &error);
 
+/// Splits a tuple sharding `{{...}, {...}}` (a multi-result op's) into the
+/// text of its elements. Fails, setting `error`, on anything else.
+llvm::LogicalResult
+splitHloTupleSharding(llvm::StringRef text,
+                      llvm::SmallVectorImpl<llvm::StringRef> &elements,
+                      std::string &error);
+
 /// Prints in XLA's syntax (iota device lists in the `<=[...]` form).
 std::string printHloSharding(const HloSharding &sharding);
 

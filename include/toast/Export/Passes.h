@@ -26,6 +26,9 @@ struct ShardingExportOptions {
   bool mhlo = true;
   bool sdy = true;
   std::string meshName = "mesh";
+  /// Every op result and reshard (scope=all), or only the entry function's
+  /// arguments and results (scope=boundary).
+  bool wholeProgram = true;
 };
 
 /// Annotates the entry function of the global `module` with the shardings

@@ -76,14 +76,39 @@ def PartirExportShardingsPass
     * `sdy.sharding = #sdy.sharding<@mesh, [{"B"}, {} ]>`, with a module-level
       `sdy.mesh @mesh = <["B"=4, "M"=2]>` (Shardy).
 
+    With `scope=all` (the default) the whole strategy is written, so that a
+    partitioner that follows annotations rebuilds Toast's plan instead of
+    propagating its own:
+
+    * every op result (also inside `while`/`case` bodies) gets the sharding
+      its op computes it in: `sdy.sharding = #sdy.sharding_per_value<[...]>`
+      (axes the value is kept whole on as `replicated={...}`) and/or
+      `mhlo.sharding` (a tuple `{{...}, {...}}` for several results);
+    * where a reader needs a value in another layout than its producer's
+      (the op slices it differently, or an op without a sharding rule reads
+      it whole), a `sdy.sharding_constraint` (format `sdy`) or a
+      `stablehlo.custom_call @Sharding` with `mhlo.sharding` (formats
+      `mhlo` and `both`) sits between them with the reader's layout; a
+      value Toast keeps in a layout beyond what its producer computes (an
+      explicit tiling) gets one constraint read by all its readers.
+
+    `--partir-import-shardings` reads this form back into the same
+    partitioning state, so lowering the import gives the device-local
+    program the direct path gives. `scope=boundary` annotates only the
+    entry function's arguments and results.
+
     The module gets `mhlo.num_partitions` and `mhlo.num_replicas = 1`; the
     `partir.*` state attributes and `partir.mesh` are removed, so the
     program is what the user had plus the annotations.
 
     **Options:** `format` (`both`, `mhlo` or `sdy`; default `both`),
-    `mesh-name` (default `mesh`).
+    `scope` (`all` or `boundary`; default `all`), `mesh-name` (default
+    `mesh`).
   }];
   let options = [
+    Option<"scope", "scope", "std::string", /*default=*/"\"all\"",
+           "What to annotate: all (every op result and reshard) or boundary "
+           "(the entry function's arguments and results)">,
     Option<"format", "format", "std::string", /*default=*/"\"both\"",
            "Which annotations to write: both, mhlo or sdy">,
     Option<"meshName", "mesh-name", "std::string", /*default=*/"\"mesh\"",

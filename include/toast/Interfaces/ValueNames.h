@@ -11,6 +11,7 @@
 #ifndef TOAST_INTERFACES_VALUENAMES_H
 #define TOAST_INTERFACES_VALUENAMES_H
 
+#include "mlir/IR/Location.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/SmallVector.h"
 
@@ -28,6 +29,20 @@ std::string getArgumentDisplayName(mlir::FunctionOpInterface func, unsigned i);
 
 /// The name of result `i` (`jax.result_info`, `partir.name`), or empty.
 llvm::StringRef getResultName(mlir::FunctionOpInterface func, unsigned i);
+
+/// The first `loc("name")` in `loc`, looking through fused and call-site
+/// locations (JAX writes `loc("jit(f)/dot_general"(#loc2))`), or empty.
+llvm::StringRef getLocationName(mlir::Location loc);
+
+/// The name a user knows `value` by: an entry argument's name attribute, a
+/// returned value's result name, else the location name of the op (or
+/// block argument) defining it; empty when there is none (no `argN`).
+std::string getValueDisplayName(mlir::Value value);
+
+/// The name of `op` in the user's terms: its location name, else the name
+/// of the first operand that has one (a collective of `params['w1']`);
+/// empty when there is none.
+std::string getOpDisplayName(mlir::Operation *op);
 
 } // namespace toast
 

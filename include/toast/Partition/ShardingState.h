@@ -128,8 +128,14 @@ public:
 
   /// The full tiling of `value` (defining nest, then explicit tilings).
   llvm::SmallVector<AxisDim> getTiling(mlir::Value value);
+  /// Only the tiling the defining nest gives (what the producer computes).
+  llvm::SmallVector<AxisDim> getNestTiling(mlir::Value value);
   /// Only the explicit tilings.
   llvm::ArrayRef<AxisDim> getExplicitTiling(mlir::Value value);
+  /// The (axis, dim) levels by which the consumer of `use` (an op with a
+  /// rule or the tied class it feeds) slices the value it reads, or
+  /// std::nullopt when the use is opaque.
+  std::optional<llvm::SmallVector<AxisDim>> getUseSlicing(mlir::OpOperand &use);
   llvm::ArrayRef<std::string> getAtomicAxes(mlir::Value value);
   /// The loop nest of `op` (empty for ops without a rule).
   llvm::ArrayRef<AxisFactor> getLoopNest(mlir::Operation *op);

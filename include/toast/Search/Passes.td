@@ -54,9 +54,19 @@ def ToastAutoPartitionPass
     Results are reproducible for a given `seed` and `threads` unless the
     time budget ends the search early.
 
+    `schedule-out=FILE` writes the strategy found as a schedule JSON of
+    manual tactics (the format `--partir-schedule=file=` reads): the
+    tilings of the entry function's arguments, level by level and axis by
+    axis, selected by the names users know them by (`partir.name`,
+    `jax.arg_info`, `tf.name`, `mhlo.name`; `argN` where a name is missing
+    or not unique). The pass applies the written schedule to the module as
+    it was before the search and warns when propagation from it does not
+    rebuild the same partitioning; an unwritable file is an error.
+
     **Options:** `axes`, `mesh`, `device`, `algorithm`, `seed`, `budget-s`,
     `threads`, `rollouts`, `restart-patience`, `max-states`, `min-dims`,
-    `ilp-time-limit-s`, `iopddl-out`, `report`, `progress`, `materialize`.
+    `ilp-time-limit-s`, `iopddl-out`, `report`, `progress`, `materialize`,
+    `schedule-out`.
   }];
   let options = [
     ListOption<"axes", "axes", "std::string",
@@ -94,6 +104,8 @@ def ToastAutoPartitionPass
     Option<"tf32", "tf32", "bool", /*default=*/"false",
            "Price f32 contractions at the device's TF32 peak (as "
            "--partir-simulate=tf32=true)">,
+    Option<"scheduleOut", "schedule-out", "std::string", /*default=*/"\"\"",
+           "Write the strategy found as a schedule JSON of manual tactics">,
     Option<"iopddlOut", "iopddl-out", "std::string", /*default=*/"\"\"",
            "algorithm=ilp: write the decision problem as IOPDDL JSON here">,
     Option<"report", "report", "bool", /*default=*/"false",

@@ -101,6 +101,8 @@ struct SimulationResult {
   int64_t argumentBytes = 0;
   std::string peakOpName;
   std::string peakOpLocation;
+  /// The op's name in the user's terms (ValueNames.h), or empty.
+  std::string peakOpUserName;
   int64_t peakOpIndex = -1;
   /// The memory floor (docs/simulator.md, "Memory floor"): the largest sum,
   /// over the points between two ops, of the buffers that are defined
@@ -120,6 +122,7 @@ struct SimulationResult {
   /// function entry, before the first op).
   std::string floorOpName;
   std::string floorOpLocation;
+  std::string floorOpUserName;
   int64_t floorOpIndex = -1;
   /// Device memory and whether the peak fits in it.
   int64_t deviceMemoryBytes = 0;

@@ -14,6 +14,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "WholeStrategy.h"
+
 #include "toast/Export/Passes.h"
 #include "toast/Export/ReplicaGroups.h"
 
@@ -74,27 +76,6 @@ computeBoundaryShardings(ModuleOp module, func::FuncOp entry,
   return shardings;
 }
 
-/// The sdy.mesh for `mesh`: an existing one with the same axes, or a new one
-/// (named `name`, uniqued) at the start of the module.
-static sdy::MeshOp getOrCreateSdyMesh(ModuleOp module, partir::MeshAttr mesh,
-                                      StringRef name) {
-  MLIRContext *ctx = module.getContext();
-  auto attr = sdy::MeshAttr::get(ctx, mesh.getNames(), mesh.getSizes(), {});
-  for (auto op : module.getOps<sdy::MeshOp>())
-    if (op.getMesh() == attr && op.getSymName() == name)
-      return op;
-  OpBuilder b(ctx); // detached: SymbolTable::insert uniques the name
-  auto op = sdy::MeshOp::create(b, module.getLoc(), name, attr);
-  SymbolTable(module).insert(op, module.getBody()->begin());
-  return op;
-}
-
-static sdy::TensorShardingAttr toSdy(MLIRContext *ctx, sdy::MeshOp mesh,
-                                     const DimAxisNames &dims) {
-  return sdy::getClosedSharding(FlatSymbolRefAttr::get(mesh.getSymNameAttr()),
-                                dims);
-}
-
 LogicalResult exportShardings(ModuleOp module,
                               const ShardingExportOptions &options) {
   MLIRContext *ctx = module.getContext();
@@ -124,6 +105,14 @@ LogicalResult exportShardings(ModuleOp module,
   if (failed(shardings))
     return failure();
 
+  ShardingWriter writer(module, mesh, options);
+  if (options.wholeProgram) {
+    partition::ShardingState state(func, mesh);
+    if (failed(state.load()) ||
+        failed(annotateWholeProgram(func, state, shardings->args, writer)))
+      return failure();
+  }
+
   // Back to the user's program: no Toast state, tags or mesh.
   partition::ShardingState::clearSavedState(func);
   func.walk([](partir::TagOp tag) {
@@ -132,39 +121,17 @@ LogicalResult exportShardings(ModuleOp module,
   });
   module->removeAttr(partir::PartIRDialect::kMeshAttrName);
 
-  SmallVector<MeshAxis> axes = getMeshAxes(mesh);
-  auto hloString = [&](const DimAxisNames &dims) -> FailureOr<StringAttr> {
-    std::string error;
-    auto sharding = buildHloSharding(axes, dims, error);
-    if (failed(sharding))
-      return func.emitOpError("cannot export a sharding: ") << error;
-    return StringAttr::get(ctx, printHloSharding(*sharding));
-  };
-  sdy::MeshOp sdyMesh;
-  if (options.sdy)
-    sdyMesh = getOrCreateSdyMesh(module, mesh, options.meshName);
-  auto annotate =
-      [&](const DimAxisNames &dims,
-          function_ref<void(StringRef, Attribute)> set) -> LogicalResult {
-    if (options.mhlo) {
-      auto str = hloString(dims);
-      if (failed(str))
-        return failure();
-      set("mhlo.sharding", *str);
-    }
-    if (options.sdy)
-      set(sdy::SdyDialect::kShardingAttrName, toSdy(ctx, sdyMesh, dims));
-    return success();
-  };
   for (auto [i, dims] : llvm::enumerate(shardings->args))
-    if (failed(annotate(dims, [&](StringRef name, Attribute value) {
-          func.setArgAttr(i, name, value);
-        })))
+    if (failed(
+            writer.annotate(dims, func, [&](StringRef name, Attribute value) {
+              func.setArgAttr(i, name, value);
+            })))
       return failure();
   for (auto [i, dims] : llvm::enumerate(shardings->results))
-    if (failed(annotate(dims, [&](StringRef name, Attribute value) {
-          func.setResultAttr(i, name, value);
-        })))
+    if (failed(
+            writer.annotate(dims, func, [&](StringRef name, Attribute value) {
+              func.setResultAttr(i, name, value);
+            })))
       return failure();
   auto i32 = IntegerType::get(ctx, 32);
   module->setAttr("mhlo.num_partitions",
@@ -180,6 +147,14 @@ struct PartirExportShardingsPass
   void runOnOperation() override {
     ShardingExportOptions options;
     options.meshName = meshName;
+    if (scope == "boundary") {
+      options.wholeProgram = false;
+    } else if (scope != "all") {
+      getOperation().emitError("--partir-export-shardings: scope must be "
+                               "all or boundary, got '")
+          << scope << "'";
+      return signalPassFailure();
+    }
     if (format == "mhlo") {
       options.sdy = false;
     } else if (format == "sdy") {

@@ -86,6 +86,7 @@ public:
   explicit Cursor(StringRef text) : text(text) {}
 
   void skipSpace() { text = text.ltrim(); }
+  StringRef remaining() const { return text; }
   bool consume(StringRef token) {
     skipSpace();
     return text.consume_front(token);
@@ -188,6 +189,24 @@ static LogicalResult checkTiled(const HloSharding &s, std::string &error) {
   return success();
 }
 
+LogicalResult splitHloTupleSharding(StringRef text,
+                                    SmallVectorImpl<StringRef> &elements,
+                                    std::string &error) {
+  Cursor c(text);
+  if (!c.consume("{") || !c.peek('{'))
+    return error = "expected a tuple sharding '{{...}, ...}'", failure();
+  do {
+    c.skipSpace();
+    StringRef rest = c.remaining();
+    if (!c.skipBraces())
+      return error = "malformed tuple sharding", failure();
+    elements.push_back(rest.drop_back(c.remaining().size()));
+  } while (c.consume(","));
+  if (!c.consume("}") || !c.atEnd())
+    return error = "unexpected text after the tuple sharding", failure();
+  return success();
+}
+
 FailureOr<HloSharding> parseHloSharding(StringRef text, std::string &error) {
   Cursor c(text);
   HloSharding s;
@@ -198,13 +217,9 @@ FailureOr<HloSharding> parseHloSharding(StringRef text, std::string &error) {
   if (!c.consume("{"))
     return fail("expected '{'");
   if (c.peek('{')) {
-    // A tuple: skip its elements.
-    do {
-      if (!c.skipBraces())
-        return fail("malformed tuple sharding");
-    } while (c.consume(","));
-    if (!c.consume("}") || !c.atEnd())
-      return fail("unexpected text after the tuple sharding");
+    SmallVector<StringRef> elements;
+    if (failed(splitHloTupleSharding(text, elements, error)))
+      return failure();
     s.kind = HloSharding::Kind::Unsupported;
     s.unsupported = "tuple shardings";
     return s;

@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "GspmdRegions.h"
+#include "WholeStrategy.h"
 
 #include "toast/Export/Passes.h"
 #include "toast/Export/ReplicaGroups.h"
@@ -53,6 +54,13 @@ struct Request {
   SmallVector<std::string> atomic;
   /// Whether axes the sharding does not use are fixed (closed).
   bool closed = true;
+  /// What the sharding annotates, besides `value`: the sharding_constraint
+  /// (or reshard, or `@Sharding`) op that carries it, or the op whose result
+  /// `value` is (whole-strategy form).
+  Operation *constraint = nullptr;
+  Operation *op = nullptr;
+  /// A function result's or a manual region boundary's sharding.
+  bool boundary = false;
 
   InFlightDiagnostic emitError() { return anchor->emitError() << what << ": "; }
   InFlightDiagnostic emitWarning() {
@@ -77,11 +85,16 @@ private:
   /// Reads `attrs` of a value into a request (or none, or a warning).
   LogicalResult collect(Value value, DictionaryAttr attrs, std::string what);
   LogicalResult collectAll();
+  /// The shardings of op results (whole-strategy form).
+  LogicalResult collectOpShardings();
   /// The mesh from sdy.mesh, partir.mesh or the mhlo shardings.
   FailureOr<partir::MeshAttr> resolveMesh();
   FailureOr<partir::MeshAttr> synthesizeMesh();
   LogicalResult mapRequests(partir::MeshAttr mesh);
   LogicalResult apply(partir::MeshAttr mesh);
+  /// Rebuilds the state the whole-strategy annotations describe
+  /// (WholeStrategy.h) instead of tiling and propagating.
+  LogicalResult applyWhole(partir::MeshAttr mesh);
 
   ModuleOp module;
   func::FuncOp func;
@@ -89,6 +102,9 @@ private:
   SmallVector<Request, 4> requests;
   /// sharding_constraint and reshard ops: identities carrying a sharding.
   SmallVector<Operation *> constraints;
+  /// Whether ops carry shardings (the whole-strategy form): the state is
+  /// then read from the annotations, implied atomic axes aside.
+  bool whole = false;
 };
 } // namespace
 
@@ -156,10 +172,14 @@ LogicalResult ShardingImporter::collectAll() {
                        "argument " + std::to_string(arg.getArgNumber()))))
       return failure();
   Operation *ret = func.getBody().front().getTerminator();
-  for (unsigned i = 0; i < func.getNumResults(); ++i)
+  for (unsigned i = 0; i < func.getNumResults(); ++i) {
+    size_t before = requests.size();
     if (failed(collect(ret->getOperand(i), func.getResultAttrDict(i),
                        "result " + std::to_string(i))))
       return failure();
+    if (requests.size() > before)
+      requests.back().boundary = true;
+  }
   // A reshard asks for a layout at a program point like a constraint does;
   // the communication it implies is the partitioner's to decide.
   auto constrain = [&](Operation *op, Value input,
@@ -168,6 +188,7 @@ LogicalResult ShardingImporter::collectAll() {
     Request &request = requests.emplace_back();
     request.value = input;
     request.anchor = op;
+    request.constraint = op;
     request.what = op->getName().stripDialect().str();
     request.sdy = sharding;
   };
@@ -183,6 +204,7 @@ LogicalResult ShardingImporter::collectAll() {
       return WalkResult::interrupt();
     if (requests.size() > before) {
       requests.back().anchor = op;
+      requests.back().constraint = op;
       constraints.push_back(op);
     }
     return WalkResult::advance();
@@ -224,6 +246,7 @@ LogicalResult ShardingImporter::collectAll() {
       request.anchor = op;
       request.what = std::move(what);
       request.sdy = sharding;
+      request.boundary = true;
     };
     for (auto [i, operand] : llvm::enumerate(op.getTensors()))
       add(operand, op.getInShardings().getShardings()[i],
@@ -232,6 +255,57 @@ LogicalResult ShardingImporter::collectAll() {
       add(result, op.getOutShardings().getShardings()[i],
           "manual_computation result " + std::to_string(i));
   });
+  return whole ? collectOpShardings() : success();
+}
+
+LogicalResult ShardingImporter::collectOpShardings() {
+  MLIRContext *ctx = module.getContext();
+  auto sdyName = StringAttr::get(ctx, sdy::SdyDialect::kShardingAttrName);
+  auto mhloName = StringAttr::get(ctx, kMhloSharding);
+  SmallVector<Operation *> ops;
+  walkProgram(func.getBody().front(), [&](Operation *op, const Scope &) {
+    if (!llvm::is_contained(constraints, op) &&
+        !isa<sdy::SdyDialect>(op->getDialect()) &&
+        (op->hasAttr(sdyName) || op->hasAttr(mhloName)))
+      ops.push_back(op);
+  });
+  for (Operation *op : ops) {
+    // One dictionary per result, in the form collect() reads.
+    SmallVector<Attribute> perResult;
+    std::string error;
+    if (auto perValue =
+            op->getAttrOfType<sdy::TensorShardingPerValueAttr>(sdyName)) {
+      llvm::append_range(perResult, perValue.getShardings());
+    } else if (Attribute attr = op->getAttr(sdyName)) {
+      perResult.push_back(attr);
+    } else if (auto text = op->getAttrOfType<StringAttr>(mhloName)) {
+      SmallVector<StringRef> elements;
+      if (op->getNumResults() == 1)
+        elements.push_back(text.getValue());
+      else if (failed(splitHloTupleSharding(text.getValue(), elements, error)))
+        return op->emitError("malformed mhlo.sharding \"")
+               << text.getValue() << "\": " << error;
+      for (StringRef element : elements)
+        perResult.push_back(StringAttr::get(ctx, element));
+    } else {
+      return op->emitError("'mhlo.sharding' must be a string");
+    }
+    if (perResult.size() != op->getNumResults())
+      return op->emitError("has ") << perResult.size() << " shardings for "
+                                   << op->getNumResults() << " results";
+    StringAttr key = op->hasAttr(sdyName) ? sdyName : mhloName;
+    for (auto [result, sharding] : llvm::zip(op->getResults(), perResult)) {
+      size_t before = requests.size();
+      auto attrs = DictionaryAttr::get(ctx, {NamedAttribute(key, sharding)});
+      if (failed(collect(result, attrs,
+                         "result " + std::to_string(result.getResultNumber()))))
+        return failure();
+      if (requests.size() > before) {
+        requests.back().anchor = op;
+        requests.back().op = op;
+      }
+    }
+  }
   return success();
 }
 
@@ -372,7 +446,7 @@ LogicalResult ShardingImporter::mapRequests(partir::MeshAttr mesh) {
       }
       for (sdy::AxisRefAttr axis : r.sdy.getReplicatedAxes())
         r.atomic.push_back(axis.getAxisName().str());
-      if (r.closed && options.atomic)
+      if (r.closed && options.atomic && !whole)
         for (const MeshAxis &axis : axes)
           if (!used.contains(axis.name) &&
               !llvm::is_contained(r.atomic, axis.name))
@@ -383,7 +457,7 @@ LogicalResult ShardingImporter::mapRequests(partir::MeshAttr mesh) {
       continue;
     if (r.mhlo->kind == HloSharding::Kind::Replicated) {
       r.dims.resize(cast<ShapedType>(r.value.getType()).getRank());
-      if (options.atomic)
+      if (options.atomic && !whole)
         for (const MeshAxis &axis : axes)
           r.atomic.push_back(axis.name);
       continue;
@@ -396,7 +470,7 @@ LogicalResult ShardingImporter::mapRequests(partir::MeshAttr mesh) {
                            << printHloSharding(*r.mhlo) << "\" on mesh " << mesh
                            << ": " << error;
     r.dims = *dims;
-    if (options.atomic)
+    if (options.atomic && !whole)
       r.atomic = replicated;
   }
   return success();
@@ -454,7 +528,34 @@ LogicalResult ShardingImporter::apply(partir::MeshAttr mesh) {
   return success();
 }
 
+LogicalResult ShardingImporter::applyWhole(partir::MeshAttr mesh) {
+  partition::ShardingState state(func, mesh);
+  if (failed(state.load()))
+    return failure();
+  WholeShardings shardings;
+  for (Request &r : requests) {
+    if ((!r.sdy && !r.mhlo) || r.constraint || r.boundary)
+      continue;
+    shardings.held[r.value] = r.dims;
+    if (!r.atomic.empty())
+      shardings.atomic[r.value] = r.atomic;
+  }
+  for (Request &r : requests)
+    if (r.constraint && (r.sdy || r.mhlo))
+      recordConstraint(r.constraint, r.value, r.dims, shardings);
+  for (Operation *op : constraints) {
+    op->getResult(0).replaceAllUsesWith(op->getOperand(0));
+    op->erase();
+  }
+  constraints.clear();
+  if (failed(applyWholeShardings(state, shardings)))
+    return failure();
+  state.save();
+  return success();
+}
+
 LogicalResult ShardingImporter::run() {
+  whole = hasOpShardings(func);
   if (failed(collectAll()))
     return failure();
   FailureOr<partir::MeshAttr> mesh = resolveMesh();
@@ -471,15 +572,20 @@ LogicalResult ShardingImporter::run() {
     module->setAttr(partir::PartIRDialect::kMeshAttrName, *mesh);
     if (failed(mapRequests(*mesh)))
       return failure();
-    // Constraints become tilings of their operand; removing them first lets
-    // propagation see the uses they separated.
-    for (Operation *op : constraints) {
-      op->getResult(0).replaceAllUsesWith(op->getOperand(0));
-      op->erase();
+    if (whole) {
+      if (failed(applyWhole(*mesh)))
+        return failure();
+    } else {
+      // Constraints become tilings of their operand; removing them first
+      // lets propagation see the uses they separated.
+      for (Operation *op : constraints) {
+        op->getResult(0).replaceAllUsesWith(op->getOperand(0));
+        op->erase();
+      }
+      constraints.clear();
+      if (failed(apply(*mesh)))
+        return failure();
     }
-    constraints.clear();
-    if (failed(apply(*mesh)))
-      return failure();
   }
   // The annotations now live in the partitioning state.
   dropShardings(module);
@@ -521,6 +627,10 @@ void dropShardings(ModuleOp module) {
       return;
     }
     op->removeAttr(sdy::SdyDialect::kShardingAttrName);
+    // Op shardings of the whole-strategy form (GSPMD's `@Sharding` calls
+    // keep theirs: they are constraints).
+    if (!isCustomCall(op, "Sharding"))
+      op->removeAttr(kMhloSharding);
   });
 }
 

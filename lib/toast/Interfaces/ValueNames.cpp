@@ -17,10 +17,15 @@ SmallVector<StringRef> getArgumentNames(FunctionOpInterface func, unsigned i) {
   return names;
 }
 
-/// The name of a `loc("name")` or `loc("name"(inner))` location.
-static StringRef locationName(Location loc) {
+StringRef getLocationName(Location loc) {
   if (auto named = dyn_cast<NameLoc>(loc))
     return named.getName().getValue();
+  if (auto call = dyn_cast<CallSiteLoc>(loc))
+    return getLocationName(call.getCallee());
+  if (auto fused = dyn_cast<FusedLoc>(loc))
+    for (Location inner : fused.getLocations())
+      if (StringRef name = getLocationName(inner); !name.empty())
+        return name;
   return {};
 }
 
@@ -30,7 +35,7 @@ std::string getArgumentDisplayName(FunctionOpInterface func, unsigned i) {
     return names.front().str();
   if (i < func.getFunctionBody().getNumArguments())
     if (StringRef name =
-            locationName(func.getFunctionBody().getArgument(i).getLoc());
+            getLocationName(func.getFunctionBody().getArgument(i).getLoc());
         !name.empty())
       return name.str();
   return "arg" + std::to_string(i);
@@ -40,6 +45,40 @@ StringRef getResultName(FunctionOpInterface func, unsigned i) {
   for (StringRef attr : {"partir.name", "jax.result_info", "tf.name"})
     if (auto name = func.getResultAttrOfType<StringAttr>(i, attr))
       return name.getValue();
+  return {};
+}
+
+} // namespace toast
+
+namespace toast {
+
+std::string getValueDisplayName(Value value) {
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    auto func = dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp());
+    if (func && arg.getOwner()->isEntryBlock()) {
+      SmallVector<StringRef> names = getArgumentNames(func, arg.getArgNumber());
+      if (!names.empty())
+        return names.front().str();
+    }
+    return getLocationName(arg.getLoc()).str();
+  }
+  Operation *def = value.getDefiningOp();
+  for (OpOperand &use : value.getUses())
+    if (use.getOwner()->hasTrait<OpTrait::IsTerminator>())
+      if (auto func =
+              dyn_cast<FunctionOpInterface>(use.getOwner()->getParentOp()))
+        if (StringRef name = getResultName(func, use.getOperandNumber());
+            !name.empty())
+          return name.str();
+  return getLocationName(def->getLoc()).str();
+}
+
+std::string getOpDisplayName(Operation *op) {
+  if (StringRef name = getLocationName(op->getLoc()); !name.empty())
+    return name.str();
+  for (Value operand : op->getOperands())
+    if (std::string name = getValueDisplayName(operand); !name.empty())
+      return name;
   return {};
 }
 

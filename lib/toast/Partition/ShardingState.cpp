@@ -226,7 +226,7 @@ ArrayRef<std::string> ShardingState::getAtomicAxes(Value value) {
   return it == values.end() ? ArrayRef<std::string>() : it->second.atomic;
 }
 
-SmallVector<AxisDim> ShardingState::getTiling(Value value) {
+SmallVector<AxisDim> ShardingState::getNestTiling(Value value) {
   SmallVector<AxisDim> tiling;
   if (NodePort producer = getProducer(value); producer.node)
     for (const AxisFactor &level : producer.node->nest) {
@@ -235,6 +235,19 @@ SmallVector<AxisDim> ShardingState::getTiling(Value value) {
       if (dim != kNoFactor)
         tiling.push_back({level.axis, dim});
     }
+  return tiling;
+}
+
+std::optional<SmallVector<AxisDim>>
+ShardingState::getUseSlicing(OpOperand &use) {
+  NodePort consumer = getConsumer(use);
+  if (!consumer.node)
+    return std::nullopt;
+  return inputSlicing(*consumer.node, consumer.index);
+}
+
+SmallVector<AxisDim> ShardingState::getTiling(Value value) {
+  SmallVector<AxisDim> tiling = getNestTiling(value);
   // Explicit tilings the defining nest already provides are satisfied.
   for (const AxisDim &level : getExplicitTiling(value))
     if (!llvm::any_of(tiling, [&](auto &l) { return l.axis == level.axis; }))

@@ -74,6 +74,8 @@ std::string toast::sim::toJSON(const SimulationResult &result,
             [](const CollectiveStats &s) { return s.time; });
     perKind("collective_bytes",
             [](const CollectiveStats &s) { return s.bytes; });
+    json.attribute("peak_memory_name", result.peakOpUserName);
+    json.attribute("memory_floor_name", result.floorOpUserName);
     if (relative)
       json.attributeObject("relative_cost", [&] {
         number("rt", relative->runtime);
@@ -84,6 +86,11 @@ std::string toast::sim::toJSON(const SimulationResult &result,
   });
   os << "\n";
   return out;
+}
+
+/// ` (params['w1'])` when the op has a name in the user's terms.
+static std::string userName(const std::string &name) {
+  return name.empty() ? "" : " (" + name + ")";
 }
 
 /// `1.5 ms`, `320 us`, ...
@@ -135,7 +142,7 @@ void toast::sim::printSummary(llvm::raw_ostream &os,
      << "%)";
   if (result.peakOpIndex >= 0)
     os << " at op #" << result.peakOpIndex << " " << result.peakOpName << " "
-       << result.peakOpLocation;
+       << result.peakOpLocation << userName(result.peakOpUserName);
   else
     os << " at function entry";
   os << "\n";
@@ -147,7 +154,7 @@ void toast::sim::printSummary(llvm::raw_ostream &os,
   os << ", arguments " << formatBytes(result.memoryFloorArgumentBytes);
   if (result.floorOpIndex >= 0)
     os << ", after op #" << result.floorOpIndex << " " << result.floorOpName
-       << " " << result.floorOpLocation;
+       << " " << result.floorOpLocation << userName(result.floorOpUserName);
   else
     os << ", at function entry";
   os << "\n";

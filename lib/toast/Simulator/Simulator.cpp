@@ -23,6 +23,7 @@
 #include "toast/Dialect/PartIR/HLO/IR/PartIRHLO.h"
 #include "toast/Dialect/StableHLO/IR/StablehloOps.h"
 #include "toast/Interfaces/ControlFlow.h"
+#include "toast/Interfaces/ValueNames.h"
 #include "toast/Simulator/Aliasing.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -347,6 +348,7 @@ void Simulation::finishMemory(int64_t end, bool withFloor) {
     llvm::raw_string_ostream os(loc);
     op->getLoc().print(os);
     res.peakOpLocation = loc;
+    res.peakOpUserName = toast::getOpDisplayName(op);
   }
   res.deviceMemoryBytes = static_cast<int64_t>(device.memoryBytes);
   res.fitsInMemory = res.peakMemoryBytes <= res.deviceMemoryBytes;
@@ -470,6 +472,7 @@ void Simulation::computeFloor(int64_t end) {
   }
   res.floorOpName.clear();
   res.floorOpLocation.clear();
+  res.floorOpUserName.clear();
   if (res.floorOpIndex >= 0) {
     Operation *op = trace[res.floorOpIndex];
     res.floorOpName = op->getName().getStringRef().str();
@@ -477,6 +480,7 @@ void Simulation::computeFloor(int64_t end) {
     llvm::raw_string_ostream os(loc);
     op->getLoc().print(os);
     res.floorOpLocation = loc;
+    res.floorOpUserName = toast::getOpDisplayName(op);
   }
 }
 

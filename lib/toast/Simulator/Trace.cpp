@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "toast/Interfaces/ValueNames.h"
 #include "toast/Simulator/Simulator.h"
 
 #include "mlir/IR/Operation.h"
@@ -195,6 +196,8 @@ void toast::sim::writeChromeTrace(llvm::raw_ostream &os,
       json.attributeObject("args", [&] {
         json.attribute("op_index", e.index);
         json.attribute("loc", locationOf(e.op));
+        if (std::string name = toast::getOpDisplayName(e.op); !name.empty())
+          json.attribute("value", name);
         count(json, "repeat", e.repeat);
         if (e.collective) {
           json.attribute("kind", getCollectiveKindName(e.kind));
@@ -254,6 +257,8 @@ void toast::sim::writeChromeTrace(llvm::raw_ostream &os,
         json.attribute("bytes", result.peakMemoryBytes);
         json.attribute("op", result.peakOpName);
         json.attribute("loc", result.peakOpLocation);
+        if (!result.peakOpUserName.empty())
+          json.attribute("value", result.peakOpUserName);
         json.attribute("op_index", result.peakOpIndex);
       });
     });

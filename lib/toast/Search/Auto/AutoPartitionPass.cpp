@@ -1,12 +1,61 @@
 //===- AutoPartitionPass.cpp - --toast-auto-partition --------------------===//
 
 #include "toast/Partition/Schedule.h"
+#include "toast/Partition/ScheduleWriter.h"
 #include "toast/Search/AutoPartition.h"
 #include "toast/Search/Passes.h"
 
 namespace toast::search {
 #define GEN_PASS_DEF_TOASTAUTOPARTITIONPASS
 #include "toast/Search/Passes.h.inc"
+
+/// Writes the strategy the search left in `module` as a schedule of manual
+/// tactics to `path`, and warns when applying that schedule to `original`
+/// (the module before the search) does not give the same state.
+static mlir::LogicalResult writeFoundSchedule(mlir::ModuleOp module,
+                                              mlir::ModuleOp original,
+                                              llvm::StringRef path,
+                                              bool materialize) {
+  auto func = partition::getEntryFunction(module);
+  if (failed(func))
+    return mlir::failure();
+  partition::ShardingState found(*func, partir::getMesh(module));
+  if (failed(found.load()))
+    return mlir::failure();
+  std::string text =
+      partition::printScheduleJson(partition::scheduleFromState(found));
+  std::error_code error;
+  llvm::raw_fd_ostream os(path, error);
+  if (error)
+    return module.emitError("--toast-auto-partition: cannot write schedule-out "
+                            "file '")
+           << path << "': " << error.message();
+  os << text;
+  // The schedule holds the whole state: it replays on the program without
+  // the state earlier tactic passes saved.
+  auto replayedFunc = partition::getEntryFunction(original);
+  if (failed(replayedFunc))
+    return mlir::failure();
+  partition::ShardingState::clearSavedState(*replayedFunc);
+  std::string parseError;
+  auto schedule = partition::parseSchedule(text, parseError);
+  if (failed(schedule))
+    return module.emitError("--toast-auto-partition: the written schedule '")
+           << path << "' does not parse: " << parseError;
+  if (failed(partition::partition(original, *schedule, /*materialize=*/false)))
+    return module.emitError("--toast-auto-partition: the written schedule '")
+           << path << "' does not apply";
+  partition::ShardingState replayed(*replayedFunc, found.getMesh());
+  if (failed(replayed.load()))
+    return mlir::failure();
+  if (unsigned differences = partition::countStateDifferences(found, replayed))
+    mlir::emitWarning(module.getLoc())
+        << "schedule-out: applying '" << path
+        << "' reproduces the strategy only in part: " << differences
+        << " ops, loops or arguments are partitioned differently after its "
+           "propagation";
+  return materialize ? found.materializeCore() : mlir::success();
+}
 
 namespace {
 struct ToastAutoPartitionPass
@@ -45,8 +94,15 @@ struct ToastAutoPartitionPass
     partition::Schedule schedule;
     schedule.mesh = *mesh;
     schedule.automatic.push_back(tactic);
-    auto reports = partition::partition(module, schedule, materialize);
+    mlir::OwningOpRef<mlir::ModuleOp> original;
+    if (!scheduleOut.empty())
+      original = module.clone();
+    auto reports = partition::partition(module, schedule,
+                                        materialize && scheduleOut.empty());
     if (failed(reports))
+      return signalPassFailure();
+    if (!scheduleOut.empty() &&
+        failed(writeFoundSchedule(module, *original, scheduleOut, materialize)))
       return signalPassFailure();
     if (!report)
       return;

@@ -1,0 +1,132 @@
+//===- ScheduleWriter.cpp - A partitioning state as manual tactics --------===//
+
+#include "toast/Partition/ScheduleWriter.h"
+#include "toast/Interfaces/ValueNames.h"
+
+#include "llvm/Support/JSON.h"
+
+using namespace mlir;
+
+namespace toast::partition {
+
+/// Whether `name` would be read as something other than a plain name.
+static bool isSpecialSelector(StringRef name) {
+  unsigned index;
+  return name.empty() || name.starts_with("re:") ||
+         (name.starts_with("arg") &&
+          !name.drop_front(3).getAsInteger(10, index));
+}
+
+/// A selector of argument `i` alone: its first name no other argument or
+/// tag has, else `argN` (the positional selector).
+static std::string selectorFor(func::FuncOp func, unsigned i) {
+  for (StringRef name : getArgumentNames(func, i)) {
+    if (isSpecialSelector(name))
+      continue;
+    bool unique = true;
+    for (unsigned j = 0; j < func.getNumArguments() && unique; ++j)
+      unique = j == i || !llvm::is_contained(getArgumentNames(func, j), name);
+    func.walk([&](partir::TagOp tag) { unique &= tag.getName() != name; });
+    if (unique)
+      return name.str();
+  }
+  return "arg" + std::to_string(i);
+}
+
+Schedule scheduleFromState(ShardingState &state) {
+  func::FuncOp func = state.getFunction();
+  partir::MeshAttr mesh = state.getMesh();
+  Schedule schedule;
+  for (auto [name, size] : llvm::zip(mesh.getNames(), mesh.getSizes()))
+    schedule.mesh.push_back({name.str(), size});
+  SmallVector<std::string> selectors;
+  size_t depth = 0;
+  for (BlockArgument arg : func.getArguments()) {
+    selectors.push_back(selectorFor(func, arg.getArgNumber()));
+    depth = std::max(depth, state.getExplicitTiling(arg).size());
+  }
+  // Axes kept whole first, so that no tiling propagates onto them.
+  for (StringAttr axis : mesh.getNames()) {
+    ManualTactic tactic;
+    tactic.name = "keep-" + axis.str();
+    tactic.axis = axis.str();
+    for (BlockArgument arg : func.getArguments())
+      if (llvm::is_contained(state.getAtomicAxes(arg), axis.getValue()))
+        tactic.inputs.push_back(
+            {selectors[arg.getArgNumber()], {InputSpec::Kind::Replicated, 0}});
+    if (!tactic.inputs.empty())
+      schedule.tactics.push_back(std::move(tactic));
+  }
+  for (size_t level = 0; level < depth; ++level)
+    for (StringAttr axis : mesh.getNames()) {
+      ManualTactic tactic;
+      tactic.name = axis.str() + "-" + std::to_string(level);
+      tactic.axis = axis.str();
+      for (BlockArgument arg : func.getArguments()) {
+        ArrayRef<AxisDim> tiling = state.getExplicitTiling(arg);
+        if (level < tiling.size() && tiling[level].axis == axis.getValue())
+          tactic.inputs.push_back({selectors[arg.getArgNumber()],
+                                   {InputSpec::Kind::Dim, tiling[level].dim}});
+      }
+      if (!tactic.inputs.empty())
+        schedule.tactics.push_back(std::move(tactic));
+    }
+  return schedule;
+}
+
+std::string printScheduleJson(const Schedule &schedule) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  llvm::json::OStream json(os, /*IndentSize=*/1);
+  json.object([&] {
+    json.attributeObject("mesh", [&] {
+      for (auto &[name, size] : schedule.mesh)
+        json.attribute(name, size);
+    });
+    json.attributeArray("tactics", [&] {
+      for (const ManualTactic &tactic : schedule.tactics)
+        json.object([&] {
+          json.attribute("name", tactic.name);
+          json.attribute("kind", "manual");
+          json.attribute("axis", tactic.axis);
+          json.attributeObject("inputs", [&] {
+            for (auto &[selector, spec] : tactic.inputs) {
+              if (spec.kind == InputSpec::Kind::Replicated)
+                json.attribute(selector, "replicated");
+              else
+                json.attribute(selector, spec.dim);
+            }
+          });
+        });
+    });
+  });
+  text += "\n";
+  return text;
+}
+
+static bool sameNest(ArrayRef<AxisFactor> a, ArrayRef<AxisFactor> b) {
+  return a.size() == b.size() && llvm::all_of(llvm::zip(a, b), [](auto pair) {
+           auto &[x, y] = pair;
+           return x.axis == y.axis && x.factor == y.factor;
+         });
+}
+
+unsigned countStateDifferences(ShardingState &a, ShardingState &b) {
+  SmallVector<Operation *> opsA, opsB;
+  a.getFunction().walk([&](Operation *op) { opsA.push_back(op); });
+  b.getFunction().walk([&](Operation *op) { opsB.push_back(op); });
+  if (opsA.size() != opsB.size())
+    return std::max(opsA.size(), opsB.size());
+  unsigned differences = 0;
+  for (auto [x, y] : llvm::zip(opsA, opsB))
+    differences += !sameNest(a.getLoopNest(x), b.getLoopNest(y));
+  for (auto [x, y] :
+       llvm::zip(a.getTiedValues().getEdges(), b.getTiedValues().getEdges()))
+    differences += !sameNest(a.getEdgeNest(x), b.getEdgeNest(y));
+  for (auto [x, y] : llvm::zip(a.getFunction().getArguments(),
+                               b.getFunction().getArguments()))
+    differences += a.getTiling(x) != b.getTiling(y);
+  return differences;
+}
+
+} // namespace toast::partition

@@ -1,0 +1,45 @@
+// --toast-auto-partition="... schedule-out=FILE" writes the strategy found
+// as a schedule of manual tactics over the arguments' names; applying it
+// gives the auto pass's device-local program (same ops, local types,
+// collectives, step time and peak memory). Where propagation from argument
+// tilings cannot rebuild the strategy, the pass says so. An unwritable
+// path is an error.
+//
+// RUN: toast-models mlp --batch 4 --d-model 8 --hidden 16 --quiet -o %t.mlp.mlir
+// RUN: toast-opt %t.mlp.mlir --toast-auto-partition="mesh=B=4,M=2 device=file:%S/Inputs/slow.json seed=1 rollouts=500 budget-s=0 min-dims=2 progress=false schedule-out=%t.found.json" --partir-lower-to-hlo --partir-optimize-collectives -o %t.auto.mlir 2>&1 | FileCheck %s --check-prefix=QUIET --allow-empty
+// RUN: FileCheck %s --check-prefix=JSON < %t.found.json
+// RUN: toast-opt %t.mlp.mlir --partir-schedule=file=%t.found.json --partir-lower-to-hlo --partir-optimize-collectives -o %t.replayed.mlir
+// RUN: %python %S/../Export/Inputs/whole_roundtrip.py toast-opt --compare %t.auto.mlir %t.replayed.mlir | FileCheck %s --check-prefix=SAME
+//
+// RUN: toast-models t32 --layers 1 --batch 2 --seq 8 --d-model 16 --heads 4 --key-size 4 --vocab 32 --hidden 24 --quiet -o %t.t32.mlir
+// RUN: toast-opt %t.t32.mlir --toast-auto-partition="mesh=B=4,M=2 device=file:%S/Inputs/slow.json seed=1 rollouts=500 budget-s=0 min-dims=2 progress=false schedule-out=%t.t32.json" -o /dev/null 2>&1 | FileCheck %s --check-prefix=PART
+//
+// The schedule holds the whole state, tactics before the search included.
+// RUN: toast-opt %s --partir-manual-partition="axis=B inputs=arg0=0;arg1=1;arg2=0 mesh=B=2,M=2" --toast-auto-partition="axes=M progress=false rollouts=10 schedule-out=%t.names.json" -o /dev/null
+// RUN: FileCheck %s --check-prefix=NAMES < %t.names.json
+// RUN: not toast-opt %s --toast-auto-partition="mesh=B=2 progress=false rollouts=10 schedule-out=%t.missing/dir/found.json" -o /dev/null 2>&1 | FileCheck %s --check-prefix=ERR
+
+// QUIET-NOT: schedule-out
+// JSON: "mesh": {
+// JSON-NEXT: "B": 4,
+// JSON-NEXT: "M": 2
+// JSON: "kind": "manual",
+// JSON: "params.layer_0.w": 1,
+// SAME: ok compare
+// PART: warning: schedule-out: applying '{{.*}}t32.json' reproduces the strategy only in part: {{[0-9]+}} ops, loops or arguments are partitioned differently after its propagation
+
+// JAX names; a name two arguments share falls back to the position.
+// NAMES: "inputs": {
+// NAMES-DAG: "x['batch']": 0
+// NAMES-DAG: "arg1": 1
+// NAMES-DAG: "arg2": 0
+// NAMES: }
+// ERR: error: --toast-auto-partition: cannot write schedule-out file '{{.*}}found.json': {{.*}}
+
+func.func @main(%x: tensor<64x32xf32> {jax.arg_info = "x['batch']"},
+                %w1: tensor<32x64xf32> {jax.arg_info = "w"},
+                %w2: tensor<64x32xf32> {jax.arg_info = "w"}) -> (tensor<64x32xf32> {jax.result_info = "y"}) {
+  %0 = stablehlo.dot_general %x, %w1, contracting_dims = [1] x [0] : (tensor<64x32xf32>, tensor<32x64xf32>) -> tensor<64x64xf32>
+  %1 = stablehlo.dot_general %0, %w2, contracting_dims = [1] x [0] : (tensor<64x64xf32>, tensor<64x32xf32>) -> tensor<64x32xf32>
+  return %1 : tensor<64x32xf32>
+}
