@@ -3,14 +3,15 @@
 // PartIR appendix A.5 / TOAST §4.5: an analytical simulator of the
 // device-local program that PartIR:HLO lowering produces (one SPMD program,
 // identical on every device). It estimates
-//   - the step time: per-op roofline (contractions from their FLOPs, other
-//     ops optionally from bytes moved) plus ring collectives with α-β terms,
+//   - the step time: per-fusion roofline (FLOPs of contractions against the
+//     peak of their element type, bytes at the fusion boundary against HBM
+//     bandwidth; Fusion.h) plus ring collectives with α-β terms,
 //     accumulated along the critical path of a one-stream (default) or
 //     two-stream (compute + communication, overlapping) schedule;
 //   - the peak memory per device: live ranges of device-local tensors
 //     (arguments live for the whole program, values die after their last
-//     use, a loop's carried values share one buffer: Aliasing.h),
-//     optionally with fusion of elementwise chains;
+//     use, a loop's carried values share one buffer: Aliasing.h), fused
+//     values none;
 //   - loop and branch bodies priced as often as they run (a counted
 //     loop's body trip-count times);
 //   - collective counts per kind (PartIR tables 2 and 3);
@@ -43,14 +44,16 @@ namespace toast::sim {
 
 /// Knobs of the cost model.
 struct SimulationOptions {
-  /// Price every non-contraction op by the bytes it moves through HBM and
-  /// contractions by max(compute, memory) (roofline). Off: only
-  /// contractions and collectives take time (TOAST §4.5).
-  bool memoryBound = false;
-  /// Fuse elementwise chains: an elementwise (or broadcast_in_dim) result
-  /// whose only use is an elementwise op of the same block is never
-  /// materialized (no memory, no HBM traffic).
-  bool fusion = false;
+  /// The roofline (the default): every op or fusion takes max(FLOPs /
+  /// peak for its element type, HBM bytes / bandwidth), where the bytes
+  /// are what it reads and writes at its boundary. Off: only contractions
+  /// and collectives take time (TOAST §4.5).
+  bool memoryBound = true;
+  /// The fusion model of Fusion.h (the default): elementwise and data
+  /// movement ops fuse into their readers, reduces absorb their producers
+  /// and fuse forward as epilogues; a fused value has no buffer and no
+  /// traffic. Off: every value is a buffer, every op reads its operands.
+  bool fusion = true;
   /// Two streams: collectives run on their own stream and overlap with
   /// independent compute. Off: one stream, step time = compute + comm.
   bool overlap = false;
