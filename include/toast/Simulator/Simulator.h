@@ -70,6 +70,13 @@ struct SimulationOptions {
   /// Emit a warning on every `while` whose trip count is not a constant
   /// (the pass does; the search, which simulates many states, does not).
   bool warnUncountedLoops = false;
+  /// The model before fusion and the roofline were the default: only
+  /// contractions and collectives take time, every value is a buffer.
+  static SimulationOptions legacy() {
+    SimulationOptions options;
+    options.memoryBound = options.fusion = false;
+    return options;
+  }
   /// Emit a warning on the first contraction of each element type the
   /// device has no peak for (neither the type's key nor `default`); it is
   /// priced at the f32 peak.
