@@ -71,6 +71,11 @@ bool isFusedIntoReaders(mlir::Operation *producer, int64_t elements,
 /// none either; the caller knows whether the op is one.
 bool isFreeOp(mlir::Operation *op);
 
+/// The operand of which `op` reads only what it returns (slice,
+/// dynamic_slice, gather: operand 0), or -1. An unfused such op counts the
+/// result's bytes for that operand, not the whole buffer.
+int getSlicedOperand(mlir::Operation *op);
+
 /// Calls `visit(buffer)` once per materialized buffer a fusion whose root
 /// reads `operands` reads: a fused operand stands for what it read,
 /// recursively. `fusedInputs[b]` lists what fused buffer `b` reads (empty

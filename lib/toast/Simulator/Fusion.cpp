@@ -59,3 +59,7 @@ bool toast::sim::isFreeOp(Operation *op) {
   return isa<hlo::ConstantOp, hlo::PartitionIdOp, hlo::ReplicaIdOp,
              hlo::OptimizationBarrierOp, phlo::AllSliceOp>(op);
 }
+
+int toast::sim::getSlicedOperand(Operation *op) {
+  return isa<hlo::SliceOp, hlo::DynamicSliceOp, hlo::GatherOp>(op) ? 0 : -1;
+}

@@ -224,17 +224,30 @@ private:
   /// Marks the materialized buffers the op at `at` reads through
   /// `operands` (fused ones stand for what they read) used there, and
   /// returns their bytes (each once) and when the last is ready.
+  /// Operand `sliced` (getSlicedOperand), when materialized, counts at
+  /// most `sliceBytes`.
   std::pair<double, double> readInputs(ArrayRef<unsigned> operands,
-                                       int64_t at) {
+                                       int64_t at, int sliced = -1,
+                                       double sliceBytes = 0) {
     SmallVector<int, 4> ids(operands.begin(), operands.end());
+    int slicedBuffer = -1;
+    if (sliced >= 0 && !buffers[ids[sliced]].fused)
+      std::swap(slicedBuffer, ids[sliced]);
     double bytes = 0, ready = 0;
+    auto read = [&](unsigned b, double count) {
+      use(b, at);
+      bytes += count;
+      ready = std::max(ready, buffers[b].ready);
+    };
     visitFusionInputs(
         ids, fusedInputs, [&](int b) { return buffers[b].fused; }, stamp,
         ++generation, [&](unsigned b) {
-          use(b, at);
-          bytes += static_cast<double>(buffers[b].bytes);
-          ready = std::max(ready, buffers[b].ready);
+          read(b, static_cast<double>(buffers[b].bytes));
         });
+    if (slicedBuffer >= 0 && stamp[slicedBuffer] != generation)
+      read(slicedBuffer, std::min(static_cast<double>(
+                                      buffers[slicedBuffer].bytes),
+                                  sliceBytes));
     return {bytes, ready};
   }
   /// Marks `buffer` used by the op at trace index `at`.
@@ -731,7 +744,9 @@ LogicalResult Simulation::emit(Operation *op, ValueMap &values) {
   // materialized one reads its inputs here, each once.
   double ready = 0, trafficBytes = 0;
   if (!fused)
-    std::tie(trafficBytes, ready) = readInputs(operandBuffers, at);
+    std::tie(trafficBytes, ready) = readInputs(
+        operandBuffers, at, getSlicedOperand(op),
+        op->getNumResults() ? getTypeBytes(op->getResult(0).getType()) : 0);
 
   // Price the op.
   double computeTime = 0, commTime = 0, opFlops = 0, opCommBytes = 0;

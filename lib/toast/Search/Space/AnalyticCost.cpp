@@ -212,7 +212,10 @@ void Evaluation::emitOp(unsigned i) {
                   firstInputBytes == firstResultBytes && inputs[0] >= 0 &&
                   !buffers[inputs[0]].fused;
   bool fused = !aliasing && fusion && isFusedResult(i);
-  double trafficBytes = fused ? 0 : readInputs(inputs);
+  double trafficBytes =
+      fused ? 0
+            : readInputs(inputs, sim::getSlicedOperand(p.op),
+                         firstResultBytes);
   for (unsigned k : p.hoistedConstants)
     touch(hoistedBuffers[k]);
   llvm::SmallVector<int, 1> sources;
@@ -275,14 +278,24 @@ bool Evaluation::isFusedResult(unsigned i) const {
 
 /// Touches the materialized buffers an op reading `inputs` reads (fused
 /// ones stand for what they read) and returns their bytes, each once.
-double Evaluation::readInputs(llvm::ArrayRef<int> inputs) {
+double Evaluation::readInputs(llvm::ArrayRef<int> inputs, int sliced,
+                              double sliceBytes) {
+  llvm::SmallVector<int, 4> ids(inputs.begin(), inputs.end());
+  int slicedBuffer = -1;
+  if (sliced >= 0 && ids[sliced] >= 0 && !buffers[ids[sliced]].fused)
+    std::swap(slicedBuffer, ids[sliced]);
   double bytes = 0;
   sim::visitFusionInputs(
-      inputs, fusedInputs, [&](int b) { return buffers[b].fused; }, stamp,
+      ids, fusedInputs, [&](int b) { return buffers[b].fused; }, stamp,
       ++generation, [&](unsigned b) {
         touch(b);
         bytes += static_cast<double>(buffers[b].bytes);
       });
+  if (slicedBuffer >= 0 && stamp[slicedBuffer] != generation) {
+    touch(slicedBuffer);
+    bytes += std::min(static_cast<double>(buffers[slicedBuffer].bytes),
+                      sliceBytes);
+  }
   return bytes;
 }
 

@@ -259,7 +259,8 @@ private:
            axisProduct(dimsMask(plans[value].sourceTiling));
   }
   bool isFusedResult(unsigned i) const;
-  double readInputs(llvm::ArrayRef<int> inputs);
+  double readInputs(llvm::ArrayRef<int> inputs, int sliced = -1,
+                    double sliceBytes = 0);
   void touch(int buffer) {
     if (buffer >= 0)
       buffers[buffer].lastUse = std::max(buffers[buffer].lastUse, at);
