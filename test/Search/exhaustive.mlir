@@ -30,4 +30,4 @@ func.func @main(%x: tensor<256x8xf32> {partir.name = "x"},
 // LOOPS: partir.loop "B"
 // LOOPS: partir.loop "M"
 
-// LIMIT: auto-partition: exhaustive chose 1 actions in {{.*}} 9 states priced; best after {{[0-9.]+}} s; stopped: best of 9 states: state limit): cost 0.25
+// LIMIT: auto-partition: exhaustive chose 1 actions in {{.*}} 9 states priced; best after {{[0-9.]+}} s; stopped: best of 9 states: state limit): cost 0.2653
