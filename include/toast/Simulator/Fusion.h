@@ -83,10 +83,10 @@ int getSlicedOperand(mlir::Operation *op);
 /// tells them apart. `stamp` is scratch (one entry per buffer, grown as
 /// needed) and `generation` a value no entry of it has yet.
 template <typename IsFused, typename Visit>
-void visitFusionInputs(llvm::ArrayRef<int> operands,
-                       const std::vector<llvm::SmallVector<int, 2>> &fusedInputs,
-                       IsFused isFused, std::vector<unsigned> &stamp,
-                       unsigned generation, Visit visit) {
+void visitFusionInputs(
+    llvm::ArrayRef<int> operands,
+    const std::vector<llvm::SmallVector<int, 2>> &fusedInputs, IsFused isFused,
+    std::vector<unsigned> &stamp, unsigned generation, Visit visit) {
   if (stamp.size() < fusedInputs.size())
     stamp.resize(fusedInputs.size(), 0);
   llvm::SmallVector<int, 8> stack(operands.rbegin(), operands.rend());

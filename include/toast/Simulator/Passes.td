@@ -49,7 +49,7 @@ def PartirSimulatePass : Pass<"partir-simulate", "::mlir::ModuleOp"> {
     sum, over the points between two ops, of the buffers defined before the
     point and read after it (arguments, the forward values the backward pass
     reads, gradients awaiting their update, results), leaving out what a
-    fusing backend need not store (single-use fusible intermediates;
+    fusing backend need not store (values the fusion rule fuses;
     broadcasts, converts, iota and splat constants count as what they are
     recomputed from). No buffer reuse goes below it: the peak is never
     smaller.

@@ -1,4 +1,5 @@
-//===- Simulator.h - Analytical simulator of device-local programs -*- C++ -*-===//
+//===- Simulator.h - Analytical simulator of device-local programs -*- C++
+//-*-===//
 //
 // PartIR appendix A.5 / TOAST §4.5: an analytical simulator of the
 // device-local program that PartIR:HLO lowering produces (one SPMD program,
@@ -116,12 +117,13 @@ struct SimulationResult {
   /// over the points between two ops, of the buffers that are defined
   /// before the point and read after it (every entry argument at the
   /// start, those the caller keeps and the returned values to the end),
-  /// counting what a fusing backend need not store as nothing (single-use
-  /// fusible intermediates, iota, splat constants) or as the smaller value
-  /// it recomputes it from (broadcasts, converts). Any buffer assignment of
+  /// counting what a fusing backend need not store as nothing (values the
+  /// fusion rule fuses, iota, splat constants) or as the smaller value it
+  /// recomputes it from (broadcasts, converts). Any buffer assignment of
   /// the program in the simulated order holds it: peakMemoryBytes >=
-  /// memoryFloorBytes. It does not depend on fusion, memory-bound pricing
-  /// or overlap; donation can lower it.
+  /// memoryFloorBytes. It does not depend on memory-bound pricing or
+  /// overlap; donation can lower it, and without fusion the inputs of
+  /// fusible values die earlier (a lower floor).
   int64_t memoryFloorBytes = 0;
   /// The entry arguments' part of the floor (parameters, optimizer state,
   /// inputs still live there).

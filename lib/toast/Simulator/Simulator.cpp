@@ -93,9 +93,9 @@ bool isFusibleResult(Operation *op) {
     if (user->getBlock() == op->getBlock() &&
         !user->hasTrait<OpTrait::IsTerminator>()) {
       reader.op = user;
-      reader.resultElements =
-          user->getNumResults() ? getNumElements(user->getResult(0).getType())
-                                : 0;
+      reader.resultElements = user->getNumResults()
+                                  ? getNumElements(user->getResult(0).getType())
+                                  : 0;
     }
     readers.push_back(reader);
   }
@@ -226,9 +226,8 @@ private:
   /// returns their bytes (each once) and when the last is ready.
   /// Operand `sliced` (getSlicedOperand), when materialized, counts at
   /// most `sliceBytes`.
-  std::pair<double, double> readInputs(ArrayRef<unsigned> operands,
-                                       int64_t at, int sliced = -1,
-                                       double sliceBytes = 0) {
+  std::pair<double, double> readInputs(ArrayRef<unsigned> operands, int64_t at,
+                                       int sliced = -1, double sliceBytes = 0) {
     SmallVector<int, 4> ids(operands.begin(), operands.end());
     int slicedBuffer = -1;
     if (sliced >= 0 && !buffers[ids[sliced]].fused)
@@ -241,13 +240,12 @@ private:
     };
     visitFusionInputs(
         ids, fusedInputs, [&](int b) { return buffers[b].fused; }, stamp,
-        ++generation, [&](unsigned b) {
-          read(b, static_cast<double>(buffers[b].bytes));
-        });
+        ++generation,
+        [&](unsigned b) { read(b, static_cast<double>(buffers[b].bytes)); });
     if (slicedBuffer >= 0 && stamp[slicedBuffer] != generation)
-      read(slicedBuffer, std::min(static_cast<double>(
-                                      buffers[slicedBuffer].bytes),
-                                  sliceBytes));
+      read(slicedBuffer,
+           std::min(static_cast<double>(buffers[slicedBuffer].bytes),
+                    sliceBytes));
     return {bytes, ready};
   }
   /// Marks `buffer` used by the op at trace index `at`.
@@ -735,8 +733,7 @@ LogicalResult Simulation::emit(Operation *op, ValueMap &values) {
     operandBuffers.push_back(lookup(operand, values));
   // A reshape is a view of its operand unless that is fused: it is then a
   // loop op like any other.
-  bool aliasing =
-      isAliasingOp(op) && !buffers[operandBuffers.front()].fused;
+  bool aliasing = isAliasingOp(op) && !buffers[operandBuffers.front()].fused;
   bool fusible = !aliasing && isFusibleResult(op);
   bool fused = fusible && options.fusion;
 

@@ -18,6 +18,11 @@
 //    all_reduces of an add, when those ops are not partitioned;
 //  * makes arguments device-local when every use slices them alike, and
 //    drops the gather feeding the return.
+// Every op is then fused or priced as the simulator's defaults say
+// (toast/Simulator/Fusion.h): a value is fused when every reader reads the
+// local result directly (no collective or slice in between) and the rule
+// allows it; a materialized op takes the roofline of its FLOPs and the
+// bytes of what it reads (through its fused operands) and writes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -207,15 +212,16 @@ void Evaluation::emitOp(unsigned i) {
   for (auto [axis, factor] : nests[i])
     tiles *= impl.axisSizes[axis];
   int firstResultBytes =
-      p.results.empty() ? -1 : bytesOf(p.results[0], plans[p.results[0]].sourceTiling);
+      p.results.empty()
+          ? -1
+          : bytesOf(p.results[0], plans[p.results[0]].sourceTiling);
   bool aliasing = p.mayAlias && p.results.size() == 1 &&
                   firstInputBytes == firstResultBytes && inputs[0] >= 0 &&
                   !buffers[inputs[0]].fused;
   bool fused = !aliasing && fusion && isFusedResult(i);
   double trafficBytes =
       fused ? 0
-            : readInputs(inputs, sim::getSlicedOperand(p.op),
-                         firstResultBytes);
+            : readInputs(inputs, sim::getSlicedOperand(p.op), firstResultBytes);
   for (unsigned k : p.hoistedConstants)
     touch(hoistedBuffers[k]);
   llvm::SmallVector<int, 1> sources;
@@ -287,14 +293,15 @@ double Evaluation::readInputs(llvm::ArrayRef<int> inputs, int sliced,
   double bytes = 0;
   sim::visitFusionInputs(
       ids, fusedInputs, [&](int b) { return buffers[b].fused; }, stamp,
-      ++generation, [&](unsigned b) {
+      ++generation,
+      [&](unsigned b) {
         touch(b);
         bytes += static_cast<double>(buffers[b].bytes);
       });
   if (slicedBuffer >= 0 && stamp[slicedBuffer] != generation) {
     touch(slicedBuffer);
-    bytes += std::min(static_cast<double>(buffers[slicedBuffer].bytes),
-                      sliceBytes);
+    bytes +=
+        std::min(static_cast<double>(buffers[slicedBuffer].bytes), sliceBytes);
   }
   return bytes;
 }
@@ -343,7 +350,8 @@ void Evaluation::tieInPlaceUpdates(const ProgramOp &p,
     // In place, the op moves the updated slice only (as
     // Simulation::tieInPlaceUpdates prices it).
     int update = sim::getUpdateOperand(p.op, r);
-    double saved = static_cast<double>(buffers[init].bytes + buffers[result].bytes);
+    double saved =
+        static_cast<double>(buffers[init].bytes + buffers[result].bytes);
     if (update >= 0 && inputs[update] >= 0)
       saved -= static_cast<double>(buffers[inputs[update]].bytes);
     inPlaceSavings.push_back({static_cast<unsigned>(carryTies.size()), saved});
