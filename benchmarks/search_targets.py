@@ -116,7 +116,10 @@ def search(tools, model_file, device, mesh, algorithm, seed, args):
             "stop": chose.group(7), "wall_s": wall, "cpu_s": cpu}
 
 
-def generate(tools, model, flags, directory):
+def generate(tools, model, flags, directory, dtype="bf16"):
+    """The model at full size, in `dtype` (bf16: mixed precision, as the
+    targets are measured; f32 where the models compute in f32)."""
+    flags = ["--dtype", dtype] + flags
     path = os.path.join(directory, model + "".join(flags).replace(" ", "") +
                         ".mlir")
     subprocess.run([os.path.join(tools, "toast-models"), model, "--quiet",
@@ -153,9 +156,14 @@ def targets(tools, args, directory):
           "AutoMap | ILP: step ms (GiB), s |")
     print("|---|---|---|---|---|---|---|---|---|---|")
     for model in args.models:
-        model_file = generate(tools, model, [], directory)
+        model_file = generate(tools, model, [], directory, args.dtype)
         for device in args.devices:
             rows = experts(tools, model, model_file, device)
+            if args.experts_only:
+                for name, step, peak in rows:
+                    print(f"| {model} | {device} | {name} | {step * 1e3:.1f} "
+                          f"| {fmt_gb(peak, device)} |", flush=True)
+                continue
             memory = MEMORY.get(device, float("inf"))
             # The fastest expert that fits (the fastest of all if none does).
             fitting = [r for r in rows if r[2] <= memory]
@@ -192,7 +200,8 @@ def targets(tools, args, directory):
 def scaling(tools, args, directory):
     print("| model | mesh | devices | search s | step ms | GiB |")
     print("|---|---|---|---|---|---|")
-    model_file = generate(tools, "t2b", ["--batch", "256"], directory)
+    model_file = generate(tools, "t2b", ["--batch", "256"], directory,
+                          args.dtype)
     for b, m in [(2, 2), (4, 2), (4, 4), (8, 4), (16, 4), (16, 8), (32, 8)]:
         r = search(tools, model_file, args.devices[0], {"B": b, "M": m},
                    "mcts", args.seeds[0], args)
@@ -202,7 +211,7 @@ def scaling(tools, args, directory):
                   f"{r['peak'] / 2**30:.1f} |", flush=True)
     for layers in [2, 6, 18, 36]:
         flags = ["--layers", str(layers)]
-        model_file = generate(tools, "t2b", flags, directory)
+        model_file = generate(tools, "t2b", flags, directory, args.dtype)
         r = search(tools, model_file, args.devices[0], {"B": 8, "M": 4},
                    "mcts", args.seeds[0], args)
         if r:
@@ -228,7 +237,8 @@ def figure10(tools, args, directory):
     for length, seq in [(2048, 2), (8192, 8), (16384, 16), (32768, 32)]:
         mesh = {"batch": 2, "seq": seq, "model": 2}
         model_file = generate(tools, "t2b", ["--batch", "2", "--seq",
-                                             str(length)], directory)
+                                             str(length)], directory,
+                              args.dtype)
         tactics = [dict(bp_mp_z3[0], axis="batch"), dict(sp, axis="seq"),
                    dict(bp_mp_z3[1], axis="model"),
                    dict(bp_mp_z3[2], axis="batch")]
@@ -267,6 +277,11 @@ def main():
                         help="skip the ILP (algorithm=ilp)")
     parser.add_argument("--ilp-time-limit", type=float, default=600,
                         help="CBC's time limit for the ILP (seconds)")
+    parser.add_argument("--dtype", default="bf16",
+                        help="toast-models --dtype of the models (the targets "
+                        "are bf16 since 2026-11-26; f32 for the older rows)")
+    parser.add_argument("--experts-only", action="store_true",
+                        help="only the expert schedules: one row each")
     parser.add_argument("--scaling", action="store_true")
     parser.add_argument("--figure10", action="store_true",
                         help="TOAST figure 10: t2b at long sequences on "

@@ -14,13 +14,13 @@
 // s 16384 + u 2048 = 88068 B. (Counting operands and results apart, as
 // the simulator did before, put the peak at the while with the stack
 // twice: 139276 B.) FLOPs: 4 trips x 2*8*64*64 = 262144.
-// RUN: toast-opt %s --partir-simulate="device=file:%S/Inputs/unit-device.json function=scan json=%t.scan.json summary=false" -o /dev/null
+// RUN: toast-opt %s --partir-simulate="memory-bound=false fusion=false device=file:%S/Inputs/unit-device.json function=scan json=%t.scan.json summary=false" -o /dev/null
 // RUN: FileCheck %s --check-prefix=SCAN < %t.scan.json
 //
 // @scan_keep: the same loop, but h0 is read again after it (returned
 // h + h0): the loop cannot write h0's buffer, so h is a copy made when the
 // loop starts (XLA's copy insertion), 2048 B more: 90116 B at the dot.
-// RUN: toast-opt %s --partir-simulate="device=file:%S/Inputs/unit-device.json function=scan_keep json=%t.keep.json summary=false" -o /dev/null
+// RUN: toast-opt %s --partir-simulate="memory-bound=false fusion=false device=file:%S/Inputs/unit-device.json function=scan_keep json=%t.keep.json summary=false" -o /dev/null
 // RUN: FileCheck %s --check-prefix=KEEP < %t.keep.json
 //
 // @nested: an outer loop (2 trips) carries h (8x64xf32, 2048 B, from
@@ -32,7 +32,7 @@
 // add (op #9): x 2048 + w 16384 + h 2048 + u 2048 + the outer counter, the
 // inner counter, the constant 1 and the new counter (4 B each) = 22544 B
 // (a copy for the inner carry would add 2048).
-// RUN: toast-opt %s --partir-simulate="device=file:%S/Inputs/unit-device.json function=nested json=%t.nested.json summary=false" -o /dev/null
+// RUN: toast-opt %s --partir-simulate="memory-bound=false fusion=false device=file:%S/Inputs/unit-device.json function=nested json=%t.nested.json summary=false" -o /dev/null
 // RUN: FileCheck %s --check-prefix=NESTED < %t.nested.json
 //
 // @fsdp: the stack is sharded on A=2 (4x32x64 per device); every
@@ -40,7 +40,7 @@
 // 8192 B sent, 1e-6 + 8192/1e9 = 9.192e-06 s). 4 trips: 4 all_gathers,
 // 3.6768e-05 s, 32768 B; compute 4 x 65536 / 1e12 = 2.62144e-07 s; step
 // 3.7030144e-05 s.
-// RUN: toast-opt %s --partir-simulate="device=file:%S/Inputs/unit-device.json function=fsdp json=%t.fsdp.json summary=false" -o /dev/null
+// RUN: toast-opt %s --partir-simulate="memory-bound=false fusion=false device=file:%S/Inputs/unit-device.json function=fsdp json=%t.fsdp.json summary=false" -o /dev/null
 // RUN: FileCheck %s --check-prefix=FSDP < %t.fsdp.json
 
 // SCAN:      "flops": 262144,

@@ -9,20 +9,20 @@
 // memory too.
 // REQUIRES: corpus
 //
-// RUN: toast-opt %corpus/models/kan1.mlir --partir-simulate="device=a100 json=%t.kan1.json summary=false" -o /dev/null
-// RUN: toast-opt %corpus/models/kan1.mlir --partir-schedule=file=%S/Inputs/bp-arg0-x2.json --partir-lower-to-hlo --partir-simulate="device=a100 baseline=%t.kan1.json json=%t.kan1.x2.json summary=false" -o /dev/null 2>&1
+// RUN: toast-opt %corpus/models/kan1.mlir --partir-simulate="memory-bound=false fusion=false device=a100 json=%t.kan1.json summary=false" -o /dev/null
+// RUN: toast-opt %corpus/models/kan1.mlir --partir-schedule=file=%S/Inputs/bp-arg0-x2.json --partir-lower-to-hlo --partir-simulate="memory-bound=false fusion=false device=a100 baseline=%t.kan1.json json=%t.kan1.x2.json summary=false" -o /dev/null 2>&1
 // RUN: FileCheck %s --check-prefix=X2 < %t.kan1.x2.json
-// RUN: toast-opt %corpus/models/kan1.mlir --partir-schedule=file=%S/Inputs/bp-arg0-x4.json --partir-lower-to-hlo --partir-simulate="device=a100 baseline=%t.kan1.json json=%t.kan1.x4.json summary=false" -o /dev/null 2>&1
+// RUN: toast-opt %corpus/models/kan1.mlir --partir-schedule=file=%S/Inputs/bp-arg0-x4.json --partir-lower-to-hlo --partir-simulate="memory-bound=false fusion=false device=a100 baseline=%t.kan1.json json=%t.kan1.x4.json summary=false" -o /dev/null 2>&1
 // RUN: FileCheck %s --check-prefix=X4 < %t.kan1.x4.json
 //
-// RUN: toast-opt %corpus/models/kan2.mlir --partir-simulate="device=a100 json=%t.kan2.json summary=false" -o /dev/null
-// RUN: toast-opt %corpus/models/kan2.mlir --partir-schedule=file=%S/Inputs/bp-arg0-x2.json --partir-lower-to-hlo --partir-simulate="device=a100 baseline=%t.kan2.json json=%t.kan2.x2.json summary=false" -o /dev/null 2>&1
+// RUN: toast-opt %corpus/models/kan2.mlir --partir-simulate="memory-bound=false fusion=false device=a100 json=%t.kan2.json summary=false" -o /dev/null
+// RUN: toast-opt %corpus/models/kan2.mlir --partir-schedule=file=%S/Inputs/bp-arg0-x2.json --partir-lower-to-hlo --partir-simulate="memory-bound=false fusion=false device=a100 baseline=%t.kan2.json json=%t.kan2.x2.json summary=false" -o /dev/null 2>&1
 // RUN: FileCheck %s --check-prefix=X2 < %t.kan2.x2.json
-// RUN: toast-opt %corpus/models/kan2.mlir --partir-schedule=file=%S/Inputs/bp-arg0-x4.json --partir-lower-to-hlo --partir-simulate="device=a100 baseline=%t.kan2.json json=%t.kan2.x4.json summary=false" -o /dev/null 2>&1
+// RUN: toast-opt %corpus/models/kan2.mlir --partir-schedule=file=%S/Inputs/bp-arg0-x4.json --partir-lower-to-hlo --partir-simulate="memory-bound=false fusion=false device=a100 baseline=%t.kan2.json json=%t.kan2.x4.json summary=false" -o /dev/null 2>&1
 // RUN: FileCheck %s --check-prefix=X4 < %t.kan2.x4.json
 //
-// RUN: toast-opt %corpus/models/searchless_chess_9m.mlir --partir-simulate="device=a100 json=%t.chess.json summary=false" -o /dev/null
-// RUN: toast-opt %corpus/models/searchless_chess_9m.mlir --partir-schedule=file=%S/Inputs/bp-chess-x3.json --partir-lower-to-hlo --partir-simulate="device=a100 baseline=%t.chess.json json=%t.chess.x3.json summary=false" -o /dev/null 2>&1
+// RUN: toast-opt %corpus/models/searchless_chess_9m.mlir --partir-simulate="memory-bound=false fusion=false device=a100 json=%t.chess.json summary=false" -o /dev/null
+// RUN: toast-opt %corpus/models/searchless_chess_9m.mlir --partir-schedule=file=%S/Inputs/bp-chess-x3.json --partir-lower-to-hlo --partir-simulate="memory-bound=false fusion=false device=a100 baseline=%t.chess.json json=%t.chess.x3.json summary=false" -o /dev/null 2>&1
 // RUN: FileCheck %s --check-prefix=X3 < %t.chess.x3.json
 
 // X2:      "comm_time_s": 0,

@@ -10,13 +10,13 @@
 // subtract p + g + d + n = 4096 B. With p donated to n, the subtract is
 // p's last use and writes n into p's buffer: p + g + d = 3072 B. The peak
 // drops by the parameter's 1024 B.
-// RUN: toast-opt %s --partir-simulate="device=file:%S/Inputs/unit-device.json function=step json=%t.step.json summary=false" -o /dev/null
+// RUN: toast-opt %s --partir-simulate="memory-bound=false fusion=false device=file:%S/Inputs/unit-device.json function=step json=%t.step.json summary=false" -o /dev/null
 // RUN: FileCheck %s --check-prefix=KEPT < %t.step.json
-// RUN: toast-opt %s --partir-simulate="device=file:%S/Inputs/unit-device.json function=step donate=true json=%t.donate.json summary=false" -o /dev/null
+// RUN: toast-opt %s --partir-simulate="memory-bound=false fusion=false device=file:%S/Inputs/unit-device.json function=step donate=true json=%t.donate.json summary=false" -o /dev/null
 // RUN: FileCheck %s --check-prefix=DONATED < %t.donate.json
-// RUN: toast-opt %s --partir-simulate="device=file:%S/Inputs/unit-device.json function=aliased json=%t.aliased.json summary=false" -o /dev/null
+// RUN: toast-opt %s --partir-simulate="memory-bound=false fusion=false device=file:%S/Inputs/unit-device.json function=aliased json=%t.aliased.json summary=false" -o /dev/null
 // RUN: FileCheck %s --check-prefix=DONATED < %t.aliased.json
-// RUN: toast-opt %s --partir-simulate="device=file:%S/Inputs/unit-device.json function=donor json=%t.donor.json summary=false" -o /dev/null
+// RUN: toast-opt %s --partir-simulate="memory-bound=false fusion=false device=file:%S/Inputs/unit-device.json function=donor json=%t.donor.json summary=false" -o /dev/null
 // RUN: FileCheck %s --check-prefix=DONATED < %t.donor.json
 // KEPT:     "peak_memory_bytes": 4096,
 // DONATED:  "peak_memory_bytes": 3072,
@@ -25,14 +25,14 @@
 // result cannot take p's buffer there, so p stays to the end (XLA copies n
 // into it) and nothing is saved: p + g + d + n = 4096 B at the subtract,
 // p + g + n + m = 4096 B at the multiply.
-// RUN: toast-opt %s --partir-simulate="device=file:%S/Inputs/unit-device.json function=late json=%t.late.json summary=false" -o /dev/null
+// RUN: toast-opt %s --partir-simulate="memory-bound=false fusion=false device=file:%S/Inputs/unit-device.json function=late json=%t.late.json summary=false" -o /dev/null
 // RUN: FileCheck %s --check-prefix=KEPT < %t.late.json
 //
 // @in_place: a donated parameter updated by a dynamic_update_slice: the
 // update is p's last use, so it writes p in place and the result is p's
 // buffer. Arguments p 1024 B, u 64 B, i 4 B: 1092 B (kept, the result
 // would be a copy: 2116 B).
-// RUN: toast-opt %s --partir-simulate="device=file:%S/Inputs/unit-device.json function=in_place json=%t.inplace.json summary=false" -o /dev/null
+// RUN: toast-opt %s --partir-simulate="memory-bound=false fusion=false device=file:%S/Inputs/unit-device.json function=in_place json=%t.inplace.json summary=false" -o /dev/null
 // RUN: FileCheck %s --check-prefix=INPLACE < %t.inplace.json
 // INPLACE:  "peak_memory_bytes": 1092,
 

@@ -11,26 +11,26 @@
 // Bytes follow the element size: the bf16 arguments are 256*8*2 + 8*16*2 =
 // 4352 B, and the bf16 result 256*16*2 = 8192 B: peak 12544 B (f32: 25088).
 //
-// RUN: toast-opt %s --partir-simulate="function=f32 json=%t.f32.json summary=false" -o /dev/null
+// RUN: toast-opt %s --partir-simulate="memory-bound=false fusion=false function=f32 json=%t.f32.json summary=false" -o /dev/null
 // RUN: FileCheck %s --check-prefix=F32 < %t.f32.json
-// RUN: toast-opt %s --partir-simulate="function=f32 tf32=true json=%t.tf32.json summary=false" -o /dev/null
+// RUN: toast-opt %s --partir-simulate="memory-bound=false fusion=false function=f32 tf32=true json=%t.tf32.json summary=false" -o /dev/null
 // RUN: FileCheck %s --check-prefix=TF32 < %t.tf32.json
-// RUN: toast-opt %s --partir-simulate="function=bf16 json=%t.bf16.json summary=false" -o /dev/null
+// RUN: toast-opt %s --partir-simulate="memory-bound=false fusion=false function=bf16 json=%t.bf16.json summary=false" -o /dev/null
 // RUN: FileCheck %s --check-prefix=BF16 < %t.bf16.json
-// RUN: toast-opt %s --partir-simulate="function=f16 json=%t.f16.json summary=false" -o /dev/null
+// RUN: toast-opt %s --partir-simulate="memory-bound=false fusion=false function=f16 json=%t.f16.json summary=false" -o /dev/null
 // RUN: FileCheck %s --check-prefix=F16 < %t.f16.json
-// RUN: toast-opt %s --partir-simulate="function=f64 json=%t.f64.json summary=false" -o /dev/null
+// RUN: toast-opt %s --partir-simulate="memory-bound=false fusion=false function=f64 json=%t.f64.json summary=false" -o /dev/null
 // RUN: FileCheck %s --check-prefix=F64 < %t.f64.json
-// RUN: toast-opt %s --partir-simulate="function=accumulate_f32 json=%t.acc.json summary=false" -o /dev/null
+// RUN: toast-opt %s --partir-simulate="memory-bound=false fusion=false function=accumulate_f32 json=%t.acc.json summary=false" -o /dev/null
 // RUN: FileCheck %s --check-prefix=ACC < %t.acc.json
-// RUN: toast-opt %s --partir-simulate="function=mixed_operands json=%t.mixed.json summary=false" -o /dev/null
+// RUN: toast-opt %s --partir-simulate="memory-bound=false fusion=false function=mixed_operands json=%t.mixed.json summary=false" -o /dev/null
 // RUN: FileCheck %s --check-prefix=MIXED < %t.mixed.json
 //
 // TPUv3 (bf16 and f32 both 123e12: XLA's default precision runs f32 on the
 // bf16 MXUs): 65536 / 123e12 = 5.3281300813e-10 s for both.
-// RUN: toast-opt %s --partir-simulate="device=tpuv3 function=f32 json=%t.tpu32.json summary=false" -o /dev/null
+// RUN: toast-opt %s --partir-simulate="memory-bound=false fusion=false device=tpuv3 function=f32 json=%t.tpu32.json summary=false" -o /dev/null
 // RUN: FileCheck %s --check-prefix=TPU < %t.tpu32.json
-// RUN: toast-opt %s --partir-simulate="device=tpuv3 function=bf16 json=%t.tpu16.json summary=false" -o /dev/null
+// RUN: toast-opt %s --partir-simulate="memory-bound=false fusion=false device=tpuv3 function=bf16 json=%t.tpu16.json summary=false" -o /dev/null
 // RUN: FileCheck %s --check-prefix=TPU < %t.tpu16.json
 
 // F32:       "step_time_s": 3.36082051282e-09,

@@ -5,7 +5,7 @@
 // PartIR:HLO program of matmul-chain.mlir (Z3 there): two all_gathers over
 // groups of 4, one all_reduce over groups of 2, on a100.
 //
-// RUN: toast-opt %s --partir-simulate="device=a100 json=%t.json summary=false" -o /dev/null
+// RUN: toast-opt %s --partir-simulate="memory-bound=false fusion=false device=a100 json=%t.json summary=false" -o /dev/null
 // RUN: FileCheck %s < %t.json
 
 // CHECK:      "step_time_s": 1.60089468718e-05,

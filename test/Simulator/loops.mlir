@@ -9,25 +9,25 @@
 //   10 trips: FLOPs 655360, compute 10 * 6.5536e-08 = 6.5536e-07 s,
 //   comm 10 * (2e-6 + 16384/1e9) = 1.8384e-04 s, 10 all_reduces,
 //   163840 B; step 1.8449536e-04 s.
-// RUN: toast-opt %s --partir-simulate="device=file:%S/Inputs/unit-device.json function=counted json=%t.counted.json summary=false" -o /dev/null
+// RUN: toast-opt %s --partir-simulate="memory-bound=false fusion=false device=file:%S/Inputs/unit-device.json function=counted json=%t.counted.json summary=false" -o /dev/null
 // RUN: FileCheck %s --check-prefix=COUNTED < %t.counted.json
 //
 // @down: i = 9; while i >= 0 (written 0 <= i): i = i - 3 -> i = 9, 6, 3, 0:
 //   4 trips of the same dot: 262144 FLOPs.
-// RUN: toast-opt %s --partir-simulate="device=file:%S/Inputs/unit-device.json function=down json=%t.down.json summary=false" -o /dev/null
+// RUN: toast-opt %s --partir-simulate="memory-bound=false fusion=false device=file:%S/Inputs/unit-device.json function=down json=%t.down.json summary=false" -o /dev/null
 // RUN: FileCheck %s --check-prefix=DOWN < %t.down.json
 //
 // @unknown: the limit is an argument: one iteration, flagged by a warning
 // on the loop and a note in the summary (uncounted-loop.mlir checks the
 // warnings' locations).
-// RUN: toast-opt %s --partir-simulate="device=file:%S/Inputs/unit-device.json function=unknown json=%t.unknown.json" -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOTE
+// RUN: toast-opt %s --partir-simulate="memory-bound=false fusion=false device=file:%S/Inputs/unit-device.json function=unknown json=%t.unknown.json" -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOTE
 // RUN: FileCheck %s --check-prefix=UNKNOWN < %t.unknown.json
 //
 // @nested: repeats multiply: an outer loop of 3 trips around an inner loop
 // of 2 trips whose body all-reduces 1024xf32 over A (4096 B: 2 steps,
 // 4096 B sent, 2e-6 + 4096/1e9 = 6.096e-06 s). 3 x 2 = 6 all_reduces,
 // 3.6576e-05 s, 24576 B.
-// RUN: toast-opt %s --partir-simulate="device=file:%S/Inputs/unit-device.json function=nested json=%t.nested.json summary=false" -o /dev/null
+// RUN: toast-opt %s --partir-simulate="memory-bound=false fusion=false device=file:%S/Inputs/unit-device.json function=nested json=%t.nested.json summary=false" -o /dev/null
 // RUN: FileCheck %s --check-prefix=NESTED < %t.nested.json
 
 // COUNTED:      "step_time_s": 0.00018449536,

@@ -8,7 +8,7 @@
 //   memory: args 2048 + 512 + 512 = 3072; at dot #1: args + x1 (64x16, 4096)
 //   + x2 (64x8, 2048) = 9216 B. Floor (between ops): args + x1 = 7168 B
 //   after dot #0 (after dot #1 only x2: 5120 B).
-// RUN: toast-opt %S/../Partition/Inputs/matmul-chain.mlir --partir-schedule=file=%S/../Partition/Inputs/bp.json --partir-lower-to-hlo --partir-simulate="device=a100 json=%t.bp.json summary=false" -o /dev/null
+// RUN: toast-opt %S/../Partition/Inputs/matmul-chain.mlir --partir-schedule=file=%S/../Partition/Inputs/bp.json --partir-lower-to-hlo --partir-simulate="memory-bound=false fusion=false device=a100 json=%t.bp.json summary=false" -o /dev/null
 // RUN: FileCheck %s --check-prefix=BP < %t.bp.json
 //
 // Under BP+MP, w1 -> 8x8 (columns over M), w2 -> 8x8 (rows over M); one
@@ -21,7 +21,7 @@
 //   4096 -> 6656 (x1 dies at dot #1); all_reduce: x2 + result = 6656: first
 //   reached at op #1. Floor: args + one 2048 B value (x1, then x2, then the
 //   result) = 4608 B, first after op #0.
-// RUN: toast-opt %S/../Partition/Inputs/matmul-chain.mlir --partir-schedule=file=%S/../Partition/Inputs/bp-mp.json --partir-lower-to-hlo --partir-simulate="device=a100 json=%t.mp.json summary=false" -o /dev/null
+// RUN: toast-opt %S/../Partition/Inputs/matmul-chain.mlir --partir-schedule=file=%S/../Partition/Inputs/bp-mp.json --partir-lower-to-hlo --partir-simulate="memory-bound=false fusion=false device=a100 json=%t.mp.json summary=false" -o /dev/null
 // RUN: FileCheck %s --check-prefix=MP < %t.mp.json
 //
 // Under BP+MP+Z3, w1 -> 2x8 and w2 -> 8x2 (also split over B); two all_gathers
@@ -34,14 +34,14 @@
 //   gathered w2 (256) + x1 (2048) + x2 (2048) = 6528 B. Floor: after op #2
 //   (dot #0) args + gathered w2 + x1 = 4480 B (before it: args + both
 //   gathered weights = 2688; after op #3: args + x2 = 4224).
-// RUN: toast-opt %S/../Partition/Inputs/matmul-chain.mlir --partir-schedule=file=%S/../Partition/Inputs/bp-mp-z3.json --partir-lower-to-hlo --partir-simulate="device=a100 json=%t.z3.json summary=false" -o /dev/null
+// RUN: toast-opt %S/../Partition/Inputs/matmul-chain.mlir --partir-schedule=file=%S/../Partition/Inputs/bp-mp-z3.json --partir-lower-to-hlo --partir-simulate="memory-bound=false fusion=false device=a100 json=%t.z3.json summary=false" -o /dev/null
 // RUN: FileCheck %s --check-prefix=Z3 < %t.z3.json
 //
 // With the unpartitioned chain as baseline (s0): 2 * 65536 = 131072 FLOPs,
 // 6.72164102564e-09 s, so RT(BP) = 1/4 exactly.
-// RUN: toast-opt %S/../Partition/Inputs/matmul-chain.mlir --partir-simulate="device=a100 json=%t.s0.json summary=false" -o /dev/null
+// RUN: toast-opt %S/../Partition/Inputs/matmul-chain.mlir --partir-simulate="memory-bound=false fusion=false device=a100 json=%t.s0.json summary=false" -o /dev/null
 // RUN: FileCheck %s --check-prefix=S0 < %t.s0.json
-// RUN: toast-opt %S/../Partition/Inputs/matmul-chain.mlir --partir-schedule=file=%S/../Partition/Inputs/bp.json --partir-lower-to-hlo --partir-simulate="device=a100 baseline=%t.s0.json json=%t.rel.json summary=false" -o /dev/null
+// RUN: toast-opt %S/../Partition/Inputs/matmul-chain.mlir --partir-schedule=file=%S/../Partition/Inputs/bp.json --partir-lower-to-hlo --partir-simulate="memory-bound=false fusion=false device=a100 baseline=%t.s0.json json=%t.rel.json summary=false" -o /dev/null
 // RUN: FileCheck %s --check-prefix=REL < %t.rel.json
 
 // BP:      "step_time_s": 1.68041025641e-09,

@@ -11,15 +11,15 @@
 // Memory-bound (roofline) on unit: the dot moves 8192 + 512 + 16384 = 25088
 // B through HBM at 1e9 B/s = 2.5088e-05 s > 6.5536e-08 s of compute.
 //
-// RUN: toast-opt %s --partir-simulate="device=a100 json=%t.a100.json" -o /dev/null
+// RUN: toast-opt %s --partir-simulate="memory-bound=false fusion=false device=a100 json=%t.a100.json" -o /dev/null
 // RUN: FileCheck %s --check-prefix=A100 < %t.a100.json
-// RUN: toast-opt %s --partir-simulate="device=file:%S/Inputs/unit-device.json json=%t.unit.json" -o /dev/null
+// RUN: toast-opt %s --partir-simulate="memory-bound=false fusion=false device=file:%S/Inputs/unit-device.json json=%t.unit.json" -o /dev/null
 // RUN: FileCheck %s --check-prefix=UNIT < %t.unit.json
-// RUN: toast-opt %s --partir-simulate="device=file:%S/Inputs/unit-device.json memory-bound=true json=%t.mb.json" -o /dev/null
+// RUN: toast-opt %s --partir-simulate="fusion=false device=file:%S/Inputs/unit-device.json memory-bound=true json=%t.mb.json" -o /dev/null
 // RUN: FileCheck %s --check-prefix=MB < %t.mb.json
-// RUN: toast-opt %s --partir-simulate="device=a100 function=bf16 json=%t.bf16.json" -o /dev/null
+// RUN: toast-opt %s --partir-simulate="memory-bound=false fusion=false device=a100 function=bf16 json=%t.bf16.json" -o /dev/null
 // RUN: FileCheck %s --check-prefix=BF16 < %t.bf16.json
-// RUN: toast-opt %s --partir-simulate="device=a100" -o /dev/null 2>&1 | FileCheck %s --check-prefix=SUMMARY
+// RUN: toast-opt %s --partir-simulate="memory-bound=false fusion=false device=a100" -o /dev/null 2>&1 | FileCheck %s --check-prefix=SUMMARY
 
 // A100:      "step_time_s": 3.36082051282e-09,
 // A100-NEXT: "compute_time_s": 3.36082051282e-09,

@@ -8,58 +8,66 @@
 // error against y, and one SGD update of w. Sizes: w 16x8 = 512 B,
 // x 32x16 = 2048 B, y 32x8 = 1024 B (arguments 3584 B); z, d, sq, two,
 // g_z 32x8 = 1024 B; g_w, lr, upd, w_new 16x8 = 512 B; zero, loss 4 B.
+// The fusion rule (docs/simulator.md, "Fusion") fuses d (a cheap
+// subtract, duplicated into its two readers), sq (into the reduce) and
+// upd (into w_new); fused, d's readers read z and y instead.
 //
 //   op  value                      last read   counted at points
-//   #0  z    = x . w               #1          1
-//   #1  d    = z - y               #6          2..6  (a residual: the backward pass reads it)
-//   #2  sq   = d * d               #4          3..4
+//   #0  z    = x . w               #6          1..6  (read by d's copies)
+//   #1  d    = z - y               -           never (fusible)
+//   #2  sq   = d * d               -           never (fusible)
 //   #3  zero (splat constant)      #4          never (recomputed)
 //   #4  loss = sum(sq)             returned    5..11
 //   #5  two  (splat constant)      #6          never (recomputed)
 //   #6  g_z  = two * d             #7          7
-//   #7  g_w  = x^T . g_z           #9          8..9  (a gradient)
-//   #8  lr   (splat constant)      #9          never (recomputed)
-//   #9  upd  = lr * g_w            #10         never (one elementwise use: fusible)
+//   #7  g_w  = x^T . g_z           #10         8..10 (read by w_new)
+//   #8  lr   (splat constant)      #10         never (recomputed)
+//   #9  upd  = lr * g_w            -           never (fusible)
 //   #10 w_new = w - upd            returned    11
 //
 // Point c lies after op c-1. The arguments (3584 B) are counted at every
-// point. On top of them: point 1: z = 1024; 2: d = 1024; 3 and 4: d + sq =
-// 2048 (the floor, first reached after op #2); 5 and 6: d + loss = 1028;
-// 7: g_z + loss = 1028; 8 and 9: g_w + loss = 516; 10: loss = 4; 11:
-// w_new + loss = 516. Floor = 3584 + 2048 = 5632 B, arguments 3584 B.
+// point. On top of them: points 1..4: z = 1024; 5 and 6: z + loss = 1028
+// (the floor, first reached after op #4); 7: g_z + loss = 1028; 8..10:
+// g_w + loss = 516; 11: w_new + loss = 516. Floor = 3584 + 1028 = 4612 B,
+// arguments 3584 B.
 //
 // The peak counts both the operands and the results of each op: at #6,
-// arguments + d + loss + two + g_z = 3584 + 1024 + 4 + 1024 + 1024 = 6660 B
-// (peak / floor = 1.18).
+// arguments + z + loss + two + g_z = 3584 + 1024 + 4 + 1024 + 1024 = 6660 B
+// (peak / floor = 1.44).
 // RUN: toast-opt %s --partir-simulate="device=a100 json=%t.json" -o /dev/null 2> %t.summary
 // RUN: FileCheck %s --check-prefix=JSON < %t.json
 // RUN: FileCheck %s --check-prefix=SUMMARY < %t.summary
 // JSON:      "peak_memory_bytes": 6660,
-// JSON-NEXT: "memory_floor_bytes": 5632,
+// JSON-NEXT: "memory_floor_bytes": 4612,
 // JSON:      "peak_memory_op_index": 6,
 // JSON:      "memory_overflow_bytes": 0,
 // JSON-NEXT: "memory_floor_argument_bytes": 3584,
-// JSON-NEXT: "memory_floor_op": "stablehlo.multiply",
-// JSON-NEXT: "memory_floor_loc": "loc(\"{{.*}}memory-floor.mlir\":[[#@LINE+58]]:9)",
-// JSON-NEXT: "memory_floor_op_index": 2,
+// JSON-NEXT: "memory_floor_op": "stablehlo.reduce",
+// JSON-NEXT: "memory_floor_loc": "loc(\"{{.*}}memory-floor.mlir\":[[#@LINE+67]]:11)",
+// JSON-NEXT: "memory_floor_op_index": 4,
 // SUMMARY: peak memory    : 6.50 KiB (6660 B) of 40.00 GiB
-// SUMMARY-NEXT: memory floor   : 5.50 KiB (5632 B) (peak / floor = 1.18), arguments 3.50 KiB (3584 B), after op #2 stablehlo.multiply loc({{.*}}memory-floor.mlir"
+// SUMMARY-NEXT: memory floor   : 4.50 KiB (4612 B) (peak / floor = 1.44), arguments 3.50 KiB (3584 B), after op #4 stablehlo.reduce loc({{.*}}memory-floor.mlir"
 //
-// fusion=true fuses upd into w_new: the peak at #9 and #10 drops, not at
-// #6, and the floor, which never counts upd, does not move.
-// RUN: toast-opt %s --partir-simulate="device=a100 fusion=true json=%t.fused.json summary=false" -o /dev/null
-// RUN: FileCheck %s --check-prefix=JSON < %t.fused.json
+// fusion=false materializes everything, and the fused values' readers no
+// longer keep z alive: the floor leaves the fusible values out all the
+// same, and is first reached at point 7 (g_z + loss).
+// RUN: toast-opt %s --partir-simulate="device=a100 fusion=false json=%t.unfused.json summary=false" -o /dev/null
+// RUN: FileCheck %s --check-prefix=UNFUSED < %t.unfused.json
+// UNFUSED:      "peak_memory_bytes": 6660,
+// UNFUSED-NEXT: "memory_floor_bytes": 4612,
+// UNFUSED:      "memory_floor_op_index": 6,
 //
 // donate=true donates w to w_new (same type): w dies at #10, its last
 // read, and w_new is written into it. The floor at point 11 becomes
-// 3584 + loss = 3588, below 5632, so neither number moves.
+// 3584 + loss = 3588, below 4612, so neither number moves.
 // RUN: toast-opt %s --partir-simulate="device=a100 donate=true json=%t.donated.json summary=false" -o /dev/null
 // RUN: FileCheck %s --check-prefix=JSON < %t.donated.json
 //
 // @entry: a program whose floor is at function entry: the arguments
 // (a 4096 B, b 1024 B) are all there before the first op, and a, donated
-// (`jax.buffer_donor`, no result to take), dies at it. After op #0 and #1:
-// b + r, then b + s = 2048 B. The peak is at #0: a + b + r = 6144 B.
+// (`jax.buffer_donor`, no result to take), dies at its last read. The
+// slice r is fused into the add, which reads a: the peak is at #1:
+// a + b + s = 6144 B; after op #1: b + s = 2048 B.
 // RUN: toast-opt %s --partir-simulate="device=a100 function=entry json=%t.entry.json" -o /dev/null 2> %t.entry.summary
 // RUN: FileCheck %s --check-prefix=ENTRY < %t.entry.json
 // RUN: FileCheck %s --check-prefix=ENTRY-SUMMARY < %t.entry.summary
@@ -81,12 +89,14 @@
 //   #3 m = a * e          likewise
 //   #4 r = m + v          returned: point 5
 // Floor = 4160 + e = 8256 B, first after op #1 (and again at point 5 with
-// r). Counting v as a buffer would give 12352 B. The peak holds s, x, v,
-// e, a and m at #3: 4160 + 4 * 4096 = 20544 B; with fusion=true a and m
-// are not materialized and the peak is 12352 B.
-// RUN: toast-opt %s --partir-simulate="device=a100 function=broadcast json=%t.bcast.json summary=false" -o /dev/null
+// r). Counting v as a buffer would give 12352 B. Unfused (fusion=false),
+// the peak holds s, x, v, e, a and m at #3: 4160 + 4 * 4096 = 20544 B. By
+// default v (a broadcast, duplicated into both adds), a and m are fused,
+// e is not (an exponential read by two ops is not duplicated): the peak
+// is s, x, e and r at #4, 12352 B, and r's fusion reads e and s.
+// RUN: toast-opt %s --partir-simulate="fusion=false device=a100 function=broadcast json=%t.bcast.json summary=false" -o /dev/null
 // RUN: FileCheck %s --check-prefix=BCAST < %t.bcast.json
-// RUN: toast-opt %s --partir-simulate="device=a100 function=broadcast fusion=true json=%t.bcast-fused.json summary=false" -o /dev/null
+// RUN: toast-opt %s --partir-simulate="device=a100 function=broadcast json=%t.bcast-fused.json summary=false" -o /dev/null
 // RUN: FileCheck %s --check-prefix=BCAST-FUSED < %t.bcast-fused.json
 // BCAST:      "peak_memory_bytes": 20544,
 // BCAST-NEXT: "memory_floor_bytes": 8256,

@@ -3,7 +3,7 @@
 // f32 peak, with a warning on the first f16 contraction only.
 // 65536 FLOPs per dot at 1e12: 6.5536e-08 s each, 1.31072e-07 s for two.
 //
-// RUN: toast-opt %s --partir-simulate="device=file:%S/Inputs/unit-device.json json=%t.json summary=false" -verify-diagnostics -o /dev/null
+// RUN: toast-opt %s --partir-simulate="memory-bound=false fusion=false device=file:%S/Inputs/unit-device.json json=%t.json summary=false" -verify-diagnostics -o /dev/null
 // RUN: FileCheck %s < %t.json
 
 // CHECK: "step_time_s": 1.31072e-07,

@@ -8,9 +8,9 @@
 // The exp after the gather waits for it either way (it takes no time when
 // not memory-bound). compute_time_s and comm_time_s are sums in both modes.
 //
-// RUN: toast-opt %s --partir-simulate="device=file:%S/Inputs/unit-device.json json=%t.one.json summary=false" -o /dev/null
+// RUN: toast-opt %s --partir-simulate="memory-bound=false fusion=false device=file:%S/Inputs/unit-device.json json=%t.one.json summary=false" -o /dev/null
 // RUN: FileCheck %s --check-prefix=ONE < %t.one.json
-// RUN: toast-opt %s --partir-simulate="device=file:%S/Inputs/unit-device.json overlap=true json=%t.two.json summary=false" -o /dev/null
+// RUN: toast-opt %s --partir-simulate="memory-bound=false fusion=false device=file:%S/Inputs/unit-device.json overlap=true json=%t.two.json summary=false" -o /dev/null
 // RUN: FileCheck %s --check-prefix=TWO < %t.two.json
 
 // ONE:      "step_time_s": 3.113536e-06,

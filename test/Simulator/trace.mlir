@@ -10,7 +10,7 @@
 //
 // One stream: the gather starts when the dot ends; the exponential at
 // 3.113536 us, the end of the step.
-// RUN: toast-opt %s --partir-simulate="device=file:%S/Inputs/unit-device.json json=%t.one.json trace=%t.one.trace.json memory-csv=%t.one.csv summary=false" -o /dev/null
+// RUN: toast-opt %s --partir-simulate="memory-bound=false fusion=false device=file:%S/Inputs/unit-device.json json=%t.one.json trace=%t.one.trace.json memory-csv=%t.one.csv summary=false" -o /dev/null
 // RUN: FileCheck %s --check-prefix=ONE --match-full-lines < %t.one.trace.json
 // RUN: FileCheck %s --check-prefix=ONE-CSV --match-full-lines < %t.one.csv
 // RUN: %python %S/Inputs/check_trace.py %t.one.json %t.one.trace.json %t.one.csv | FileCheck %s --check-prefix=OK
@@ -39,7 +39,7 @@
 // Two streams (overlap=true): the gather starts with the dot, and the
 // exponential waits for it (3.048 us). Both start at 0, so the counter
 // holds the larger of their live bytes there.
-// RUN: toast-opt %s --partir-simulate="device=file:%S/Inputs/unit-device.json overlap=true json=%t.two.json trace=%t.two.trace.json memory-csv=%t.two.csv summary=false" -o /dev/null
+// RUN: toast-opt %s --partir-simulate="memory-bound=false fusion=false device=file:%S/Inputs/unit-device.json overlap=true json=%t.two.json trace=%t.two.trace.json memory-csv=%t.two.csv summary=false" -o /dev/null
 // RUN: FileCheck %s --check-prefix=TWO < %t.two.trace.json
 // RUN: %python %S/Inputs/check_trace.py %t.two.json %t.two.trace.json %t.two.csv | FileCheck %s --check-prefix=OK
 // TWO: "args":{"name":"collectives (own stream, overlapped)"}
@@ -55,18 +55,18 @@
 // iteration. Memory-bound pricing walks the program twice; the trace is
 // that of the second walk.
 // RUN: toast-models t2b --layers 2 --batch 4 --seq 8 --d-model 16 --heads 4 --key-size 4 --vocab 32 --hidden 24 -o %t.t2b.mlir
-// RUN: toast-opt %t.t2b.mlir --partir-schedule=file=%S/Inputs/tiny-bp-mp.json --partir-lower-to-hlo --partir-simulate="device=a100 json=%t.t2b.json trace=%t.t2b.trace.json memory-csv=%t.t2b.csv summary=false" -o /dev/null
+// RUN: toast-opt %t.t2b.mlir --partir-schedule=file=%S/Inputs/tiny-bp-mp.json --partir-lower-to-hlo --partir-simulate="memory-bound=false fusion=false device=a100 json=%t.t2b.json trace=%t.t2b.trace.json memory-csv=%t.t2b.csv summary=false" -o /dev/null
 // RUN: %python %S/Inputs/check_trace.py %t.t2b.json %t.t2b.trace.json %t.t2b.csv | FileCheck %s --check-prefix=OK
 // RUN: toast-opt %t.t2b.mlir --partir-schedule=file=%S/Inputs/tiny-bp-mp.json --partir-lower-to-hlo --partir-simulate="device=tpuv3 memory-bound=true overlap=true fusion=true donate=true json=%t.t2b-mb.json trace=%t.t2b-mb.trace.json memory-csv=%t.t2b-mb.csv summary=false" -o /dev/null
 // RUN: %python %S/Inputs/check_trace.py %t.t2b-mb.json %t.t2b-mb.trace.json %t.t2b-mb.csv | FileCheck %s --check-prefix=OK
 // RUN: toast-models t2b --scan --layers 2 --batch 4 --seq 8 --d-model 16 --heads 4 --key-size 4 --vocab 32 --hidden 24 -o %t.scan.mlir
-// RUN: toast-opt %t.scan.mlir --partir-schedule=file=%S/Inputs/tiny-bp.json --partir-lower-to-hlo --partir-simulate="device=a100 json=%t.scan.json trace=%t.scan.trace.json memory-csv=%t.scan.csv summary=false" -o /dev/null
+// RUN: toast-opt %t.scan.mlir --partir-schedule=file=%S/Inputs/tiny-bp.json --partir-lower-to-hlo --partir-simulate="memory-bound=false fusion=false device=a100 json=%t.scan.json trace=%t.scan.trace.json memory-csv=%t.scan.csv summary=false" -o /dev/null
 // RUN: %python %S/Inputs/check_trace.py %t.scan.json %t.scan.trace.json %t.scan.csv --regions 2 | FileCheck %s --check-prefix=OK
 // RUN: FileCheck %s --check-prefix=SCAN < %t.scan.trace.json
 // SCAN: {"name":"stablehlo.while","cat":"region","ph":"X",{{.*}}"tid":1,"args":{"op_index":{{[0-9]+}},"first_op_index":{{[0-9]+}},"loc":"loc({{.*}})","iterations":2}}
 // SCAN: {"name":"stablehlo.dot_general","cat":"compute","ph":"X",{{.*}}"repeat":2,
 // RUN: toast-models itx --decode-steps 4 --layers 2 --batch 4 --seq 8 --d-model 16 --heads 4 --key-size 4 --vocab 32 --hidden 24 -o %t.itx.mlir
-// RUN: toast-opt %t.itx.mlir --partir-schedule=file=%S/Inputs/tiny-bp-mp.json --partir-lower-to-hlo --partir-simulate="device=a100 overlap=true json=%t.itx.json trace=%t.itx.trace.json memory-csv=%t.itx.csv summary=false" -o /dev/null
+// RUN: toast-opt %t.itx.mlir --partir-schedule=file=%S/Inputs/tiny-bp-mp.json --partir-lower-to-hlo --partir-simulate="memory-bound=false fusion=false device=a100 overlap=true json=%t.itx.json trace=%t.itx.trace.json memory-csv=%t.itx.csv summary=false" -o /dev/null
 // RUN: %python %S/Inputs/check_trace.py %t.itx.json %t.itx.trace.json %t.itx.csv --regions 1 | FileCheck %s --check-prefix=OK
 // RUN: FileCheck %s --check-prefix=ITX < %t.itx.trace.json
 // ITX: {"name":"partir_hlo.all_reduce","cat":"collective","ph":"X",{{.*}}"repeat":4,"kind":"all_reduce",
@@ -75,7 +75,7 @@
 // 524288 FLOPs, 26.8865641026 ns on a100) that runs 6 times: one dot slice
 // of 6 x 26.8865641026 = 161.319384615 ns, enclosed by the inner loop's
 // slice and that by the outer loop's, outer first.
-// RUN: toast-opt %s --partir-simulate="device=a100 function=nested json=%t.nested.json trace=%t.nested.trace.json summary=false" -o /dev/null
+// RUN: toast-opt %s --partir-simulate="memory-bound=false fusion=false device=a100 function=nested json=%t.nested.json trace=%t.nested.trace.json summary=false" -o /dev/null
 // RUN: %python %S/Inputs/check_trace.py %t.nested.json %t.nested.trace.json --regions 2 | FileCheck %s --check-prefix=OK
 // RUN: FileCheck %s --check-prefix=NESTED < %t.nested.trace.json
 // NESTED:      {"name":"stablehlo.while","cat":"region","ph":"X","ts":0,"dur":0.161319384615385,"pid":1,"tid":1,"args":{"op_index":12,"first_op_index":1,{{.*}}"iterations":3}},
@@ -84,27 +84,27 @@
 //
 // Outputs that cannot be written are errors located on the module, before
 // anything is simulated, and leave no other output behind.
-// RUN: not toast-opt %s --partir-simulate="trace=/nonexistent/dir/x.json" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BAD-TRACE
+// RUN: not toast-opt %s --partir-simulate="memory-bound=false fusion=false trace=/nonexistent/dir/x.json" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BAD-TRACE
 // BAD-TRACE: trace.mlir:[[#@LINE+22]]:1: error: partir-simulate: trace: cannot open output file '/nonexistent/dir/x.json': {{[Nn]}}o such file or directory
 // BAD-TRACE-NOT: partir-simulate: @main
-// RUN: not toast-opt %s --partir-simulate="memory-csv=/nonexistent/dir/x.csv" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BAD-CSV
+// RUN: not toast-opt %s --partir-simulate="memory-bound=false fusion=false memory-csv=/nonexistent/dir/x.csv" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BAD-CSV
 // BAD-CSV: trace.mlir:[[#@LINE+19]]:1: error: partir-simulate: memory-csv: cannot open output file '/nonexistent/dir/x.csv': {{[Nn]}}o such file or directory
-// RUN: not toast-opt %s --partir-simulate="json=/nonexistent/dir/r.json" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BAD-JSON
+// RUN: not toast-opt %s --partir-simulate="memory-bound=false fusion=false json=/nonexistent/dir/r.json" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BAD-JSON
 // BAD-JSON: error: partir-simulate: json: cannot open output file '/nonexistent/dir/r.json'
 // RUN: rm -f %t.partial.json
-// RUN: not toast-opt %s --partir-simulate="json=%t.partial.json trace=/nonexistent/dir/x.json" -o /dev/null
+// RUN: not toast-opt %s --partir-simulate="memory-bound=false fusion=false json=%t.partial.json trace=/nonexistent/dir/x.json" -o /dev/null
 // RUN: not test -e %t.partial.json
 // A write that fails (a full device) is an error too.
-// RUN: not toast-opt %s --partir-simulate="trace=/dev/full summary=false" -o /dev/null 2>&1 | FileCheck %s --check-prefix=FULL
+// RUN: not toast-opt %s --partir-simulate="memory-bound=false fusion=false trace=/dev/full summary=false" -o /dev/null 2>&1 | FileCheck %s --check-prefix=FULL
 // FULL: error: partir-simulate: cannot write '/dev/full': {{.+}}
 // RUN: rm -f %t.kept.json
-// RUN: not toast-opt %s --partir-simulate="json=%t.kept.json trace=/dev/full summary=false" -o /dev/null
+// RUN: not toast-opt %s --partir-simulate="memory-bound=false fusion=false json=%t.kept.json trace=/dev/full summary=false" -o /dev/null
 // RUN: not test -e %t.kept.json
 // A directory is not writable as a file either.
-// RUN: not toast-opt %s --partir-simulate="trace=%S" -o /dev/null 2>&1 | FileCheck %s --check-prefix=DIR
+// RUN: not toast-opt %s --partir-simulate="memory-bound=false fusion=false trace=%S" -o /dev/null 2>&1 | FileCheck %s --check-prefix=DIR
 // DIR: error: partir-simulate: trace: cannot open output file '{{.*}}Simulator': {{.+}}
 // Writing to stdout works.
-// RUN: toast-opt %s --partir-simulate="device=a100 trace=- summary=false" -o /dev/null | %python -c "import json, sys; print(sorted(json.load(sys.stdin)))" | FileCheck %s --check-prefix=STDOUT
+// RUN: toast-opt %s --partir-simulate="memory-bound=false fusion=false device=a100 trace=- summary=false" -o /dev/null | %python -c "import json, sys; print(sorted(json.load(sys.stdin)))" | FileCheck %s --check-prefix=STDOUT
 // STDOUT: ['otherData', 'traceEvents']
 
 module attributes {partir.mesh = #partir.mesh<["A"=2]>} {

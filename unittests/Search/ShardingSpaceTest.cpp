@@ -531,9 +531,12 @@ TEST_F(ShardingSpaceTest, SearchShardsInsideLoopBodies) {
   ASSERT_TRUE(succeeded(simulated));
   EXPECT_EQ(cost.runtime, simulated->stepTime);
   EXPECT_EQ(cost.peakBytes, simulated->peakMemoryBytes);
-  // Four devices, no communication: a quarter of the step.
-  EXPECT_NEAR(cost.runtime, env.getUnpartitionedCost().runtime / 4,
-              1e-3 * cost.runtime);
+  // Four devices, no communication: a quarter of the FLOPs. Not a quarter
+  // of the step: under the roofline every device still reads the whole
+  // replicated weight stack.
+  EXPECT_NEAR(simulated->flops, env.getUnpartitionedCost().flops / 4,
+              1e-9 * simulated->flops);
+  EXPECT_LT(cost.runtime, env.getUnpartitionedCost().runtime);
   EXPECT_EQ(cost.count(sim::CollectiveKind::AllGather), 0);
 
   for (const char *stack : {"params.layers.w1", "params.layers.w2"}) {
@@ -643,7 +646,7 @@ TEST_F(ShardingSpaceTest, FiveAxesOnOneDimensionAgree) {
 /// The search's `donate` and `tf32` options price as the simulator's: every
 /// argument whose local type matches a result donated, f32 contractions at
 /// the TF32
-/// peak (a100: 156 TF against 19.5, so the step gets faster).
+/// peak (a100: 156 TF against 19.5, so a compute-bound step gets faster).
 TEST_F(ShardingSpaceTest, SimulatorOptionsAgree) {
   partir::MeshAttr m = mesh({{"B", 2}, {"M", 2}});
   NdaEnvironmentOptions donate, tf32;
@@ -665,7 +668,10 @@ TEST_F(ShardingSpaceTest, SimulatorOptionsAgree) {
       EXPECT_LT(donatedPeak, keptPeak) << spec;
     else
       EXPECT_LE(donatedPeak, keptPeak) << spec;
-    EXPECT_LT(fast.env->getUnpartitionedCost().computeTime,
+    // The tiny models are memory-bound under the roofline (a few KiB per
+    // dot): the TF32 peak cannot make them slower, and does not make them
+    // faster.
+    EXPECT_LE(fast.env->getUnpartitionedCost().computeTime,
               kept.env->getUnpartitionedCost().computeTime)
         << spec;
   }

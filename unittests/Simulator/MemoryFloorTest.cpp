@@ -269,9 +269,13 @@ TEST_F(MemoryFloorTest, TinyMlpTrainingStepByHand) {
   donate.donate = true;
   FailureOr<SimulationResult> d = simulate(*module, device, donate);
   ASSERT_TRUE(succeeded(d));
-  EXPECT_EQ(d->memoryFloorBytes, 17424);
+  // The state and both gradients after the second gradient dot (#18),
+  // beside the returned loss: 13316 + 2 * 2048 + 4 B. The scalars of the
+  // Adam step (bias corrections) are cheap loop ops the fusion rule
+  // duplicates into their readers, so no point after holds more.
+  EXPECT_EQ(d->memoryFloorBytes, 17416);
   EXPECT_EQ(d->memoryFloorArgumentBytes, 13316);
-  EXPECT_EQ(d->floorOpIndex, 30);
+  EXPECT_EQ(d->floorOpIndex, 18);
   EXPECT_LE(d->memoryFloorBytes, d->peakMemoryBytes);
 }
 

@@ -13,11 +13,22 @@ def PartirSimulatePass : Pass<"partir-simulate", "::mlir::ModuleOp"> {
     program, as `--partir-lower-to-hlo` produces it, on one device of the
     mesh (`partir.mesh`):
 
-    * contractions (dot_general, dot, convolution) take 2·MACs / peak FLOP/s
-      of their element type (the operands' when they agree, else the
-      result's; `tf32=true` prices f32 at the TF32 peak); with `memory-bound=true` every other op
-      takes (bytes read + written) / HBM bandwidth and contractions the
-      larger of the two (roofline);
+    * ops are fused as an XLA-like backend fuses them (`fusion=true`, the
+      default): elementwise ops and data movement (broadcast, convert,
+      reshape, transpose, slice, concatenate, pad, iota) fuse into the loop
+      ops and reduces that read them (duplicated into several readers,
+      unless expensive: a transcendental, divide, power), and a reduce's
+      result fuses forward into a single elementwise reader of its shape
+      (an epilogue); a fused value has no buffer. Values read in another
+      block, by the terminator, a collective or any other op are buffers;
+    * every fusion and unfused op takes the roofline max(FLOPs / peak,
+      HBM bytes / bandwidth) (`memory-bound=true`, the default): FLOPs are
+      a contraction's 2·MACs at the peak of its element type (the operands'
+      when they agree, else the result's; `tf32=true` prices f32 at the
+      TF32 peak), bytes are what it reads (each materialized input once)
+      and writes; an in-place dynamic_update_slice or scatter moves its
+      slice only. `memory-bound=false fusion=false` is the earlier model:
+      only contractions take time, every value is a buffer;
     * PartIR:HLO collectives run as rings over the mesh axes they span
       (all_gather and reduce_scatter: n-1 steps of α plus (n-1)/n of the
       full buffer over β; all_reduce: both; all_to_all: (n-1)/2 of the local
@@ -31,13 +42,14 @@ def PartirSimulatePass : Pass<"partir-simulate", "::mlir::ModuleOp"> {
       alias; dynamic_update_slice and scatter update their operand in place
       where it dies; donated arguments (`tf.aliasing_output`,
       `jax.buffer_donor`, every matching one with `donate=true`) die after
-      their last use and hold the result they alias; `fusion=true` does not materialize elementwise chains.
+      their last use and hold the result they alias; fused values take no
+      memory, and what a fusion reads lives until the fusion runs.
 
     It also reports the memory floor (`memory_floor_bytes`): the largest
     sum, over the points between two ops, of the buffers defined before the
     point and read after it (arguments, the forward values the backward pass
     reads, gradients awaiting their update, results), leaving out what a
-    fusing backend need not store (single-use fusible intermediates;
+    fusing backend need not store (values the fusion rule fuses;
     broadcasts, converts, iota and splat constants count as what they are
     recomputed from). No buffer reuse goes below it: the peak is never
     smaller.
@@ -72,10 +84,12 @@ def PartirSimulatePass : Pass<"partir-simulate", "::mlir::ModuleOp"> {
            "Write the JSON report to this file ('-' for stdout)">,
     Option<"function", "function", "std::string", /*default=*/"\"\"",
            "Entry function (default: @main or the only public function)">,
-    Option<"memoryBound", "memory-bound", "bool", /*default=*/"false",
-           "Price non-contraction ops by the HBM bytes they move">,
-    Option<"fusion", "fusion", "bool", /*default=*/"false",
-           "Fuse elementwise chains (no intermediate buffers)">,
+    Option<"memoryBound", "memory-bound", "bool", /*default=*/"true",
+           "Roofline: price every op or fusion by max(FLOPs / peak, HBM "
+           "bytes / bandwidth) (false: contractions only)">,
+    Option<"fusion", "fusion", "bool", /*default=*/"true",
+           "XLA-like fusion: fused values have no buffer and no traffic "
+           "(false: every value is a buffer)">,
     Option<"overlap", "overlap", "bool", /*default=*/"false",
            "Overlap collectives with independent compute (two streams)">,
     Option<"tf32", "tf32", "bool", /*default=*/"false",

@@ -1,16 +1,18 @@
-//===- Simulator.h - Analytical simulator of device-local programs -*- C++ -*-===//
+//===- Simulator.h - Analytical simulator of device-local programs -*- C++
+//-*-===//
 //
 // PartIR appendix A.5 / TOAST §4.5: an analytical simulator of the
 // device-local program that PartIR:HLO lowering produces (one SPMD program,
 // identical on every device). It estimates
-//   - the step time: per-op roofline (contractions from their FLOPs, other
-//     ops optionally from bytes moved) plus ring collectives with α-β terms,
+//   - the step time: per-fusion roofline (FLOPs of contractions against the
+//     peak of their element type, bytes at the fusion boundary against HBM
+//     bandwidth; Fusion.h) plus ring collectives with α-β terms,
 //     accumulated along the critical path of a one-stream (default) or
 //     two-stream (compute + communication, overlapping) schedule;
 //   - the peak memory per device: live ranges of device-local tensors
 //     (arguments live for the whole program, values die after their last
-//     use, a loop's carried values share one buffer: Aliasing.h),
-//     optionally with fusion of elementwise chains;
+//     use, a loop's carried values share one buffer: Aliasing.h), fused
+//     values none;
 //   - loop and branch bodies priced as often as they run (a counted
 //     loop's body trip-count times);
 //   - collective counts per kind (PartIR tables 2 and 3);
@@ -43,14 +45,16 @@ namespace toast::sim {
 
 /// Knobs of the cost model.
 struct SimulationOptions {
-  /// Price every non-contraction op by the bytes it moves through HBM and
-  /// contractions by max(compute, memory) (roofline). Off: only
-  /// contractions and collectives take time (TOAST §4.5).
-  bool memoryBound = false;
-  /// Fuse elementwise chains: an elementwise (or broadcast_in_dim) result
-  /// whose only use is an elementwise op of the same block is never
-  /// materialized (no memory, no HBM traffic).
-  bool fusion = false;
+  /// The roofline (the default): every op or fusion takes max(FLOPs /
+  /// peak for its element type, HBM bytes / bandwidth), where the bytes
+  /// are what it reads and writes at its boundary. Off: only contractions
+  /// and collectives take time (TOAST §4.5).
+  bool memoryBound = true;
+  /// The fusion model of Fusion.h (the default): elementwise and data
+  /// movement ops fuse into their readers, reduces absorb their producers
+  /// and fuse forward as epilogues; a fused value has no buffer and no
+  /// traffic. Off: every value is a buffer, every op reads its operands.
+  bool fusion = true;
   /// Two streams: collectives run on their own stream and overlap with
   /// independent compute. Off: one stream, step time = compute + comm.
   bool overlap = false;
@@ -67,6 +71,13 @@ struct SimulationOptions {
   /// Emit a warning on every `while` whose trip count is not a constant
   /// (the pass does; the search, which simulates many states, does not).
   bool warnUncountedLoops = false;
+  /// The model before fusion and the roofline were the default: only
+  /// contractions and collectives take time, every value is a buffer.
+  static SimulationOptions legacy() {
+    SimulationOptions options;
+    options.memoryBound = options.fusion = false;
+    return options;
+  }
   /// Emit a warning on the first contraction of each element type the
   /// device has no peak for (neither the type's key nor `default`); it is
   /// priced at the f32 peak.
@@ -108,12 +119,13 @@ struct SimulationResult {
   /// over the points between two ops, of the buffers that are defined
   /// before the point and read after it (every entry argument at the
   /// start, those the caller keeps and the returned values to the end),
-  /// counting what a fusing backend need not store as nothing (single-use
-  /// fusible intermediates, iota, splat constants) or as the smaller value
-  /// it recomputes it from (broadcasts, converts). Any buffer assignment of
+  /// counting what a fusing backend need not store as nothing (values the
+  /// fusion rule fuses, iota, splat constants) or as the smaller value it
+  /// recomputes it from (broadcasts, converts). Any buffer assignment of
   /// the program in the simulated order holds it: peakMemoryBytes >=
-  /// memoryFloorBytes. It does not depend on fusion, memory-bound pricing
-  /// or overlap; donation can lower it.
+  /// memoryFloorBytes. It does not depend on memory-bound pricing or
+  /// overlap; donation can lower it, and without fusion the inputs of
+  /// fusible values die earlier (a lower floor).
   int64_t memoryFloorBytes = 0;
   /// The entry arguments' part of the floor (parameters, optimizer state,
   /// inputs still live there).

@@ -25,6 +25,7 @@
 #include "toast/Interfaces/ControlFlow.h"
 #include "toast/Interfaces/ValueNames.h"
 #include "toast/Simulator/Aliasing.h"
+#include "toast/Simulator/Fusion.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -36,6 +37,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
 
 using namespace mlir;
 using namespace toast::sim;
@@ -54,7 +56,8 @@ struct Buffer {
   int64_t lastUse = -1;
   /// Time at which its value is available.
   double ready = 0;
-  /// Fused into its consumer: never materialized.
+  /// Fused into its readers (Fusion.h): never materialized; the fusions
+  /// that read it read what it reads (Simulation::fusedInputs).
   bool fused = false;
   /// What a fusing backend need not store, for the memory floor: a value
   /// the fusion rule fuses (whether or not `fusion` is on).
@@ -71,22 +74,33 @@ struct Buffer {
   bool returned = false;
 };
 
-/// Ops that take no time even in memory-bound mode.
-bool isFreeOp(Operation *op) {
-  return isa<hlo::ConstantOp, hlo::IotaOp, hlo::PartitionIdOp, hlo::ReplicaIdOp,
-             hlo::OptimizationBarrierOp, phlo::AllSliceOp>(op) ||
-         isAliasingOp(op);
+/// Elements of a statically shaped tensor type (0 for other types).
+int64_t getNumElements(Type type) {
+  auto shaped = dyn_cast<RankedTensorType>(type);
+  return shaped && shaped.hasStaticShape() ? shaped.getNumElements() : 0;
 }
 
-/// Elementwise consumers that a fused chain may flow into.
-bool isElementwise(Operation *op) {
-  return op->hasTrait<OpTrait::Elementwise>() ||
-         isa<hlo::SelectOp, hlo::ClampOp>(op);
-}
-
-/// Producers whose single elementwise use may absorb them.
-bool isFusibleProducer(Operation *op) {
-  return isElementwise(op) || isa<hlo::BroadcastInDimOp>(op);
+/// Whether the fusion rule (Fusion.h) fuses `op`'s result into its
+/// readers: the ops of its block that read it (readers elsewhere, in
+/// nested regions or the terminator, are boundaries).
+bool isFusibleResult(Operation *op) {
+  if (op->getNumResults() != 1)
+    return false;
+  Value result = op->getResult(0);
+  SmallVector<FusionReader, 4> readers;
+  for (OpOperand &use : result.getUses()) {
+    Operation *user = use.getOwner();
+    FusionReader reader;
+    if (user->getBlock() == op->getBlock() &&
+        !user->hasTrait<OpTrait::IsTerminator>()) {
+      reader.op = user;
+      reader.resultElements = user->getNumResults()
+                                  ? getNumElements(user->getResult(0).getType())
+                                  : 0;
+    }
+    readers.push_back(reader);
+  }
+  return isFusedIntoReaders(op, getNumElements(result.getType()), readers);
 }
 
 /// Ops whose result an XLA-like backend computes where it is read instead
@@ -178,18 +192,62 @@ private:
     buffer.def = buffer.lastUse = def;
     buffer.ready = ready;
     buffers.push_back(buffer);
+    fusedInputs.emplace_back();
     return buffers.size() - 1;
   }
   /// The buffer of `value`; values the walk never defined come from
-  /// outside what it simulates (simulateRegions), and get an empty buffer
-  /// that lives from the start like an argument.
+  /// outside what it simulates (simulateRegions: captured values and
+  /// hoisted constants), and get a buffer that lives from the start like
+  /// an argument. Ops read its bytes; it takes no memory there
+  /// (runRegions empties it before the sweep).
   unsigned lookup(Value value, ValueMap &values) {
     auto it = values.find(value);
     if (it != values.end())
       return it->second;
-    unsigned id = newBuffer(0, -1, 0);
+    // Equal constants are one after hoisting (the folder merges them).
+    Attribute constant;
+    std::pair<const void *, const void *> key{nullptr, nullptr};
+    if (hoistConstants && matchPattern(value, m_Constant(&constant))) {
+      key = {constant.getAsOpaquePointer(),
+             value.getType().getAsOpaquePointer()};
+      if (auto known = hoistedConstants.find(key);
+          known != hoistedConstants.end())
+        return values[value] = known->second;
+    }
+    unsigned id =
+        newBuffer(hoistConstants ? getTypeBytes(value.getType()) : 0, -1, 0);
+    outsideBuffers.push_back(id);
+    if (key.first)
+      hoistedConstants[key] = id;
     values[value] = id;
     return id;
+  }
+  /// Marks the materialized buffers the op at `at` reads through
+  /// `operands` (fused ones stand for what they read) used there, and
+  /// returns their bytes (each once) and when the last is ready.
+  /// Operand `sliced` (getSlicedOperand), when materialized, counts at
+  /// most `sliceBytes`.
+  std::pair<double, double> readInputs(ArrayRef<unsigned> operands, int64_t at,
+                                       int sliced = -1, double sliceBytes = 0) {
+    SmallVector<int, 4> ids(operands.begin(), operands.end());
+    int slicedBuffer = -1;
+    if (sliced >= 0 && !buffers[ids[sliced]].fused)
+      std::swap(slicedBuffer, ids[sliced]);
+    double bytes = 0, ready = 0;
+    auto read = [&](unsigned b, double count) {
+      use(b, at);
+      bytes += count;
+      ready = std::max(ready, buffers[b].ready);
+    };
+    visitFusionInputs(
+        ids, fusedInputs, [&](int b) { return buffers[b].fused; }, stamp,
+        ++generation,
+        [&](unsigned b) { read(b, static_cast<double>(buffers[b].bytes)); });
+    if (slicedBuffer >= 0 && stamp[slicedBuffer] != generation)
+      read(slicedBuffer,
+           std::min(static_cast<double>(buffers[slicedBuffer].bytes),
+                    sliceBytes));
+    return {bytes, ready};
   }
   /// Marks `buffer` used by the op at trace index `at`.
   void use(unsigned buffer, int64_t at) {
@@ -208,6 +266,15 @@ private:
   SymbolTableCollection &symbols;
 
   SmallVector<Buffer> buffers;
+  /// Per buffer: what it reads when it is fused (else empty).
+  std::vector<SmallVector<int, 2>> fusedInputs;
+  /// Scratch of visitFusionInputs.
+  std::vector<unsigned> stamp;
+  unsigned generation = 0;
+  /// simulateRegions: buffers of values from outside the regions, and of
+  /// hoisted constants by value and type.
+  SmallVector<unsigned> outsideBuffers;
+  std::map<std::pair<const void *, const void *>, unsigned> hoistedConstants;
   SmallVector<Operation *> trace;
   SmallVector<RegionScope> regionScopes;
   /// Loop-carried buffers and their inits, and in-place updates, in trace
@@ -278,7 +345,10 @@ LogicalResult Simulation::runRegions(Operation *op, SimulationResult &res) {
   ValueMap values;
   if (failed(visitControlFlow(op, values)))
     return failure();
-  // The op's results and carries are the caller's to count.
+  // The op's results and carries, and what comes from outside, are the
+  // caller's to count.
+  for (unsigned id : outsideBuffers)
+    buffers[id].bytes = 0;
   for (Value value : op->getResults())
     buffers[lookup(value, values)].bytes = 0;
   for (Region &region : op->getRegions())
@@ -402,7 +472,8 @@ void Simulation::computeFloor(int64_t end) {
     int from = b.recomputeFrom >= 0 ? unit[b.recomputeFrom] : -1;
     // A larger stand-in saves nothing; one that gave its storage away to
     // a tie (no bytes left) would count nothing.
-    if (from >= 0 && (buffers[from].bytes > b.bytes ||
+    // A fusible stand-in is no buffer of the floor's.
+    if (from >= 0 && (buffers[from].bytes > b.bytes || buffers[from].fusible ||
                       (buffers[from].tied && buffers[from].bytes == 0)))
       continue;
     unit[id] = from;
@@ -662,16 +733,21 @@ LogicalResult Simulation::emit(Operation *op, ValueMap &values) {
   trace.push_back(op);
 
   SmallVector<unsigned, 4> operandBuffers;
-  double ready = 0;
-  double trafficBytes = 0;
-  for (Value operand : op->getOperands()) {
-    unsigned id = lookup(operand, values);
-    operandBuffers.push_back(id);
-    use(id, at);
-    ready = std::max(ready, buffers[id].ready);
-    if (!buffers[id].fused)
-      trafficBytes += static_cast<double>(buffers[id].bytes);
-  }
+  for (Value operand : op->getOperands())
+    operandBuffers.push_back(lookup(operand, values));
+  // A reshape is a view of its operand unless that is fused: it is then a
+  // loop op like any other.
+  bool aliasing = isAliasingOp(op) && !buffers[operandBuffers.front()].fused;
+  bool fusible = !aliasing && isFusibleResult(op);
+  bool fused = fusible && options.fusion;
+
+  // A fused op runs inside its readers' fusions, which read its inputs; a
+  // materialized one reads its inputs here, each once.
+  double ready = 0, trafficBytes = 0;
+  if (!fused)
+    std::tie(trafficBytes, ready) = readInputs(
+        operandBuffers, at, getSlicedOperand(op),
+        op->getNumResults() ? getTypeBytes(op->getResult(0).getType()) : 0);
 
   // Price the op.
   double computeTime = 0, commTime = 0, opFlops = 0, opCommBytes = 0;
@@ -681,8 +757,7 @@ LogicalResult Simulation::emit(Operation *op, ValueMap &values) {
   if (!error.empty())
     return op->emitError(error);
 
-  // Results (fusion decides whether they are materialized).
-  bool aliasing = isAliasingOp(op);
+  // Results.
   bool fromOperand = false;
   bool recomputable = isRecomputable(op, fromOperand);
   SmallVector<unsigned, 2> resultBuffers;
@@ -692,20 +767,22 @@ LogicalResult Simulation::emit(Operation *op, ValueMap &values) {
       continue;
     }
     unsigned id = newBuffer(getTypeBytes(res.getType()), at, 0);
-    if (isFusibleProducer(op) && res.hasOneUse()) {
-      Operation *user = *res.getUsers().begin();
-      buffers[id].fusible =
-          isElementwise(user) && user->getBlock() == op->getBlock();
-      buffers[id].fused = options.fusion && buffers[id].fusible;
-    }
+    buffers[id].fusible = fusible;
+    buffers[id].fused = fused;
+    if (fused)
+      fusedInputs[id].assign(operandBuffers.begin(), operandBuffers.end());
     buffers[id].recomputable = recomputable;
     buffers[id].recomputeFrom =
         fromOperand ? static_cast<int>(operandBuffers.front()) : -1;
-    if (!buffers[id].fused)
+    if (!fused)
       trafficBytes += static_cast<double>(buffers[id].bytes);
     resultBuffers.push_back(id);
   }
   trafficBytes -= tieInPlaceUpdates(op, operandBuffers, resultBuffers, at);
+  // Views, fused ops, loops and calls (their bodies are priced) take no
+  // time of their own.
+  bool priced = !aliasing && !fused && !isFreeOp(op) &&
+                !toast::isDataFlowRegionOp(op) && !isa<func::CallOp>(op);
 
   if (collective) {
     CollectiveCost cost = ringCollectiveCost(
@@ -729,8 +806,7 @@ LogicalResult Simulation::emit(Operation *op, ValueMap &values) {
       result->memoryTraffic += repeat * trafficBytes;
     }
     computeTime *= repeat;
-  } else if (options.memoryBound && !isFreeOp(op) &&
-             !toast::isDataFlowRegionOp(op) && !isa<func::CallOp>(op)) {
+  } else if (options.memoryBound && priced) {
     computeTime = repeat * trafficBytes / device.memoryBandwidth;
     result->memoryTraffic += repeat * trafficBytes;
   }
@@ -770,42 +846,52 @@ LogicalResult Simulation::emit(Operation *op, ValueMap &values) {
 // Entry points
 //===----------------------------------------------------------------------===//
 
-FailureOr<SimulationResult>
-toast::sim::simulate(func::FuncOp func, const DeviceSpec &device,
-                     const SimulationOptions &options, Timeline *timeline) {
-  SimulationResult result;
-  result.device = device.name;
-  result.function = func.getSymName().str();
+/// Runs `walk` on a fresh Simulation. Whether an update is in place is
+/// known only once every buffer's last use is; the roofline prices an
+/// in-place update by its slice while walking, so walk again with the
+/// first walk's decisions (quietly: the first walk warned).
+static FailureOr<SimulationResult> walkTwice(
+    const DeviceSpec &device, const SimulationOptions &options,
+    toast::partir::MeshAttr mesh, const SimulationResult &init,
+    Timeline *timeline,
+    llvm::function_ref<LogicalResult(Simulation &, SimulationResult &)> walk) {
   SymbolTableCollection symbols;
-  Simulation simulation(device, options, toast::partir::getMesh(func), symbols);
-  if (timeline) {
-    *timeline = Timeline();
-    timeline->overlap = options.overlap;
-  }
-  simulation.timeline = timeline;
-  if (failed(simulation.run(func, result)))
+  auto start = [&](Simulation &simulation) {
+    if (timeline) {
+      *timeline = Timeline();
+      timeline->overlap = options.overlap;
+    }
+    simulation.timeline = timeline;
+  };
+  SimulationResult result = init;
+  Simulation simulation(device, options, mesh, symbols);
+  start(simulation);
+  if (failed(walk(simulation, result)))
     return failure();
-  // Whether an update is in place is known only once every buffer's last
-  // use is; memory-bound pricing needs it while walking, so walk again
-  // (quietly: the first walk warned).
   if (!options.memoryBound ||
       llvm::none_of(simulation.inPlaceUpdates, [](char in) { return in; }))
     return result;
   SimulationOptions quiet = options;
   quiet.warnUncountedLoops = quiet.warnMissingPeaks = false;
-  SimulationResult priced;
-  priced.device = result.device;
-  priced.function = result.function;
-  Simulation second(device, quiet, toast::partir::getMesh(func), symbols);
+  SimulationResult priced = init;
+  Simulation second(device, quiet, mesh, symbols);
   second.knownInPlace = &simulation.inPlaceUpdates;
-  if (timeline) {
-    *timeline = Timeline();
-    timeline->overlap = options.overlap;
-  }
-  second.timeline = timeline;
-  if (failed(second.run(func, priced)))
+  start(second);
+  if (failed(walk(second, priced)))
     return failure();
   return priced;
+}
+
+FailureOr<SimulationResult>
+toast::sim::simulate(func::FuncOp func, const DeviceSpec &device,
+                     const SimulationOptions &options, Timeline *timeline) {
+  SimulationResult init;
+  init.device = device.name;
+  init.function = func.getSymName().str();
+  return walkTwice(device, options, toast::partir::getMesh(func), init,
+                   timeline, [&](Simulation &simulation, SimulationResult &r) {
+                     return simulation.run(func, r);
+                   });
 }
 
 FailureOr<SimulationResult>
@@ -813,13 +899,12 @@ toast::sim::simulateRegions(Operation *op, const DeviceSpec &device,
                             const SimulationOptions &options) {
   if (!toast::isDataFlowRegionOp(op))
     return op->emitError("simulateRegions: not a loop or conditional");
-  SimulationResult result;
-  result.device = device.name;
-  SymbolTableCollection symbols;
-  Simulation simulation(device, options, toast::partir::getMesh(op), symbols);
-  if (failed(simulation.runRegions(op, result)))
-    return failure();
-  return result;
+  SimulationResult init;
+  init.device = device.name;
+  return walkTwice(device, options, toast::partir::getMesh(op), init, nullptr,
+                   [&](Simulation &simulation, SimulationResult &r) {
+                     return simulation.runRegions(op, r);
+                   });
 }
 
 FailureOr<SimulationResult>

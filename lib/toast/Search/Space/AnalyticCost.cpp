@@ -18,6 +18,11 @@
 //    all_reduces of an add, when those ops are not partitioned;
 //  * makes arguments device-local when every use slices them alike, and
 //    drops the gather feeding the return.
+// Every op is then fused or priced as the simulator's defaults say
+// (toast/Simulator/Fusion.h): a value is fused when every reader reads the
+// local result directly (no collective or slice in between) and the rule
+// allows it; a materialized op takes the roofline of its FLOPs and the
+// bytes of what it reads (through its fused operands) and writes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -90,8 +95,8 @@ void Evaluation::emitValue(unsigned value, int source) {
     plan.levelTiling[l + 1] = apply(plan.steps[l], plan.levelTiling[l]);
   if (v.defOp < 0) {
     // Arguments: the argument buffer itself, then its tiling slice.
-    int argBuffer = buffers.size();
-    buffers.push_back({0, 0, 0});
+    int argBuffer = newBuffer(0);
+    buffers[argBuffer].def = buffers[argBuffer].lastUse = 0;
     argBuffers[value] = argBuffer;
     const std::optional<DimAxes> &local = localArgs[value];
     buffers[argBuffer].bytes =
@@ -200,32 +205,105 @@ void Evaluation::emitOp(unsigned i) {
     carries = newCarries(p);
     ++at;
   }
-  for (int b : inputs)
-    touch(b);
-  for (unsigned k : p.hoistedConstants)
-    touch(hoistedBuffers[k]);
+  // Fusion (sim::isFusedIntoReaders): a fused op reads nothing here (its
+  // readers' fusions read what it reads); a reshape whose operand is fused
+  // is no view.
   int64_t tiles = 1;
   for (auto [axis, factor] : nests[i])
     tiles *= impl.axisSizes[axis];
-  cost.computeTime += p.computeTime / tiles;
-  cost.flops += p.flops / tiles;
+  int firstResultBytes =
+      p.results.empty()
+          ? -1
+          : bytesOf(p.results[0], plans[p.results[0]].sourceTiling);
+  bool aliasing = p.mayAlias && p.results.size() == 1 &&
+                  firstInputBytes == firstResultBytes && inputs[0] >= 0 &&
+                  !buffers[inputs[0]].fused;
+  bool fused = !aliasing && fusion && isFusedResult(i);
+  double trafficBytes =
+      fused ? 0
+            : readInputs(inputs, sim::getSlicedOperand(p.op), firstResultBytes);
+  for (unsigned k : p.hoistedConstants)
+    touch(hoistedBuffers[k]);
   llvm::SmallVector<int, 1> sources;
   for (int r : p.results) {
     int64_t bytes = bytesOf(r, plans[r].sourceTiling);
-    if (p.mayAlias && firstInputBytes == bytes && inputs[0] >= 0)
+    if (aliasing) {
       sources.push_back(inputs.front());
+      continue;
+    }
+    int b = newBuffer(bytes);
+    buffers[b].fused = fused;
+    if (fused)
+      fusedInputs[b].assign(inputs.begin(), inputs.end());
     else
-      sources.push_back(newBuffer(bytes));
+      trafficBytes += static_cast<double>(bytes);
+    sources.push_back(b);
   }
+  // The roofline (as Simulation::emit prices it): contractions and loop
+  // bodies take their time, every materialized op at least its bytes.
+  double time = p.computeTime / tiles;
+  if (memoryBound && !aliasing && !fused && !sim::isFreeOp(p.op) &&
+      !isDataFlowRegionOp(p.op) && !isa<func::CallOp>(p.op))
+    time = std::max(time, trafficBytes / impl.device.memoryBandwidth);
+  cost.computeTime += time;
+  cost.flops += p.flops / tiles;
   tieCarries(p, carries, inputs, sources);
   tieInPlaceUpdates(p, inputs, sources);
   if (traceEnabled())
     llvm::errs() << "analytic: op " << at << " " << p.op->getName() << " "
-                 << p.op->getLoc() << "\n";
+                 << p.op->getLoc() << (fused ? " fused" : "") << " time "
+                 << time << "\n";
   ++at;
   currentUser = -1;
   for (auto [r, source] : llvm::zip_equal(p.results, sources))
     emitValue(r, source);
+}
+
+/// Whether op i's result is fused into its readers (the simulator's rule,
+/// sim::isFusedIntoReaders): a reader is an op that reads the local result
+/// directly, with no collective or slice in between.
+bool Evaluation::isFusedResult(unsigned i) const {
+  const ProgramOp &p = prog.ops[i];
+  if (p.results.size() != 1)
+    return false;
+  const ProgramValue &v = prog.values[p.results[0]];
+  llvm::SmallVector<sim::FusionReader, 4> readers;
+  for (auto [k, u] : llvm::enumerate(v.uses)) {
+    const UsePlan &use = usePlans[v.firstUse + k];
+    sim::FusionReader reader;
+    if (u.second != -2 && !use.argSlice && use.level == 0 && use.ops.empty()) {
+      const ProgramOp &user = prog.ops[u.first];
+      reader.op = user.op;
+      reader.resultElements =
+          user.results.empty() ? 0 : localElements(user.results[0]);
+    }
+    readers.push_back(reader);
+  }
+  return sim::isFusedIntoReaders(p.op, localElements(p.results[0]), readers);
+}
+
+/// Touches the materialized buffers an op reading `inputs` reads (fused
+/// ones stand for what they read) and returns their bytes, each once.
+double Evaluation::readInputs(llvm::ArrayRef<int> inputs, int sliced,
+                              double sliceBytes) {
+  llvm::SmallVector<int, 4> ids(inputs.begin(), inputs.end());
+  int slicedBuffer = -1;
+  if (sliced >= 0 && ids[sliced] >= 0 && !buffers[ids[sliced]].fused)
+    std::swap(slicedBuffer, ids[sliced]);
+  double bytes = 0;
+  sim::visitFusionInputs(
+      ids, fusedInputs, [&](int b) { return buffers[b].fused; }, stamp,
+      ++generation,
+      [&](unsigned b) {
+        touch(b);
+        bytes += static_cast<double>(buffers[b].bytes);
+      });
+  if (slicedBuffer >= 0 && stamp[slicedBuffer] != generation) {
+    touch(slicedBuffer);
+    bytes +=
+        std::min(static_cast<double>(buffers[slicedBuffer].bytes), sliceBytes);
+  }
+  return bytes;
 }
 
 /// The buffers of a region op's carried results, allocated where its
@@ -269,6 +347,14 @@ void Evaluation::tieInPlaceUpdates(const ProgramOp &p,
     if (operand < 0 || inputs[operand] < 0)
       continue;
     int init = inputs[operand];
+    // In place, the op moves the updated slice only (as
+    // Simulation::tieInPlaceUpdates prices it).
+    int update = sim::getUpdateOperand(p.op, r);
+    double saved =
+        static_cast<double>(buffers[init].bytes + buffers[result].bytes);
+    if (update >= 0 && inputs[update] >= 0)
+      saved -= static_cast<double>(buffers[inputs[update]].bytes);
+    inPlaceSavings.push_back({static_cast<unsigned>(carryTies.size()), saved});
     carryTies.push_back({static_cast<unsigned>(result),
                          static_cast<unsigned>(init), at, false,
                          llvm::count(inputs, init) > 1});
@@ -399,7 +485,10 @@ void Evaluation::collectTree(unsigned i) {
 
 AnalyticCost Evaluation::run() {
   buffers.clear();
+  fusedInputs.clear();
+  stamp.clear();
   carryTies.clear();
+  inPlaceSavings.clear();
   donations.clear();
   returned.clear();
   returnOp = -1;
@@ -462,11 +551,16 @@ AnalyticCost Evaluation::run() {
   for (int b : returned)
     if (b >= 0)
       buffers[b].lastUse = end;
-  sim::resolveCarryTies(buffers, carryTies, donations);
+  std::vector<char> applied;
+  sim::resolveCarryTies(buffers, carryTies, donations, &applied);
+  if (memoryBound)
+    for (auto [tie, saved] : inPlaceSavings)
+      if (applied[tie])
+        cost.computeTime -= saved / impl.device.memoryBandwidth;
   int64_t n = std::max<int64_t>(end, 1);
   delta.assign(n + 1, 0);
   for (const Buffer &b : buffers) {
-    if (b.bytes == 0)
+    if (b.bytes == 0 || b.fused)
       continue;
     int64_t from = std::max<int64_t>(b.def, 0);
     int64_t to = std::min<int64_t>(std::max(b.lastUse, from), n - 1);

@@ -11,6 +11,9 @@
 
 #include "SpaceImpl.h"
 
+#include "toast/Interfaces/ControlFlow.h"
+#include "toast/Simulator/Fusion.h"
+
 #include <cstdlib>
 #include <optional>
 
@@ -164,6 +167,8 @@ struct Buffer {
   int64_t bytes = 0;
   int64_t def = 0;
   int64_t lastUse = 0;
+  /// Fused into its readers (sim::isFusedIntoReaders): no memory.
+  bool fused = false;
 };
 
 using Nest = llvm::SmallVector<std::pair<unsigned, unsigned>, 4>;
@@ -183,7 +188,10 @@ struct Workspace {
   std::vector<int> argBuffers;
   std::vector<int> hoistedBuffers;
   std::vector<Buffer> buffers;
+  std::vector<llvm::SmallVector<int, 2>> fusedInputs;
+  std::vector<unsigned> stamp;
   std::vector<sim::CarryTie> carryTies;
+  std::vector<std::pair<unsigned, double>> inPlaceSavings;
   std::vector<std::pair<int64_t, int64_t>> transients;
   std::vector<int64_t> delta;
 };
@@ -198,8 +206,13 @@ public:
         fusedLevels(ws.fusedLevels), emission(ws.emission), plans(ws.plans),
         usePlans(ws.usePlans), localArgs(ws.localArgs),
         argBuffers(ws.argBuffers), hoistedBuffers(ws.hoistedBuffers),
-        buffers(ws.buffers), carryTies(ws.carryTies), transients(ws.transients),
-        delta(ws.delta) {}
+        buffers(ws.buffers), fusedInputs(ws.fusedInputs), stamp(ws.stamp),
+        carryTies(ws.carryTies), inPlaceSavings(ws.inPlaceSavings),
+        transients(ws.transients), delta(ws.delta) {
+    sim::SimulationOptions options = impl.getSimulationOptions();
+    fusion = options.fusion;
+    memoryBound = options.memoryBound;
+  }
   AnalyticCost run();
 
 private:
@@ -237,8 +250,17 @@ private:
   void price(const Step &step, int64_t operandBytes, int64_t resultBytes);
   int newBuffer(int64_t bytes) {
     buffers.push_back({bytes, at, at});
+    fusedInputs.emplace_back();
     return buffers.size() - 1;
   }
+  /// Elements of `value`'s local result (its source tiling).
+  int64_t localElements(unsigned value) const {
+    return prog.values[value].getNumElements() /
+           axisProduct(dimsMask(plans[value].sourceTiling));
+  }
+  bool isFusedResult(unsigned i) const;
+  double readInputs(llvm::ArrayRef<int> inputs, int sliced = -1,
+                    double sliceBytes = 0);
   void touch(int buffer) {
     if (buffer >= 0)
       buffers[buffer].lastUse = std::max(buffers[buffer].lastUse, at);
@@ -268,8 +290,17 @@ private:
   /// Tiling of what the last emitUse returned.
   DimAxes useTiling;
   std::vector<Buffer> &buffers;
+  /// Per buffer: what it reads when fused (sim::visitFusionInputs).
+  std::vector<llvm::SmallVector<int, 2>> &fusedInputs;
+  std::vector<unsigned> &stamp;
+  unsigned generation = 0;
   /// Loop carries and the buffers of their inits (sim::resolveCarryTies).
   std::vector<sim::CarryTie> &carryTies;
+  /// In-place update ties (index in carryTies) and the HBM bytes the
+  /// update saves when it applies.
+  std::vector<std::pair<unsigned, double>> &inPlaceSavings;
+  /// The simulator options priced: fusion, roofline.
+  bool fusion = true, memoryBound = true;
   std::vector<std::pair<int64_t, int64_t>> &transients;
   std::vector<int64_t> &delta;
   /// Per result of the entry function: the buffer the return reads (-1:

@@ -1,0 +1,109 @@
+//===- Fusion.h - The default fusion model (XLA-like) -----------*- C++ -*-===//
+//
+// Which device-local values an XLA-like backend never writes to memory,
+// and what a fusion reads. The simulator applies it to the lowered program
+// and the search's analytic cost to the program it derives from a state,
+// with these same functions (docs/simulator.md, "Fusion"):
+//
+//  * elementwise ops (convert, compare, select, clamp included) and data
+//    movement (broadcast_in_dim, broadcast, reshape, transpose, slice,
+//    concatenate, pad, reverse, bitcast_convert, iota) are *loop* ops; a
+//    loop op's result is fused into its readers when every reader is a
+//    loop op or a reduce of the same block (it is computed inside each of
+//    them). With readers in several ops it is duplicated into each, unless
+//    it is expensive (a transcendental, divide, power, ...), which XLA
+//    does not duplicate;
+//  * a reduce absorbs the loop ops feeding it (input fusion), and its
+//    result is fused into its reader only as an epilogue: a single use by
+//    an elementwise op with as many elements as the reduce's result;
+//  * everything else (contractions, collectives, gathers, scatters,
+//    dynamic slices and updates, sorts, custom calls, loops, calls, the
+//    return and a loop's yield) is a boundary: its operands are buffers.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TOAST_SIMULATOR_FUSION_H
+#define TOAST_SIMULATOR_FUSION_H
+
+#include "mlir/IR/Operation.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace toast::sim {
+
+/// How the fusion model sees an op.
+enum class FusionKind {
+  /// A boundary: never fused, never absorbs a producer.
+  Opaque,
+  /// Elementwise (the Elementwise trait, select, clamp).
+  Elementwise,
+  /// Data movement and iota: fused like elementwise ops.
+  Movement,
+  /// stablehlo.reduce: absorbs loop producers, fuses forward as an
+  /// epilogue only.
+  Reduce,
+};
+
+FusionKind getFusionKind(mlir::Operation *op);
+
+/// A loop op XLA does not duplicate into several consumers.
+bool isExpensiveToDuplicate(mlir::Operation *op);
+
+/// A direct reader of a value: the reading op (null when it is not an op
+/// of the value's block that reads it directly, e.g. a collective or a
+/// slice the lowering put in between, the return, a nested region) and
+/// the elements of its first result (for the reduce epilogue rule).
+struct FusionReader {
+  mlir::Operation *op = nullptr;
+  int64_t resultElements = 0;
+};
+
+/// Whether `producer`'s single result, of `elements` elements, is fused
+/// into its `readers` (one entry per use).
+bool isFusedIntoReaders(mlir::Operation *producer, int64_t elements,
+                        llvm::ArrayRef<FusionReader> readers);
+
+/// Ops that take no time in any mode: constants, partition and replica
+/// ids, optimization barriers and all_slice (which keeps this device's
+/// chunk of a buffer). A view (a reshape that aliases its operand) takes
+/// none either; the caller knows whether the op is one.
+bool isFreeOp(mlir::Operation *op);
+
+/// The operand of which `op` reads only what it returns (slice,
+/// dynamic_slice, gather: operand 0), or -1. An unfused such op counts the
+/// result's bytes for that operand, not the whole buffer.
+int getSlicedOperand(mlir::Operation *op);
+
+/// Calls `visit(buffer)` once per materialized buffer a fusion whose root
+/// reads `operands` reads: a fused operand stands for what it read,
+/// recursively. `fusedInputs[b]` lists what fused buffer `b` reads (empty
+/// for materialized ones, negative entries are skipped); `isFused(b)`
+/// tells them apart. `stamp` is scratch (one entry per buffer, grown as
+/// needed) and `generation` a value no entry of it has yet.
+template <typename IsFused, typename Visit>
+void visitFusionInputs(
+    llvm::ArrayRef<int> operands,
+    const std::vector<llvm::SmallVector<int, 2>> &fusedInputs, IsFused isFused,
+    std::vector<unsigned> &stamp, unsigned generation, Visit visit) {
+  if (stamp.size() < fusedInputs.size())
+    stamp.resize(fusedInputs.size(), 0);
+  llvm::SmallVector<int, 8> stack(operands.rbegin(), operands.rend());
+  while (!stack.empty()) {
+    int b = stack.pop_back_val();
+    if (b < 0 || stamp[b] == generation)
+      continue;
+    stamp[b] = generation;
+    if (!isFused(b)) {
+      visit(static_cast<unsigned>(b));
+      continue;
+    }
+    const auto &inputs = fusedInputs[b];
+    stack.append(inputs.rbegin(), inputs.rend());
+  }
+}
+
+} // namespace toast::sim
+
+#endif // TOAST_SIMULATOR_FUSION_H
