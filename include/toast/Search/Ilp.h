@@ -37,6 +37,7 @@
 
 #include "toast/Partition/ShardingState.h"
 #include "toast/Simulator/Device.h"
+#include "toast/Simulator/Simulator.h"
 
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
@@ -178,14 +179,17 @@ struct Formulation {
 };
 
 /// Formulates the entry function of `state` over the mesh axes `axes`
-/// (empty: all) priced on `device` (contractions at the TF32 peak with
-/// `tf32`, as the simulator's option). The state must be unpartitioned (no
-/// loop nests or tilings yet); fails with a diagnostic on the function
+/// (empty: all) priced on `device` as the simulator prices with `options`:
+/// contractions at the TF32 peak with `tf32`; with `memoryBound`, every op
+/// by the roofline over the bytes it reads and writes; with `fusion`, the
+/// values the fusion model fuses (decided on the unpartitioned program)
+/// have no buffer and no traffic. The state must be unpartitioned (no loop
+/// nests or tilings yet); fails with a diagnostic on the function
 /// otherwise.
-mlir::FailureOr<Formulation> formulate(partition::ShardingState &state,
-                                       llvm::ArrayRef<std::string> axes,
-                                       const sim::DeviceSpec &device,
-                                       bool tf32 = false);
+mlir::FailureOr<Formulation>
+formulate(partition::ShardingState &state, llvm::ArrayRef<std::string> axes,
+          const sim::DeviceSpec &device,
+          const sim::SimulationOptions &options = {});
 
 /// The strategies (one per node, followers their leader's) under which the
 /// formulation describes `target`, a partitioned state of the same

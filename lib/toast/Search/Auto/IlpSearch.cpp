@@ -104,7 +104,7 @@ LogicalResult runIlp(const NdaEnvironment &space,
   func::FuncOp func = state.getFunction();
   auto start = std::chrono::steady_clock::now();
   FailureOr<ilp::Formulation> formulation = ilp::formulate(
-      state, options.axes, space.getDevice(), space.getOptions().tf32);
+      state, options.axes, space.getDevice(), space.getSimulationOptions());
   if (failed(formulation))
     return failure();
   const ilp::Problem &problem = formulation->problem;

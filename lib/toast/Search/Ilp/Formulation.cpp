@@ -12,9 +12,11 @@
 #include "toast/Interfaces/ControlFlow.h"
 
 #include "toast/Simulator/CostModel.h"
+#include "toast/Simulator/Fusion.h"
 
 #include "mlir/IR/OpDefinition.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
 #include <cmath>
@@ -33,8 +35,9 @@ using Layout = SmallVector<int, 4>;
 class Formulator {
 public:
   Formulator(partition::ShardingState &state, ArrayRef<std::string> axes,
-             const sim::DeviceSpec &device, bool tf32)
-      : state(state), device(device), tf32(tf32),
+             const sim::DeviceSpec &device,
+             const sim::SimulationOptions &options)
+      : state(state), device(device), options(options),
         block(state.getFunction().front()) {
     partir::MeshAttr mesh = state.getMesh();
     for (auto [name, size] : llvm::zip(mesh.getNames(), mesh.getSizes()))
@@ -81,6 +84,9 @@ private:
   }
   double nodeSeconds(Operation *op, const ShardingRule &rule,
                      ArrayRef<partition::AxisFactor> nest);
+  double trafficBytes(Operation *op, const ShardingRule &rule,
+                      ArrayRef<partition::AxisFactor> nest);
+  void findFusedValues();
   /// Seconds to turn `from` into `to` on a tensor of `bytes` global bytes.
   double reshardSeconds(const Layout &from, const Layout &to,
                         double bytes) const;
@@ -108,8 +114,11 @@ private:
 
   partition::ShardingState &state;
   const sim::DeviceSpec &device;
-  bool tf32;
+  const sim::SimulationOptions &options;
   Block &block;
+  /// Results the fusion model fuses into their readers: no buffer, no
+  /// traffic (decided once, on the unpartitioned program).
+  DenseSet<Value> fused;
   SmallVector<std::string> axisNames;
   SmallVector<int64_t> axisSizes;
   Formulation formulation;
@@ -182,6 +191,64 @@ Layout Formulator::layoutOf(const ShardingRule &rule,
   return layout;
 }
 
+/// The bytes `op` reads and writes in HBM under `nest`, as the roofline
+/// counts them: its materialized operands (only the part it returns of a
+/// sliced one) and its materialized results, on local shapes. A fused
+/// operand's own inputs are counted where it is computed, so a fusion's
+/// traffic is the sum over its ops (a buffer read by two ops of one fusion
+/// counts twice, a small overcount).
+double Formulator::trafficBytes(Operation *op, const ShardingRule &rule,
+                                ArrayRef<partition::AxisFactor> nest) {
+  if (sim::isFreeOp(op))
+    return 0;
+  double bytes = 0;
+  int sliced = sim::getSlicedOperand(op);
+  for (OpOperand &use : op->getOpOperands()) {
+    if (fused.contains(use.get()))
+      continue;
+    unsigned i = use.getOperandNumber();
+    if (static_cast<int>(i) == sliced)
+      bytes +=
+          localBytes(op->getResult(0).getType(), resultLayout(rule, nest, 0));
+    else
+      bytes += localBytes(use.get().getType(), operandLayout(rule, nest, i));
+  }
+  for (OpResult value : op->getResults())
+    if (!fused.contains(value))
+      bytes += localBytes(value.getType(),
+                          resultLayout(rule, nest, value.getResultNumber()));
+  return bytes;
+}
+
+/// The fusion model's decisions on the unpartitioned program.
+void Formulator::findFusedValues() {
+  if (!options.fusion)
+    return;
+  for (Operation &op : block) {
+    if (op.getNumResults() != 1)
+      continue;
+    Value value = op.getResult(0);
+    auto type = dyn_cast<RankedTensorType>(value.getType());
+    if (!type || !type.hasStaticShape())
+      continue;
+    SmallVector<sim::FusionReader> readers;
+    for (OpOperand &use : value.getUses()) {
+      sim::FusionReader reader;
+      Operation *user = use.getOwner();
+      if (user->getBlock() == &block &&
+          !user->hasTrait<OpTrait::IsTerminator>()) {
+        reader.op = user;
+        if (auto t = dyn_cast<RankedTensorType>(
+                user->getNumResults() ? user->getResult(0).getType() : Type()))
+          reader.resultElements = t.hasStaticShape() ? t.getNumElements() : 0;
+      }
+      readers.push_back(reader);
+    }
+    if (sim::isFusedIntoReaders(&op, type.getNumElements(), readers))
+      fused.insert(value);
+  }
+}
+
 double Formulator::nodeSeconds(Operation *op, const ShardingRule &rule,
                                ArrayRef<partition::AxisFactor> nest) {
   SmallVector<unsigned> all, reduced;
@@ -190,7 +257,11 @@ double Formulator::nodeSeconds(Operation *op, const ShardingRule &rule,
     if (rule.factors[level.factor].kind == FactorKind::Reduction)
       reduced.push_back(all.back());
   }
-  double seconds = sim::getContractionTime(op, device, tf32) / product(all);
+  double seconds =
+      sim::getContractionTime(op, device, options.tf32) / product(all);
+  if (options.memoryBound)
+    seconds = std::max(seconds,
+                       trafficBytes(op, rule, nest) / device.memoryBandwidth);
   if (reduced.empty())
     return seconds;
   // Partial results are summed where they are produced.
@@ -385,7 +456,8 @@ void Formulator::addOp(Operation *op, int64_t position) {
     int64_t usage = 0;
     for (OpResult value : op->getResults()) {
       results.push_back(resultLayout(rule, nest, value.getResultNumber()));
-      usage += localBytes(value.getType(), results.back());
+      if (!fused.contains(value))
+        usage += localBytes(value.getType(), results.back());
     }
     node.usages.push_back(usage);
     layouts[n].push_back(std::move(results));
@@ -437,9 +509,9 @@ void Formulator::addUse(OpOperand &use) {
     problem.edges.push_back(std::move(edge));
 }
 
-/// A user follower's buffers count in the memory model like any node's: a
-/// node that follows the node deciding its reader, free of cost, holding
-/// its local results from its position to its last reader.
+/// A user follower counts like any node: a node that follows the node
+/// deciding its reader, priced as the simulator prices the op in that
+/// layout, holding its local results from its position to its last reader.
 void Formulator::addFollowerNode(const Formulation::UserFollower &follower) {
   Operation *op = follower.op;
   const ShardingRule &rule = *state.getRule(op);
@@ -460,9 +532,10 @@ void Formulator::addFollowerNode(const Formulation::UserFollower &follower) {
     int64_t usage = 0;
     for (OpResult value : op->getResults()) {
       results.push_back(resultLayout(rule, nest, value.getResultNumber()));
-      usage += localBytes(value.getType(), results.back());
+      if (!fused.contains(value))
+        usage += localBytes(value.getType(), results.back());
     }
-    node.costs.push_back(0);
+    node.costs.push_back(toUnits(nodeSeconds(op, rule, nest)));
     node.usages.push_back(usage);
     layouts[n].push_back(std::move(results));
   }
@@ -517,6 +590,7 @@ FailureOr<Formulation> Formulator::run() {
     return failure();
   for (auto [i, op] : llvm::enumerate(block))
     positions[&op] = i;
+  findFusedValues();
   formulation.problem.name = state.getFunction().getSymName().str();
   formulation.problem.usageLimit = device.memoryBytes;
   for (BlockArgument arg : block.getArguments())
@@ -554,8 +628,9 @@ FailureOr<Formulation> Formulator::run() {
 
 FailureOr<Formulation> formulate(partition::ShardingState &state,
                                  ArrayRef<std::string> axes,
-                                 const sim::DeviceSpec &device, bool tf32) {
-  return Formulator(state, axes, device, tf32).run();
+                                 const sim::DeviceSpec &device,
+                                 const sim::SimulationOptions &options) {
+  return Formulator(state, axes, device, options).run();
 }
 
 /// A nest as a set: the order of its levels does not change the layout.
