@@ -23,6 +23,8 @@
 
 #include "Evaluation.h"
 
+#include "toast/Dialect/PartIR/Core/IR/PartIRCore.h"
+
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -36,8 +38,9 @@ void Evaluation::price(const Step &step, int64_t operandBytes,
   double bytes = operandBytes;
   switch (step.kind) {
   case StepKind::Gather:
+    // What the devices send: whole (padded) chunks, as the simulator.
     kind = sim::CollectiveKind::AllGather;
-    bytes = resultBytes;
+    bytes = static_cast<double>(operandBytes) * axisProduct(axes);
     break;
   case StepKind::Reduce:
     kind = sim::CollectiveKind::AllReduce;
@@ -205,10 +208,15 @@ void Evaluation::emitOp(unsigned i) {
   for (unsigned k : p.hoistedConstants)
     touch(hoistedBuffers[k]);
   int64_t tiles = 1;
-  for (auto [axis, factor] : nests[i])
-    tiles *= impl.axisSizes[axis];
-  cost.computeTime += p.computeTime / tiles;
-  cost.flops += p.flops / tiles;
+  double padding = 1; // Work on padded rows, as the lowering's local types.
+  for (auto [axis, factor] : nests[i]) {
+    int64_t k = impl.axisSizes[axis], size = p.factorSize[factor];
+    tiles *= k;
+    if (size % k != 0)
+      padding *= static_cast<double>((size / k + 1) * k) / size;
+  }
+  cost.computeTime += p.computeTime / tiles * padding;
+  cost.flops += p.flops / tiles * padding;
   llvm::SmallVector<int, 1> sources;
   for (int r : p.results) {
     int64_t bytes = bytesOf(r, plans[r].sourceTiling);
@@ -281,7 +289,7 @@ Evaluation::localShape(unsigned value, const DimAxes &tiling) const {
   llvm::SmallVector<int64_t, 4> shape(prog.values[value].shape);
   for (auto [d, size] : llvm::enumerate(shape))
     if (d < tiling.size())
-      size /= axisProduct(listMask(tiling[d]));
+      size = partir::chunkSize(size, axisProduct(listMask(tiling[d])));
   return shape;
 }
 
