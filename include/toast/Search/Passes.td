@@ -94,6 +94,9 @@ def ToastAutoPartitionPass
     Option<"tf32", "tf32", "bool", /*default=*/"false",
            "Price f32 contractions at the device's TF32 peak (as "
            "--partir-simulate=tf32=true)">,
+    Option<"pad", "pad", "bool", /*default=*/"false",
+           "Also shard dimensions an axis does not divide, padded to "
+           "ceil(n / k) rows per device (docs/dialects.md)">,
     Option<"iopddlOut", "iopddl-out", "std::string", /*default=*/"\"\"",
            "algorithm=ilp: write the decision problem as IOPDDL JSON here">,
     Option<"report", "report", "bool", /*default=*/"false",

@@ -73,7 +73,7 @@ bool AutoMapEnvironment::isLegal(const SearchState &state,
   for (auto [i, size] : llvm::enumerate(space.getMesh().getSizes()))
     if (onDim & (AxisMask(1) << i))
       tiles *= size;
-  return canTileDim(type.getDimSize(a.dim), tiles, llvm::popcount(onDim));
+  return type.getDimSize(a.dim) % tiles == 0;
 }
 
 void AutoMapEnvironment::apply(SearchState &state, unsigned action) const {

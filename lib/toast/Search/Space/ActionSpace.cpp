@@ -452,7 +452,7 @@ bool NdaEnvironment::Impl::canShardNode(unsigned node, AxisMask axes,
   return canTileDim(nodeGcd[node], maskProduct(axes) * axisSize,
                     llvm::popcount(axes) + 1) &&
          (nodeGcd[node] % (maskProduct(axes) * axisSize) == 0 ||
-          nodePaddable[node]);
+          (options.pad && nodePaddable[node]));
 }
 
 bool NdaEnvironment::Impl::canTake(const SearchState &state, unsigned node,
