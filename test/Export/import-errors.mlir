@@ -82,11 +82,12 @@ func.func @main(%x: tensor<16x8xf32> {mhlo.sharding = "{devices=[4,1]<=[4]}"},
 
 // -----
 
-// A tiling the dimension does not divide is reported by the tile action.
-// expected-error @+2 {{tile: dimension 0 of size 6 is not divisible into 4 tiles (axis "d0" has size 4)}}
+// A tiling the dimension does not divide is padded (docs/dialects.md); one
+// with fewer rows than tiles is reported by the tile action.
+// expected-error @+2 {{tile: dimension 0 of size 3 is not divisible into 4 tiles (axis "d0" has size 4; padding takes one axis per dimension and at least one row per tile)}}
 // expected-error @+1 {{argument 0: cannot apply the sharding}}
-func.func @main(%x: tensor<6x8xf32> {mhlo.sharding = "{devices=[4,1]<=[4]}"}) -> tensor<6x8xf32> {
-  return %x : tensor<6x8xf32>
+func.func @main(%x: tensor<3x8xf32> {mhlo.sharding = "{devices=[4,1]<=[4]}"}) -> tensor<3x8xf32> {
+  return %x : tensor<3x8xf32>
 }
 
 // -----

@@ -8,8 +8,12 @@
 // DIM: error: tile: dimension 5 is out of range for 'tensor<256x8xf32>'
 // RUN: not toast-opt %S/Inputs/matmul-chain.mlir --partir-manual-partition="name=BP axis=Q inputs=x=0 mesh=B=4" 2>&1 | FileCheck %s --check-prefix=AXIS
 // AXIS: error: tactic 'BP': axis "Q" is not in the mesh #partir.mesh<["B"=4]>
-// RUN: not toast-opt %S/Inputs/matmul-chain.mlir --partir-manual-partition="name=BP axis=B inputs=x=1 mesh=B=3" 2>&1 | FileCheck %s --check-prefix=DIVIDE
-// DIVIDE: error: tile: dimension 1 of size 8 is not divisible into 3 tiles (axis "B" has size 3)
+// A dimension the axis does not divide is padded, but never to fewer rows
+// than tiles, nor over a second axis (docs/dialects.md):
+// RUN: not toast-opt %S/Inputs/matmul-chain.mlir --partir-manual-partition="name=BP axis=B inputs=x=1 mesh=B=16" 2>&1 | FileCheck %s --check-prefix=DIVIDE
+// DIVIDE: error: tile: dimension 1 of size 8 is not divisible into 16 tiles (axis "B" has size 16; padding takes one axis per dimension and at least one row per tile)
+// RUN: not toast-opt %S/Inputs/matmul-chain.mlir --partir-manual-partition="name=BP axis=B inputs=x=1 mesh=B=3,M=2" --partir-manual-partition="name=MP axis=M inputs=x=1" 2>&1 | FileCheck %s --check-prefix=PADTWICE
+// PADTWICE: error: tile: dimension 1 of size 8 is not divisible into 6 tiles (axis "M" has size 2; padding takes one axis per dimension and at least one row per tile)
 // RUN: not toast-opt %S/Inputs/matmul-chain.mlir --partir-manual-partition="name=BP axis=B inputs=re:(=0 mesh=B=4" 2>&1 | FileCheck %s --check-prefix=REGEX
 // REGEX: error: tactic 'BP': invalid regular expression '('
 // RUN: not toast-opt %S/Inputs/matmul-chain.mlir --partir-manual-partition="name=BP axis=B inputs=x mesh=B=4" 2>&1 | FileCheck %s --check-prefix=SPEC

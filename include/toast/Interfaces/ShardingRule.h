@@ -104,6 +104,12 @@ struct ShardingRule {
   /// The result dimension mapped to `factor`, or kNoFactor.
   int64_t getResultDim(unsigned result, int64_t factor) const;
 
+  /// Whether every dimension of `op`'s tensors that `factor` maps has the
+  /// factor's size (false for the major factor of a reshaped dimension).
+  /// Only such a factor may be padded: padding a part of a dimension would
+  /// interleave padding with data.
+  bool spansDims(mlir::Operation *op, int64_t factor) const;
+
   /// Checks the invariants: dims point at valid factors, no factor maps to
   /// two dimensions of one tensor, kinds agree with where factors appear.
   mlir::LogicalResult verify(llvm::function_ref<mlir::InFlightDiagnostic()>
@@ -147,6 +153,18 @@ private:
   mlir::Operation *op;
   ShardingRule rule;
 };
+
+/// Whether mesh axes whose sizes multiply to `tiles` may cut a dimension
+/// (or factor) of `size` into per-device chunks; `axes` is how many axes
+/// that takes. Either they divide it, or a single axis pads it: ceil(size /
+/// tiles) rows per device, the last devices holding padding
+/// (docs/dialects.md). Padding over two axes of one dimension is not
+/// supported, nor chunks that would be all padding on most devices.
+inline bool canTileDim(int64_t size, int64_t tiles, unsigned axes) {
+  if (size <= 0 || tiles <= 0)
+    return false;
+  return size % tiles == 0 || (axes == 1 && size >= tiles);
+}
 
 /// The rule of `op`: from ShardingRuleOpInterface (own ops or external
 /// models). std::nullopt when the op has no rule: it is opaque.

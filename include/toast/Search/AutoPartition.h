@@ -57,6 +57,8 @@ struct AutoOptions {
   /// simulator's `donate` and `tf32` options).
   bool donate = false;
   bool tf32 = false;
+  /// Shard indivisible dimensions by padding them (NdaEnvironmentOptions).
+  bool pad = false;
   /// Receives progress lines (rounds, best cost, elapsed time) and the
   /// final report; null: silent.
   llvm::raw_ostream *progress = &llvm::errs();

@@ -106,6 +106,9 @@ def ToastAutoPartitionPass
            "--partir-simulate=tf32=true)">,
     Option<"scheduleOut", "schedule-out", "std::string", /*default=*/"\"\"",
            "Write the strategy found as a schedule JSON of manual tactics">,
+    Option<"pad", "pad", "bool", /*default=*/"false",
+           "Also shard dimensions an axis does not divide, padded to "
+           "ceil(n / k) rows per device (docs/dialects.md)">,
     Option<"iopddlOut", "iopddl-out", "std::string", /*default=*/"\"\"",
            "algorithm=ilp: write the decision problem as IOPDDL JSON here">,
     Option<"report", "report", "bool", /*default=*/"false",

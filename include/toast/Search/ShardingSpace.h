@@ -65,6 +65,11 @@ struct NdaEnvironmentOptions {
   /// Price as the simulator does with SimulationOptions::donate / tf32.
   bool donate = false;
   bool tf32 = false;
+  /// Offer padded (uneven) sharding of dimensions an axis does not divide
+  /// (docs/search.md). Off by default: the analytic peak does not model the
+  /// masks of padded reductions yet, so padded states are not priced
+  /// exactly.
+  bool pad = false;
 };
 
 /// The analytic cost of one state (per device).

@@ -236,9 +236,45 @@ LogicalResult CollectiveExporter::rewriteAllGather(phlo::AllGatherOp op) {
         b.getI64IntegerAttr(d), groups, freshHandle(), b.getUnitAttr());
     current = gather->getResult(0);
   }
+  // An uneven (padded) gather drops the padding past the result's end.
+  if (current.getType() != op.getType()) {
+    auto type = cast<RankedTensorType>(op.getType());
+    SmallVector<int64_t> zeros(type.getRank(), 0), ones(type.getRank(), 1);
+    current = hlo::SliceOp::create(b, op.getLoc(), type, current,
+                                   b.getDenseI64ArrayAttr(zeros),
+                                   b.getDenseI64ArrayAttr(type.getShape()),
+                                   b.getDenseI64ArrayAttr(ones));
+  }
   op.replaceAllUsesWith(current);
   op.erase();
   return success();
+}
+
+/// The operand of an uneven (padded) all_slice padded with zeros to whole
+/// chunks, so that the last devices' dynamic_slice is not clamped back into
+/// the data; the operand itself when the axes divide it.
+static Value padForSlice(OpBuilder &b, phlo::AllSliceOp op,
+                         ArrayRef<MeshAxis> mesh) {
+  auto in = cast<RankedTensorType>(op.getOperand().getType());
+  auto out = cast<RankedTensorType>(op.getType());
+  SmallVector<int64_t> high(in.getRank(), 0), shape(in.getShape());
+  for (auto [d, axes] : llvm::enumerate(phlo::getDimAxes(op.getDims()))) {
+    if (axes.empty())
+      continue;
+    shape[d] = out.getDimSize(d) * axesProduct(mesh, axes);
+    high[d] = shape[d] - in.getDimSize(d);
+  }
+  if (llvm::all_of(high, [](int64_t h) { return h == 0; }))
+    return op.getOperand();
+  auto scalar = RankedTensorType::get({}, in.getElementType());
+  Value zero = hlo::ConstantOp::create(
+      b, op.getLoc(), scalar,
+      DenseElementsAttr::get(scalar, b.getZeroAttr(in.getElementType())));
+  SmallVector<int64_t> zeros(in.getRank(), 0);
+  return hlo::PadOp::create(b, op.getLoc(), in.clone(shape), op.getOperand(),
+                            zero, b.getDenseI64ArrayAttr(zeros),
+                            b.getDenseI64ArrayAttr(high),
+                            b.getDenseI64ArrayAttr(zeros));
 }
 
 LogicalResult CollectiveExporter::rewriteAllSlice(phlo::AllSliceOp op) {
@@ -267,8 +303,9 @@ LogicalResult CollectiveExporter::rewriteAllSlice(phlo::AllSliceOp op) {
         hlo::MulOp::create(b, op.getLoc(), i64, index, chunk).getResult());
   }
   OpBuilder b(op);
+  Value operand = padForSlice(b, op, mesh);
   Value slice =
-      hlo::DynamicSliceOp::create(b, op.getLoc(), resultType, op.getOperand(),
+      hlo::DynamicSliceOp::create(b, op.getLoc(), resultType, operand,
                                   offsets, resultType.getShape());
   op.replaceAllUsesWith(slice);
   op.erase();

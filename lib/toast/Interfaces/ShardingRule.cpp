@@ -79,6 +79,21 @@ bool ShardingRule::canTileNext(int64_t factor,
   return true;
 }
 
+bool ShardingRule::spansDims(Operation *op, int64_t factor) const {
+  int64_t size = factors[factor].size;
+  auto spans = [&](TypeRange types, ArrayRef<SmallVector<int64_t>> dims) {
+    for (auto [type, tensorDims] : llvm::zip(types, dims)) {
+      auto tensor = dyn_cast<RankedTensorType>(type);
+      for (auto [d, f] : llvm::enumerate(tensorDims))
+        if (f == factor && (!tensor || tensor.getDimSize(d) != size))
+          return false;
+    }
+    return true;
+  };
+  return spans(op->getOperandTypes(), operandDims) &&
+         spans(op->getResultTypes(), resultDims);
+}
+
 LogicalResult ShardingRule::verify(
     llvm::function_ref<InFlightDiagnostic()> emitError) const {
   int64_t n = factors.size();

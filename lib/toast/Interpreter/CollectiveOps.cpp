@@ -17,6 +17,7 @@
 
 #include "Collectives.h"
 
+#include "toast/Dialect/PartIR/Core/IR/PartIRCore.h"
 #include "toast/Dialect/StableHLO/IR/StablehloOps.h"
 
 using namespace mlir;
@@ -87,6 +88,14 @@ Tensor toast::interp::detail::chunkOf(const Tensor &x, int64_t dim,
   shape[dim] /= count;
   offsets[dim] = index * shape[dim];
   return extractBlock(x, offsets, shape);
+}
+
+Tensor toast::interp::detail::paddedChunkOf(const Tensor &x, int64_t dim,
+                                            int64_t count, int64_t index) {
+  SmallVector<int64_t> shape(x.getShape()), offsets(x.getRank(), 0);
+  shape[dim] = toast::partir::chunkSize(shape[dim], count);
+  offsets[dim] = index * shape[dim];
+  return extractPaddedBlock(x, offsets, shape);
 }
 
 FailureOr<Tensor> toast::interp::detail::reduceValues(Interpreter &interp,

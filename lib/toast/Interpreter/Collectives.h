@@ -34,6 +34,10 @@ Tensor concatenate(llvm::ArrayRef<Tensor> parts, int64_t dim);
 
 /// Chunk `index` of `x` split into `count` equal chunks along `dim`.
 Tensor chunkOf(const Tensor &x, int64_t dim, int64_t count, int64_t index);
+/// Like chunkOf, but when `count` does not divide the dimension, chunks of
+/// ceil(size / count) rows, zero-padded past the end (a padded all_slice).
+Tensor paddedChunkOf(const Tensor &x, int64_t dim, int64_t count,
+                     int64_t index);
 
 /// Folds `values` (in order) with `combiner`, or with `region` (two scalars
 /// to one) when the combiner is None.

@@ -81,6 +81,14 @@ void copyStrided(const Tensor &src, int64_t srcBase,
 /// `offsets` (which must fit).
 Tensor extractBlock(const Tensor &x, llvm::ArrayRef<int64_t> offsets,
                     llvm::ArrayRef<int64_t> shape);
+/// Like extractBlock, but the block may run past the end of `x` (a padded
+/// chunk, docs/dialects.md): elements outside `x` are zero.
+Tensor extractPaddedBlock(const Tensor &x, llvm::ArrayRef<int64_t> offsets,
+                          llvm::ArrayRef<int64_t> shape);
+/// The part of `block`, placed at `offsets`, that lies within `bounds`
+/// (drops the padding of a padded chunk).
+Tensor clipBlock(const Tensor &block, llvm::ArrayRef<int64_t> offsets,
+                 llvm::ArrayRef<int64_t> bounds);
 /// Writes `block` into `dst` (same element type) at `offsets`.
 void insertBlock(Tensor &dst, const Tensor &block,
                  llvm::ArrayRef<int64_t> offsets);

@@ -254,6 +254,40 @@ Tensor toast::interp::detail::extractBlock(const Tensor &x,
   return block;
 }
 
+/// Per dimension, how much of a `shape` block at `offsets` lies in `bounds`.
+static SmallVector<int64_t> clippedShape(ArrayRef<int64_t> offsets,
+                                         ArrayRef<int64_t> shape,
+                                         ArrayRef<int64_t> bounds) {
+  SmallVector<int64_t> clipped;
+  for (auto [offset, size, bound] : llvm::zip_equal(offsets, shape, bounds))
+    clipped.push_back(std::clamp<int64_t>(bound - offset, 0, size));
+  return clipped;
+}
+
+Tensor toast::interp::detail::extractPaddedBlock(const Tensor &x,
+                                                 ArrayRef<int64_t> offsets,
+                                                 ArrayRef<int64_t> shape) {
+  Tensor block(x.getElementType(), shape);
+  SmallVector<int64_t> inside = clippedShape(offsets, shape, x.getShape());
+  if (llvm::is_contained(inside, 0))
+    return block;
+  SmallVector<int64_t> strides = x.getStrides();
+  copyStrided(x, flatOffset(offsets, strides), strides, block, 0,
+              block.getStrides(), inside);
+  return block;
+}
+
+Tensor toast::interp::detail::clipBlock(const Tensor &block,
+                                        ArrayRef<int64_t> offsets,
+                                        ArrayRef<int64_t> bounds) {
+  SmallVector<int64_t> inside =
+      clippedShape(offsets, block.getShape(), bounds);
+  if (inside == block.getShape())
+    return block;
+  return extractPaddedBlock(block, SmallVector<int64_t>(offsets.size(), 0),
+                            inside);
+}
+
 void toast::interp::detail::insertBlock(Tensor &dst, const Tensor &block,
                                         ArrayRef<int64_t> offsets) {
   SmallVector<int64_t> strides = dst.getStrides();

@@ -5,7 +5,8 @@
 // order, and combines the yielded values per action (concatenation along d
 // for #partir.tile<d>, addition in the element type for #partir.sum, the
 // value of iteration 0 for #partir.any, checking that all iterations agree);
-// `partir.slice` takes the chunk the index selects; `partir.tag` is the
+// `partir.slice` takes the chunk the index selects (padded chunks hold zeros
+// past the end, and #tile drops them); `partir.tag` is the
 // identity. The loop index is bound as a rank-0 i64 tensor.
 //
 //===----------------------------------------------------------------------===//
@@ -27,9 +28,10 @@ LogicalResult combineTile(Interpreter &interp, Operation *op, Attribute action,
                           unsigned resultNumber) {
   if (auto tileAttr = dyn_cast<partir::TileAttr>(action)) {
     int64_t d = tileAttr.getDim();
-    SmallVector<int64_t> strides = acc.getStrides();
-    copyStrided(tile, 0, tile.getStrides(), acc,
-                r * tile.getDim(d) * strides[d], strides, tile.getShape());
+    SmallVector<int64_t> offsets(acc.getRank(), 0);
+    offsets[d] = r * tile.getDim(d);
+    // A padded tile's padding lies past the result's end.
+    insertBlock(acc, clipBlock(tile, offsets, acc.getShape()), offsets);
     return success();
   }
   if (r == 0) {
@@ -94,14 +96,15 @@ LogicalResult evalSlice(Interpreter &, Operation *op, ArrayRef<Tensor> operands,
   int64_t d = slice.getDim();
   Tensor result = makeResult(op);
   int64_t chunk = result.getDim(d);
-  if (r < 0 || (r + 1) * chunk > x.getDim(d))
+  int64_t n = cast<partir::RangeType>(slice.getRange().getType()).getSize();
+  if (r < 0 || r >= n)
     return op->emitError("toast-run: slice index ")
            << r << " out of range for dimension " << d << " of size "
            << x.getDim(d);
-  SmallVector<int64_t> strides = x.getStrides();
-  copyStrided(x, r * chunk * strides[d], strides, result, 0,
-              result.getStrides(), result.getShape());
-  results.push_back(std::move(result));
+  // The padding of a padded chunk is unspecified; zeros here.
+  SmallVector<int64_t> offsets(x.getRank(), 0);
+  offsets[d] = r * chunk;
+  results.push_back(extractPaddedBlock(x, offsets, result.getShape()));
   return success();
 }
 

@@ -5,9 +5,10 @@
 // the given order (computeReplicaGroups, as the export writes them). A
 // device's position in that group is the index of its chunk along a
 // dimension split by A. With that, per the dialect's definitions:
-//  * all_slice keeps the device's chunk of each split dimension;
+//  * all_slice keeps the device's chunk of each split dimension (padded
+//    with zeros where the axes do not divide it);
 //  * all_gather concatenates the group's values, one split dimension at a
-//    time (the dimensions' axes are disjoint);
+//    time (the dimensions' axes are disjoint), and drops the padding;
 //  * all_reduce folds the group's values in group order;
 //  * reduce_scatter = all_reduce over all its axes, then all_slice;
 //  * all_to_all g -> s = all_gather along g, then all_slice along s.
@@ -97,16 +98,20 @@ LogicalResult evalOverAxes(SpmdContext &spmd, Operation *op,
       [&] { return describeRunMesh(spmd, op); }, results);
 }
 
-/// Keeps the executing device's chunk along every dimension with axes.
+/// Keeps the executing device's chunk along every dimension with axes;
+/// `padded` (all_slice) pads dimensions the axes do not divide.
 FailureOr<Tensor> sliceOwnChunks(const SpmdContext &spmd, Operation *op,
-                                 Tensor x, const phlo::DimAxes &dims) {
+                                 Tensor x, const phlo::DimAxes &dims,
+                                 bool padded = false) {
   for (auto [d, axes] : llvm::enumerate(dims)) {
     if (axes.empty())
       continue;
     auto group = groupOver(spmd, op, axes);
     if (failed(group))
       return failure();
-    x = chunkOf(x, d, group->size(), positionIn(*group, spmd.getDeviceId()));
+    int64_t position = positionIn(*group, spmd.getDeviceId());
+    x = padded ? paddedChunkOf(x, d, group->size(), position)
+               : chunkOf(x, d, group->size(), position);
   }
   return x;
 }
@@ -118,7 +123,7 @@ LogicalResult evalAllSlice(Interpreter &interp, Operation *op,
   if (!spmd)
     return failure();
   auto dims = phlo::getDimAxes(cast<phlo::AllSliceOp>(op).getDims());
-  auto sliced = sliceOwnChunks(*spmd, op, operands[0], dims);
+  auto sliced = sliceOwnChunks(*spmd, op, operands[0], dims, /*padded=*/true);
   if (failed(sliced) || failed(checkOnRunMesh(*spmd, op, *sliced)))
     return failure();
   results.push_back(std::move(*sliced));
@@ -142,7 +147,20 @@ LogicalResult evalAllGather(Interpreter &interp, Operation *op,
     auto parts = collectValues(*spmd, op, current, *group);
     if (failed(parts))
       return failure();
+    int64_t chunk = current.getDim(d);
     current = concatenate(*parts, d);
+    // A padded gather drops the padding past the result's size (on the
+    // run's mesh, the result type may not be a padded gather at all:
+    // checkOnRunMesh reports that).
+    auto type = cast<RankedTensorType>(op->getResult(0).getType());
+    int64_t size = type.getDimSize(d);
+    if (size < current.getDim(d) &&
+        toast::partir::chunkSize(size, group->size()) == chunk) {
+      SmallVector<int64_t> bounds(current.getShape());
+      bounds[d] = size;
+      current = clipBlock(current, SmallVector<int64_t>(bounds.size(), 0),
+                          bounds);
+    }
   }
   if (failed(checkOnRunMesh(*spmd, op, current)))
     return failure();

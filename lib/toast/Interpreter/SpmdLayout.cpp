@@ -23,6 +23,7 @@ namespace xla = toast::xla;
 
 static constexpr llvm::StringLiteral kPartirSharding = "partir.sharding";
 static constexpr llvm::StringLiteral kGlobalSharding = "toast.global_sharding";
+static constexpr llvm::StringLiteral kGlobalShape = "toast.global_shape";
 
 namespace {
 
@@ -167,13 +168,30 @@ FailureOr<ShardLayout> LayoutReader::read(Type type, DictionaryAttr attrs,
   return replicatedLayout(rank, program.numDevices);
 }
 
-/// The global type of a device-local value of type `local`.
-static Type globalTypeOf(Type local, const ShardLayout &layout) {
+/// The global type of a device-local value of type `local`: the recorded
+/// global shape of a padded value, else the tiles times the local shape.
+static FailureOr<Type> globalTypeOf(func::FuncOp func, Type local,
+                                    const ShardLayout &layout,
+                                    DictionaryAttr attrs,
+                                    const std::string &what) {
   auto type = cast<RankedTensorType>(local);
   SmallVector<int64_t> shape(type.getShape());
   for (auto [size, tiles] : llvm::zip_equal(shape, layout.tiles))
     size *= tiles;
-  return type.clone(shape);
+  auto global = attrs ? attrs.getAs<DenseI64ArrayAttr>(kGlobalShape)
+                      : DenseI64ArrayAttr();
+  if (!global)
+    return Type(type.clone(shape));
+  bool fits = global.size() == shape.size();
+  for (unsigned d = 0; fits && d < shape.size(); ++d)
+    fits = toast::partir::chunkSize(global[d], layout.tiles[d]) ==
+           type.getDimSize(d);
+  if (!fits)
+    return emitError(func.getLoc())
+           << "toast-run: " << what << " of @" << func.getSymName() << ": '"
+           << kGlobalShape << "' " << global << " does not give the local "
+           << type << " under its sharding";
+  return Type(type.clone(global.asArrayRef()));
 }
 
 /// Which kind of device-local program `module` is, if any; sets
@@ -266,22 +284,30 @@ toast::interp::analyzeSpmdProgram(func::FuncOp func) {
   LayoutReader reader(func, program);
   FunctionType type = func.getFunctionType();
   SmallVector<Type> globalInputs, globalResults;
-  for (unsigned i = 0; i < type.getNumInputs(); ++i) {
-    auto layout = reader.read(type.getInput(i), func.getArgAttrDict(i),
-                              "argument #" + std::to_string(i));
+  // Reads one boundary value: its layout and its global type.
+  auto readValue = [&](Type local, DictionaryAttr attrs, std::string what,
+                       SmallVector<ShardLayout> &layouts,
+                       SmallVector<Type> &globals) -> LogicalResult {
+    auto layout = reader.read(local, attrs, what);
     if (failed(layout))
       return failure();
-    globalInputs.push_back(globalTypeOf(type.getInput(i), *layout));
-    program.args.push_back(std::move(*layout));
-  }
-  for (unsigned i = 0; i < type.getNumResults(); ++i) {
-    auto layout = reader.read(type.getResult(i), func.getResultAttrDict(i),
-                              "result #" + std::to_string(i));
-    if (failed(layout))
+    FailureOr<Type> global = globalTypeOf(func, local, *layout, attrs, what);
+    if (failed(global))
       return failure();
-    globalResults.push_back(globalTypeOf(type.getResult(i), *layout));
-    program.results.push_back(std::move(*layout));
-  }
+    globals.push_back(*global);
+    layouts.push_back(std::move(*layout));
+    return success();
+  };
+  for (unsigned i = 0; i < type.getNumInputs(); ++i)
+    if (failed(readValue(type.getInput(i), func.getArgAttrDict(i),
+                         "argument #" + std::to_string(i), program.args,
+                         globalInputs)))
+      return failure();
+  for (unsigned i = 0; i < type.getNumResults(); ++i)
+    if (failed(readValue(type.getResult(i), func.getResultAttrDict(i),
+                         "result #" + std::to_string(i), program.results,
+                         globalResults)))
+      return failure();
   program.globalType =
       FunctionType::get(func.getContext(), globalInputs, globalResults);
   return std::optional<SpmdProgram>(std::move(program));
@@ -291,8 +317,8 @@ Tensor toast::interp::extractShard(const Tensor &global,
                                    const ShardLayout &layout, int64_t device) {
   SmallVector<int64_t> shape(global.getShape()), offsets;
   for (auto [d, tiles] : llvm::enumerate(layout.tiles)) {
-    shape[d] /= tiles;
+    shape[d] = toast::partir::chunkSize(shape[d], tiles);
     offsets.push_back(layout.deviceTiles[device][d] * shape[d]);
   }
-  return toast::interp::detail::extractBlock(global, offsets, shape);
+  return toast::interp::detail::extractPaddedBlock(global, offsets, shape);
 }

@@ -158,16 +158,20 @@ static FailureOr<Tensor> assembleResult(Operation *anchor, StringRef what,
   // The first device holding each tile, by tile (row-major over tiles).
   std::map<SmallVector<int64_t>, int64_t> owner;
   for (int64_t d = 0; d < program.numDevices; ++d) {
-    const Tensor &local = values[d][index];
+    const Tensor &padded = values[d][index];
     SmallVector<int64_t> offsets;
     for (auto [dim, tile] : llvm::enumerate(layout.deviceTiles[d]))
-      offsets.push_back(tile * local.getDim(dim));
+      offsets.push_back(tile * padded.getDim(dim));
+    // The padding of an uneven sharding is no part of the result.
+    Tensor local = toast::interp::detail::clipBlock(padded, offsets,
+                                                    global.getShape());
     auto [it, first] = owner.try_emplace(layout.deviceTiles[d], d);
     if (first) {
       toast::interp::detail::insertBlock(global, local, offsets);
       continue;
     }
-    const Tensor &other = values[it->second][index];
+    Tensor other = toast::interp::detail::clipBlock(
+        values[it->second][index], offsets, global.getShape());
     for (int64_t i = 0, n = local.getNumElements(); i < n; ++i)
       if (!local.elementEquals(i, other, i))
         return emitError(anchor->getLoc())

@@ -27,6 +27,8 @@
 
 #include "toast/Partition/ShardingState.h"
 
+#include "PaddingMask.h"
+
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/SmallSet.h"
@@ -45,11 +47,12 @@ struct Level {
 };
 } // namespace
 
-/// `type` with dimension `dim` divided by `n`.
+/// `type` with dimension `dim` cut into `n` chunks (padded if n does not
+/// divide it).
 static RankedTensorType divideDim(RankedTensorType type, int64_t dim,
                                   int64_t n) {
   SmallVector<int64_t> shape(type.getShape());
-  shape[dim] /= n;
+  shape[dim] = partir::chunkSize(shape[dim], n);
   return type.clone(shape);
 }
 
@@ -97,21 +100,15 @@ static Value sliceChain(OpBuilder &b, Location loc, Value value,
 static Value tileValue(OpBuilder &b, Location loc, Value value,
                        ArrayRef<AxisDim> tiling, partir::MeshAttr mesh) {
   auto type = cast<RankedTensorType>(value.getType());
+  // Each level returns the type its enclosing levels leave.
   SmallVector<Level> levels;
-  SmallVector<int64_t> divisors(type.getRank(), 1);
+  RankedTensorType levelType = type;
   for (const AxisDim &level : tiling) {
-    levels.push_back(
-        {level.axis, {partir::TileAttr::get(b.getContext(), level.dim)}, {}});
-    divisors[level.dim] *= *mesh.getAxisSize(level.axis);
-  }
-  // Types from the innermost level outwards.
-  SmallVector<int64_t> shape(type.getShape());
-  for (auto [d, div] : llvm::enumerate(divisors))
-    shape[d] /= div;
-  for (auto it = levels.rbegin(); it != levels.rend(); ++it) {
-    int64_t dim = cast<partir::TileAttr>(it->actions[0]).getDim();
-    shape[dim] *= *mesh.getAxisSize(it->axis);
-    it->resultTypes = {type.clone(shape)};
+    levels.push_back({level.axis,
+                      {partir::TileAttr::get(b.getContext(), level.dim)},
+                      {levelType}});
+    levelType =
+        divideDim(levelType, level.dim, *mesh.getAxisSize(level.axis));
   }
   SmallVector<Value> ranges;
   return buildNest(
@@ -197,11 +194,36 @@ static void adjustLocalAttributes(Operation *clone, Operation *original) {
   }
 }
 
+/// Replaces padding by zeros in `tile`, operand `k` of `op`, on the
+/// reduction factors of `nest` that the mesh pads: partial sums over a
+/// padded tile must not add the padding. (Only sum-combined reductions are
+/// looped over, and zero is their identity.)
+static FailureOr<Value> maskReductions(OpBuilder &b, Operation *op,
+                                       unsigned k, Value tile,
+                                       const ShardingRule &rule,
+                                       ArrayRef<AxisFactor> nest,
+                                       ArrayRef<Value> ranges) {
+  for (auto [l, level] : llvm::enumerate(nest)) {
+    const Factor &factor = rule.factors[level.factor];
+    int64_t dim = rule.getOperandDim(k, level.factor);
+    int64_t n = cast<partir::RangeType>(ranges[l].getType()).getSize();
+    if (factor.kind != FactorKind::Reduction || dim == kNoFactor ||
+        !partir::isPadded(factor.size, n))
+      continue;
+    FailureOr<Value> masked = zeroPadding(b, op->getLoc(), tile, dim,
+                                          ranges[l], factor.size);
+    if (failed(masked))
+      return failure();
+    tile = *masked;
+  }
+  return tile;
+}
+
 /// Replaces `op` by its loop nest; returns the nest's results.
-static SmallVector<Value> buildOpNest(OpBuilder &b, Operation *op,
-                                      const ShardingRule &rule,
-                                      ArrayRef<AxisFactor> nest,
-                                      partir::MeshAttr mesh) {
+static FailureOr<SmallVector<Value>> buildOpNest(OpBuilder &b, Operation *op,
+                                                 const ShardingRule &rule,
+                                                 ArrayRef<AxisFactor> nest,
+                                                 partir::MeshAttr mesh) {
   MLIRContext *ctx = op->getContext();
   Location loc = op->getLoc();
   // Per result: its type outside each level, and the action of each level.
@@ -227,7 +249,8 @@ static SmallVector<Value> buildOpNest(OpBuilder &b, Operation *op,
     innerTypes.push_back(type);
   }
   SmallVector<Value> ranges;
-  return buildNest(
+  bool masked = true;
+  SmallVector<Value> results = buildNest(
       b, loc, levels, ranges,
       [&](OpBuilder &nb, ArrayRef<Value> rs) -> SmallVector<Value> {
         Operation *clone = nb.clone(*op);
@@ -240,7 +263,13 @@ static SmallVector<Value> buildOpNest(OpBuilder &b, Operation *op,
             if (dim != kNoFactor)
               slices.push_back({rs[l], dim});
           }
-          clone->setOperand(k, sliceChain(nb, loc, operand, slices));
+          Value sliced = sliceChain(nb, loc, operand, slices);
+          // One error per op is enough.
+          FailureOr<Value> tile =
+              masked ? maskReductions(nb, op, k, sliced, rule, nest, rs)
+                     : FailureOr<Value>(sliced);
+          masked &= succeeded(tile);
+          clone->setOperand(k, succeeded(tile) ? *tile : sliced);
         }
         // The slices were created after the clone; keep def-before-use.
         clone->moveBefore(nb.getInsertionBlock(), nb.getInsertionPoint());
@@ -255,6 +284,9 @@ static SmallVector<Value> buildOpNest(OpBuilder &b, Operation *op,
         return SmallVector<Value>(clone->getResults());
       },
       mesh);
+  if (!masked)
+    return failure();
+  return results;
 }
 
 namespace {
@@ -399,7 +431,11 @@ LogicalResult ShardingState::materializeCore() {
         }
     if (info && !info->nest.empty()) {
       b.setInsertionPoint(op);
-      results = buildOpNest(b, op, info->rule, info->nest, mesh);
+      FailureOr<SmallVector<Value>> nest =
+          buildOpNest(b, op, info->rule, info->nest, mesh);
+      if (failed(nest))
+        return failure();
+      results = *nest;
       op->replaceAllUsesWith(results);
       opNodes.erase(op);
       op->erase();

@@ -90,6 +90,7 @@ parseAutomaticTactic(const llvm::json::Object &object, const std::string &path,
       "iopddl_out",
       "donate",
       "tf32",
+      "pad",
   };
   for (const auto &entry : object)
     if (!llvm::is_contained(keys, StringRef(entry.first)))
@@ -97,7 +98,7 @@ parseAutomaticTactic(const llvm::json::Object &object, const std::string &path,
                   "' of an automatic tactic (expected name, kind, axes, "
                   "device, algorithm, seed, budget_s, threads, rollouts, "
                   "min_dims, restart_patience, max_states, "
-                  "ilp_time_limit_s, iopddl_out, donate, tf32)");
+                  "ilp_time_limit_s, iopddl_out, donate, tf32, pad)");
   AutomaticTactic tactic;
   tactic.name = object.getString("name").value_or("auto").str();
   if (const llvm::json::Value *axes = object.get("axes")) {
@@ -149,7 +150,8 @@ parseAutomaticTactic(const llvm::json::Object &object, const std::string &path,
     return success();
   };
   if (failed(readBool("donate", tactic.donate)) ||
-      failed(readBool("tf32", tactic.tf32)))
+      failed(readBool("tf32", tactic.tf32)) ||
+      failed(readBool("pad", tactic.pad)))
     return failure();
   if (failed(readInt("seed", 0, tactic.seed)) ||
       failed(readInt("threads", 1, tactic.threads)) ||

@@ -265,6 +265,15 @@ static int64_t tiledBy(ArrayRef<AxisDim> tiling, int64_t dim,
   return product;
 }
 
+/// Whether `tiling` may cut dimension `dim` of `type` (canTileDim).
+static bool canTile(RankedTensorType type, ArrayRef<AxisDim> tiling,
+                    int64_t dim, const ShardingState &state) {
+  auto axes = llvm::count_if(
+      tiling, [&](const AxisDim &level) { return level.dim == dim; });
+  return axes == 0 || canTileDim(type.getDimSize(dim),
+                                 tiledBy(tiling, dim, state), axes);
+}
+
 //===----------------------------------------------------------------------===//
 // Actions
 //===----------------------------------------------------------------------===//
@@ -309,11 +318,15 @@ LogicalResult ShardingState::tile(Value value, int64_t dim, StringRef axis) {
   if (llvm::is_contained(getAtomicAxes(value), axis))
     return emitError(loc) << "tile: value is atomic on axis \"" << axis << "\"";
   int64_t tiles = tiledBy(tiling, dim, *this) * *size;
-  if (type.getDimSize(dim) % tiles != 0)
+  SmallVector<AxisDim> withAxis = tiling;
+  withAxis.push_back({axis.str(), dim});
+  if (!canTile(type, withAxis, dim, *this))
     return emitError(loc) << "tile: dimension " << dim << " of size "
                           << type.getDimSize(dim) << " is not divisible into "
                           << tiles << " tiles (axis \"" << axis
-                          << "\" has size " << *size << ")";
+                          << "\" has size " << *size
+                          << "; padding takes one axis per dimension and at "
+                             "least one row per tile)";
   // Deep tiling (appendix B.1.2): slicings every consumer already applies
   // become part of the value's tiling first, so the new tiling nests inside
   // them instead of undoing them. If together they would not divide the
@@ -329,7 +342,7 @@ LogicalResult ShardingState::tile(Value value, int64_t dim, StringRef axis) {
   deep.push_back({axis.str(), dim});
   bool divides =
       llvm::all_of(llvm::seq<int64_t>(0, type.getRank()), [&](int64_t d) {
-        return type.getDimSize(d) % tiledBy(deep, d, *this) == 0;
+        return canTile(type, deep, d, *this);
       });
   auto &explicitTiling = values[value].tiling;
   if (divides)
@@ -407,7 +420,12 @@ bool ShardingState::canAssign(NodeInfo &node, StringRef axis, int64_t factor) {
   if (f.kind == FactorKind::Reduction && (!node.op || !combinesBySum(node.op)))
     return false;
   int64_t tiles = axisSize(axis) * tilesOf(node.nest, factor, *this);
-  if (f.size <= 0 || f.size % tiles != 0)
+  unsigned axes = 1;
+  for (const AxisFactor &level : node.nest)
+    axes += level.factor == factor;
+  if (!canTileDim(f.size, tiles, axes) ||
+      (f.size % tiles != 0 && node.op &&
+       !node.rule.spansDims(node.op, factor)))
     return false;
   // A reshape's compound dimension stays a block tiling.
   if (!node.rule.canTileNext(
@@ -573,10 +591,12 @@ bool ShardingState::isLoopableFactor(Operation *op, int64_t factor) {
 
 /// Checks `nest` against `rule` for ShardingState::setLoopNest and
 /// setEdgeNest; `loopable` says whether a factor may be looped over.
+/// `op` (null for tied values) decides whether a factor may be padded.
 static LogicalResult checkNest(Location loc, const ShardingRule &rule,
                                ArrayRef<AxisFactor> nest, partir::MeshAttr mesh,
-                               function_ref<bool(int64_t)> loopable) {
-  llvm::SmallDenseMap<int64_t, int64_t> tiles;
+                               function_ref<bool(int64_t)> loopable,
+                               Operation *op) {
+  llvm::SmallDenseMap<int64_t, int64_t> tiles, axes;
   for (auto [i, level] : llvm::enumerate(nest)) {
     std::optional<int64_t> size = mesh.getAxisSize(level.axis);
     if (!size)
@@ -601,7 +621,9 @@ static LogicalResult checkNest(Location loc, const ShardingRule &rule,
                 "tiled";
     int64_t &n = tiles.try_emplace(level.factor, 1).first->second;
     n *= *size;
-    if (rule.factors[level.factor].size % n != 0)
+    int64_t factorSize = rule.factors[level.factor].size;
+    if (!canTileDim(factorSize, n, ++axes[level.factor]) ||
+        (factorSize % n != 0 && op && !rule.spansDims(op, level.factor)))
       return emitError(loc, "setLoopNest: factor ")
              << level.factor << " of size " << rule.factors[level.factor].size
              << " is not divisible into " << n << " tiles";
@@ -615,7 +637,8 @@ LogicalResult ShardingState::setLoopNest(Operation *op,
   if (!info)
     return op->emitError("setLoopNest: op has no sharding rule");
   if (failed(checkNest(op->getLoc(), info->rule, nest, mesh,
-                       [&](int64_t f) { return isLoopableFactor(op, f); })))
+                       [&](int64_t f) { return isLoopableFactor(op, f); },
+                       op)))
     return failure();
   info->nest.assign(nest.begin(), nest.end());
   return success();
@@ -630,7 +653,7 @@ LogicalResult ShardingState::setEdgeNest(unsigned edge,
   auto parallel = [&](int64_t f) {
     return info.rule.factors[f].kind == FactorKind::Parallel;
   };
-  if (failed(checkNest(loc, info.rule, nest, mesh, parallel)))
+  if (failed(checkNest(loc, info.rule, nest, mesh, parallel, nullptr)))
     return failure();
   info.nest.assign(nest.begin(), nest.end());
   return success();
@@ -651,9 +674,7 @@ LogicalResult ShardingState::setExplicitTiling(Value value,
         llvm::is_contained(getAtomicAxes(value), level.axis))
       return emitError(value.getLoc(), "setExplicitTiling: axis \"")
              << level.axis << "\" used twice or atomic";
-    if (type.getDimSize(level.dim) %
-            tiledBy(tiling.take_front(i + 1), level.dim, *this) !=
-        0)
+    if (!canTile(type, tiling.take_front(i + 1), level.dim, *this))
       return emitError(value.getLoc(), "setExplicitTiling: dimension ")
              << level.dim << " is not divisible";
   }

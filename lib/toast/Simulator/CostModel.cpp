@@ -235,8 +235,15 @@ toast::sim::getCollectiveInfo(Operation *op, toast::partir::MeshAttr mesh,
   };
   llvm::TypeSwitch<Operation *>(op)
       .Case([&](phlo::AllGatherOp gather) {
-        make(CollectiveKind::AllGather, flattenDimAxes(gather.getDims()),
-             sumBytes(gather->getResultTypes()));
+        // Every device sends its whole chunk, padding included: the
+        // operand times the group size (the result, unless padded).
+        SmallVector<std::string> axes = flattenDimAxes(gather.getDims());
+        double groupSize = 1;
+        for (const std::string &axis : axes)
+          groupSize *= mesh ? mesh.getAxisSize(axis).value_or(1) : 1;
+        make(CollectiveKind::AllGather, axes,
+             mesh ? sumBytes(gather->getOperandTypes()) * groupSize
+                  : sumBytes(gather->getResultTypes()));
       })
       .Case([&](phlo::ReduceScatterOp scatter) {
         make(CollectiveKind::ReduceScatter, flattenDimAxes(scatter.getDims()),

@@ -43,7 +43,8 @@ module attributes {partir.mesh = #partir.mesh<["B"=4, "M"=2]>} {
 module attributes {partir.mesh = #partir.mesh<["B"=4, "M"=2]>} {
   func.func @indivisible(%x: tensor<6xf32>, %y: tensor<8xf32>) -> tensor<8xf32> {
     %r = partir.loop "B" [#partir.tile<0>] (%r: !partir.range<4>) {
-      // expected-error @+1 {{dimension 0 of size 6 is not divisible by the range size 4}}
+      // An indivisible dimension is padded: 4 chunks of ceil(6 / 4) = 2 rows.
+      // expected-error @+1 {{result type 'tensor<1xf32>' is not chunk of 4 along dimension 0 of 'tensor<6xf32>'}}
       %s = "partir.slice"(%x, %r) <{dim = 0 : i64}> : (tensor<6xf32>, !partir.range<4>) -> tensor<1xf32>
       %t = partir.slice 0 %y[%r] : tensor<8xf32> -> tensor<2xf32>
       partir.yield %t : tensor<2xf32>
@@ -81,7 +82,7 @@ module attributes {partir.mesh = #partir.mesh<["B"=4, "M"=2]>} {
 
 module attributes {partir.mesh = #partir.mesh<["B"=4, "M"=2]>} {
   func.func @tile_overflow(%x: tensor<4611686018427387904xf32>) -> tensor<4xf32> {
-    // expected-error @+1 {{result 0: tiling 'tensor<4611686018427387904xf32>' 4 times overflows}}
+    // expected-error @+1 {{result 0: yielded 'tensor<4611686018427387904xf32>' tiled 4 times along dimension 0 does not give 'tensor<4xf32>'}}
     %r = partir.loop "B" [#partir.tile<0>] (%r: !partir.range<4>) {
       partir.yield %x : tensor<4611686018427387904xf32>
     } : tensor<4xf32>
@@ -123,4 +124,32 @@ module attributes {partir.mesh = #partir.mesh<["B"=4, "B"=2]>} {
 
 // expected-error @+1 {{mesh axis "B" must have a positive size, got 0}}
 module attributes {partir.mesh = #partir.mesh<["B"=0]>} {
+}
+
+// -----
+
+// A padded tile holds ceil(size / n) rows: 3 for 10 rows on 4 devices.
+module attributes {partir.mesh = #partir.mesh<["B"=4, "M"=2]>} {
+  func.func @padded_tile_type(%x: tensor<10xf32>) -> tensor<10xf32> {
+    // expected-error @+1 {{result 0: yielded 'tensor<2xf32>' tiled 4 times along dimension 0 does not give 'tensor<10xf32>'}}
+    %r = partir.loop "B" [#partir.tile<0>] (%r: !partir.range<4>) {
+      %s = "partir.slice"(%x, %r) <{dim = 0 : i64}> : (tensor<10xf32>, !partir.range<4>) -> tensor<2xf32>
+      partir.yield %s : tensor<2xf32>
+    } : tensor<10xf32>
+    return %r : tensor<10xf32>
+  }
+}
+
+// -----
+
+// Without the range type, a padded slice's range size is ambiguous.
+module attributes {partir.mesh = #partir.mesh<["B"=4, "M"=2]>} {
+  func.func @padded_slice_syntax(%x: tensor<10xf32>) -> tensor<10xf32> {
+    %r = partir.loop "B" [#partir.tile<0>] (%r: !partir.range<4>) {
+      // expected-error @+1 {{expected ranked tensor types whose dimension 0 sizes divide (or a `%r : !partir.range<N>` index)}}
+      %s = partir.slice 0 %x[%r] : tensor<10xf32> -> tensor<3xf32>
+      partir.yield %s : tensor<3xf32>
+    } : tensor<10xf32>
+    return %r : tensor<10xf32>
+  }
 }

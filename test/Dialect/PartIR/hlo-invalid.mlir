@@ -12,7 +12,8 @@ module attributes {partir.mesh = #partir.mesh<["B"=4, "M"=2]>} {
 
 module attributes {partir.mesh = #partir.mesh<["B"=4, "M"=2]>} {
   func.func @indivisible(%x: tensor<6x8xf32>) -> tensor<1x8xf32> {
-    // expected-error @+1 {{dimension 0 of size 6 is not divisible by 4}}
+    // An indivisible dimension is padded: ceil(6 / 4) = 2 rows per device.
+    // expected-error @+1 {{dimension 0 of the result must be 2, got 1}}
     %0 = partir_hlo.all_slice [{"B"}, {}] %x : tensor<6x8xf32> -> tensor<1x8xf32>
     return %0 : tensor<1x8xf32>
   }
@@ -187,5 +188,28 @@ module attributes {partir.mesh = #partir.mesh<["B"=4, "M"=2]>} {
     // expected-error @+1 {{'partir_hlo.all_to_all' op result must have the operand's rank, got 'tensor<8x8xf32>' -> 'tensor<64xf32>'}}
     %0 = partir_hlo.all_to_all 0 -> 1 ["B"] %x : tensor<8x8xf32> -> tensor<64xf32>
     return %0 : tensor<64xf32>
+  }
+}
+
+// -----
+
+// reduce_scatter does not pad.
+module attributes {partir.mesh = #partir.mesh<["B"=4, "M"=2]>} {
+  func.func @padded_reduce_scatter(%x: tensor<6xf32>) -> tensor<2xf32> {
+    // expected-error @+1 {{dimension 0 of size 6 is not divisible by 4}}
+    %0 = partir_hlo.reduce_scatter "sum" [{"B"}] %x : tensor<6xf32> -> tensor<2xf32>
+    return %0 : tensor<2xf32>
+  }
+}
+
+// -----
+
+// A padded all_gather gives at most the gathered rows and drops fewer than
+// one chunk.
+module attributes {partir.mesh = #partir.mesh<["B"=4, "M"=2]>} {
+  func.func @padded_gather_size(%x: tensor<3xf32>) -> tensor<8xf32> {
+    // expected-error @+1 {{dimension 0 of the result must be 12, got 8}}
+    %0 = partir_hlo.all_gather [{"B"}] %x : tensor<3xf32> -> tensor<8xf32>
+    return %0 : tensor<8xf32>
   }
 }

@@ -141,6 +141,7 @@ FailureOr<AutoReport> automaticPartition(partition::ShardingState &state,
   spaceOptions.minDims = options.minDims;
   spaceOptions.donate = options.donate;
   spaceOptions.tf32 = options.tf32;
+  spaceOptions.pad = options.pad;
   FailureOr<std::unique_ptr<NdaEnvironment>> space =
       NdaEnvironment::create(state.getFunction(), state.getMesh(), options.axes,
                              *device, spaceOptions, &state);
@@ -226,6 +227,7 @@ runAutomaticTactic(partition::ShardingState &state,
   options.iopddlOut = tactic.iopddlOut;
   options.donate = tactic.donate;
   options.tf32 = tactic.tf32;
+  options.pad = tactic.pad;
   if (!tactic.progress)
     options.progress = nullptr;
   FailureOr<AutoReport> searched = automaticPartition(state, options);

@@ -90,6 +90,7 @@ struct ToastAutoPartitionPass
     tactic.iopddlOut = iopddlOut;
     tactic.donate = donate;
     tactic.tf32 = tf32;
+    tactic.pad = pad;
     tactic.progress = progress;
     partition::Schedule schedule;
     schedule.mesh = *mesh;

@@ -142,6 +142,8 @@ void NdaEnvironment::Impl::findShardableNodes() {
   unsigned numNodes = nda.getNumNodes();
   nodeShardable.assign(numNodes, 1);
   nodeGcd.assign(numNodes, 0);
+  nodePaddable.assign(numNodes, 1);
+  std::vector<int64_t> nodeSize(numNodes, 0);
   nodeNames.assign(numNodes, 0);
   nodeInRegion.assign(numNodes, 0);
   Block &block = entry.getBody().front();
@@ -152,7 +154,14 @@ void NdaEnvironment::Impl::findShardableNodes() {
         getSiteScope(nda.getSites()[nda.getName(name).site], program, block);
     nodeNames[node] += static_cast<unsigned>(std::max(1.0, repeat));
     nodeInRegion[node] |= inRegion;
-    nodeGcd[node] = std::gcd(nodeGcd[node], nda.getName(name).size);
+    const NamedDimensionAnalysis::Name &n = nda.getName(name);
+    nodeGcd[node] = std::gcd(nodeGcd[node], n.size);
+    auto type = dyn_cast<RankedTensorType>(
+        nda.getSites()[n.site].value.getType());
+    if ((nodeSize[node] && nodeSize[node] != n.size) || !type ||
+        type.getDimSize(n.dim) != n.size)
+      nodePaddable[node] = 0;
+    nodeSize[node] = n.size;
     if (!isShardableName(nda, *rules, program, block, name))
       nodeShardable[node] = 0;
   }
@@ -409,7 +418,7 @@ bool NdaEnvironment::Impl::addFamilyActions(ArrayRef<unsigned> colors,
     for (unsigned axis : searchAxes) {
       // Nodes the axis does not divide are skipped when applied.
       if (llvm::none_of(nodes, [&](unsigned n) {
-            return nodeGcd[n] % axisSizes[axis] == 0;
+            return canShardNode(n, 0, axisSizes[axis]);
           }))
         continue;
       NdaAction action;
@@ -440,6 +449,14 @@ void NdaEnvironment::Impl::linkActionsAcrossAxes() {
     actionOnAxis.push_back(byChoice[Key{action.colors, action.bits}]);
 }
 
+bool NdaEnvironment::Impl::canShardNode(unsigned node, AxisMask axes,
+                                        int64_t axisSize) const {
+  return canTileDim(nodeGcd[node], maskProduct(axes) * axisSize,
+                    llvm::popcount(axes) + 1) &&
+         (nodeGcd[node] % (maskProduct(axes) * axisSize) == 0 ||
+          (options.pad && nodePaddable[node]));
+}
+
 bool NdaEnvironment::Impl::canTake(const SearchState &state, unsigned node,
                                    unsigned axis, int64_t axisSize) const {
   AxisMask bit = AxisMask(1) << axis;
@@ -447,7 +464,7 @@ bool NdaEnvironment::Impl::canTake(const SearchState &state, unsigned node,
   if (static_cast<unsigned>(llvm::popcount(state.nodeAxes[node])) >=
       analytic::kMaxListLength)
     return false;
-  if (nodeGcd[node] % (maskProduct(state.nodeAxes[node]) * axisSize) != 0)
+  if (!canShardNode(node, state.nodeAxes[node], axisSize))
     return false;
   for (unsigned g : nodeGroups[node])
     for (unsigned m : groups[g])

@@ -28,6 +28,8 @@
 
 #include "Evaluation.h"
 
+#include "toast/Dialect/PartIR/Core/IR/PartIRCore.h"
+
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -41,8 +43,9 @@ void Evaluation::price(const Step &step, int64_t operandBytes,
   double bytes = operandBytes;
   switch (step.kind) {
   case StepKind::Gather:
+    // What the devices send: whole (padded) chunks, as the simulator.
     kind = sim::CollectiveKind::AllGather;
-    bytes = resultBytes;
+    bytes = static_cast<double>(operandBytes) * axisProduct(axes);
     break;
   case StepKind::Reduce:
     kind = sim::CollectiveKind::AllReduce;
@@ -209,8 +212,13 @@ void Evaluation::emitOp(unsigned i) {
   // readers' fusions read what it reads); a reshape whose operand is fused
   // is no view.
   int64_t tiles = 1;
-  for (auto [axis, factor] : nests[i])
-    tiles *= impl.axisSizes[axis];
+  double padding = 1; // Work on padded rows, as the lowering's local types.
+  for (auto [axis, factor] : nests[i]) {
+    int64_t k = impl.axisSizes[axis], size = p.factorSize[factor];
+    tiles *= k;
+    if (size % k != 0)
+      padding *= static_cast<double>((size / k + 1) * k) / size;
+  }
   int firstResultBytes =
       p.results.empty()
           ? -1
@@ -241,12 +249,12 @@ void Evaluation::emitOp(unsigned i) {
   }
   // The roofline (as Simulation::emit prices it): contractions and loop
   // bodies take their time, every materialized op at least its bytes.
-  double time = p.computeTime / tiles;
+  double time = p.computeTime / tiles * padding;
   if (memoryBound && !aliasing && !fused && !sim::isFreeOp(p.op) &&
       !isDataFlowRegionOp(p.op) && !isa<func::CallOp>(p.op))
     time = std::max(time, trafficBytes / impl.device.memoryBandwidth);
   cost.computeTime += time;
-  cost.flops += p.flops / tiles;
+  cost.flops += p.flops / tiles * padding;
   tieCarries(p, carries, inputs, sources);
   tieInPlaceUpdates(p, inputs, sources);
   if (traceEnabled())
@@ -367,7 +375,7 @@ Evaluation::localShape(unsigned value, const DimAxes &tiling) const {
   llvm::SmallVector<int64_t, 4> shape(prog.values[value].shape);
   for (auto [d, size] : llvm::enumerate(shape))
     if (d < tiling.size())
-      size /= axisProduct(listMask(tiling[d]));
+      size = partir::chunkSize(size, axisProduct(listMask(tiling[d])));
   return shape;
 }
 

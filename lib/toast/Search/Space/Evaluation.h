@@ -217,9 +217,16 @@ public:
 
 private:
   int64_t axisProduct(AxisMask m) const { return impl.maskProduct(m); }
+  /// Bytes of `value`'s device-local buffer under `tiling`: ceil(size /
+  /// tiles) rows per dimension, padding included (as the lowering's types).
   int64_t bytesOf(unsigned value, const DimAxes &tiling) const {
     const ProgramValue &v = prog.values[value];
-    return v.getNumElements() * v.elementBytes / axisProduct(dimsMask(tiling));
+    int64_t elements = 1;
+    for (auto [d, size] : llvm::enumerate(v.shape)) {
+      int64_t tiles = d < tiling.size() ? axisProduct(listMask(tiling[d])) : 1;
+      elements *= size / tiles + (size % tiles != 0 ? 1 : 0);
+    }
+    return elements * v.elementBytes;
   }
   DimAxes useSlicing(unsigned op, int operand) const;
   void buildChains();

@@ -188,6 +188,13 @@ public:
   /// sizes and its number of names.
   std::vector<char> nodeShardable;
   std::vector<int64_t> nodeGcd;
+  /// Whether one axis the node's size does not divide may pad it: all its
+  /// names have one size, which is their dimension's (not a reshape's
+  /// major factor), as ShardingState::canAssign requires.
+  std::vector<char> nodePaddable;
+  /// Whether `axisSize` may shard `node`, which `axes` shard already:
+  /// divisibly, or padded over one axis (canTileDim).
+  bool canShardNode(unsigned node, AxisMask axes, int64_t axisSize) const;
   /// Names weighted by how often their op runs (a loop body's names count
   /// trip-count times, so a scanned layer weighs what its unrolled copies
   /// do).

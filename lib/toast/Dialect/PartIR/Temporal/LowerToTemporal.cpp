@@ -46,10 +46,34 @@ static FailureOr<Value> zeros(OpBuilder &b, Location loc, Type type) {
       b, loc, tensor, DenseElementsAttr::get(tensor, zero)));
 }
 
+/// Padded (uneven) chunks would read and write past the tensors' ends as
+/// tensor slices: not supported here yet (docs/dialects.md).
+static LogicalResult checkNotPadded(partir::LoopOp loop, int64_t n) {
+  for (Operation *user : loop.getRange().getUsers())
+    if (auto slice = dyn_cast<partir::SliceOp>(user))
+      if (partir::isPadded(
+              slice.getOperand().getType().getDimSize(slice.getDim()), n))
+        return slice.emitOpError("is padded (uneven); --partir-lower-to-"
+                                 "temporal does not support padded tiling");
+  for (auto [result, action] :
+       llvm::zip_equal(loop.getResults(), loop.getActions()))
+    if (auto tile = dyn_cast<partir::TileAttr>(action))
+      if (partir::isPadded(
+              cast<RankedTensorType>(result.getType()).getDimSize(
+                  tile.getDim()),
+              n))
+        return loop.emitOpError("has a padded (uneven) tile result; "
+                                "--partir-lower-to-temporal does not support "
+                                "padded tiling");
+  return success();
+}
+
 static LogicalResult lowerLoop(partir::LoopOp loop) {
   Location loc = loop.getLoc();
   OpBuilder b(loop);
   int64_t n = cast<partir::RangeType>(loop.getRange().getType()).getSize();
+  if (failed(checkNotPadded(loop, n)))
+    return failure();
   SmallVector<Value> inits;
   for (auto [result, action] :
        llvm::zip_equal(loop.getResults(), loop.getActions())) {

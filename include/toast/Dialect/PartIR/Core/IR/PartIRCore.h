@@ -29,6 +29,18 @@ namespace toast::partir {
 /// The mesh of the module enclosing `op` (attribute `partir.mesh`), or null.
 MeshAttr getMesh(mlir::Operation *op);
 
+/// The size of one of `n` chunks of a dimension of `size`: ceil(size / n).
+/// When n does not divide size, the chunks are *padded*: chunk i holds rows
+/// [i * c, min((i + 1) * c, size)) and the rest of its c rows is padding
+/// (the last devices hold it, as GSPMD lays out uneven shardings).
+inline int64_t chunkSize(int64_t size, int64_t n) {
+  return size / n + (size % n != 0 ? 1 : 0);
+}
+
+/// Whether `n` chunks of `size` rows carry padding.
+inline bool isPadded(int64_t size, int64_t n) { return size % n != 0; }
+
+
 } // namespace toast::partir
 
 #endif // TOAST_DIALECT_PARTIR_CORE_IR_PARTIRCORE_H

@@ -10,7 +10,6 @@
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/SmallSet.h"
 #include "llvm/ADT/TypeSwitch.h"
-#include "llvm/Support/CheckedArithmetic.h"
 
 using namespace mlir;
 using namespace toast::partir;
@@ -189,14 +188,12 @@ static LogicalResult verifyAction(LoopOp op, unsigned index, Attribute action,
       return op.emitOpError("result ")
              << index << ": tile dimension " << d
              << " must be static, got " << yielded << " and " << result;
-    std::optional<int64_t> tiled = llvm::checkedMul(in.getDimSize(d), n);
-    if (!tiled)
-      return op.emitOpError("result ")
-             << index << ": tiling " << yielded << " " << n
-             << " times overflows";
+    // Padded tiles (docs/dialects.md): each tile holds ceil(size / n) rows,
+    // and the concatenation drops the padding past the result's size.
     for (int64_t i = 0; i < out.getRank(); ++i) {
-      int64_t expected = i == d ? *tiled : in.getDimSize(i);
-      if (out.getDimSize(i) != expected)
+      int64_t expected =
+          i == d ? chunkSize(out.getDimSize(i), n) : out.getDimSize(i);
+      if (in.getDimSize(i) != expected)
         return op.emitOpError("result ")
                << index << ": yielded " << yielded << " tiled " << n
                << " times along dimension " << d << " does not give " << result;
@@ -263,9 +260,14 @@ ParseResult SliceOp::parse(OpAsmParser &parser, OperationState &result) {
   int64_t dim;
   OpAsmParser::UnresolvedOperand operand, range;
   Type inType, outType;
+  // A padded slice names its range type: its size does not follow from the
+  // tensor types.
+  RangeType rangeType;
   SMLoc loc = parser.getCurrentLocation();
   if (parser.parseInteger(dim) || parser.parseOperand(operand) ||
       parser.parseLSquare() || parser.parseOperand(range) ||
+      (succeeded(parser.parseOptionalColon()) &&
+       parser.parseType(rangeType)) ||
       parser.parseRSquare() || parser.parseOptionalAttrDict(result.attributes) ||
       parser.parseColonType(inType) || parser.parseArrow() ||
       parser.parseType(outType))
@@ -274,12 +276,13 @@ ParseResult SliceOp::parse(OpAsmParser &parser, OperationState &result) {
   auto out = dyn_cast<RankedTensorType>(outType);
   if (!in || !out || dim < 0 || dim >= in.getRank() ||
       dim >= out.getRank() || out.getDimSize(dim) <= 0 ||
-      in.getDimSize(dim) % out.getDimSize(dim) != 0)
+      (!rangeType && in.getDimSize(dim) % out.getDimSize(dim) != 0))
     return parser.emitError(loc, "expected ranked tensor types whose "
                                  "dimension ")
-           << dim << " sizes divide";
-  auto rangeType = RangeType::get(parser.getContext(),
-                                  in.getDimSize(dim) / out.getDimSize(dim));
+           << dim << " sizes divide (or a `%r : !partir.range<N>` index)";
+  if (!rangeType)
+    rangeType = RangeType::get(parser.getContext(),
+                               in.getDimSize(dim) / out.getDimSize(dim));
   result.getOrAddProperties<Properties>().dim =
       parser.getBuilder().getI64IntegerAttr(dim);
   if (parser.resolveOperand(operand, inType, result.operands) ||
@@ -290,8 +293,12 @@ ParseResult SliceOp::parse(OpAsmParser &parser, OperationState &result) {
 }
 
 void SliceOp::print(OpAsmPrinter &printer) {
-  printer << ' ' << getDim() << ' ' << getOperand() << '[' << getRange()
-          << ']';
+  printer << ' ' << getDim() << ' ' << getOperand() << '[' << getRange();
+  int64_t n = cast<RangeType>(getRange().getType()).getSize();
+  int64_t size = getOperand().getType().getDimSize(getDim());
+  if (isPadded(size, n))
+    printer << " : " << getRange().getType();
+  printer << ']';
   printer.printOptionalAttrDict((*this)->getAttrs(), {"dim"});
   printer << " : " << getOperand().getType() << " -> "
           << getResult().getType();
@@ -307,12 +314,12 @@ LogicalResult SliceOp::verify() {
   if (in.getRank() != out.getRank() ||
       in.getElementType() != out.getElementType())
     return emitOpError("result must have the operand's rank and element type");
-  if (in.getDimSize(d) % n != 0)
-    return emitOpError("dimension ")
-           << d << " of size " << in.getDimSize(d)
-           << " is not divisible by the range size " << n;
+  if (in.isDynamicDim(d))
+    return emitOpError("dimension ") << d << " of " << in
+                                     << " must be static to be sliced";
   for (int64_t i = 0; i < in.getRank(); ++i) {
-    int64_t expected = i == d ? in.getDimSize(i) / n : in.getDimSize(i);
+    int64_t expected =
+        i == d ? chunkSize(in.getDimSize(i), n) : in.getDimSize(i);
     if (out.getDimSize(i) != expected)
       return emitOpError("result type ")
              << out << " is not chunk of " << n << " along dimension " << d

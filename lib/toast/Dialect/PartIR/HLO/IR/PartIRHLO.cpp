@@ -142,9 +142,10 @@ static LogicalResult verifyStaticUnderAxes(Operation *op, StringRef what,
 
 /// The size that dimension `d` of `size` has after a gather (times `n`) or
 /// a slice (divided by `n`) over axes whose sizes multiply to `n`.
+/// With `padded`, a slice that n does not divide gives ceil(size / n).
 static FailureOr<int64_t> scaledDimSize(Operation *op, StringRef what,
                                         int64_t d, int64_t size, int64_t n,
-                                        bool gather) {
+                                        bool gather, bool padded = false) {
   if (gather) {
     std::optional<int64_t> product = llvm::checkedMul(size, n);
     if (!product)
@@ -152,6 +153,8 @@ static FailureOr<int64_t> scaledDimSize(Operation *op, StringRef what,
                                << " gathered " << n << " times overflows";
     return *product;
   }
+  if (padded)
+    return toast::partir::chunkSize(size, n);
   if (size % n != 0)
     return op->emitOpError() << what << " " << d << " of size " << size
                              << " is not divisible by " << n;
@@ -159,9 +162,11 @@ static FailureOr<int64_t> scaledDimSize(Operation *op, StringRef what,
 }
 
 /// Checks result = operand divided (slice) or multiplied (gather) per dim.
-/// A dimension without axes keeps its size, dynamic or not.
+/// A dimension without axes keeps its size, dynamic or not. With `padded`
+/// (all_slice, all_gather), a dimension the axes do not divide has
+/// ceil(size / n) rows per device (docs/dialects.md, padded sharding).
 static LogicalResult verifyDimAxesShapes(Operation *op, ArrayAttr dimsAttr,
-                                         bool gather) {
+                                         bool gather, bool padded = false) {
   auto in = cast<RankedTensorType>(op->getOperand(0).getType());
   auto out = cast<RankedTensorType>(op->getResult(0).getType());
   DimAxes dims = getDimAxes(dimsAttr);
@@ -186,11 +191,14 @@ static LogicalResult verifyDimAxesShapes(Operation *op, ArrayAttr dimsAttr,
     }
     if (failed(verifyStaticUnderAxes(op, "dimension", d, in, out)))
       return failure();
-    FailureOr<int64_t> expected =
-        scaledDimSize(op, "dimension", d, in.getDimSize(d), *n, gather);
+    FailureOr<int64_t> expected = scaledDimSize(
+        op, "dimension", d, in.getDimSize(d), *n, gather, padded);
     if (failed(expected))
       return failure();
-    if (out.getDimSize(d) != *expected)
+    bool paddedGather = padded && gather &&
+                        toast::partir::chunkSize(out.getDimSize(d), *n) ==
+                            in.getDimSize(d);
+    if (out.getDimSize(d) != *expected && !paddedGather)
       return op->emitOpError("dimension ")
              << d << " of the result must be " << *expected << ", got "
              << out.getDimSize(d);
@@ -207,11 +215,13 @@ static LogicalResult verifyReduction(Operation *op, StringRef reduction) {
 }
 
 LogicalResult AllSliceOp::verify() {
-  return verifyDimAxesShapes(*this, getDims(), /*gather=*/false);
+  return verifyDimAxesShapes(*this, getDims(), /*gather=*/false,
+                             /*padded=*/true);
 }
 
 LogicalResult AllGatherOp::verify() {
-  return verifyDimAxesShapes(*this, getDims(), /*gather=*/true);
+  return verifyDimAxesShapes(*this, getDims(), /*gather=*/true,
+                             /*padded=*/true);
 }
 
 LogicalResult ReduceScatterOp::verify() {

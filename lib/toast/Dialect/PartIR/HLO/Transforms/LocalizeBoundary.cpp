@@ -116,7 +116,26 @@ bool localizeTiedValues(func::FuncOp func) {
   return changed;
 }
 
+/// The global shape of a value of local type `local` sharded by `dims`,
+/// when the local type does not imply it: a padded (uneven) sharding,
+/// whose devices hold ceil(size / tiles) rows. Null for even shardings.
+static DenseI64ArrayAttr paddedGlobalShape(Type global, Type local,
+                                           ArrayAttr dims,
+                                           partir::MeshAttr mesh) {
+  auto g = cast<RankedTensorType>(global);
+  auto l = cast<RankedTensorType>(local);
+  for (auto [d, axes] : llvm::enumerate(getDimAxes(dims))) {
+    int64_t tiles = 1;
+    for (const std::string &axis : axes)
+      tiles *= mesh.getAxisSize(axis).value_or(1);
+    if (l.getDimSize(d) * tiles != g.getDimSize(d))
+      return DenseI64ArrayAttr::get(g.getContext(), g.getShape());
+  }
+  return {};
+}
+
 void makeBoundaryDeviceLocal(func::FuncOp func, partir::MeshAttr mesh) {
+  StringRef globalShapeAttr = "toast.global_shape";
   MLIRContext *ctx = func.getContext();
   StringRef shardingAttr = "partir.sharding";
   for (BlockArgument arg : func.getArguments()) {
@@ -124,6 +143,8 @@ void makeBoundaryDeviceLocal(func::FuncOp func, partir::MeshAttr mesh) {
     if (!slice)
       continue;
     ArrayAttr dims = slice.getDims();
+    if (auto shape = paddedGlobalShape(arg.getType(), slice.getType(), dims, mesh))
+      func.setArgAttr(arg.getArgNumber(), globalShapeAttr, shape);
     localizeTarget(arg, slice.getType());
     func.setArgAttr(arg.getArgNumber(), shardingAttr, dims);
   }
@@ -134,6 +155,10 @@ void makeBoundaryDeviceLocal(func::FuncOp func, partir::MeshAttr mesh) {
         continue;
       func.setResultAttr(operand.getOperandNumber(), shardingAttr,
                          gather.getDims());
+      if (auto shape = paddedGlobalShape(gather.getType(),
+                                         gather.getOperand().getType(),
+                                         gather.getDims(), mesh))
+        func.setResultAttr(operand.getOperandNumber(), globalShapeAttr, shape);
       operand.set(gather.getOperand());
       if (gather->use_empty())
         gather.erase();

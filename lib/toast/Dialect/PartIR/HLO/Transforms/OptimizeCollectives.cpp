@@ -30,6 +30,33 @@ DimAxes concatAxes(const DimAxes &first, const DimAxes &second) {
   return result;
 }
 
+/// Whether the all_slice or all_gather `op` cuts a dimension its axes do not
+/// divide (docs/dialects.md). Its chunks then are laid out over exactly
+/// those axes, so no pattern may regroup it with other axes or turn it into
+/// a reduce_scatter or all_to_all (which do not pad).
+static bool isPadded(Operation *op, ArrayAttr dims) {
+  auto in = cast<RankedTensorType>(op->getOperand(0).getType());
+  auto out = cast<RankedTensorType>(op->getResult(0).getType());
+  // Without a mesh attribute (a module lowered for pricing), sizes that do
+  // not divide still show the padding.
+  auto mesh = partir::getMesh(op);
+  for (auto [d, axes] : llvm::enumerate(getDimAxes(dims))) {
+    if (axes.empty())
+      continue;
+    int64_t small = std::min(in.getDimSize(d), out.getDimSize(d));
+    int64_t large = std::max(in.getDimSize(d), out.getDimSize(d));
+    int64_t k = 1;
+    for (const std::string &axis : axes)
+      k *= mesh ? mesh.getAxisSize(axis).value_or(1) : 1;
+    if (mesh ? small * k != large : large % small != 0)
+      return true;
+  }
+  return false;
+}
+template <typename OpTy> static bool isPadded(OpTy op) {
+  return isPadded(op.getOperation(), op.getDims());
+}
+
 /// Two chained collectives of one kind become one: all_slice(all_slice(x))
 /// with the first slice's axes major, all_gather(all_gather(x)) with the
 /// outer gather's axes major (it splits the gathered dimension first).
@@ -40,7 +67,8 @@ struct MergeChain : OpRewritePattern<OpTy> {
                                 PatternRewriter &rewriter) const override {
     auto inner = op.getOperand().template getDefiningOp<OpTy>();
     // A gather feeding other users stays; merging would duplicate traffic.
-    if (!inner || (!innerIsMajor && !inner->hasOneUse()))
+    if (!inner || (!innerIsMajor && !inner->hasOneUse()) || isPadded(op) ||
+        isPadded(inner))
       return failure();
     DimAxes innerAxes = getDimAxes(inner.getDims());
     DimAxes outerAxes = getDimAxes(op.getDims());
@@ -119,8 +147,11 @@ struct CancelSliceOfGather : OpRewritePattern<AllSliceOp> {
     DimAxes sliced = getDimAxes(op.getDims());
     DimAxes gathered = getDimAxes(gather.getDims());
     Value x = gather.getOperand();
+    bool padded = isPadded(op) || isPadded(gather);
     if (std::optional<DimAxes> rest = suffixAfterPrefix(sliced, gathered)) {
       if (!isEmpty(*rest)) {
+        if (padded)
+          return failure();
         rewriter.replaceOpWithNewOp<AllGatherOp>(
             op, op.getType(), x, buildDimAxes(op.getContext(), *rest));
         return success();
@@ -131,7 +162,7 @@ struct CancelSliceOfGather : OpRewritePattern<AllSliceOp> {
       return success();
     }
     std::optional<DimAxes> rest = suffixAfterPrefix(gathered, sliced);
-    if (!rest)
+    if (!rest || padded)
       return failure();
     rewriter.replaceOpWithNewOp<AllSliceOp>(
         op, op.getType(), x, buildDimAxes(op.getContext(), *rest));
@@ -159,7 +190,7 @@ struct SliceOfGatherToAllToAll : OpRewritePattern<AllSliceOp> {
   LogicalResult matchAndRewrite(AllSliceOp op,
                                 PatternRewriter &rewriter) const override {
     auto gather = op.getOperand().getDefiningOp<AllGatherOp>();
-    if (!gather)
+    if (!gather || isPadded(op) || isPadded(gather))
       return failure();
     DimAxes sliced = getDimAxes(op.getDims());
     DimAxes gathered = getDimAxes(gather.getDims());
@@ -184,7 +215,8 @@ struct SliceOfReduceToReduceScatter : OpRewritePattern<AllSliceOp> {
   LogicalResult matchAndRewrite(AllSliceOp op,
                                 PatternRewriter &rewriter) const override {
     auto reduce = op.getOperand().getDefiningOp<AllReduceOp>();
-    if (!reduce || !llvm::all_of(reduce->getUsers(), [&](Operation *user) {
+    if (!reduce || isPadded(op) ||
+        !llvm::all_of(reduce->getUsers(), [&](Operation *user) {
           auto slice = dyn_cast<AllSliceOp>(user);
           return slice && slice.getDims() == op.getDims();
         }))
