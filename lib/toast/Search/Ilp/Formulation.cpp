@@ -62,6 +62,9 @@ private:
   }
   void addUserFollowers(ArrayRef<Operation *> ops);
   void addFollowerNode(const Formulation::UserFollower &follower);
+  void addStrategy(unsigned n, const ShardingRule &rule,
+                   ArrayRef<partition::AxisFactor> nest, double seconds);
+  void extendLiveRange(Problem::Node &node, Operation *reader);
 
   std::vector<SmallVector<partition::AxisFactor, 2>>
   enumerateNests(Operation *op, const ShardingRule &rule);
@@ -423,6 +426,32 @@ void Formulator::addArgument(BlockArgument arg) {
   valueNode[arg] = {n, 0};
 }
 
+/// Appends strategy `nest` of node `n`'s op: its cost, and per result its
+/// layout and (unless fused) its local bytes.
+void Formulator::addStrategy(unsigned n, const ShardingRule &rule,
+                             ArrayRef<partition::AxisFactor> nest,
+                             double seconds) {
+  Problem::Node &node = formulation.problem.nodes[n];
+  SmallVector<Layout, 1> results;
+  int64_t usage = 0;
+  for (OpResult value : formulation.strategies[n].op->getResults()) {
+    results.push_back(resultLayout(rule, nest, value.getResultNumber()));
+    if (!fused.contains(value))
+      usage += localBytes(value.getType(), results.back());
+  }
+  node.costs.push_back(toUnits(seconds));
+  node.usages.push_back(usage);
+  layouts[n].push_back(std::move(results));
+}
+
+/// Keeps `node`'s value live up to `reader` (an op of the block), or to the
+/// end when the reader is the terminator (a returned value).
+void Formulator::extendLiveRange(Problem::Node &node, Operation *reader) {
+  node.end = reader->hasTrait<OpTrait::IsTerminator>()
+                 ? static_cast<int64_t>(block.getOperations().size())
+                 : std::max(node.end, positions.lookup(reader) + 1);
+}
+
 void Formulator::addOp(Operation *op, int64_t position) {
   const ShardingRule &rule = *state.getRule(op);
   int followed = followedOperand(op);
@@ -450,18 +479,8 @@ void Formulator::addOp(Operation *op, int64_t position) {
   Problem::Node &node = formulation.problem.nodes[n];
   if (followed >= 0)
     node.follows = valueNode.lookup(op->getOperand(followed)).first;
-  for (auto [s, nest] : llvm::enumerate(formulation.strategies[n].nests)) {
-    node.costs.push_back(toUnits(seconds[s]));
-    SmallVector<Layout, 1> results;
-    int64_t usage = 0;
-    for (OpResult value : op->getResults()) {
-      results.push_back(resultLayout(rule, nest, value.getResultNumber()));
-      if (!fused.contains(value))
-        usage += localBytes(value.getType(), results.back());
-    }
-    node.usages.push_back(usage);
-    layouts[n].push_back(std::move(results));
-  }
+  for (auto [s, nest] : llvm::enumerate(formulation.strategies[n].nests))
+    addStrategy(n, rule, nest, seconds[s]);
   opNode[op] = n;
   for (OpResult value : op->getResults())
     valueNode[value] = {n, value.getResultNumber()};
@@ -482,11 +501,9 @@ void Formulator::addUse(OpOperand &use) {
   Problem &problem = formulation.problem;
   Operation *reader = block.findAncestorOpInBlock(*use.getOwner());
   Problem::Node &from = problem.nodes[producer];
-  from.end = std::max(from.end, positions.lookup(reader) + 1);
-  if (reader->hasTrait<OpTrait::IsTerminator>()) {
-    from.end = block.getOperations().size();
+  extendLiveRange(from, reader);
+  if (reader->hasTrait<OpTrait::IsTerminator>())
     return;
-  }
   double bytes = sim::getTypeBytes(use.get().getType());
   auto consumer = opNode.find(reader);
   if (consumer == opNode.end() || reader != use.getOwner()) {
@@ -521,24 +538,10 @@ void Formulator::addFollowerNode(const Formulation::UserFollower &follower) {
   unsigned n = addNode(std::move(strategies), positions.lookup(op));
   Problem::Node &node = formulation.problem.nodes[n];
   node.follows = follower.node;
-  for (Operation *user : op->getUsers()) {
-    Operation *reader = block.findAncestorOpInBlock(*user);
-    node.end = reader->hasTrait<OpTrait::IsTerminator>()
-                   ? int64_t(block.getOperations().size())
-                   : std::max(node.end, positions.lookup(reader) + 1);
-  }
-  for (const auto &nest : follower.nests) {
-    SmallVector<Layout, 1> results;
-    int64_t usage = 0;
-    for (OpResult value : op->getResults()) {
-      results.push_back(resultLayout(rule, nest, value.getResultNumber()));
-      if (!fused.contains(value))
-        usage += localBytes(value.getType(), results.back());
-    }
-    node.costs.push_back(toUnits(nodeSeconds(op, rule, nest)));
-    node.usages.push_back(usage);
-    layouts[n].push_back(std::move(results));
-  }
+  for (Operation *user : op->getUsers())
+    extendLiveRange(node, block.findAncestorOpInBlock(*user));
+  for (const auto &nest : follower.nests)
+    addStrategy(n, rule, nest, nodeSeconds(op, rule, nest));
 }
 
 /// Ops that read no node (broadcasts of constants, iota-based masks) are
