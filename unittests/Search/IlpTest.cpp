@@ -17,6 +17,7 @@
 #include "mlir/Parser/Parser.h"
 #include "gtest/gtest.h"
 
+#include <optional>
 #include <random>
 
 using namespace mlir;
@@ -150,13 +151,24 @@ TEST(IlpSolver, TimeLimitReturnsTheBestSolutionFoundWithANote) {
                    ilp::evaluate(problem, solution->strategies, 0));
 }
 
-TEST(Iopddl, ReadsBackWhatItWrites) {
-  ilp::Problem problem = randomProblem(12, 4, 6, 3);
+/// `problem` written as IOPDDL and read back (nullopt, with a failure,
+/// when the reader rejects it).
+std::optional<ilp::Problem> writeAndReadBack(const ilp::Problem &problem) {
   std::string text;
   llvm::raw_string_ostream os(text);
   ilp::writeIopddl(problem, os);
   llvm::Expected<ilp::Problem> read = ilp::readIopddl(text);
-  ASSERT_TRUE(static_cast<bool>(read)) << llvm::toString(read.takeError());
+  if (!read) {
+    ADD_FAILURE() << llvm::toString(read.takeError());
+    return std::nullopt;
+  }
+  return std::move(*read);
+}
+
+TEST(Iopddl, ReadsBackWhatItWrites) {
+  ilp::Problem problem = randomProblem(12, 4, 6, 3);
+  std::optional<ilp::Problem> read = writeAndReadBack(problem);
+  ASSERT_TRUE(read);
   EXPECT_TRUE(*read == problem);
   EXPECT_EQ(read->nodes[2].follows, 1);
 }
@@ -238,11 +250,8 @@ TEST_F(IlpFormulation, MlpIsBatchParallelAndSurvivesIopddl) {
   EXPECT_EQ(problem.usageLimit, device->memoryBytes);
   ASSERT_EQ(formulation->userFollowers.size(), 1u);
 
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  ilp::writeIopddl(problem, os);
-  llvm::Expected<ilp::Problem> read = ilp::readIopddl(text);
-  ASSERT_TRUE(static_cast<bool>(read)) << llvm::toString(read.takeError());
+  std::optional<ilp::Problem> read = writeAndReadBack(problem);
+  ASSERT_TRUE(read);
   EXPECT_TRUE(*read == problem);
 
   if (!ilp::haveSolver())
