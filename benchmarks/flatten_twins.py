@@ -14,11 +14,10 @@ from toast-opt's reports (scan_twins.simulate).
       [--flags "--layers 2"] [--schedules bp,bp-mp,bp-sp]
 """
 import argparse
-import json
 import os
 import tempfile
 
-from scan_twins import HERE, generate, simulate
+from scan_twins import expert_schedules, generate, print_twin_row, simulate
 
 
 def main():
@@ -43,23 +42,11 @@ def main():
             flat = generate(tools, model, flags + ["--flatten-linear"],
                             directory)
             for device in args.devices.split(","):
-                for name in sorted(os.listdir(os.path.join(HERE, "search"))):
-                    suffix = name[len(model) + 1:-5]
-                    if not (name.startswith(model + "-")
-                            and name.endswith(".json")) or (
-                                wanted and suffix not in wanted):
-                        continue
-                    with open(os.path.join(HERE, "search", name)) as f:
-                        schedule = json.load(f)
+                for suffix, schedule in expert_schedules(model, wanted):
                     u = simulate(tools, batched, schedule, device)
                     s = simulate(tools, flat, schedule, device)
-                    if not u or not s:
-                        continue
-                    print(f"| {model} | {device} | {suffix} "
-                          f"| {u[0] * 1e3:.2f} | {s[0] * 1e3:.2f} "
-                          f"| {s[0] / u[0]:.3f} | {u[1] / 2**30:.2f} "
-                          f"| {s[1] / 2**30:.2f} | {u[2]} / {s[2]} |",
-                          flush=True)
+                    if u and s:
+                        print_twin_row(model, device, suffix, u, s)
 
 
 if __name__ == "__main__":

@@ -112,6 +112,29 @@ def simulate(tools, model_file, schedule, device):
             short)
 
 
+def expert_schedules(model, wanted=None):
+    """(suffix, schedule) of every benchmarks/search/<model>-<suffix>.json,
+    sorted by file name; only the suffixes in `wanted` when it is not empty."""
+    for name in sorted(os.listdir(os.path.join(HERE, "search"))):
+        if not (name.startswith(model + "-") and name.endswith(".json")):
+            continue
+        suffix = name[len(model) + 1:-5]
+        if wanted and suffix not in wanted:
+            continue
+        with open(os.path.join(HERE, "search", name)) as f:
+            yield suffix, json.load(f)
+
+
+def print_twin_row(model, device, suffix, first, second):
+    """A table row comparing two simulate() results: step times, their
+    ratio (second / first), peaks in GiB and collective counts."""
+    print(f"| {model} | {device} | {suffix} "
+          f"| {first[0] * 1e3:.2f} | {second[0] * 1e3:.2f} "
+          f"| {second[0] / first[0]:.3f} | {first[1] / 2**30:.2f} "
+          f"| {second[1] / 2**30:.2f} | {first[2]} / {second[2]} |",
+          flush=True)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--build", required=True)
@@ -131,23 +154,13 @@ def main():
             scanned = generate(tools, model, flags + ["--scan"], directory)
             stacked_args = arguments(scanned)
             for device in args.devices.split(","):
-                for name in sorted(os.listdir(os.path.join(HERE, "search"))):
-                    if not (name.startswith(model + "-")
-                            and name.endswith(".json")):
-                        continue
-                    with open(os.path.join(HERE, "search", name)) as f:
-                        schedule = json.load(f)
+                for suffix, schedule in expert_schedules(model):
                     u = simulate(tools, unrolled, schedule, device)
                     s = simulate(tools, scanned,
                                  scanned_schedule(schedule, stacked_args),
                                  device)
-                    if not u or not s:
-                        continue
-                    print(f"| {model} | {device} | {name[len(model) + 1:-5]} "
-                          f"| {u[0] * 1e3:.2f} | {s[0] * 1e3:.2f} "
-                          f"| {s[0] / u[0]:.3f} | {u[1] / 2**30:.2f} "
-                          f"| {s[1] / 2**30:.2f} | {u[2]} / {s[2]} |",
-                          flush=True)
+                    if u and s:
+                        print_twin_row(model, device, suffix, u, s)
 
 
 if __name__ == "__main__":
