@@ -23,6 +23,21 @@
 
 namespace toast::test_support {
 
+/// The tiny zoo: the smallest configurations of every toast-models model,
+/// which the agreement, search and memory-floor tests run on.
+inline constexpr const char *kTinyZoo[] = {
+    "mlp --batch 8 --d-model 16 --hidden 32",
+    "t32 --layers 2 --batch 4 --seq 8 --d-model 16 --heads 4 --key-size 4 "
+    "--vocab 32 --hidden 24",
+    "t2b --layers 2 --batch 4 --seq 8 --d-model 16 --heads 4 --key-size 4 "
+    "--vocab 32 --hidden 24",
+    "itx --layers 2 --batch 4 --seq 8 --d-model 16 --heads 4 --key-size 4 "
+    "--vocab 32 --hidden 24",
+    "gns --nodes 8 --edges 16 --mp-steps 2 --latent 8 --hidden 12 "
+    "--mlp-layers 1",
+    "unet --batch 4 --resolution 8 --channels 4 --heads 2",
+};
+
 /// A model generated from "name --opt value ..." (toast-models' flags:
 /// --inference, --scan, --remat, --dtype T and integer options).
 inline mlir::OwningOpRef<mlir::ModuleOp>

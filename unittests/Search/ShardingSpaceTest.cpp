@@ -174,18 +174,7 @@ protected:
   MLIRContext ctx;
 };
 
-const char *kTinyModels[] = {
-    "mlp --batch 8 --d-model 16 --hidden 32",
-    "t32 --layers 2 --batch 4 --seq 8 --d-model 16 --heads 4 --key-size 4 "
-    "--vocab 32 --hidden 24",
-    "t2b --layers 2 --batch 4 --seq 8 --d-model 16 --heads 4 --key-size 4 "
-    "--vocab 32 --hidden 24",
-    "itx --layers 2 --batch 4 --seq 8 --d-model 16 --heads 4 --key-size 4 "
-    "--vocab 32 --hidden 24",
-    "gns --nodes 8 --edges 16 --mp-steps 2 --latent 8 --hidden 12 "
-    "--mlp-layers 1",
-    "unet --batch 4 --resolution 8 --channels 4 --heads 2",
-};
+const auto &kTinyModels = test_support::kTinyZoo;
 
 /// The node of dimension `dim` (negative: from the end) of the first entry
 /// argument whose partir.name (or jax.arg_info) contains `name`, or -1.
@@ -696,8 +685,8 @@ TEST_F(ShardingSpaceTest, PaddedProgramsAgreeOnRuntime) {
     AnalyticCost analytic = checker.env->analyticCost(state);
     auto simulated = checker.env->simulateMaterialized(state);
     ASSERT_TRUE(succeeded(simulated)) << label.str();
-    double error = std::abs(analytic.runtime - simulated->stepTime) /
-                   simulated->stepTime;
+    double error =
+        std::abs(analytic.runtime - simulated->stepTime) / simulated->stepTime;
     llvm::errs() << "padded " << label << ": runtime error " << error
                  << ", peak " << analytic.peakBytes << " vs "
                  << simulated->peakMemoryBytes << "\n";

@@ -32,19 +32,8 @@ using namespace toast::sim;
 
 namespace {
 
-/// The tiny zoo of the agreement tests (unittests/Search), and loop
-/// programs.
-const char *kTinyModels[] = {
-    "mlp --batch 8 --d-model 16 --hidden 32",
-    "t32 --layers 2 --batch 4 --seq 8 --d-model 16 --heads 4 --key-size 4 "
-    "--vocab 32 --hidden 24",
-    "t2b --layers 2 --batch 4 --seq 8 --d-model 16 --heads 4 --key-size 4 "
-    "--vocab 32 --hidden 24",
-    "itx --layers 2 --batch 4 --seq 8 --d-model 16 --heads 4 --key-size 4 "
-    "--vocab 32 --hidden 24",
-    "gns --nodes 8 --edges 16 --mp-steps 2 --latent 8 --hidden 12 "
-    "--mlp-layers 1",
-    "unet --batch 4 --resolution 8 --channels 4 --heads 2",
+/// Loop programs and a bf16 one, besides the tiny zoo.
+const char *kMoreModels[] = {
     "t2b --scan --layers 2 --batch 4 --seq 8 --d-model 16 --heads 4 "
     "--key-size 4 --vocab 32 --hidden 24",
     "t2b --scan --remat --layers 2 --batch 4 --seq 8 --d-model 16 --heads 4 "
@@ -130,7 +119,10 @@ protected:
 
   /// The tiny zoo unpartitioned and under BP and its expert schedules.
   template <typename Fn> void forEachProgram(Fn fn) {
-    for (const char *spec : kTinyModels) {
+    std::vector<const char *> specs(std::begin(toast::test_support::kTinyZoo),
+                                    std::end(toast::test_support::kTinyZoo));
+    specs.insert(specs.end(), std::begin(kMoreModels), std::end(kMoreModels));
+    for (const char *spec : specs) {
       StringRef model = StringRef(spec).split(' ').first;
       std::vector<std::pair<std::string, std::string>> schedules = {
           {"none", ""}};
@@ -252,7 +244,7 @@ TEST_F(MemoryFloorTest, PeakIsNeverBelowTheFloor) {
 /// gradients while the first Adam update starts. Floor = 13316 + 4108 =
 /// 17424 B.
 TEST_F(MemoryFloorTest, TinyMlpTrainingStepByHand) {
-  OwningOpRef<ModuleOp> module = buildModel(kTinyModels[0]);
+  OwningOpRef<ModuleOp> module = buildModel(toast::test_support::kTinyZoo[0]);
   ASSERT_TRUE(module);
   DeviceSpec device = *getBuiltinDevice("a100");
   FailureOr<SimulationResult> r = simulate(*module, device, {});
