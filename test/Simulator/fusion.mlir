@@ -53,6 +53,42 @@
 // NODUP:      "peak_memory_bytes": 16384,
 // NODUP:      "memory_traffic_bytes": 28672,
 //
+// Duplication moves no more bytes than storing ((n - 1) x inputs <=
+// (n + 1) x result for n readers). @wide_duplicated: s = x + y, read by two
+// ops: duplicated (8192 <= 12288), each fusion reads x and y and writes
+// its result: 2 x 12288 = 24576 B. @wide_stored: s = (x + y) + z read by
+// three ops (2 x 12288 > 4 x 4096): s is written once (12288 + 4096) and
+// read by each (3 x 8192): 40960 B, where duplicating would move 49152 B.
+// RUN: toast-opt %s --partir-simulate="device=file:%S/Inputs/unit-device.json function=wide_duplicated json=%t.wdup.json summary=false" -o /dev/null
+// RUN: FileCheck %s --check-prefix=WIDE-DUP < %t.wdup.json
+// RUN: toast-opt %s --partir-simulate="device=file:%S/Inputs/unit-device.json function=wide_stored json=%t.wstored.json summary=false" -o /dev/null
+// RUN: FileCheck %s --check-prefix=WIDE-STORED < %t.wstored.json
+// WIDE-DUP:      "peak_memory_bytes": 16384,
+// WIDE-DUP:      "memory_traffic_bytes": 24576,
+// WIDE-STORED:      "peak_memory_bytes": 28672,
+// WIDE-STORED:      "memory_traffic_bytes": 40960,
+//
+// The scan pattern. @slice_view: a dynamic_slice of one [64, 16] layer of
+// a [4, 64, 16] stack is contiguous, a view: the dot reads it (4096 B)
+// and w (1024 B) and writes 4096 B: 9216 B; the peak is the arguments and
+// the result (21508 B). With fusion=false the slice is a copy (+8196 B
+// moved, +4096 B live). @update_written: the update (a view of the dot's
+// result) is read by the dynamic_update_slice only, so the dot writes it
+// into the donated stack's slot and the update op moves only its indices
+// (8 B): 9224 B, against 17416 B when it copies the update in.
+// RUN: toast-opt %s --partir-simulate="device=file:%S/Inputs/unit-device.json function=slice_view json=%t.view.json summary=false" -o /dev/null
+// RUN: FileCheck %s --check-prefix=VIEW < %t.view.json
+// RUN: toast-opt %s --partir-simulate="device=file:%S/Inputs/unit-device.json function=slice_view fusion=false json=%t.view-copy.json summary=false" -o /dev/null
+// RUN: FileCheck %s --check-prefix=VIEW-COPY < %t.view-copy.json
+// RUN: toast-opt %s --partir-simulate="device=file:%S/Inputs/unit-device.json function=update_written json=%t.written.json summary=false" -o /dev/null
+// RUN: FileCheck %s --check-prefix=WRITTEN < %t.written.json
+// VIEW:      "step_time_s": 9.216e-06,
+// VIEW:      "peak_memory_bytes": 21508,
+// VIEW:      "memory_traffic_bytes": 9216,
+// VIEW-COPY:      "peak_memory_bytes": 25604,
+// VIEW-COPY:      "memory_traffic_bytes": 17416,
+// WRITTEN:      "memory_traffic_bytes": 9224,
+//
 // The roofline per element type on a100: a 1024x128 by 128x1024 dot is
 // 268435456 FLOPs. In f32 it is compute-bound: 268435456 / 19.5e12 =
 // 13.766 us (its 5242880 B take 3.37 us). In bf16 the FLOPs take 0.86 us
@@ -112,4 +148,36 @@ func.func private @dot_f32(%a: tensor<1024x128xf32>, %b: tensor<128x1024xf32>) -
 func.func private @dot_bf16(%a: tensor<1024x128xbf16>, %b: tensor<128x1024xbf16>) -> tensor<1024x1024xbf16> {
   %d = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<1024x128xbf16>, tensor<128x1024xbf16>) -> tensor<1024x1024xbf16>
   return %d : tensor<1024x1024xbf16>
+}
+
+func.func private @wide_duplicated(%x: tensor<1024xf32>, %y: tensor<1024xf32>) -> (tensor<1024xf32>, tensor<1024xf32>) {
+  %s = stablehlo.add %x, %y : tensor<1024xf32>
+  %p = stablehlo.negate %s : tensor<1024xf32>
+  %q = stablehlo.abs %s : tensor<1024xf32>
+  return %p, %q : tensor<1024xf32>, tensor<1024xf32>
+}
+
+func.func private @wide_stored(%x: tensor<1024xf32>, %y: tensor<1024xf32>, %z: tensor<1024xf32>) -> (tensor<1024xf32>, tensor<1024xf32>, tensor<1024xf32>) {
+  %t = stablehlo.add %x, %y : tensor<1024xf32>
+  %s = stablehlo.add %t, %z : tensor<1024xf32>
+  %p = stablehlo.negate %s : tensor<1024xf32>
+  %q = stablehlo.abs %s : tensor<1024xf32>
+  %r = stablehlo.multiply %s, %s : tensor<1024xf32>
+  return %p, %q, %r : tensor<1024xf32>, tensor<1024xf32>, tensor<1024xf32>
+}
+
+func.func private @slice_view(%stack: tensor<4x64x16xf32>, %w: tensor<16x16xf32>, %i: tensor<i32>) -> tensor<64x16xf32> {
+  %z = stablehlo.constant dense<0> : tensor<i32>
+  %s = stablehlo.dynamic_slice %stack, %i, %z, %z, sizes = [1, 64, 16] : (tensor<4x64x16xf32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<1x64x16xf32>
+  %m = stablehlo.reshape %s : (tensor<1x64x16xf32>) -> tensor<64x16xf32>
+  %d = stablehlo.dot_general %m, %w, contracting_dims = [1] x [0] : (tensor<64x16xf32>, tensor<16x16xf32>) -> tensor<64x16xf32>
+  return %d : tensor<64x16xf32>
+}
+
+func.func private @update_written(%stack: tensor<4x64x16xf32> {jax.buffer_donor = true}, %a: tensor<64x16xf32>, %w: tensor<16x16xf32>, %i: tensor<i32>) -> tensor<4x64x16xf32> {
+  %z = stablehlo.constant dense<0> : tensor<i32>
+  %d = stablehlo.dot_general %a, %w, contracting_dims = [1] x [0] : (tensor<64x16xf32>, tensor<16x16xf32>) -> tensor<64x16xf32>
+  %u = stablehlo.reshape %d : (tensor<64x16xf32>) -> tensor<1x64x16xf32>
+  %r = stablehlo.dynamic_update_slice %stack, %u, %i, %z, %z : (tensor<4x64x16xf32>, tensor<1x64x16xf32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<4x64x16xf32>
+  return %r : tensor<4x64x16xf32>
 }

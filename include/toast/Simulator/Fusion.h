@@ -11,13 +11,16 @@
 //    loop op's result is fused into its readers when every reader is a
 //    loop op or a reduce of the same block (it is computed inside each of
 //    them). With readers in several ops it is duplicated into each, unless
-//    it is expensive (a transcendental, divide, power, ...), which XLA
-//    does not duplicate;
+//    it is expensive (a transcendental, divide, power, ...) or duplicating
+//    it moves more bytes than storing it ((n - 1) x its inputs > (n + 1) x
+//    its result for n readers: a residual stream of adds would otherwise
+//    be recomputed from every layer's outputs), which XLA does not do;
 //  * a reduce absorbs the loop ops feeding it (input fusion), and its
 //    result is fused into its reader only as an epilogue: a single use by
 //    an elementwise op with as many elements as the reduce's result;
+//  * a contiguous dynamic_slice is a view (isContiguousSliceView);
 //  * everything else (contractions, collectives, gathers, scatters,
-//    dynamic slices and updates, sorts, custom calls, loops, calls, the
+//    other dynamic slices and updates, sorts, custom calls, loops, calls, the
 //    return and a loop's yield) is a boundary: its operands are buffers.
 //
 //===----------------------------------------------------------------------===//
@@ -60,16 +63,33 @@ struct FusionReader {
   int64_t resultElements = 0;
 };
 
-/// Whether `producer`'s single result, of `elements` elements, is fused
-/// into its `readers` (one entry per use).
+/// Whether `producer`'s single result, of `elements` elements and
+/// `resultBytes` bytes, is fused into its `readers` (one entry per use);
+/// `inputBytes` is what the producer's fusion reads (its materialized
+/// inputs, through fused ones), which decides duplication.
 bool isFusedIntoReaders(mlir::Operation *producer, int64_t elements,
-                        llvm::ArrayRef<FusionReader> readers);
+                        llvm::ArrayRef<FusionReader> readers,
+                        double inputBytes, double resultBytes);
 
 /// Ops that take no time in any mode: constants, partition and replica
 /// ids, optimization barriers and all_slice (which keeps this device's
 /// chunk of a buffer). A view (a reshape that aliases its operand) takes
 /// none either; the caller knows whether the op is one.
 bool isFreeOp(mlir::Operation *op);
+
+/// A dynamic_slice that reads a contiguous block of its operand (size 1 in
+/// every dimension before the first partial one, whole after it) and whose
+/// readers are ops: an XLA-like backend reads such a slice where it lies
+/// (the dynamic-slice fusion of a scan's stacked weights), so it is a view
+/// of its operand: no time and no buffer of its own, its readers read its
+/// bytes.
+bool isContiguousSliceView(mlir::Operation *op);
+
+/// A dynamic_update_slice: when it updates in place and its update is
+/// read nowhere else, the update's producer writes it into the slot (XLA
+/// fuses the update into an in-place dynamic-update-slice fusion, or a
+/// contraction writes its result there), so the op itself moves nothing.
+bool writesUpdateInPlace(mlir::Operation *op);
 
 /// The operand of which `op` reads only what it returns (slice,
 /// dynamic_slice, gather: operand 0), or -1. An unfused such op counts the

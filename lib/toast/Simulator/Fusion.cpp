@@ -6,6 +6,7 @@
 #include "toast/Dialect/StableHLO/IR/StablehloOps.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 using namespace mlir;
 namespace hlo = toast::stablehlo;
@@ -37,7 +38,8 @@ bool toast::sim::isExpensiveToDuplicate(Operation *op) {
 }
 
 bool toast::sim::isFusedIntoReaders(Operation *producer, int64_t elements,
-                                    ArrayRef<FusionReader> readers) {
+                                    ArrayRef<FusionReader> readers,
+                                    double inputBytes, double resultBytes) {
   FusionKind kind = getFusionKind(producer);
   if (kind == FusionKind::Opaque || producer->getNumResults() != 1 ||
       readers.empty())
@@ -49,15 +51,48 @@ bool toast::sim::isFusedIntoReaders(Operation *producer, int64_t elements,
     return readers.size() == 1 &&
            getFusionKind(readers[0].op) == FusionKind::Elementwise &&
            readers[0].resultElements == elements;
-  bool oneReader = llvm::all_of(readers, [&](const FusionReader &reader) {
-    return reader.op == readers[0].op;
-  });
-  return oneReader || !isExpensiveToDuplicate(producer);
+  llvm::SmallPtrSet<Operation *, 4> ops;
+  for (const FusionReader &reader : readers)
+    ops.insert(reader.op);
+  double n = static_cast<double>(ops.size());
+  // Duplicated into n fusions, its inputs are read n times; stored, they
+  // are read once, the result written once and read n times. XLA
+  // duplicates only when that moves no more bytes.
+  return n == 1 || (!isExpensiveToDuplicate(producer) &&
+                    (n - 1) * inputBytes <= (n + 1) * resultBytes);
 }
 
 bool toast::sim::isFreeOp(Operation *op) {
   return isa<hlo::ConstantOp, hlo::PartitionIdOp, hlo::ReplicaIdOp,
              hlo::OptimizationBarrierOp, phlo::AllSliceOp>(op);
+}
+
+bool toast::sim::isContiguousSliceView(Operation *op) {
+  auto slice = dyn_cast<hlo::DynamicSliceOp>(op);
+  if (!slice)
+    return false;
+  auto in = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
+  auto out = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (!in || !out || !in.hasStaticShape() || !out.hasStaticShape())
+    return false;
+  // A view must not outlive the loop iteration or the function that
+  // defines it (a terminator's operand is a buffer of its own).
+  for (Operation *user : op->getResult(0).getUsers())
+    if (user->hasTrait<OpTrait::IsTerminator>())
+      return false;
+  ArrayRef<int64_t> sizes = out.getShape(), whole = in.getShape();
+  size_t d = 0;
+  while (d < sizes.size() && sizes[d] == 1)
+    ++d;
+  // Dimension d may be partial; every one after it must be whole.
+  for (size_t e = d + 1; e < sizes.size(); ++e)
+    if (sizes[e] != whole[e])
+      return false;
+  return true;
+}
+
+bool toast::sim::writesUpdateInPlace(Operation *op) {
+  return isa<hlo::DynamicUpdateSliceOp>(op);
 }
 
 int toast::sim::getSlicedOperand(Operation *op) {

@@ -72,6 +72,9 @@ struct Buffer {
   bool tied = false;
   /// Returned by the entry function: materialized where it is computed.
   bool returned = false;
+  /// A view (isContiguousSliceView) of this buffer, -1 for none: it holds
+  /// no memory; reading it reads its bytes of the buffer it views.
+  int viewOf = -1;
 };
 
 /// Elements of a statically shaped tensor type (0 for other types).
@@ -82,8 +85,9 @@ int64_t getNumElements(Type type) {
 
 /// Whether the fusion rule (Fusion.h) fuses `op`'s result into its
 /// readers: the ops of its block that read it (readers elsewhere, in
-/// nested regions or the terminator, are boundaries).
-bool isFusibleResult(Operation *op) {
+/// nested regions or the terminator, are boundaries). `inputBytes`: what
+/// its fusion would read.
+bool isFusibleResult(Operation *op, double inputBytes) {
   if (op->getNumResults() != 1)
     return false;
   Value result = op->getResult(0);
@@ -100,7 +104,9 @@ bool isFusibleResult(Operation *op) {
     }
     readers.push_back(reader);
   }
-  return isFusedIntoReaders(op, getNumElements(result.getType()), readers);
+  return isFusedIntoReaders(op, getNumElements(result.getType()), readers,
+                            inputBytes,
+                            static_cast<double>(getTypeBytes(result.getType())));
 }
 
 /// Ops whose result an XLA-like backend computes where it is read instead
@@ -249,8 +255,26 @@ private:
                     sliceBytes));
     return {bytes, ready};
   }
+  /// The bytes readInputs would count, without marking anything used.
+  double peekInputBytes(ArrayRef<unsigned> operands, int sliced,
+                        double sliceBytes) {
+    SmallVector<int, 4> ids(operands.begin(), operands.end());
+    double bytes = 0;
+    if (sliced >= 0 && !buffers[ids[sliced]].fused) {
+      bytes += std::min(static_cast<double>(buffers[ids[sliced]].bytes),
+                        sliceBytes);
+      ids[sliced] = -1;
+    }
+    visitFusionInputs(
+        ids, fusedInputs, [&](int b) { return buffers[b].fused; }, stamp,
+        ++generation,
+        [&](unsigned b) { bytes += static_cast<double>(buffers[b].bytes); });
+    return bytes;
+  }
   /// Marks `buffer` used by the op at trace index `at`.
   void use(unsigned buffer, int64_t at) {
+    if (buffers[buffer].viewOf >= 0)
+      use(static_cast<unsigned>(buffers[buffer].viewOf), at);
     Buffer &b = buffers[buffer];
     b.lastUse = std::max(b.lastUse, at);
     for (auto &scope : regionScopes)
@@ -393,7 +417,7 @@ void Simulation::finishMemory(int64_t end, bool withFloor) {
   int64_t n = std::max<int64_t>(end, 1);
   std::vector<int64_t> delta(n + 1, 0);
   for (const Buffer &b : buffers) {
-    if (b.fused || b.bytes == 0)
+    if (b.fused || b.bytes == 0 || b.viewOf >= 0)
       continue;
     int64_t from = std::max<int64_t>(b.def, 0);
     int64_t to = std::min<int64_t>(std::max(b.lastUse, from), n - 1);
@@ -500,7 +524,7 @@ void Simulation::computeFloor(int64_t end) {
   std::vector<Interval> shared;
   for (unsigned id = 0; id < numBuffers; ++id) {
     const Buffer &b = buffers[id];
-    if (b.bytes == 0 || b.fusible || unit[id] < 0)
+    if (b.bytes == 0 || b.fusible || b.viewOf >= 0 || unit[id] < 0)
       continue;
     int64_t first = b.def < 0 ? 0 : b.def + 1;
     int64_t last = std::min<int64_t>(
@@ -713,8 +737,19 @@ double Simulation::tieInPlaceUpdates(Operation *op,
     // whole operand and result.
     int update = getUpdateOperand(op, i);
     saved += static_cast<double>(buffers[init].bytes + buffers[id].bytes);
-    if (update >= 0)
-      saved -= static_cast<double>(buffers[operandBuffers[update]].bytes);
+    if (update >= 0) {
+      double updateBytes =
+          static_cast<double>(buffers[operandBuffers[update]].bytes);
+      // An update read only here is written into the slot by its producer
+      // (writesUpdateInPlace); otherwise this op copies it in.
+      Value updateValue = op->getOperand(update);
+      Operation *producer = updateValue.getDefiningOp();
+      bool producerWrites = options.fusion && writesUpdateInPlace(op) &&
+                            producer && !isFreeOp(producer) &&
+                            updateValue.hasOneUse() &&
+                            !buffers[operandBuffers[update]].fused;
+      saved += producerWrites ? updateBytes : -updateBytes;
+    }
   }
   return saved;
 }
@@ -738,13 +773,26 @@ LogicalResult Simulation::emit(Operation *op, ValueMap &values) {
   // A reshape is a view of its operand unless that is fused: it is then a
   // loop op like any other.
   bool aliasing = isAliasingOp(op) && !buffers[operandBuffers.front()].fused;
-  bool fusible = !aliasing && isFusibleResult(op);
+  // A contiguous slice of a materialized buffer is read where it lies.
+  bool view = options.fusion && isContiguousSliceView(op) &&
+              !buffers[operandBuffers.front()].fused;
+  bool fusible =
+      !aliasing && !view &&
+      isFusibleResult(
+          op, peekInputBytes(operandBuffers, getSlicedOperand(op),
+                             op->getNumResults()
+                                 ? getTypeBytes(op->getResult(0).getType())
+                                 : 0));
   bool fused = fusible && options.fusion;
 
   // A fused op runs inside its readers' fusions, which read its inputs; a
-  // materialized one reads its inputs here, each once.
+  // materialized one reads its inputs here, each once; a view reads
+  // nothing until its readers read it.
   double ready = 0, trafficBytes = 0;
-  if (!fused)
+  if (view) {
+    use(operandBuffers.front(), at);
+    ready = buffers[operandBuffers.front()].ready;
+  } else if (!fused)
     std::tie(trafficBytes, ready) = readInputs(
         operandBuffers, at, getSlicedOperand(op),
         op->getNumResults() ? getTypeBytes(op->getResult(0).getType()) : 0);
@@ -767,6 +815,12 @@ LogicalResult Simulation::emit(Operation *op, ValueMap &values) {
       continue;
     }
     unsigned id = newBuffer(getTypeBytes(res.getType()), at, 0);
+    if (view) {
+      buffers[id].viewOf = static_cast<int>(operandBuffers.front());
+      buffers[id].ready = ready;
+      resultBuffers.push_back(id);
+      continue;
+    }
     buffers[id].fusible = fusible;
     buffers[id].fused = fused;
     if (fused)
@@ -781,7 +835,7 @@ LogicalResult Simulation::emit(Operation *op, ValueMap &values) {
   trafficBytes -= tieInPlaceUpdates(op, operandBuffers, resultBuffers, at);
   // Views, fused ops, loops and calls (their bodies are priced) take no
   // time of their own.
-  bool priced = !aliasing && !fused && !isFreeOp(op) &&
+  bool priced = !aliasing && !view && !fused && !isFreeOp(op) &&
                 !toast::isDataFlowRegionOp(op) && !isa<func::CallOp>(op);
 
   if (collective) {
@@ -835,7 +889,7 @@ LogicalResult Simulation::emit(Operation *op, ValueMap &values) {
   }
 
   for (auto [res, id] : llvm::zip(op->getResults(), resultBuffers)) {
-    if (!aliasing)
+    if (!aliasing && !view)
       buffers[id].ready = end;
     values[res] = id;
   }

@@ -122,6 +122,8 @@ private:
   /// Results the fusion model fuses into their readers: no buffer, no
   /// traffic (decided once, on the unpartitioned program).
   DenseSet<Value> fused;
+  /// What a fused value's fusion reads (its unfused inputs' bytes).
+  DenseMap<Value, double> fusedInputBytes;
   SmallVector<std::string> axisNames;
   SmallVector<int64_t> axisSizes;
   Formulation formulation;
@@ -247,8 +249,19 @@ void Formulator::findFusedValues() {
       }
       readers.push_back(reader);
     }
-    if (sim::isFusedIntoReaders(&op, type.getNumElements(), readers))
+    // What the producer's fusion reads, on the unpartitioned shapes (tiling
+    // scales inputs and result alike).
+    double inputBytes = 0;
+    for (Value operand : op.getOperands())
+      inputBytes += fused.contains(operand)
+                        ? fusedInputBytes.lookup(operand)
+                        : static_cast<double>(sim::getTypeBytes(operand.getType()));
+    if (sim::isFusedIntoReaders(&op, type.getNumElements(), readers,
+                                inputBytes,
+                                static_cast<double>(sim::getTypeBytes(type)))) {
       fused.insert(value);
+      fusedInputBytes[value] = inputBytes;
+    }
   }
 }
 

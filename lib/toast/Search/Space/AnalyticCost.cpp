@@ -226,10 +226,19 @@ void Evaluation::emitOp(unsigned i) {
   bool aliasing = p.mayAlias && p.results.size() == 1 &&
                   firstInputBytes == firstResultBytes && inputs[0] >= 0 &&
                   !buffers[inputs[0]].fused;
-  bool fused = !aliasing && fusion && isFusedResult(i);
+  // A contiguous slice of a materialized buffer is read where it lies.
+  bool view = fusion && sim::isContiguousSliceView(p.op) && inputs[0] >= 0 &&
+              !buffers[inputs[0]].fused;
+  bool fused = !aliasing && !view && fusion &&
+               isFusedResult(i, peekInputBytes(inputs,
+                                               sim::getSlicedOperand(p.op),
+                                               firstResultBytes));
+  if (view)
+    touch(inputs[0]);
   double trafficBytes =
-      fused ? 0
-            : readInputs(inputs, sim::getSlicedOperand(p.op), firstResultBytes);
+      fused || view
+          ? 0
+          : readInputs(inputs, sim::getSlicedOperand(p.op), firstResultBytes);
   for (unsigned k : p.hoistedConstants)
     touch(hoistedBuffers[k]);
   llvm::SmallVector<int, 1> sources;
@@ -240,6 +249,11 @@ void Evaluation::emitOp(unsigned i) {
       continue;
     }
     int b = newBuffer(bytes);
+    if (view) {
+      buffers[b].viewOf = inputs[0];
+      sources.push_back(b);
+      continue;
+    }
     buffers[b].fused = fused;
     if (fused)
       fusedInputs[b].assign(inputs.begin(), inputs.end());
@@ -250,7 +264,7 @@ void Evaluation::emitOp(unsigned i) {
   // The roofline (as Simulation::emit prices it): contractions and loop
   // bodies take their time, every materialized op at least its bytes.
   double time = p.computeTime / tiles * padding;
-  if (memoryBound && !aliasing && !fused && !sim::isFreeOp(p.op) &&
+  if (memoryBound && !aliasing && !view && !fused && !sim::isFreeOp(p.op) &&
       !isDataFlowRegionOp(p.op) && !isa<func::CallOp>(p.op))
     time = std::max(time, trafficBytes / impl.device.memoryBandwidth);
   cost.computeTime += time;
@@ -270,7 +284,7 @@ void Evaluation::emitOp(unsigned i) {
 /// Whether op i's result is fused into its readers (the simulator's rule,
 /// sim::isFusedIntoReaders): a reader is an op that reads the local result
 /// directly, with no collective or slice in between.
-bool Evaluation::isFusedResult(unsigned i) const {
+bool Evaluation::isFusedResult(unsigned i, double inputBytes) const {
   const ProgramOp &p = prog.ops[i];
   if (p.results.size() != 1)
     return false;
@@ -287,7 +301,27 @@ bool Evaluation::isFusedResult(unsigned i) const {
     }
     readers.push_back(reader);
   }
-  return sim::isFusedIntoReaders(p.op, localElements(p.results[0]), readers);
+  return sim::isFusedIntoReaders(
+      p.op, localElements(p.results[0]), readers, inputBytes,
+      static_cast<double>(
+          bytesOf(p.results[0], plans[p.results[0]].sourceTiling)));
+}
+
+/// The bytes readInputs would count, without touching anything.
+double Evaluation::peekInputBytes(llvm::ArrayRef<int> inputs, int sliced,
+                                  double sliceBytes) {
+  llvm::SmallVector<int, 4> ids(inputs.begin(), inputs.end());
+  double bytes = 0;
+  if (sliced >= 0 && ids[sliced] >= 0 && !buffers[ids[sliced]].fused) {
+    bytes +=
+        std::min(static_cast<double>(buffers[ids[sliced]].bytes), sliceBytes);
+    ids[sliced] = -1;
+  }
+  sim::visitFusionInputs(
+      ids, fusedInputs, [&](int b) { return buffers[b].fused; }, stamp,
+      ++generation,
+      [&](unsigned b) { bytes += static_cast<double>(buffers[b].bytes); });
+  return bytes;
 }
 
 /// Touches the materialized buffers an op reading `inputs` reads (fused
@@ -360,8 +394,17 @@ void Evaluation::tieInPlaceUpdates(const ProgramOp &p,
     int update = sim::getUpdateOperand(p.op, r);
     double saved =
         static_cast<double>(buffers[init].bytes + buffers[result].bytes);
-    if (update >= 0 && inputs[update] >= 0)
-      saved -= static_cast<double>(buffers[inputs[update]].bytes);
+    if (update >= 0 && inputs[update] >= 0) {
+      double updateBytes = static_cast<double>(buffers[inputs[update]].bytes);
+      int value = p.operands[update];
+      // As the simulator: an op computes the update (an argument is copied).
+      bool producerWrites =
+          fusion && sim::writesUpdateInPlace(p.op) && value >= 0 &&
+          prog.values[value].defOp >= 0 &&
+          !prog.ops[prog.values[value].defOp].constant &&
+          prog.values[value].uses.size() == 1 && !buffers[inputs[update]].fused;
+      saved += producerWrites ? updateBytes : -updateBytes;
+    }
     inPlaceSavings.push_back({static_cast<unsigned>(carryTies.size()), saved});
     carryTies.push_back({static_cast<unsigned>(result),
                          static_cast<unsigned>(init), at, false,
@@ -568,7 +611,7 @@ AnalyticCost Evaluation::run() {
   int64_t n = std::max<int64_t>(end, 1);
   delta.assign(n + 1, 0);
   for (const Buffer &b : buffers) {
-    if (b.bytes == 0 || b.fused)
+    if (b.bytes == 0 || b.fused || b.viewOf >= 0)
       continue;
     int64_t from = std::max<int64_t>(b.def, 0);
     int64_t to = std::min<int64_t>(std::max(b.lastUse, from), n - 1);

@@ -169,6 +169,9 @@ struct Buffer {
   int64_t lastUse = 0;
   /// Fused into its readers (sim::isFusedIntoReaders): no memory.
   bool fused = false;
+  /// A view (sim::isContiguousSliceView) of this buffer, -1 for none: no
+  /// memory; reading it reads its bytes of the buffer it views.
+  int viewOf = -1;
 };
 
 using Nest = llvm::SmallVector<std::pair<unsigned, unsigned>, 4>;
@@ -265,12 +268,16 @@ private:
     return prog.values[value].getNumElements() /
            axisProduct(dimsMask(plans[value].sourceTiling));
   }
-  bool isFusedResult(unsigned i) const;
+  bool isFusedResult(unsigned i, double inputBytes) const;
+  double peekInputBytes(llvm::ArrayRef<int> inputs, int sliced,
+                        double sliceBytes);
   double readInputs(llvm::ArrayRef<int> inputs, int sliced = -1,
                     double sliceBytes = 0);
   void touch(int buffer) {
-    if (buffer >= 0)
-      buffers[buffer].lastUse = std::max(buffers[buffer].lastUse, at);
+    if (buffer < 0)
+      return;
+    buffers[buffer].lastUse = std::max(buffers[buffer].lastUse, at);
+    touch(buffers[buffer].viewOf);
   }
 
   const NdaEnvironment::Impl &impl;
