@@ -45,7 +45,10 @@ SIMULATED = re.compile(r"partir-schedule: tactic (\S+): .*simulated on \S+: "
 # The tactic's report (lib/toast/Search/Auto/AutoPartition.cpp).
 CHOSE = re.compile(r"auto-partition: \S+ chose (\d+) actions in ([0-9.]+) s "
                    r"\((\d+) rounds, (\d+) rollouts, (\d+) states priced; "
-                   r"best after ([0-9.]+) s; stopped: ([^)]*)\)")
+                   r"best after ([0-9.]+) s; stopped: (.*)\): cost \S+ "
+                   r"\(([0-9.eE+-]+) ms step")
+# The chosen actions, one per line after CHOSE.
+ACTION = re.compile(r"^auto-partition:   (.*)$", re.M)
 SETUP = re.compile(r"\(setup ([0-9.]+) s\)")
 
 
@@ -143,7 +146,8 @@ def search(tools, model_file, device, mesh, algorithm, seed, args):
             "search_s": float(chose.group(2)) + setup_s,
             "best_s": float(chose.group(6)) + setup_s,
             "rollouts": int(chose.group(4)), "priced": int(chose.group(5)),
-            "stop": chose.group(7), "wall_s": wall, "cpu_s": cpu}
+            "stop": chose.group(7), "model_ms": float(chose.group(8)),
+            "wall_s": wall, "cpu_s": cpu}
 
 
 def generate(tools, model, flags, directory, dtype="bf16"):
