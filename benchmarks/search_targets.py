@@ -10,7 +10,9 @@ For each model at full size and each device, on a {B: 8, M: 4} mesh:
     limit: --ilp-time-limit, 600 s as Alpa) and its solve time;
 and prints a markdown table of simulated step time, peak memory per device
 and the search's time to its best state and to its stop (medians over the
-MCTS seeds; MCTS stops by itself, the budget is an upper bound).
+MCTS seeds; MCTS stops by itself, the budget is an upper bound), then one
+row per expert and per search with its memory floor (peak / floor), states
+priced, time to best, time to stop and why it stopped.
 --scaling measures search time against the number of devices and layers
 instead (use it with a rollout budget: --budget 0 --rollouts 1000);
 --figure10 compares t2b at long sequence lengths on {batch, seq, model}
