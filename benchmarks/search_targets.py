@@ -10,7 +10,9 @@ For each model at full size and each device, on a {B: 8, M: 4} mesh:
     limit: --ilp-time-limit, 600 s as Alpa) and its solve time;
 and prints a markdown table of simulated step time, peak memory per device
 and the search's time to its best state and to its stop (medians over the
-MCTS seeds; MCTS stops by itself, the budget is an upper bound).
+MCTS seeds; MCTS stops by itself, the budget is an upper bound), then one
+row per expert and per search with its memory floor (peak / floor), states
+priced, time to best, time to stop and why it stopped.
 --scaling measures search time against the number of devices and layers
 instead (use it with a rollout budget: --budget 0 --rollouts 1000);
 --figure10 compares t2b at long sequence lengths on {batch, seq, model}
@@ -45,7 +47,10 @@ SIMULATED = re.compile(r"partir-schedule: tactic (\S+): .*simulated on \S+: "
 # The tactic's report (lib/toast/Search/Auto/AutoPartition.cpp).
 CHOSE = re.compile(r"auto-partition: \S+ chose (\d+) actions in ([0-9.]+) s "
                    r"\((\d+) rounds, (\d+) rollouts, (\d+) states priced; "
-                   r"best after ([0-9.]+) s; stopped: ([^)]*)\)")
+                   r"best after ([0-9.]+) s; stopped: (.*)\): cost \S+ "
+                   r"\(([0-9.eE+-]+) ms step")
+# The chosen actions, one per line after CHOSE.
+ACTION = re.compile(r"^auto-partition:   (.*)$", re.M)
 SETUP = re.compile(r"\(setup ([0-9.]+) s\)")
 
 
@@ -54,23 +59,49 @@ def child_cpu():
     return usage.ru_utime + usage.ru_stime
 
 
-def run_schedule(tools, model_file, schedule):
-    """Runs a schedule; returns (step s, peak B, stderr, wall s, CPU s)."""
+def simulate_schedule(tools, model_file, schedule, report=True):
+    """Runs toast-opt with a schedule, lowers its result and simulates it
+    with a JSON report (the schedule's own report has no memory floor).
+    Returns (process, the JSON report or None)."""
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
         json.dump(schedule, f)
         path = f.name
-    start, cpu = time.time(), child_cpu()
+    report_path = path + ".report.json"
+    device = schedule.get("device", "a100")
     proc = subprocess.run(
         [os.path.join(tools, "toast-opt"), model_file,
-         f"--partir-schedule=file={path} report=true", "-o", os.devnull],
+         f"--partir-schedule=file={path} report={str(report).lower()}",
+         "--partir-lower-to-hlo",
+         f"--partir-simulate=device={device} json={report_path}",
+         "-o", os.devnull],
         capture_output=True, text=True)
-    wall, cpu = time.time() - start, child_cpu() - cpu
     os.unlink(path)
+    simulated = None
+    if proc.returncode == 0 and os.path.exists(report_path):
+        with open(report_path) as f:
+            simulated = json.load(f)
+    if os.path.exists(report_path):
+        os.unlink(report_path)
+    return proc, simulated
+
+
+def run_schedule(tools, model_file, schedule):
+    """Runs a schedule; returns (step s, peak B, floor B, stderr, wall s,
+    CPU s)."""
+    start, cpu = time.time(), child_cpu()
+    proc, simulated = simulate_schedule(tools, model_file, schedule)
+    wall, cpu = time.time() - start, child_cpu() - cpu
     found = SIMULATED.findall(proc.stderr)
-    if proc.returncode != 0 or not found:
-        return None, None, proc.stderr, wall, cpu
+    if not found or not simulated:
+        return None, None, None, proc.stderr, wall, cpu
     _, step, peak = found[-1]
-    return float(step), int(peak), proc.stderr, wall, cpu
+    # The schedule's simulation and the lowered program's are the same
+    # pipeline; a difference would make the floor belong to another program.
+    if int(peak) != simulated["peak_memory_bytes"]:
+        print(f"  warning: schedule peak {peak} B != lowered peak "
+              f"{simulated['peak_memory_bytes']} B", file=sys.stderr)
+    return (float(step), int(peak), int(simulated["memory_floor_bytes"]),
+            proc.stderr, wall, cpu)
 
 
 def experts(tools, model, model_file, device):
@@ -81,11 +112,12 @@ def experts(tools, model, model_file, device):
         with open(os.path.join(HERE, "search", name)) as f:
             schedule = json.load(f)
         schedule["device"] = device
-        step, peak, err, _, _ = run_schedule(tools, model_file, schedule)
+        step, peak, floor, err, _, _ = run_schedule(tools, model_file,
+                                                    schedule)
         if step is None:
             print(f"  {name}: FAILED\n{err[-2000:]}", file=sys.stderr)
             continue
-        rows.append((name[len(model) + 1:-5], step, peak))
+        rows.append((name[len(model) + 1:-5], step, peak, floor))
     return rows
 
 
@@ -99,7 +131,8 @@ def search(tools, model_file, device, mesh, algorithm, seed, args):
     if algorithm == "ilp":
         tactic["ilp_time_limit_s"] = args.ilp_time_limit
     schedule = {"mesh": mesh, "device": device, "tactics": [tactic]}
-    step, peak, err, wall, cpu = run_schedule(tools, model_file, schedule)
+    step, peak, floor, err, wall, cpu = run_schedule(tools, model_file,
+                                                     schedule)
     chose = CHOSE.search(err)
     setup = SETUP.search(err)
     if step is None or not chose:
@@ -109,11 +142,14 @@ def search(tools, model_file, device, mesh, algorithm, seed, args):
     # Search times include building the space; CPU time (of the whole
     # toast-opt run, simulations included) depends less on the load.
     setup_s = float(setup.group(1))
-    return {"step": step, "peak": peak, "actions": int(chose.group(1)),
+    return {"step": step, "peak": peak, "floor": floor,
+            "actions": int(chose.group(1)),
+            "chosen": ACTION.findall(err[chose.end():]),
             "search_s": float(chose.group(2)) + setup_s,
             "best_s": float(chose.group(6)) + setup_s,
             "rollouts": int(chose.group(4)), "priced": int(chose.group(5)),
-            "stop": chose.group(7), "wall_s": wall, "cpu_s": cpu}
+            "stop": chose.group(7), "model_ms": float(chose.group(8)),
+            "wall_s": wall, "cpu_s": cpu}
 
 
 def generate(tools, model, flags, directory, dtype="bf16"):
@@ -129,7 +165,7 @@ def generate(tools, model, flags, directory, dtype="bf16"):
 
 def fmt_gb(peak, device):
     fits = "" if peak <= MEMORY.get(device, float("inf")) else " (OOM)"
-    return f"{peak / 2**30:.1f}{fits}"
+    return f"{peak / 2**30:.2f}{fits}"
 
 
 def cell(result, device):
@@ -137,6 +173,40 @@ def cell(result, device):
     if not result:
         return "-"
     return f"{result['step'] * 1e3:.1f} ({fmt_gb(result['peak'], device)})"
+
+
+def ratio(peak, floor):
+    """Simulated peak / memory floor (issue 16: <= 1.3), or '-'."""
+    return f"{peak / floor:.2f}" if floor else "-"
+
+
+def detail_rows(model, device, experts_rows, runs):
+    """Markdown rows of every expert and search: step, memory, peak / floor
+    and, for the searches, states priced, time to best and to stop and why
+    the search stopped."""
+    lines = []
+    for name, step, peak, floor in experts_rows:
+        lines.append(f"| {model} | {device} | expert {name} | "
+                     f"{step * 1e3:.1f} | {fmt_gb(peak, device)} | "
+                     f"{floor / 2**30:.2f} | {ratio(peak, floor)} "
+                     f"| | | | |")
+    for label, r in runs:
+        if not r:
+            lines.append(f"| {model} | {device} | {label} | failed "
+                         f"| | | | | | | |")
+            continue
+        lines.append(f"| {model} | {device} | {label} | "
+                     f"{r['step'] * 1e3:.1f} | {fmt_gb(r['peak'], device)} | "
+                     f"{r['floor'] / 2**30:.2f} | {ratio(r['peak'], r['floor'])}"
+                     f" | {r['priced']} | {r['best_s']:.1f} | "
+                     f"{r['search_s']:.1f} | {r['stop']} |")
+    return lines
+
+
+DETAIL_HEADER = [
+    "| model | device | strategy | step ms | GiB | floor GiB | peak / floor "
+    "| states | s to best | s to stop | stopped |",
+    "|---|---|---|---|---|---|---|---|---|---|---|"]
 
 
 def median_times(results):
@@ -155,14 +225,13 @@ def targets(tools, args, directory):
           "step ms (GiB) | MCTS s to best / to stop, median | random | "
           "AutoMap | ILP: step ms (GiB), s |")
     print("|---|---|---|---|---|---|---|---|---|---|")
+    details = []
     for model in args.models:
         model_file = generate(tools, model, [], directory, args.dtype)
         for device in args.devices:
             rows = experts(tools, model, model_file, device)
             if args.experts_only:
-                for name, step, peak in rows:
-                    print(f"| {model} | {device} | {name} | {step * 1e3:.1f} "
-                          f"| {fmt_gb(peak, device)} |", flush=True)
+                details += detail_rows(model, device, rows, [])
                 continue
             memory = MEMORY.get(device, float("inf"))
             # The fastest expert that fits (the fastest of all if none does).
@@ -191,10 +260,19 @@ def targets(tools, args, directory):
             cells.append(f"{cell(ilp, device)}, {ilp['search_s']:.0f} s"
                          if ilp else "-")
             print("| " + " | ".join(cells) + " |", flush=True)
+            runs = [(f"MCTS seed {s}", a) for s, a in zip(args.seeds, autos)]
+            if not args.no_baselines:
+                runs += [(f"random seed {args.seeds[0]}", rnd),
+                         (f"AutoMap seed {args.seeds[0]}", amap)]
+            if not args.no_ilp:
+                runs.append((f"ILP ({args.ilp_time_limit:g} s limit)", ilp))
+            details += detail_rows(model, device, rows, runs)
             detail = {"experts": rows, "mcts": autos, "random": rnd,
                       "automap": amap, "ilp": ilp}
             print(f"<!-- {model} {device}: {json.dumps(detail)} -->",
                   file=sys.stderr, flush=True)
+    print()
+    print("\n".join(DETAIL_HEADER + details), flush=True)
 
 
 def scaling(tools, args, directory):
@@ -242,7 +320,7 @@ def figure10(tools, args, directory):
         tactics = [dict(bp_mp_z3[0], axis="batch"), dict(sp, axis="seq"),
                    dict(bp_mp_z3[1], axis="model"),
                    dict(bp_mp_z3[2], axis="batch")]
-        step, peak, err, _, _ = run_schedule(
+        step, peak, _, err, _, _ = run_schedule(
             tools, model_file,
             {"mesh": mesh, "device": device, "tactics": tactics})
         expert = ({"step": step, "peak": peak} if step is not None else None)
