@@ -497,6 +497,39 @@ TEST_F(ShardingSpaceTest, LoopProgramsAgreeWithSimulation) {
   expectRandomStatesAgree(scanMlp);
 }
 
+/// One step of a scan written out: a layer of a stacked weight read by a
+/// contiguous dynamic_slice (a view, Fusion.h) and a result written into a
+/// stacked buffer by dynamic_update_slice (written in place by its
+/// producer when the buffer is donated, copied in otherwise).
+const char *kSliceUpdate = R"mlir(
+module @slice_update {
+  func.func public @main(%x: tensor<32x16xf32> {jax.arg_info = "batch.x"},
+                         %w: tensor<4x16x64xf32> {jax.arg_info = "params.w"},
+                         %acc: tensor<4x32x64xf32> {jax.arg_info = "state.acc", jax.buffer_donor = true},
+                         %i: tensor<i32> {jax.arg_info = "step"})
+      -> (tensor<4x32x64xf32> {jax.result_info = "acc"}, tensor<32x64xf32> {jax.result_info = "y"}) {
+    %z = stablehlo.constant dense<0> : tensor<i32>
+    %s = stablehlo.dynamic_slice %w, %i, %z, %z, sizes = [1, 16, 64] : (tensor<4x16x64xf32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<1x16x64xf32>
+    %m = stablehlo.reshape %s : (tensor<1x16x64xf32>) -> tensor<16x64xf32>
+    %u = stablehlo.dot_general %x, %m, contracting_dims = [1] x [0] : (tensor<32x16xf32>, tensor<16x64xf32>) -> tensor<32x64xf32>
+    %t = stablehlo.exponential %u : tensor<32x64xf32>
+    %r = stablehlo.reshape %t : (tensor<32x64xf32>) -> tensor<1x32x64xf32>
+    %next = stablehlo.dynamic_update_slice %acc, %r, %i, %z, %z : (tensor<4x32x64xf32>, tensor<1x32x64xf32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<4x32x64xf32>
+    %y = stablehlo.negate %u : tensor<32x64xf32>
+    return %next, %y : tensor<4x32x64xf32>, tensor<32x64xf32>
+  }
+}
+)mlir";
+
+TEST_F(ShardingSpaceTest, SliceViewsAndInPlaceUpdatesAgree) {
+  for (partir::MeshAttr m :
+       {mesh({{"B", 2}, {"M", 2}}), mesh({{"B", 4}, {"M", 2}})}) {
+    AgreementChecker checker(
+        "slice-update", parseSourceString<ModuleOp>(kSliceUpdate, &ctx), m);
+    expectRandomStatesAgree(checker);
+  }
+}
+
 /// The search shards inside loop bodies (issue 14): the scanned MLP's batch
 /// action shards the carried activation, so the body runs on the local
 /// batch as the unrolled layers do. Such states are priced through the
