@@ -330,6 +330,9 @@ void Evaluation::planValue(unsigned value) {
                               : DimAxes(v.shape.size(), 0);
     usePlans[v.firstUse + k] = planUse(value, s, u.second == -2);
   }
+  if (anyPadded)
+    for (size_t k = 0; k < v.uses.size(); ++k)
+      checkPaddedUse(value, k);
   // Each gather level is an op; one with several readers (ops, or the next
   // outer gather) when the optimizer copies gathers is copied to them, so
   // only the outermost level still read, read by one op, stays after the
@@ -382,6 +385,11 @@ void Evaluation::planValue(unsigned value) {
       dims = &use.ops[0].dims;
     }
     AxisList reduced = plan.steps.back().dims[0];
+    // A padded slice of a sum stays one (reduce_scatter does not pad).
+    if (alike && anyPadded &&
+        hasPaddedDim(value, apply({StepKind::Slice, *dims},
+                                  tilingAt(value, plan.steps.size()))))
+      alike = false;
     if (alike && dimsMask(*dims) == listMask(reduced) &&
         llvm::popcount(dimsMask(*dims)) ==
             static_cast<int>(listLength(reduced))) {
