@@ -286,6 +286,11 @@ bool Evaluation::isFusedResult(unsigned i) const {
       reader.op = user.op;
       reader.resultElements =
           user.results.empty() ? 0 : localElements(user.results[0]);
+      // A masked operand is read by its mask's select.
+      if (u.second >= 0 && !maskedLevels(u.first, u.second).empty()) {
+        reader.op = prog.maskSelect;
+        reader.resultElements = localElements(p.results[0]);
+      }
     }
     readers.push_back(reader);
   }
