@@ -407,8 +407,8 @@ unsigned envUnsigned(const char *name, unsigned fallback) {
 }
 
 /// The initial state and random legal states (up to 1, 2, 4, 8 actions)
-/// for several seeds agree within 1%; prints the worst error.
-void expectRandomStatesAgree(AgreementChecker &checker) {
+/// for several seeds agree within `bound`; prints the worst error.
+void expectRandomStatesAgree(AgreementChecker &checker, double bound = 0.01) {
   ASSERT_TRUE(checker.env) << checker.spec;
   EXPECT_GT(checker.env->getNumActions(), 0u) << checker.spec;
   unsigned seeds = envUnsigned("TOAST_AGREEMENT_SEEDS", 3);
@@ -423,7 +423,7 @@ void expectRandomStatesAgree(AgreementChecker &checker) {
       ++states;
     }
   }
-  EXPECT_LE(worst, 0.01) << checker.spec;
+  EXPECT_LE(worst, bound) << checker.spec;
   llvm::errs() << llvm::format("%-60s %3u states (%u by reference), worst "
                                "relative error %.2e, %u actions\n",
                                checker.spec.substr(0, 60).c_str(), states,
@@ -688,26 +688,33 @@ const char *kPaddedZoo[] = {
     "unet --batch 3 --resolution 8 --channels 6 --heads 3",
 };
 
-/// Padded (uneven) sharding (`pad=true`): random states of the padded zoo
-/// agree with the simulation of the materialized, lowered and optimized
-/// program as divisible states do (docs/search.md).
+/// Padded (uneven) sharding: random states of the padded zoo agree with
+/// the simulation of the materialized, lowered and optimized program to
+/// rounding, as divisible states do. States whose padded collectives the
+/// optimizer leaves unfused in ways the plan does not follow are priced by
+/// the reference path (exact by construction, docs/search.md); each model
+/// keeps analytic states, and some take the reference path.
 TEST_F(ShardingSpaceTest, PaddedStatesAgreeWithSimulation) {
-  NdaEnvironmentOptions pad;
-  pad.pad = true;
   // The MLP's hidden width 20 on 8 devices: 3 columns each, the last
-  // device holding 2 of padding.
+  // device holding 2 of padding; the masks of both contractions over it.
   AgreementChecker mlp(ctx, "mlp --batch 16 --d-model 16 --hidden 20",
-                       mesh({{"B", 8}}), pad);
+                       mesh({{"B", 8}}));
   ASSERT_TRUE(mlp.env);
   SearchState state = mlp.env->getInitialState();
   int hidden = argDimNode(*mlp.env, "params.layer_0.w", 1);
   ASSERT_GE(hidden, 0);
   EXPECT_TRUE(applyShardingOf(*mlp.env, state, hidden, "B"));
   EXPECT_LE(mlp.check(state, "hidden 20 on 8"), 1e-9);
+  EXPECT_EQ(mlp.byReference, 0u);
   partir::MeshAttr m = mesh({{"B", 4}, {"M", 2}});
+  unsigned byReference = 0;
   for (const char *spec : kPaddedZoo) {
-    AgreementChecker checker(ctx, spec, m, pad);
-    expectRandomStatesAgree(checker);
+    AgreementChecker checker(ctx, spec, m);
+    expectRandomStatesAgree(checker, 1e-9);
+    unsigned states = 1 + 4 * envUnsigned("TOAST_AGREEMENT_SEEDS", 3);
+    EXPECT_LT(checker.byReference, states) << spec;
+    byReference += checker.byReference;
   }
+  EXPECT_GT(byReference, 0u);
 }
 } // namespace
