@@ -79,8 +79,14 @@ void Evaluation::checkPaddedUse(unsigned value, unsigned k) {
       fail();
     return;
   }
-  if (plan.scattersOnTop ||
-      llvm::any_of(use.ops, [](const Step &step) {
+  // A reduce_scatter on top of one gather level: no padded collective
+  // to regroup (scatterOutermostSum leaves padded slices alone).
+  if (plan.scattersOnTop) {
+    if (padded(plan.gathers))
+      fail();
+    return;
+  }
+  if (llvm::any_of(use.ops, [](const Step &step) {
         return step.kind == StepKind::AllToAll;
       }))
     return fail();

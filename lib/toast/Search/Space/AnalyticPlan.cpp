@@ -88,6 +88,9 @@ bool Evaluation::scatterOutermostSum(
   if (dimsMask(first) != (AxisMask(1) << levels.front().first) ||
       onlyDim(first) < 0 || listLength(first[onlyDim(first)]) != 1)
     return false;
+  // A padded slice of the sum stays one (reduce_scatter does not pad).
+  if (anyPadded && hasPaddedDim(value, first))
+    return false;
   ValuePlan &plan = plans[value];
   for (auto [axis, dim] : llvm::reverse(levels.drop_front()))
     if (dim < 0)
