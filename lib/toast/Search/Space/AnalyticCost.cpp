@@ -519,9 +519,9 @@ AnalyticCost Evaluation::run() {
                                     impl.axisSizes[axis]);
   for (const ProgramValue &v : prog.values)
     for (auto [d, node] : llvm::enumerate(v.dimNode))
-      anyPadded |= node >= 0 && state.nodeAxes[node] &&
-                   partir::isPadded(v.shape[d],
-                                    axisProduct(state.nodeAxes[node]));
+      anyPadded |=
+          node >= 0 && state.nodeAxes[node] &&
+          partir::isPadded(v.shape[d], axisProduct(state.nodeAxes[node]));
   buildChains();
   usePlans.assign(prog.numUses, {});
   localArgs.assign(prog.numArguments, std::nullopt);

@@ -59,8 +59,7 @@ void Evaluation::checkPaddedUse(unsigned value, unsigned k) {
           slicing[d] = listAppend(slicing[d], axis);
         }
   }
-  if (!hasPaddedDim(value, plan.sourceTiling) &&
-      !hasPaddedDim(value, slicing))
+  if (!hasPaddedDim(value, plan.sourceTiling) && !hasPaddedDim(value, slicing))
     return;
   auto padded = [&](ArrayRef<std::pair<unsigned, unsigned>> list) {
     return list.size() > 1 && llvm::any_of(list, [&](auto level) {
@@ -198,10 +197,11 @@ int Evaluation::emitMaskedUse(unsigned i, unsigned k) {
   int tile = copy ? -1 : emitUse(value, useId);
   DimAxes tiling = useSlicing(i, k);
   int64_t tileBytes = bytesOf(value, tiling);
-  int64_t elements = tileBytes / std::max<int64_t>(prog.values[value].elementBytes, 1);
+  int64_t elements =
+      tileBytes / std::max<int64_t>(prog.values[value].elementBytes, 1);
   Type element = getElementTypeOrSelf(p.op->getOperand(k).getType());
-  int zero = zeroBuffers.at({localShape(value, tiling),
-                             element.getAsOpaquePointer()});
+  int zero =
+      zeroBuffers.at({localShape(value, tiling), element.getAsOpaquePointer()});
   auto levels = maskedLevels(i, k);
   for (auto [l, level] : llvm::enumerate(levels)) {
     auto [axis, d] = level;
@@ -214,8 +214,8 @@ int Evaluation::emitMaskedUse(unsigned i, unsigned k) {
     ++at;
     sim::FusionReader select{prog.maskSelect, elements};
     int pred = newBuffer(elements);
-    if (fusion && sim::isFusedIntoReaders(prog.maskBroadcast, elements,
-                                          select)) {
+    if (fusion &&
+        sim::isFusedIntoReaders(prog.maskBroadcast, elements, select)) {
       buffers[pred].fused = true;
       fusedInputs[pred].assign({sliced});
     } else {
@@ -230,8 +230,7 @@ int Evaluation::emitMaskedUse(unsigned i, unsigned k) {
             ? elements
             : (p.results.empty() ? 0 : localElements(p.results[0]))};
     int masked = newBuffer(tileBytes);
-    if (fusion &&
-        sim::isFusedIntoReaders(prog.maskSelect, elements, reader)) {
+    if (fusion && sim::isFusedIntoReaders(prog.maskSelect, elements, reader)) {
       buffers[masked].fused = true;
       fusedInputs[masked].assign({pred, tile, zero});
     } else {
