@@ -4,6 +4,7 @@
 // RUN: not toast-opt %s --toast-auto-partition="mesh=B=4 algorithm=exhaustively" 2>&1 | FileCheck %s --check-prefix=ALGO
 // RUN: not toast-opt %s --partir-schedule=file=%S/Inputs/bad-max-states.json 2>&1 | FileCheck %s --check-prefix=JSONSTATES
 // RUN: not toast-opt %s --partir-schedule=file=%S/Inputs/bad-patience.json 2>&1 | FileCheck %s --check-prefix=JSONPATIENCE
+// RUN: not toast-opt %s --partir-schedule=file=%S/Inputs/bad-pad.json 2>&1 | FileCheck %s --check-prefix=JSONPAD
 
 // STATES: bad-limits.mlir:[[@LINE+1]]:1: error: automatic partition: the state limit must be >= 1 states, got 0
 func.func @main(%x: tensor<256x8xf32> {partir.name = "x"},
@@ -15,3 +16,4 @@ func.func @main(%x: tensor<256x8xf32> {partir.name = "x"},
 // ALGO: error: --toast-auto-partition: unknown algorithm 'exhaustively' (expected mcts, random, automap, exhaustive or ilp)
 // JSONSTATES: error: in schedule '{{.*}}bad-max-states.json': schedule.tactics[0].max_states: expected an integer >= 1
 // JSONPATIENCE: error: in schedule '{{.*}}bad-patience.json': schedule.tactics[0].restart_patience: expected an integer >= 0
+// JSONPAD: error: in schedule '{{.*}}bad-pad.json': schedule.tactics[0].pad: expected true or false

@@ -81,6 +81,7 @@ public:
     if (getenv("TOAST_ANALYTIC_TRACE"))
       llvm::errs() << "=== " << spec << " [" << label << "]\n";
     AnalyticCost analytic = env->analyticCost(state);
+    byReference += analytic.byReference;
     OwningOpRef<ModuleOp> lowered;
     auto simulated = env->simulateMaterialized(state, &lowered);
     EXPECT_TRUE(succeeded(simulated)) << label.str();
@@ -149,6 +150,8 @@ public:
   }
 
   std::string spec;
+  /// States check() saw priced by the reference path.
+  unsigned byReference = 0;
   OwningOpRef<ModuleOp> module;
   std::unique_ptr<NdaEnvironment> env;
   sim::SimulationResult baseline;
@@ -404,8 +407,8 @@ unsigned envUnsigned(const char *name, unsigned fallback) {
 }
 
 /// The initial state and random legal states (up to 1, 2, 4, 8 actions)
-/// for several seeds agree within 1%; prints the worst error.
-void expectRandomStatesAgree(AgreementChecker &checker) {
+/// for several seeds agree within `bound`; prints the worst error.
+void expectRandomStatesAgree(AgreementChecker &checker, double bound = 0.01) {
   ASSERT_TRUE(checker.env) << checker.spec;
   EXPECT_GT(checker.env->getNumActions(), 0u) << checker.spec;
   unsigned seeds = envUnsigned("TOAST_AGREEMENT_SEEDS", 3);
@@ -420,11 +423,12 @@ void expectRandomStatesAgree(AgreementChecker &checker) {
       ++states;
     }
   }
-  EXPECT_LE(worst, 0.01) << checker.spec;
-  llvm::errs() << llvm::format("%-60s %3u states, worst relative error "
-                               "%.2e, %u actions\n",
+  EXPECT_LE(worst, bound) << checker.spec;
+  llvm::errs() << llvm::format("%-60s %3u states (%u by reference), worst "
+                               "relative error %.2e, %u actions\n",
                                checker.spec.substr(0, 60).c_str(), states,
-                               worst, checker.env->getNumActions());
+                               checker.byReference, worst,
+                               checker.env->getNumActions());
 }
 
 TEST_F(ShardingSpaceTest, RandomStatesAgreeWithSimulation) {
@@ -702,54 +706,48 @@ TEST_F(ShardingSpaceTest, SimulatorOptionsAgree) {
 } // namespace
 
 namespace {
-/// Padded (uneven) sharding, which the search offers with `pad=true`: the
-/// MLP's hidden width 20 on 8 devices is 3 columns each, the last device
-/// holding 1 and 2 of padding; random states of a transformer whose sizes
-/// 4 and 2 mostly do not divide. Work and gathers are priced on the padded
-/// chunks, but the agreement is NOT exact (which is why padding is
-/// opt-in, docs/search.md): the analytic plan still fuses padded
-/// all_slice(all_reduce) and all_slice(all_gather) pairs that the lowering
-/// leaves unfused, and the peak does not model the masks that zero the
-/// padding before contractions. This bounds the gap (runtime within 25%,
-/// analytic peak below the simulated one by at most a quarter).
-TEST_F(ShardingSpaceTest, PaddedProgramsAgreeOnRuntime) {
-  auto expectPadded = [&](AgreementChecker &checker, const SearchState &state,
-                          StringRef label) {
-    AnalyticCost analytic = checker.env->analyticCost(state);
-    auto simulated = checker.env->simulateMaterialized(state);
-    ASSERT_TRUE(succeeded(simulated)) << label.str();
-    double error =
-        std::abs(analytic.runtime - simulated->stepTime) / simulated->stepTime;
-    llvm::errs() << "padded " << label << ": runtime error " << error
-                 << ", peak " << analytic.peakBytes << " vs "
-                 << simulated->peakMemoryBytes << "\n";
-    EXPECT_LE(error, 0.25) << label.str();
-    EXPECT_LE(analytic.peakBytes, simulated->peakMemoryBytes) << label.str();
-    EXPECT_GE(analytic.peakBytes * 1.25, simulated->peakMemoryBytes)
-        << label.str();
-  };
-  NdaEnvironmentOptions pad;
-  pad.pad = true;
+/// Tiny models whose sizes the mesh {B:4, M:2} mostly does not divide
+/// (batch 3 or 6, sequence 5, vocabulary 30, hidden 20, 3 heads, 7 nodes).
+const char *kPaddedZoo[] = {
+    "mlp --batch 6 --d-model 10 --hidden 20",
+    "t32 --layers 2 --batch 3 --seq 5 --d-model 12 --heads 3 --key-size 4 "
+    "--vocab 30 --hidden 20",
+    "t2b --layers 2 --batch 3 --seq 5 --d-model 12 --heads 3 --key-size 4 "
+    "--vocab 30 --hidden 20",
+    "itx --layers 2 --batch 3 --seq 5 --d-model 12 --heads 3 --key-size 4 "
+    "--vocab 30 --hidden 20",
+    "gns --nodes 7 --edges 15 --mp-steps 2 --latent 6 --hidden 10 "
+    "--mlp-layers 1",
+    "unet --batch 3 --resolution 8 --channels 6 --heads 3",
+};
+
+/// Padded (uneven) sharding: random states of the padded zoo agree with
+/// the simulation of the materialized, lowered and optimized program to
+/// rounding, as divisible states do. States whose padded collectives the
+/// optimizer leaves unfused in ways the plan does not follow are priced by
+/// the reference path (exact by construction, docs/search.md); each model
+/// keeps analytic states, and some take the reference path.
+TEST_F(ShardingSpaceTest, PaddedStatesAgreeWithSimulation) {
+  // The MLP's hidden width 20 on 8 devices: 3 columns each, the last
+  // device holding 2 of padding; the masks of both contractions over it.
   AgreementChecker mlp(ctx, "mlp --batch 16 --d-model 16 --hidden 20",
-                       mesh({{"B", 8}}), pad);
+                       mesh({{"B", 8}}));
   ASSERT_TRUE(mlp.env);
   SearchState state = mlp.env->getInitialState();
   int hidden = argDimNode(*mlp.env, "params.layer_0.w", 1);
   ASSERT_GE(hidden, 0);
   EXPECT_TRUE(applyShardingOf(*mlp.env, state, hidden, "B"));
-  expectPadded(mlp, state, "hidden 20 on 8");
-
-  AgreementChecker transformer(ctx,
-                               "transformer --layers 1 --batch 3 --seq 5 "
-                               "--d-model 12 --heads 3 --key-size 4 "
-                               "--vocab 30 --hidden 20",
-                               mesh({{"B", 4}, {"M", 2}}), pad);
-  ASSERT_TRUE(transformer.env);
-  for (unsigned seed = 1; seed <= 2; ++seed) {
-    std::mt19937 rng(seed);
-    for (unsigned steps : {2u, 4u})
-      expectPadded(transformer, transformer.randomState(rng, steps),
-                   "seed " + std::to_string(seed));
+  EXPECT_LE(mlp.check(state, "hidden 20 on 8"), 1e-9);
+  EXPECT_EQ(mlp.byReference, 0u);
+  partir::MeshAttr m = mesh({{"B", 4}, {"M", 2}});
+  unsigned byReference = 0;
+  for (const char *spec : kPaddedZoo) {
+    AgreementChecker checker(ctx, spec, m);
+    expectRandomStatesAgree(checker, 1e-9);
+    unsigned states = 1 + 4 * envUnsigned("TOAST_AGREEMENT_SEEDS", 3);
+    EXPECT_LT(checker.byReference, states) << spec;
+    byReference += checker.byReference;
   }
+  EXPECT_GT(byReference, 0u);
 }
 } // namespace

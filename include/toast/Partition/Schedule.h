@@ -68,8 +68,9 @@ struct AutomaticTactic {
   /// `tf32=true` (f32 contractions at the TF32 peak).
   bool donate = false;
   bool tf32 = false;
-  /// Also shard dimensions an axis does not divide, padded.
-  bool pad = false;
+  /// Also shard dimensions an axis does not divide, padded (`pad=false`
+  /// turns it off).
+  bool pad = true;
   /// Progress and the final report on stderr.
   bool progress = true;
   /// Runs after the first `position` manual tactics of the schedule.

@@ -58,7 +58,7 @@ struct AutoOptions {
   bool donate = false;
   bool tf32 = false;
   /// Shard indivisible dimensions by padding them (NdaEnvironmentOptions).
-  bool pad = false;
+  bool pad = true;
   /// Receives progress lines (rounds, best cost, elapsed time) and the
   /// final report; null: silent.
   llvm::raw_ostream *progress = &llvm::errs();

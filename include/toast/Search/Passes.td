@@ -106,9 +106,10 @@ def ToastAutoPartitionPass
            "--partir-simulate=tf32=true)">,
     Option<"scheduleOut", "schedule-out", "std::string", /*default=*/"\"\"",
            "Write the strategy found as a schedule JSON of manual tactics">,
-    Option<"pad", "pad", "bool", /*default=*/"false",
+    Option<"pad", "pad", "bool", /*default=*/"true",
            "Also shard dimensions an axis does not divide, padded to "
-           "ceil(n / k) rows per device (docs/dialects.md)">,
+           "ceil(n / k) rows per device (docs/dialects.md); pad=false "
+           "offers divisible shardings only">,
     Option<"iopddlOut", "iopddl-out", "std::string", /*default=*/"\"\"",
            "algorithm=ilp: write the decision problem as IOPDDL JSON here">,
     Option<"report", "report", "bool", /*default=*/"false",

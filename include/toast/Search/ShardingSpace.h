@@ -66,10 +66,11 @@ struct NdaEnvironmentOptions {
   bool donate = false;
   bool tf32 = false;
   /// Offer padded (uneven) sharding of dimensions an axis does not divide
-  /// (docs/search.md). Off by default: the analytic peak does not model the
-  /// masks of padded reductions yet, so padded states are not priced
-  /// exactly.
-  bool pad = false;
+  /// (docs/search.md): one axis that does not divide a node's size pads it
+  /// to ceil(n / k) rows per device. Padded states are priced exactly (the
+  /// masks analytically, padded collectives the plan does not follow by
+  /// the reference path).
+  bool pad = true;
 };
 
 /// The analytic cost of one state (per device).

@@ -740,12 +740,15 @@ double Simulation::tieInPlaceUpdates(Operation *op,
     if (update >= 0) {
       double updateBytes =
           static_cast<double>(buffers[operandBuffers[update]].bytes);
-      // An update read only here is written into the slot by its producer
-      // (writesUpdateInPlace); otherwise this op copies it in.
+      // An update computed by the program (not a collective or slice the
+      // partitioner put in) and read only here is written into the slot by
+      // its producer (writesUpdateInPlace); otherwise this op copies it in.
       Value updateValue = op->getOperand(update);
       Operation *producer = updateValue.getDefiningOp();
       bool producerWrites = options.fusion && writesUpdateInPlace(op) &&
                             producer && !isFreeOp(producer) &&
+                            !isa<toast::partir_hlo::PartIRHLODialect>(
+                                producer->getDialect()) &&
                             updateValue.hasOneUse() &&
                             !buffers[operandBuffers[update]].fused;
       saved += producerWrites ? updateBytes : -updateBytes;

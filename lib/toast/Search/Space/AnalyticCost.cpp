@@ -187,9 +187,11 @@ void Evaluation::emitOp(unsigned i) {
       if (v < 0 || p.operandUses[k] < 0)
         continue;
       const UsePlan &use = usePlans[p.operandUses[k]];
-      if ((use.readerIsUser && !use.gatherAtDef) != copies)
+      // A masked operand's gather copy is read by its mask.
+      bool masked = !maskedLevels(i, k).empty();
+      if ((use.readerIsUser && !use.gatherAtDef && !masked) != copies)
         continue;
-      inputs[k] = emitUse(v, p.operandUses[k]);
+      inputs[k] = masked ? emitMaskedUse(i, k) : emitUse(v, p.operandUses[k]);
       if (k == 0)
         firstInputBytes = bytesOf(v, useTiling);
       if (p.isReturn)
@@ -298,6 +300,11 @@ bool Evaluation::isFusedResult(unsigned i, double inputBytes) const {
       reader.op = user.op;
       reader.resultElements =
           user.results.empty() ? 0 : localElements(user.results[0]);
+      // A masked operand is read by its mask's select.
+      if (u.second >= 0 && !maskedLevels(u.first, u.second).empty()) {
+        reader.op = prog.maskSelect;
+        reader.resultElements = localElements(p.results[0]);
+      }
     }
     readers.push_back(reader);
   }
@@ -397,9 +404,13 @@ void Evaluation::tieInPlaceUpdates(const ProgramOp &p,
     if (update >= 0 && inputs[update] >= 0) {
       double updateBytes = static_cast<double>(buffers[inputs[update]].bytes);
       int value = p.operands[update];
-      // As the simulator: an op computes the update (an argument is copied).
+      // As the simulator: the op that computes the update, not an argument
+      // or a collective or slice in between, writes it into the slot.
+      int useId = p.operandUses[update];
+      bool direct = useId >= 0 && usePlans[useId].level == 0 &&
+                    usePlans[useId].ops.empty() && !usePlans[useId].argSlice;
       bool producerWrites =
-          fusion && sim::writesUpdateInPlace(p.op) && value >= 0 &&
+          fusion && sim::writesUpdateInPlace(p.op) && value >= 0 && direct &&
           prog.values[value].defOp >= 0 &&
           !prog.ops[prog.values[value].defOp].constant &&
           prog.values[value].uses.size() == 1 && !buffers[inputs[update]].fused;
@@ -548,6 +559,16 @@ AnalyticCost Evaluation::run() {
   for (size_t i = 0; i < prog.ops.size(); ++i)
     if (prog.ops[i].ruled && !prog.ops[i].dead)
       nests[i] = impl.getNest(state, i);
+  anyPadded = unmodeled = false;
+  for (auto [i, nest] : llvm::enumerate(nests))
+    for (auto [axis, factor] : nest)
+      anyPadded |= partir::isPadded(prog.ops[i].factorSize[factor],
+                                    impl.axisSizes[axis]);
+  for (const ProgramValue &v : prog.values)
+    for (auto [d, node] : llvm::enumerate(v.dimNode))
+      anyPadded |=
+          node >= 0 && state.nodeAxes[node] &&
+          partir::isPadded(v.shape[d], axisProduct(state.nodeAxes[node]));
   buildChains();
   usePlans.assign(prog.numUses, {});
   localArgs.assign(prog.numArguments, std::nullopt);
@@ -575,6 +596,7 @@ AnalyticCost Evaluation::run() {
     hoistedBuffers.push_back(newBuffer(bytes));
     ++at;
   }
+  emitMaskConstants();
   for (unsigned a = 0; a < prog.numArguments; ++a)
     emitValue(a, -1);
   findFusions();
@@ -643,9 +665,13 @@ AnalyticCost Evaluation::run() {
 
 namespace toast::search {
 
-AnalyticCost NdaEnvironment::Impl::evaluate(const SearchState &state) const {
+AnalyticCost NdaEnvironment::Impl::evaluate(const SearchState &state,
+                                            bool *unmodeled) const {
   thread_local analytic::Workspace workspace;
-  AnalyticCost cost = analytic::Evaluation(*this, state, workspace).run();
+  analytic::Evaluation evaluation(*this, state, workspace);
+  AnalyticCost cost = evaluation.run();
+  if (unmodeled)
+    *unmodeled = evaluation.isUnmodeled();
   cost.rel = sim::computeRelativeCost(
       unpartitioned.runtime, unpartitioned.peakBytes, cost.runtime,
       cost.peakBytes, device.memoryBytes, options.memoryPenalty);

@@ -88,6 +88,9 @@ bool Evaluation::scatterOutermostSum(
   if (dimsMask(first) != (AxisMask(1) << levels.front().first) ||
       onlyDim(first) < 0 || listLength(first[onlyDim(first)]) != 1)
     return false;
+  // A padded slice of the sum stays one (reduce_scatter does not pad).
+  if (anyPadded && hasPaddedDim(value, first))
+    return false;
   ValuePlan &plan = plans[value];
   for (auto [axis, dim] : llvm::reverse(levels.drop_front()))
     if (dim < 0)
@@ -330,6 +333,9 @@ void Evaluation::planValue(unsigned value) {
                               : DimAxes(v.shape.size(), 0);
     usePlans[v.firstUse + k] = planUse(value, s, u.second == -2);
   }
+  if (anyPadded)
+    for (size_t k = 0; k < v.uses.size(); ++k)
+      checkPaddedUse(value, k);
   // Each gather level is an op; one with several readers (ops, or the next
   // outer gather) when the optimizer copies gathers is copied to them, so
   // only the outermost level still read, read by one op, stays after the
@@ -382,6 +388,11 @@ void Evaluation::planValue(unsigned value) {
       dims = &use.ops[0].dims;
     }
     AxisList reduced = plan.steps.back().dims[0];
+    // A padded slice of a sum stays one (reduce_scatter does not pad).
+    if (alike && anyPadded &&
+        hasPaddedDim(value, apply({StepKind::Slice, *dims},
+                                  tilingAt(value, plan.steps.size()))))
+      alike = false;
     if (alike && dimsMask(*dims) == listMask(reduced) &&
         llvm::popcount(dimsMask(*dims)) ==
             static_cast<int>(listLength(reduced))) {

@@ -15,6 +15,7 @@
 #include "toast/Simulator/Fusion.h"
 
 #include <cstdlib>
+#include <map>
 #include <optional>
 
 namespace toast::search::analytic {
@@ -197,6 +198,9 @@ struct Workspace {
   std::vector<std::pair<unsigned, double>> inPlaceSavings;
   std::vector<std::pair<int64_t, int64_t>> transients;
   std::vector<int64_t> delta;
+  std::map<std::pair<int64_t, int64_t>, int> validityBuffers;
+  std::map<std::pair<llvm::SmallVector<int64_t, 4>, const void *>, int>
+      zeroBuffers;
 };
 
 /// One evaluation.
@@ -211,12 +215,17 @@ public:
         argBuffers(ws.argBuffers), hoistedBuffers(ws.hoistedBuffers),
         buffers(ws.buffers), fusedInputs(ws.fusedInputs), stamp(ws.stamp),
         carryTies(ws.carryTies), inPlaceSavings(ws.inPlaceSavings),
-        transients(ws.transients), delta(ws.delta) {
+        transients(ws.transients), delta(ws.delta),
+        validityBuffers(ws.validityBuffers), zeroBuffers(ws.zeroBuffers) {
     sim::SimulationOptions options = impl.getSimulationOptions();
     fusion = options.fusion;
     memoryBound = options.memoryBound;
   }
   AnalyticCost run();
+  /// Whether the state pads a collective or a slice in a way this model
+  /// does not follow (AnalyticPadding.cpp): its cost must come from the
+  /// reference path.
+  bool isUnmodeled() const { return unmodeled; }
 
 private:
   int64_t axisProduct(AxisMask m) const { return impl.maskProduct(m); }
@@ -263,14 +272,26 @@ private:
     fusedInputs.emplace_back();
     return buffers.size() - 1;
   }
-  /// Elements of `value`'s local result (its source tiling).
+  /// Elements of `value`'s local result (its source tiling, padded).
   int64_t localElements(unsigned value) const {
-    return prog.values[value].getNumElements() /
-           axisProduct(dimsMask(plans[value].sourceTiling));
+    return bytesOf(value, plans[value].sourceTiling) /
+           std::max<int64_t>(prog.values[value].elementBytes, 1);
   }
   bool isFusedResult(unsigned i, double inputBytes) const;
   double peekInputBytes(llvm::ArrayRef<int> inputs, int sliced,
                         double sliceBytes);
+
+  // AnalyticPadding.cpp: padded (uneven) tilings.
+  bool isPaddedDim(unsigned value, size_t dim, AxisList axes) const;
+  bool hasPaddedDim(unsigned value, const DimAxes &tiling) const;
+  void checkPaddedUse(unsigned value, unsigned k);
+  /// Op i's nest levels over padded reduction factors that reach operand
+  /// k: (axis, operand dim), the masks lowering puts before the op.
+  llvm::SmallVector<std::pair<unsigned, unsigned>, 1>
+  maskedLevels(unsigned i, unsigned k) const;
+  void emitMaskConstants();
+  int emitMaskedUse(unsigned i, unsigned k);
+  double materialize(int buffer, llvm::ArrayRef<int> inputs);
   double readInputs(llvm::ArrayRef<int> inputs, int sliced = -1,
                     double sliceBytes = 0);
   void touch(int buffer) {
@@ -327,6 +348,14 @@ private:
   int64_t at = 0;
   int currentValue = -1;
   int currentUser = -1;
+  /// Some node's axes do not divide its size.
+  bool anyPadded = false;
+  bool unmodeled = false;
+  /// Hoisted mask constants: validity vectors by (elements, valid
+  /// elements), zeros by local shape and element type.
+  std::map<std::pair<int64_t, int64_t>, int> &validityBuffers;
+  std::map<std::pair<llvm::SmallVector<int64_t, 4>, const void *>, int>
+      &zeroBuffers;
   AnalyticCost cost;
 };
 

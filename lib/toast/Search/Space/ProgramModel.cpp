@@ -18,6 +18,7 @@
 #include "toast/Interfaces/ControlFlow.h"
 #include "toast/Simulator/Simulator.h"
 
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
@@ -166,8 +167,25 @@ static void describeBodies(const NamedDimensionAnalysis &nda,
   }
 }
 
+/// Unverified, operand-less ops standing for the padding masks' select
+/// and broadcast: the fusion rule only asks what kind of op they are.
+static void buildMaskPrototypes(MLIRContext *ctx, ProgramModel &program) {
+  Location loc = UnknownLoc::get(ctx);
+  program.maskOps = ModuleOp::create(loc);
+  OpBuilder b = OpBuilder::atBlockEnd(program.maskOps->getBody());
+  Type type = RankedTensorType::get({1}, b.getI1Type());
+  auto make = [&](StringRef name) {
+    OperationState state(loc, name);
+    state.addTypes(type);
+    return b.create(state);
+  };
+  program.maskSelect = make("stablehlo.select");
+  program.maskBroadcast = make("stablehlo.broadcast_in_dim");
+}
+
 void NdaEnvironment::Impl::buildProgram() {
   Block &block = entry.getBody().front();
+  buildMaskPrototypes(entry->getContext(), program);
   describeBodies(nda, *rules, nodeShardable, program);
   llvm::DenseMap<Value, int> valueIds;
   auto addValue = [&](Value v, int defOp, unsigned resultNumber) {

@@ -112,8 +112,12 @@ bool NdaEnvironment::Impl::needsReference(const SearchState &state) const {
 }
 
 AnalyticCost NdaEnvironment::Impl::price(const SearchState &state) const {
-  if (!needsReference(state))
-    return evaluate(state);
+  if (!needsReference(state)) {
+    bool unmodeled = false;
+    AnalyticCost cost = evaluate(state, &unmodeled);
+    if (!unmodeled)
+      return cost;
+  }
   AnalyticCost cost;
   cost.byReference = true;
   // Search threads build IR here concurrently; a context without

@@ -12,6 +12,9 @@
 #include "toast/Search/ShardingSpace.h"
 #include "toast/Simulator/Aliasing.h"
 
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+
 #include <map>
 #include <memory>
 
@@ -116,6 +119,12 @@ struct ProgramModel {
   unsigned numUses = 0;
   /// Some argument is donated (`tf.aliasing_output`, `jax.buffer_donor`).
   bool hasDonors = false;
+  /// Stand-ins for the select and broadcast_in_dim with which lowering
+  /// zeroes the padding before a padded reduction (Partition/PaddingMask),
+  /// for the fusion rule's queries; they live in `maskOps`.
+  mlir::OwningOpRef<mlir::ModuleOp> maskOps;
+  mlir::Operation *maskSelect = nullptr;
+  mlir::Operation *maskBroadcast = nullptr;
 };
 
 class NdaEnvironment::Impl {
@@ -136,7 +145,10 @@ public:
   void buildProgram();
 
   // AnalyticCost.cpp
-  AnalyticCost evaluate(const SearchState &state) const;
+  /// `unmodeled` (if given) says whether the state pads collectives in a
+  /// way the evaluation does not follow (AnalyticPadding.cpp).
+  AnalyticCost evaluate(const SearchState &state,
+                        bool *unmodeled = nullptr) const;
   /// The cost of `state`: analytic, or through the reference path when the
   /// state shards a node that reaches into a loop or conditional body.
   AnalyticCost price(const SearchState &state) const;

@@ -1,0 +1,254 @@
+//===- AnalyticPadding.cpp - Padded tilings in the analytic cost ----------===//
+//
+// A dimension of size n tiled over an axis of size k that does not divide
+// it holds ceil(n / k) rows per device (docs/dialects.md). Three things
+// change for the analytic cost (docs/search.md, "Padded states"):
+//
+//  * local buffers and work are the padded chunks' (Evaluation::bytesOf,
+//    emitOp);
+//  * lowering zeroes the padding of every operand of a sum reduction over
+//    a padded factor (Partition/PaddingMask): per operand and padded level
+//    a hoisted validity vector, its all_slice, a broadcast, a hoisted zero
+//    tile and a select, priced here op by op as the simulator sees them;
+//  * the collective optimizer leaves padded collectives unfused: a padded
+//    slice and gather cancel only when they are equal, and padded slices,
+//    gathers and reductions never merge, regroup or become reduce_scatter
+//    or all_to_all. The planner follows the cases where the result is the
+//    divisible plan's (level-by-level cancellation, single-level
+//    collectives); for the others it says the state is unmodeled and the
+//    state is priced by the reference path (NdaEnvironment::Impl::price).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Evaluation.h"
+
+#include "toast/Dialect/PartIR/Core/IR/PartIRCore.h"
+
+using namespace mlir;
+
+namespace toast::search::analytic {
+
+bool Evaluation::isPaddedDim(unsigned value, size_t dim, AxisList axes) const {
+  int64_t tiles = axisProduct(listMask(axes));
+  return tiles > 1 && partir::isPadded(prog.values[value].shape[dim], tiles);
+}
+
+bool Evaluation::hasPaddedDim(unsigned value, const DimAxes &tiling) const {
+  for (auto [d, axes] : llvm::enumerate(tiling))
+    if (isPaddedDim(value, d, axes))
+      return true;
+  return false;
+}
+
+/// Marks the state unmodeled when use `k` of `value` meets padded
+/// collectives the optimizer treats otherwise than the divisible plan.
+void Evaluation::checkPaddedUse(unsigned value, unsigned k) {
+  const ProgramValue &v = prog.values[value];
+  const ValuePlan &plan = plans[value];
+  const UsePlan &use = usePlans[v.firstUse + k];
+  auto [op, operand] = v.uses[k];
+  // The reader's slicing levels, outermost first.
+  llvm::SmallVector<std::pair<unsigned, unsigned>, 4> levels;
+  DimAxes slicing(v.shape.size(), 0);
+  if (operand >= 0) {
+    const auto &dims = prog.ops[op].operandDims[operand];
+    for (auto [axis, factor] : nests[op])
+      for (auto [d, f] : llvm::enumerate(dims))
+        if (f == static_cast<int64_t>(factor)) {
+          levels.push_back({axis, static_cast<unsigned>(d)});
+          slicing[d] = listAppend(slicing[d], axis);
+        }
+  }
+  if (!hasPaddedDim(value, plan.sourceTiling) && !hasPaddedDim(value, slicing))
+    return;
+  auto padded = [&](ArrayRef<std::pair<unsigned, unsigned>> list) {
+    return list.size() > 1 && llvm::any_of(list, [&](auto level) {
+             return isPaddedDim(value, level.second,
+                                listAppend(0, level.first));
+           });
+  };
+  auto fail = [&] { unmodeled = true; };
+  // An argument's tiling slices do not merge either: the boundary takes
+  // the first one only.
+  if (v.defOp < 0 && padded(plan.gathers))
+    return fail();
+  // The return drops the last gather only: padded levels stay gathered.
+  if (operand == -2) {
+    if (plan.perUser && padded(plan.gathers))
+      fail();
+    return;
+  }
+  // A reduce_scatter on top of one gather level: no padded collective
+  // to regroup (scatterOutermostSum leaves padded slices alone).
+  if (plan.scattersOnTop) {
+    if (padded(plan.gathers))
+      fail();
+    return;
+  }
+  if (llvm::any_of(use.ops, [](const Step &step) {
+        return step.kind == StepKind::AllToAll;
+      }))
+    return fail();
+  // Padded slices and gathers cancel only when equal: level by level,
+  // outermost first.
+  ArrayRef<std::pair<unsigned, unsigned>> gathers =
+      plan.perUser ? ArrayRef(plan.gathers)
+                   : ArrayRef<std::pair<unsigned, unsigned>>();
+  size_t g = 0, l = 0;
+  while (g < gathers.size() && l < levels.size() && gathers[g] == levels[l])
+    ++g, ++l;
+  size_t cancelled = gathers.size();
+  if (plan.perUser && (dimsEmpty(slicing) || use.gatherLevel))
+    cancelled = use.gatherLevel.value_or(0);
+  if (cancelled != g)
+    return fail();
+  ArrayRef<std::pair<unsigned, unsigned>> restGathers = gathers.drop_front(g);
+  ArrayRef<std::pair<unsigned, unsigned>> restLevels =
+      ArrayRef(levels).drop_front(l);
+  // A gather and a slice left over, or several levels of either that
+  // would merge if they did not pad.
+  if ((!restGathers.empty() && !restLevels.empty()) || padded(restGathers) ||
+      padded(restLevels))
+    return fail();
+  if (use.argSlice) {
+    // The argument's own tiling slices merge with the use's.
+    llvm::SmallVector<std::pair<unsigned, unsigned>, 4> all;
+    for (auto [d, axes] : llvm::enumerate(use.argDims))
+      for (AxisList rest = axes; rest; rest >>= 8)
+        all.push_back({static_cast<unsigned>((rest & 0xff) - 1),
+                       static_cast<unsigned>(d)});
+    if (padded(all))
+      return fail();
+  }
+}
+
+llvm::SmallVector<std::pair<unsigned, unsigned>, 1>
+Evaluation::maskedLevels(unsigned i, unsigned k) const {
+  llvm::SmallVector<std::pair<unsigned, unsigned>, 1> levels;
+  if (!anyPadded)
+    return levels;
+  const ProgramOp &p = prog.ops[i];
+  if (k >= p.operandDims.size())
+    return levels;
+  for (auto [axis, factor] : nests[i]) {
+    if (!p.factorReduction[factor] ||
+        !partir::isPadded(p.factorSize[factor], impl.axisSizes[axis]))
+      continue;
+    for (auto [d, f] : llvm::enumerate(p.operandDims[k]))
+      if (f == static_cast<int64_t>(factor))
+        levels.push_back({axis, static_cast<unsigned>(d)});
+  }
+  return levels;
+}
+
+/// The validity vectors and zero tiles of every mask, hoisted to the
+/// function start and deduplicated like the constants they are.
+void Evaluation::emitMaskConstants() {
+  validityBuffers.clear();
+  zeroBuffers.clear();
+  if (!anyPadded)
+    return;
+  for (auto [i, p] : llvm::enumerate(prog.ops)) {
+    if (p.dead || !p.ruled)
+      continue;
+    for (auto [k, v] : llvm::enumerate(p.operands)) {
+      auto levels = maskedLevels(i, k);
+      if (levels.empty() || v < 0)
+        continue;
+      DimAxes tiling = useSlicing(i, k);
+      for (auto [axis, d] : levels) {
+        int64_t n = impl.axisSizes[axis];
+        int64_t size = prog.values[v].shape[d];
+        std::pair<int64_t, int64_t> key{n * partir::chunkSize(size, n), size};
+        if (validityBuffers.try_emplace(key, buffers.size()).second) {
+          newBuffer(key.first); // i1: one byte per element
+          ++at;
+        }
+      }
+      Type element = getElementTypeOrSelf(p.op->getOperand(k).getType());
+      std::pair<llvm::SmallVector<int64_t, 4>, const void *> key{
+          localShape(v, tiling), element.getAsOpaquePointer()};
+      if (zeroBuffers.try_emplace(key, buffers.size()).second) {
+        newBuffer(bytesOf(v, tiling));
+        ++at;
+      }
+    }
+  }
+}
+
+/// Prices a materialized mask op writing `buffer` and reading `inputs`.
+double Evaluation::materialize(int buffer, ArrayRef<int> inputs) {
+  double traffic = readInputs(inputs) + buffers[buffer].bytes;
+  double time = memoryBound ? traffic / impl.device.memoryBandwidth : 0;
+  cost.computeTime += time;
+  return time;
+}
+
+/// Operand k of op i, read through the masks of its padded reduction
+/// levels: per level the validity all_slice (free), its broadcast and the
+/// select, which the op or the next select reads. A gather copy the op
+/// reads directly goes right before the first select (its reader).
+int Evaluation::emitMaskedUse(unsigned i, unsigned k) {
+  const ProgramOp &p = prog.ops[i];
+  unsigned value = p.operands[k];
+  unsigned useId = p.operandUses[k];
+  const UsePlan &use = usePlans[useId];
+  bool copy = use.readerIsUser && !use.gatherAtDef;
+  int tile = copy ? -1 : emitUse(value, useId);
+  DimAxes tiling = useSlicing(i, k);
+  int64_t tileBytes = bytesOf(value, tiling);
+  int64_t elements =
+      tileBytes / std::max<int64_t>(prog.values[value].elementBytes, 1);
+  Type element = getElementTypeOrSelf(p.op->getOperand(k).getType());
+  int zero =
+      zeroBuffers.at({localShape(value, tiling), element.getAsOpaquePointer()});
+  auto levels = maskedLevels(i, k);
+  for (auto [l, level] : llvm::enumerate(levels)) {
+    auto [axis, d] = level;
+    int64_t n = impl.axisSizes[axis];
+    int64_t size = prog.values[value].shape[d];
+    int64_t chunk = partir::chunkSize(size, n);
+    int valid = validityBuffers.at({n * chunk, size});
+    touch(valid);
+    int sliced = newBuffer(chunk);
+    ++at;
+    sim::FusionReader select{prog.maskSelect, elements};
+    int pred = newBuffer(elements);
+    if (fusion &&
+        sim::isFusedIntoReaders(prog.maskBroadcast, elements, select,
+                                peekInputBytes({sliced}, -1, 0),
+                                static_cast<double>(elements))) {
+      buffers[pred].fused = true;
+      fusedInputs[pred].assign({sliced});
+    } else {
+      materialize(pred, {sliced});
+    }
+    ++at;
+    if (l == 0 && copy)
+      tile = emitUse(value, useId);
+    sim::FusionReader reader{
+        l + 1 < levels.size() ? prog.maskSelect : p.op,
+        l + 1 < levels.size()
+            ? elements
+            : (p.results.empty() ? 0 : localElements(p.results[0]))};
+    int masked = newBuffer(tileBytes);
+    if (fusion && sim::isFusedIntoReaders(
+                      prog.maskSelect, elements, reader,
+                      peekInputBytes({pred, tile, zero}, -1, 0),
+                      static_cast<double>(tileBytes))) {
+      buffers[masked].fused = true;
+      fusedInputs[masked].assign({pred, tile, zero});
+    } else {
+      materialize(masked, {pred, tile, zero});
+    }
+    if (traceEnabled())
+      llvm::errs() << "analytic: mask of operand " << k << " at " << at
+                   << (buffers[masked].fused ? " fused" : "") << "\n";
+    ++at;
+    tile = masked;
+  }
+  useTiling = std::move(tiling);
+  return tile;
+}
+
+} // namespace toast::search::analytic
