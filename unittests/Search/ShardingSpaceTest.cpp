@@ -435,6 +435,45 @@ TEST_F(ShardingSpaceTest, RandomStatesAgreeWithSimulation) {
   }
 }
 
+/// The transformer written the PyTorch way (flatten to (B*S, D) around
+/// every linear layer, heads split by reshapes): the NDA splits the merged
+/// rows into B and S parts, so actions shard the sequence through the
+/// flattens. Random states and batch-then-sequence sharding agree; with
+/// the batch fully sharded (2 of 2) the sequence takes M on the flattened
+/// rows too, with the batch half sharded (2 of 4) it cannot (a strided
+/// tiling) and those rows keep the batch axis only.
+TEST_F(ShardingSpaceTest, FlattenedTransformerAgreesWithSimulation) {
+  partir::MeshAttr m = mesh({{"B", 2}, {"M", 2}});
+  for (const char *batch : {"2", "4"}) {
+    std::string spec = (llvm::Twine("t2b --flatten-linear --layers 2 --batch ") +
+                        batch +
+                        " --seq 8 --d-model 16 --heads 4 --key-size 4 "
+                        "--vocab 32 --hidden 24")
+                           .str();
+    AgreementChecker checker(ctx, spec, m);
+    expectRandomStatesAgree(checker);
+    ASSERT_TRUE(checker.env);
+    SearchState state = checker.env->getInitialState();
+    ASSERT_TRUE(applyShardingOf(*checker.env, state,
+                                argDimNode(*checker.env, "batch.tokens", 0),
+                                "B"));
+    ASSERT_TRUE(applyShardingOf(*checker.env, state,
+                                argDimNode(*checker.env, "batch.tokens", 1),
+                                "M"));
+    // Minor parts (the S of B*S) carry M only when B is whole on B.
+    const NamedDimensionAnalysis &nda = checker.env->getAnalysis();
+    unsigned minorSharded = 0;
+    for (unsigned n = 0; n < nda.getNumNames(); ++n)
+      if (nda.getName(n).part && state.nodeAxes[nda.getNode(n)])
+        ++minorSharded;
+    if (StringRef(batch) == "2")
+      EXPECT_GT(minorSharded, 0u) << spec;
+    else
+      EXPECT_EQ(minorSharded, 0u) << spec;
+    EXPECT_LE(checker.check(state, "batch then sequence"), 0.01) << spec;
+  }
+}
+
 /// Programs with loops. States that change top-level ops only are priced
 /// analytically: the bodies with sim::simulateRegions, loop-carried values
 /// placed by the simulator's rules (Simulator/Aliasing.h), so a loop's
