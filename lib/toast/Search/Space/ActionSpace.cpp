@@ -270,7 +270,8 @@ argumentFreeSignature(const NamedDimensionAnalysis &nda, unsigned color) {
     } else {
       return std::nullopt;
     }
-    signature.push_back(where + " dim " + std::to_string(name.dim) + " size " +
+    signature.push_back(where + " dim " + std::to_string(name.dim) + "." +
+                        std::to_string(name.part) + " size " +
                         std::to_string(name.size) + " rank " +
                         std::to_string(site.rank));
   }
@@ -290,12 +291,22 @@ static std::vector<unsigned> buildFamilies(const NamedDimensionAnalysis &nda,
   };
   if (mirror) {
     func::FuncOp entry = nda.getEntry();
+    // The colors of every name of an argument: its dims, then the parts of
+    // its split dims (grouped arguments are split alike).
+    auto argColors = [&](unsigned arg) {
+      SmallVector<unsigned> colors;
+      int site = nda.getDefSite(entry.getArgument(arg));
+      if (site >= 0)
+        for (unsigned n : nda.getSiteNames(site))
+          colors.push_back(nda.getColorOfName(n));
+      return colors;
+    };
     for (const auto &group : nda.getArgumentGroups()) {
       if (group.size() < 2)
         continue;
-      SmallVector<unsigned> first = nda.getColors(entry.getArgument(group[0]));
+      SmallVector<unsigned> first = argColors(group[0]);
       for (unsigned arg : llvm::drop_begin(group)) {
-        SmallVector<unsigned> colors = nda.getColors(entry.getArgument(arg));
+        SmallVector<unsigned> colors = argColors(arg);
         for (size_t d = 0; d < std::min(first.size(), colors.size()); ++d) {
           unsigned a = find(first[d]), b = find(colors[d]);
           if (a != b)
