@@ -299,19 +299,23 @@ TEST_F(ShardingSpaceTest, ImportsManualTactics) {
 /// through equal signatures.
 TEST_F(ShardingSpaceTest, ActionCountIsConstantInDepth) {
   partir::MeshAttr m = mesh({{"B", 2}, {"M", 2}});
-  std::vector<unsigned> counts;
-  for (const char *layers : {"2", "3", "5"}) {
-    std::string spec = (llvm::Twine("t2b --layers ") + layers +
-                        " --batch 4 --seq 8 --d-model 16 --heads 4 "
-                        "--key-size 4 --vocab 32 --hidden 24")
-                           .str();
-    AgreementChecker checker(ctx, spec, m);
-    ASSERT_TRUE(checker.env);
-    counts.push_back(checker.env->getNumActions());
+  // Also written the PyTorch way: the parts of split dims (the heads and
+  // head size of each layer's 2-D weights) fold like whole dims.
+  for (const char *style : {"", "--flatten-linear "}) {
+    std::vector<unsigned> counts;
+    for (const char *layers : {"2", "3", "5"}) {
+      std::string spec = (llvm::Twine("t2b ") + style + "--layers " + layers +
+                          " --batch 4 --seq 8 --d-model 16 --heads 4 "
+                          "--key-size 4 --vocab 32 --hidden 24")
+                             .str();
+      AgreementChecker checker(ctx, spec, m);
+      ASSERT_TRUE(checker.env);
+      counts.push_back(checker.env->getNumActions());
+    }
+    EXPECT_EQ(counts[0], counts[1]) << style;
+    EXPECT_EQ(counts[0], counts[2]) << style;
+    EXPECT_GT(counts[0], 0u);
   }
-  EXPECT_EQ(counts[0], counts[1]);
-  EXPECT_EQ(counts[0], counts[2]);
-  EXPECT_GT(counts[0], 0u);
 }
 
 /// Every action's counterpart on another axis shards the same colors with
