@@ -449,21 +449,19 @@ TEST_F(ShardingSpaceTest, RandomStatesAgreeWithSimulation) {
 TEST_F(ShardingSpaceTest, FlattenedTransformerAgreesWithSimulation) {
   partir::MeshAttr m = mesh({{"B", 2}, {"M", 2}});
   for (const char *batch : {"2", "4"}) {
-    std::string spec = (llvm::Twine("t2b --flatten-linear --layers 2 --batch ") +
-                        batch +
-                        " --seq 8 --d-model 16 --heads 4 --key-size 4 "
-                        "--vocab 32 --hidden 24")
-                           .str();
+    std::string spec =
+        (llvm::Twine("t2b --flatten-linear --layers 2 --batch ") + batch +
+         " --seq 8 --d-model 16 --heads 4 --key-size 4 "
+         "--vocab 32 --hidden 24")
+            .str();
     AgreementChecker checker(ctx, spec, m);
     expectRandomStatesAgree(checker);
     ASSERT_TRUE(checker.env);
     SearchState state = checker.env->getInitialState();
-    ASSERT_TRUE(applyShardingOf(*checker.env, state,
-                                argDimNode(*checker.env, "batch.tokens", 0),
-                                "B"));
-    ASSERT_TRUE(applyShardingOf(*checker.env, state,
-                                argDimNode(*checker.env, "batch.tokens", 1),
-                                "M"));
+    ASSERT_TRUE(applyShardingOf(
+        *checker.env, state, argDimNode(*checker.env, "batch.tokens", 0), "B"));
+    ASSERT_TRUE(applyShardingOf(
+        *checker.env, state, argDimNode(*checker.env, "batch.tokens", 1), "M"));
     // Minor parts (the S of B*S) carry M only when B is whole on B.
     const NamedDimensionAnalysis &nda = checker.env->getAnalysis();
     unsigned minorSharded = 0;

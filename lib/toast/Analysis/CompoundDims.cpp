@@ -35,8 +35,9 @@ int siteOf(const NamedDimensionAnalysis &nda, Operation *op, bool isResult,
   if (isResult)
     return tensor < op->getNumResults() ? nda.getDefSite(op->getResult(tensor))
                                         : -1;
-  return tensor < op->getNumOperands() ? nda.getUseSite(op->getOpOperand(tensor))
-                                       : -1;
+  return tensor < op->getNumOperands()
+             ? nda.getUseSite(op->getOpOperand(tensor))
+             : -1;
 }
 
 /// Calls fn(isResult, tensor, site) for every tensor of `op` with names.
@@ -55,8 +56,8 @@ int64_t dimSize(const NamedDimensionAnalysis::Site &s, unsigned d) {
 }
 } // namespace
 
-SmallVector<unsigned, 2> NamedDimensionAnalysis::getDimNames(unsigned site,
-                                                            unsigned dim) const {
+SmallVector<unsigned, 2>
+NamedDimensionAnalysis::getDimNames(unsigned site, unsigned dim) const {
   const Site &s = sites[site];
   SmallVector<unsigned, 2> out{s.firstName + dim};
   for (unsigned n = s.firstMinor; n < s.firstMinor + s.numMinor; ++n)
@@ -65,7 +66,8 @@ SmallVector<unsigned, 2> NamedDimensionAnalysis::getDimNames(unsigned site,
   return out;
 }
 
-SmallVector<unsigned, 4> NamedDimensionAnalysis::getSiteNames(unsigned site) const {
+SmallVector<unsigned, 4>
+NamedDimensionAnalysis::getSiteNames(unsigned site) const {
   const Site &s = sites[site];
   SmallVector<unsigned, 4> out;
   for (unsigned d = 0; d < s.rank; ++d)
@@ -75,8 +77,8 @@ SmallVector<unsigned, 4> NamedDimensionAnalysis::getSiteNames(unsigned site) con
   return out;
 }
 
-void NamedDimensionAnalysis::splitCompoundDims(
-    ArrayRef<func::FuncOp> funcs, ArrayRef<TiedValues> tied) {
+void NamedDimensionAnalysis::splitCompoundDims(ArrayRef<func::FuncOp> funcs,
+                                               ArrayRef<TiedValues> tied) {
   // Extent classes over the dims' own names (no minor names exist yet).
   UnionFind extent;
   extent.resize(names.size());
@@ -94,7 +96,8 @@ void NamedDimensionAnalysis::splitCompoundDims(
     forEachTensor(*this, op, [&](bool isResult, unsigned t, unsigned site) {
       for (unsigned d = 0; d < sites[site].rank; ++d) {
         SmallVector<int64_t, 2> fs = rule.getDimFactors(isResult, t, d);
-        if (fs.size() != 1 || rule.factors[fs[0]].size != dimSize(sites[site], d))
+        if (fs.size() != 1 ||
+            rule.factors[fs[0]].size != dimSize(sites[site], d))
           continue;
         unsigned name = sites[site].firstName + d;
         if (first[fs[0]] < 0)
@@ -110,7 +113,8 @@ void NamedDimensionAnalysis::splitCompoundDims(
   std::set<unsigned> disagree;
   for (auto &[op, rule] : rules)
     for (const MinorFactor &m : rule.minorFactors) {
-      SmallVector<int64_t, 2> fs = rule.getDimFactors(m.isResult, m.tensor, m.dim);
+      SmallVector<int64_t, 2> fs =
+          rule.getDimFactors(m.isResult, m.tensor, m.dim);
       int site = siteOf(*this, op, m.isResult, m.tensor);
       if (site < 0 || fs[1] != m.factor)
         continue; // Each compound dim once, through its first minor factor.
@@ -132,8 +136,8 @@ void NamedDimensionAnalysis::splitCompoundDims(
         continue;
       names[s.firstName + d].size = it->second.front();
       for (unsigned k = 1; k < it->second.size(); ++k)
-        names.push_back(Name{static_cast<unsigned>(id), d, it->second[k],
-                             false, k});
+        names.push_back(
+            Name{static_cast<unsigned>(id), d, it->second[k], false, k});
     }
     s.numMinor = names.size() - s.firstMinor;
   }
@@ -174,8 +178,8 @@ void NamedDimensionAnalysis::identifyFactorNames(Operation *op,
           names[n].blocked = true;
         continue;
       }
-      bool spans = fs.size() == 1 &&
-                   rule.factors[fs[0]].size == dimSize(sites[site], d);
+      bool spans =
+          fs.size() == 1 && rule.factors[fs[0]].size == dimSize(sites[site], d);
       bool matches = fs.size() == dimNames.size();
       for (unsigned k = 0; matches && k < fs.size(); ++k)
         matches = rule.factors[fs[k]].size == names[dimNames[k]].size;

@@ -301,8 +301,7 @@ NamedDimensionAnalysis::describePosition(ArrayRef<unsigned> nodeNames) const {
          << cast<OpResult>(s.value).getResultNumber();
     }
     os << "[" << name.dim << "." << name.part << "/" << s.rank << "] "
-       << name.size
-       << (name.blocked ? " blocked" : "");
+       << name.size << (name.blocked ? " blocked" : "");
     parts.push_back(std::move(part));
   }
   llvm::sort(parts);

@@ -110,7 +110,9 @@ struct TestNdaColorsPass
         return s;
       for (unsigned d = 0; d < nda.getSites()[site].rank; ++d)
         for (auto [k, n] : llvm::enumerate(nda.getDimNames(site, d)))
-          s += (k ? "." : d ? "," : "") +
+          s += (k   ? "."
+                : d ? ","
+                    : "") +
                NamedDimensionAnalysis::colorLabel(nda.getColorOfName(n));
       return s;
     };

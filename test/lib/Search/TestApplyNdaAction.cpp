@@ -88,9 +88,8 @@ struct TestApplyNdaActionPass
     }
     if (!llvm::is_contained(searchAxes, axis.getValue()))
       searchAxes.push_back(axis);
-    auto env = toast::search::NdaEnvironment::create(*func, *meshAttr,
-                                                     searchAxes,
-                                                     *device, {/*minDims=*/0});
+    auto env = toast::search::NdaEnvironment::create(
+        *func, *meshAttr, searchAxes, *device, {/*minDims=*/0});
     if (failed(env))
       return signalPassFailure();
     const toast::NamedDimensionAnalysis &nda = (*env)->getAnalysis();

@@ -101,9 +101,8 @@ static LogicalResult writeState(const NdaEnvironment::Impl &impl,
       return failure();
   }
   for (auto [op, p] : llvm::zip_equal(block, program.ops))
-    if (p.ruled &&
-        failed(writeOpNest(impl, state, sharding, &op, p.factorNode,
-                           p.minorNodes)))
+    if (p.ruled && failed(writeOpNest(impl, state, sharding, &op, p.factorNode,
+                                      p.minorNodes)))
       return failure();
   return writeRegions(impl, state, sharding);
 }
@@ -161,10 +160,10 @@ NdaEnvironment::Impl::importState(partition::ShardingState &sharding) const {
           ArrayRef<std::pair<unsigned, int>> minor = {}) -> LogicalResult {
     for (const partition::AxisFactor &level : nest) {
       int axis = axisIndex(level.axis);
-      SmallVector<int, 2> parts{
-          level.factor < static_cast<int64_t>(factorNode.size())
-              ? factorNode[level.factor]
-              : -1};
+      SmallVector<int, 2> parts{level.factor <
+                                        static_cast<int64_t>(factorNode.size())
+                                    ? factorNode[level.factor]
+                                    : -1};
       for (auto [f, node] : minor)
         if (f == level.factor)
           parts.push_back(node);
@@ -177,27 +176,24 @@ NdaEnvironment::Impl::importState(partition::ShardingState &sharding) const {
     return success();
   };
   for (auto [op, p] : llvm::zip_equal(block, program.ops))
-    if (p.ruled &&
-        failed(addLevels(&op, sharding.getLoopNest(&op), p.factorNode,
-                         p.minorNodes)))
+    if (p.ruled && failed(addLevels(&op, sharding.getLoopNest(&op),
+                                    p.factorNode, p.minorNodes)))
       return failure();
   // Body ops and tied classes.
   SmallVector<Operation *> nested = getNestedOps(entry);
   if (nested.size() != program.nestedOps.size())
     return fail(entry.getLoc(), "the function's loops changed");
   for (auto [op, p] : llvm::zip_equal(nested, program.nestedOps))
-    if (p.ruled &&
-        failed(addLevels(op, sharding.getLoopNest(op), p.factorNode,
-                         p.minorNodes)))
+    if (p.ruled && failed(addLevels(op, sharding.getLoopNest(op), p.factorNode,
+                                    p.minorNodes)))
       return failure();
   for (auto [e, edge] : llvm::enumerate(sharding.getTiedValues().getEdges()))
     if (failed(addLevels(edge.owner, sharding.getEdgeNest(edge),
                          program.edgeDimNodes[e])))
       return failure();
   for (auto [op, p] : llvm::zip_equal(nested, program.nestedOps))
-    if (p.ruled &&
-        getNest(state, p.factorNode, p.minorNodes).size() !=
-            sharding.getLoopNest(op).size())
+    if (p.ruled && getNest(state, p.factorNode, p.minorNodes).size() !=
+                       sharding.getLoopNest(op).size())
       return fail(op->getLoc(), "ops of one dimension-graph node loop "
                                 "differently");
   // Every op and argument must see exactly what the state says.

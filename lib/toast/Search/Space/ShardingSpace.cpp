@@ -90,8 +90,7 @@ LogicalResult NdaEnvironment::Impl::initialize(ArrayRef<std::string> axes) {
   return success();
 }
 
-SmallVector<std::pair<unsigned, unsigned>, 4>
-NdaEnvironment::Impl::getNest(
+SmallVector<std::pair<unsigned, unsigned>, 4> NdaEnvironment::Impl::getNest(
     const SearchState &state, ArrayRef<int> factorNode,
     ArrayRef<std::pair<unsigned, int>> minorNodes) const {
   SmallVector<std::pair<unsigned, unsigned>, 4> nest;

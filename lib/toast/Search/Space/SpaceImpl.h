@@ -196,8 +196,7 @@ public:
   /// order.
   llvm::SmallVector<std::pair<unsigned, unsigned>, 4>
   getNest(const SearchState &state, unsigned i) const {
-    return getNest(state, program.ops[i].factorNode,
-                   program.ops[i].minorNodes);
+    return getNest(state, program.ops[i].factorNode, program.ops[i].minorNodes);
   }
   /// The nest of an op (or a tied class) whose factors have these nodes
   /// (and minor parts: (factor, node)).
