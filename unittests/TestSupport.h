@@ -39,7 +39,8 @@ inline constexpr const char *kTinyZoo[] = {
 };
 
 /// A model generated from "name --opt value ..." (toast-models' flags:
-/// --inference, --scan, --remat, --dtype T and integer options).
+/// --inference, --scan, --remat, --flatten-linear, --dtype T and integer
+/// options).
 inline mlir::OwningOpRef<mlir::ModuleOp>
 buildModelFromSpec(mlir::MLIRContext &ctx, llvm::StringRef spec) {
   llvm::SmallVector<llvm::StringRef> words;
@@ -51,6 +52,7 @@ buildModelFromSpec(mlir::MLIRContext &ctx, llvm::StringRef spec) {
                        .Case("inference", &options.inference)
                        .Case("scan", &options.scan)
                        .Case("remat", &options.remat)
+                       .Case("flatten-linear", &options.flattenLinear)
                        .Default(nullptr)) {
       *on = true;
       continue;

@@ -302,19 +302,23 @@ TEST_F(ShardingSpaceTest, ImportsManualTactics) {
 /// through equal signatures.
 TEST_F(ShardingSpaceTest, ActionCountIsConstantInDepth) {
   partir::MeshAttr m = mesh({{"B", 2}, {"M", 2}});
-  std::vector<unsigned> counts;
-  for (const char *layers : {"2", "3", "5"}) {
-    std::string spec = (llvm::Twine("t2b --layers ") + layers +
-                        " --batch 4 --seq 8 --d-model 16 --heads 4 "
-                        "--key-size 4 --vocab 32 --hidden 24")
-                           .str();
-    AgreementChecker checker(ctx, spec, m);
-    ASSERT_TRUE(checker.env);
-    counts.push_back(checker.env->getNumActions());
+  // Also written the PyTorch way: the parts of split dims (the heads and
+  // head size of each layer's 2-D weights) fold like whole dims.
+  for (const char *style : {"", "--flatten-linear "}) {
+    std::vector<unsigned> counts;
+    for (const char *layers : {"2", "3", "5"}) {
+      std::string spec = (llvm::Twine("t2b ") + style + "--layers " + layers +
+                          " --batch 4 --seq 8 --d-model 16 --heads 4 "
+                          "--key-size 4 --vocab 32 --hidden 24")
+                             .str();
+      AgreementChecker checker(ctx, spec, m);
+      ASSERT_TRUE(checker.env);
+      counts.push_back(checker.env->getNumActions());
+    }
+    EXPECT_EQ(counts[0], counts[1]) << style;
+    EXPECT_EQ(counts[0], counts[2]) << style;
+    EXPECT_GT(counts[0], 0u);
   }
-  EXPECT_EQ(counts[0], counts[1]);
-  EXPECT_EQ(counts[0], counts[2]);
-  EXPECT_GT(counts[0], 0u);
 }
 
 /// Every action's counterpart on another axis shards the same colors with
@@ -436,6 +440,43 @@ TEST_F(ShardingSpaceTest, RandomStatesAgreeWithSimulation) {
   for (const std::string &spec : modelSpecs()) {
     AgreementChecker checker(ctx, spec, m);
     expectRandomStatesAgree(checker);
+  }
+}
+
+/// The transformer written the PyTorch way (flatten to (B*S, D) around
+/// every linear layer, heads split by reshapes): the NDA splits the merged
+/// rows into B and S parts, so actions shard the sequence through the
+/// flattens. Random states and batch-then-sequence sharding agree; with
+/// the batch fully sharded (2 of 2) the sequence takes M on the flattened
+/// rows too, with the batch half sharded (2 of 4) it cannot (a strided
+/// tiling) and those rows keep the batch axis only.
+TEST_F(ShardingSpaceTest, FlattenedTransformerAgreesWithSimulation) {
+  partir::MeshAttr m = mesh({{"B", 2}, {"M", 2}});
+  for (const char *batch : {"2", "4"}) {
+    std::string spec =
+        (llvm::Twine("t2b --flatten-linear --layers 2 --batch ") + batch +
+         " --seq 8 --d-model 16 --heads 4 --key-size 4 "
+         "--vocab 32 --hidden 24")
+            .str();
+    AgreementChecker checker(ctx, spec, m);
+    expectRandomStatesAgree(checker);
+    ASSERT_TRUE(checker.env);
+    SearchState state = checker.env->getInitialState();
+    ASSERT_TRUE(applyShardingOf(
+        *checker.env, state, argDimNode(*checker.env, "batch.tokens", 0), "B"));
+    ASSERT_TRUE(applyShardingOf(
+        *checker.env, state, argDimNode(*checker.env, "batch.tokens", 1), "M"));
+    // Minor parts (the S of B*S) carry M only when B is whole on B.
+    const NamedDimensionAnalysis &nda = checker.env->getAnalysis();
+    unsigned minorSharded = 0;
+    for (unsigned n = 0; n < nda.getNumNames(); ++n)
+      if (nda.getName(n).part && state.nodeAxes[nda.getNode(n)])
+        ++minorSharded;
+    if (StringRef(batch) == "2")
+      EXPECT_GT(minorSharded, 0u) << spec;
+    else
+      EXPECT_EQ(minorSharded, 0u) << spec;
+    EXPECT_LE(checker.check(state, "batch then sequence"), 0.01) << spec;
   }
 }
 

@@ -49,6 +49,8 @@
 #ifndef TOAST_ANALYSIS_NAMEDDIMENSIONANALYSIS_H
 #define TOAST_ANALYSIS_NAMEDDIMENSIONANALYSIS_H
 
+#include "toast/Interfaces/ShardingRule.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Value.h"
@@ -82,6 +84,10 @@ public:
     mlir::OpOperand *use = nullptr; ///< Set for uses.
     unsigned firstName = 0;
     unsigned rank = 0;
+    /// Names of the minor parts of split dims (see Name::part), contiguous
+    /// from firstMinor, by dim then part.
+    unsigned firstMinor = 0;
+    unsigned numMinor = 0;
     bool isUse() const { return use != nullptr; }
   };
   /// A dimension name.
@@ -90,6 +96,11 @@ public:
     unsigned dim = 0;
     int64_t size = 0;     ///< Factor size for mapped dims, else dim size.
     bool blocked = false; ///< Unmapped or not-tileable in a ruled op.
+    /// 0 for a dim's own name; k > 0 for the k-th minor part of a *split*
+    /// dim: a dim whose values are merged from several factors by a
+    /// reshape (the B*S of a flatten has parts B and S, sizes B and S; its
+    /// part-0 name then has the size of the major part).
+    unsigned part = 0;
   };
   struct Conflict {
     unsigned a = 0, b = 0; ///< Nodes, a < b.
@@ -157,6 +168,11 @@ public:
   /// Site of a definition / use, or -1 if it carries no names.
   int getDefSite(mlir::Value v) const;
   int getUseSite(mlir::OpOperand &use) const;
+  /// Names of dim `dim` of a site, major part first (one name unless the
+  /// dim is split).
+  llvm::SmallVector<unsigned, 2> getDimNames(unsigned site, unsigned dim) const;
+  /// Every name of a site: its dims' names, then the minor parts.
+  llvm::SmallVector<unsigned, 4> getSiteNames(unsigned site) const;
   /// Colors of the dims of a value's definition (empty if none).
   llvm::SmallVector<unsigned> getColors(mlir::Value v) const;
   /// Names of a color (definition and use dims), O(1).
@@ -247,7 +263,17 @@ private:
   // NamedDimensionAnalysis.cpp
   void assignNames(llvm::ArrayRef<mlir::func::FuncOp> funcs);
   unsigned addSite(mlir::Value v, mlir::OpOperand *use);
+  /// Whether an op's names get identities from its sharding rule.
+  bool takesRule(mlir::Operation *op) const;
   void addIdentities(mlir::Operation *op, class UnionFind &ids);
+  // CompoundDims.cpp
+  /// Splits the dims that carry a reshape's merged factors into parts
+  /// (minor names), consistently along every identity and M edge.
+  void splitCompoundDims(llvm::ArrayRef<mlir::func::FuncOp> funcs,
+                         llvm::ArrayRef<TiedValues> tied);
+  /// Unites names of `op`'s tensors mapped by one factor (and part).
+  void identifyFactorNames(mlir::Operation *op, const ShardingRule &rule,
+                           UnionFind &ids);
   /// Identifies the names of two sites dim by dim (-1 or unequal ranks:
   /// nothing).
   void identifySites(int a, int b, UnionFind &ids);
@@ -262,10 +288,9 @@ private:
   std::string describePosition(llvm::ArrayRef<unsigned> nodeNames) const;
   void numberTopologically();
   void markSharedCallNodes(llvm::ArrayRef<mlir::func::FuncOp> funcs);
-  /// Calls fn(def site, use site, dim) for every M edge between names.
-  void forEachMapDim(
-      llvm::function_ref<void(unsigned def, unsigned use, unsigned dim)> fn)
-      const;
+  /// Calls fn(def name, use name) for every M edge between names.
+  void forEachMapName(
+      llvm::function_ref<void(unsigned defName, unsigned useName)> fn) const;
   void buildPathGraph(llvm::ArrayRef<TiedValues> tied);
   /// Out-edges followed by reaches() (vertices: the nodes, then one yield
   /// vertex per loop-carried node).
@@ -282,6 +307,8 @@ private:
   llvm::DenseMap<mlir::Value, unsigned> defSite;
   llvm::DenseMap<mlir::OpOperand *, unsigned> useSite;
   llvm::DenseMap<mlir::Operation *, unsigned> opNumber;
+  /// The sharding rule of every ruled op (computed once).
+  llvm::DenseMap<mlir::Operation *, ShardingRule> rules;
   unsigned numOpaqueOps = 0;
 
   std::vector<unsigned> nameNode;  ///< name -> node

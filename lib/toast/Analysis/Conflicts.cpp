@@ -91,11 +91,12 @@ void answerReachability(
 void NamedDimensionAnalysis::findConflicts() {
   llvm::DenseMap<uint64_t, unsigned> index;
   for (unsigned s = 0; s < sites.size(); ++s) {
-    const Site &site = sites[s];
-    for (unsigned d1 = 0; d1 < site.rank; ++d1)
-      for (unsigned d2 = d1 + 1; d2 < site.rank; ++d2) {
-        unsigned n1 = nameNode[site.firstName + d1];
-        unsigned n2 = nameNode[site.firstName + d2];
+    // Every name of the site, the minor parts of split dims included.
+    SmallVector<unsigned, 4> siteNames = getSiteNames(s);
+    for (unsigned d1 = 0; d1 < siteNames.size(); ++d1)
+      for (unsigned d2 = d1 + 1; d2 < siteNames.size(); ++d2) {
+        unsigned n1 = nameNode[siteNames[d1]];
+        unsigned n2 = nameNode[siteNames[d2]];
         if (n1 == n2 || nodeColor[n1] != nodeColor[n2])
           continue;
         auto [it, inserted] =
@@ -188,10 +189,11 @@ void NamedDimensionAnalysis::buildCompatibilitySets(
     auto it = index.find(pairKey(x, y));
     return it == index.end() ? -1 : static_cast<int>(it->second);
   };
-  auto carriesConflict = [&](const Site &s) {
-    for (unsigned i = 0; i < s.rank; ++i)
-      for (unsigned j = i + 1; j < s.rank; ++j)
-        if (lookup(nameNode[s.firstName + i], nameNode[s.firstName + j]) >= 0)
+  auto carriesConflict = [&](unsigned s) {
+    SmallVector<unsigned, 4> n = getSiteNames(s);
+    for (unsigned i = 0; i < n.size(); ++i)
+      for (unsigned j = i + 1; j < n.size(); ++j)
+        if (lookup(nameNode[n[i]], nameNode[n[j]]) >= 0)
           return true;
     return false;
   };
@@ -200,8 +202,8 @@ void NamedDimensionAnalysis::buildCompatibilitySets(
   // several places, is communication-free: every use can compute the layout
   // it wants locally, so none of its boxes constrains the others.
   std::vector<unsigned> conflictingUses(sites.size(), 0);
-  for (const Site &use : sites)
-    if (use.isUse() && carriesConflict(use))
+  for (auto [id, use] : llvm::enumerate(sites))
+    if (use.isUse() && carriesConflict(id))
       if (int def = getDefSite(use.value); def >= 0)
         ++conflictingUses[def];
   auto isCommunicationFree = [&](unsigned def) {
@@ -218,30 +220,30 @@ void NamedDimensionAnalysis::buildCompatibilitySets(
   std::vector<ReachQuery> across;
   // Paths are searched between name vertices: a loop's yield and result
   // are the end of an iteration, not its start (buildPathGraph).
-  auto vertex = [&](const Site &s, unsigned dim) {
-    return nameVertex[s.firstName + dim];
-  };
-  for (const Site &use : sites) {
-    if (!use.isUse() || use.rank < 2)
+  for (auto [useId, use] : llvm::enumerate(sites)) {
+    if (!use.isUse())
       continue;
     int def = getDefSite(use.value);
     if (def < 0 || sites[def].rank != use.rank || isCommunicationFree(def))
       continue;
-    const Site &d = sites[def];
-    for (unsigned i = 0; i < use.rank; ++i)
-      for (unsigned j = i + 1; j < use.rank; ++j) {
-        unsigned l = nameNode[use.firstName + i],
-                 r = nameNode[use.firstName + j];
-        unsigned n = nameNode[d.firstName + i], o = nameNode[d.firstName + j];
+    // A definition and its uses are split alike: their names align.
+    SmallVector<unsigned, 4> useNames = getSiteNames(useId);
+    SmallVector<unsigned, 4> defNames = getSiteNames(def);
+    if (useNames.size() < 2 || useNames.size() != defNames.size())
+      continue;
+    for (unsigned i = 0; i < useNames.size(); ++i)
+      for (unsigned j = i + 1; j < useNames.size(); ++j) {
+        unsigned l = nameNode[useNames[i]], r = nameNode[useNames[j]];
+        unsigned n = nameNode[defNames[i]], o = nameNode[defNames[j]];
         int cUse = lookup(l, r), cDef = lookup(n, o);
         if (cUse < 0 || cDef < 0 || cUse == cDef)
           continue;
         bool orientDef = conflicts[cDef].a != n;
         bool orientUse = conflicts[cUse].a != l;
-        across.push_back(
-            {vertex(d, i), vertex(use, j), (unsigned)boxes.size()});
-        across.push_back(
-            {vertex(d, j), vertex(use, i), (unsigned)boxes.size()});
+        across.push_back({nameVertex[defNames[i]], nameVertex[useNames[j]],
+                          (unsigned)boxes.size()});
+        across.push_back({nameVertex[defNames[j]], nameVertex[useNames[i]],
+                          (unsigned)boxes.size()});
         boxes.push_back(
             {(unsigned)cDef, (unsigned)cUse, orientDef != orientUse});
       }
@@ -298,8 +300,8 @@ NamedDimensionAnalysis::describePosition(ArrayRef<unsigned> nodeNames) const {
       os << s.value.getDefiningOp()->getName().getStringRef() << "#"
          << cast<OpResult>(s.value).getResultNumber();
     }
-    os << "[" << name.dim << "/" << s.rank << "] " << name.size
-       << (name.blocked ? " blocked" : "");
+    os << "[" << name.dim << "." << name.part << "/" << s.rank << "] "
+       << name.size << (name.blocked ? " blocked" : "");
     parts.push_back(std::move(part));
   }
   llvm::sort(parts);

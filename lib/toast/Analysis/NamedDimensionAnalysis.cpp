@@ -184,20 +184,27 @@ NamedDimensionAnalysis::NamedDimensionAnalysis(Operation *op) {
 
 void NamedDimensionAnalysis::run(ArrayRef<func::FuncOp> funcs) {
   assignNames(funcs);
+  for (func::FuncOp f : funcs)
+    walkFunction(f, [&](Operation *op) {
+      if (takesRule(op))
+        if (std::optional<ShardingRule> rule = getShardingRule(op))
+          rules.try_emplace(op, std::move(*rule));
+    });
+  SmallVector<TiedValues> tied;
+  for (func::FuncOp f : funcs)
+    if (!f.isExternal())
+      tied.emplace_back(f.getBody().front());
+  splitCompoundDims(funcs, tied);
   UnionFind ids;
   ids.resize(names.size());
-  SmallVector<TiedValues> tied;
-  for (func::FuncOp f : funcs) {
+  for (func::FuncOp f : funcs)
     walkFunction(f, [&](Operation *op) {
       addIdentities(op, ids);
       if (auto call = dyn_cast<func::CallOp>(op))
         addCallIdentities(call, ids);
     });
-    if (f.isExternal())
-      continue;
-    tied.emplace_back(f.getBody().front());
-    addTiedIdentities(tied.back(), ids);
-  }
+  for (const TiedValues &t : tied)
+    addTiedIdentities(t, ids);
   buildNodesAndColors(ids);
   markSharedCallNodes(funcs);
   buildPathGraph(tied);
@@ -262,61 +269,30 @@ int NamedDimensionAnalysis::getUseSite(OpOperand &use) const {
   return it == useSite.end() ? -1 : static_cast<int>(it->second);
 }
 
-void NamedDimensionAnalysis::addIdentities(Operation *op, UnionFind &ids) {
+bool NamedDimensionAnalysis::takesRule(Operation *op) const {
   // Terminators (func.return and the returns of loop and conditional
   // bodies) only pass values on; calls, loops and conditionals get their
   // identities from the data flow they describe, not from a rule.
   if (op->hasTrait<OpTrait::IsTerminator>() || isa<func::CallOp>(op) ||
       isDataFlowRegionOp(op))
-    return;
+    return false;
   bool hasNames = false;
   for (OpOperand &use : op->getOpOperands())
     hasNames |= useSite.count(&use) != 0;
   for (Value r : op->getResults())
     hasNames |= defSite.count(r) != 0;
-  if (!hasNames)
+  return hasNames;
+}
+
+void NamedDimensionAnalysis::addIdentities(Operation *op, UnionFind &ids) {
+  if (!takesRule(op))
     return;
-  std::optional<ShardingRule> rule = getShardingRule(op);
-  if (!rule) {
+  auto it = rules.find(op);
+  if (it == rules.end()) {
     ++numOpaqueOps;
     return;
   }
-  // First name seen per factor; every other dim of the factor joins it.
-  SmallVector<int64_t> first(rule->factors.size(), -1);
-  auto visit = [&](int site, ArrayRef<int64_t> dims) {
-    if (site < 0)
-      return;
-    const Site &s = sites[site];
-    for (unsigned d = 0; d < s.rank; ++d) {
-      Name &name = names[s.firstName + d];
-      int64_t f = d < dims.size() ? dims[d] : kNoFactor;
-      // A compound (reshaped) dimension is named through its major factor;
-      // its minor factors get no identity (docs/nda.md).
-      if (f < 0 || f >= static_cast<int64_t>(first.size()) ||
-          rule->factors[f].kind == FactorKind::NotTileable ||
-          rule->isMinorFactor(f)) {
-        name.blocked = true;
-        continue;
-      }
-      name.size = rule->factors[f].size;
-      if (first[f] < 0)
-        first[f] = s.firstName + d;
-      else
-        ids.unite(first[f], s.firstName + d);
-    }
-  };
-  for (OpOperand &use : op->getOpOperands()) {
-    unsigned i = use.getOperandNumber();
-    visit(getUseSite(use), i < rule->operandDims.size()
-                               ? ArrayRef<int64_t>(rule->operandDims[i])
-                               : ArrayRef<int64_t>());
-  }
-  for (OpResult r : op->getResults()) {
-    unsigned i = r.getResultNumber();
-    visit(getDefSite(r), i < rule->resultDims.size()
-                             ? ArrayRef<int64_t>(rule->resultDims[i])
-                             : ArrayRef<int64_t>());
-  }
+  identifyFactorNames(op, it->second, ids);
 }
 
 void NamedDimensionAnalysis::identifySites(int a, int b, UnionFind &ids) {
@@ -324,6 +300,10 @@ void NamedDimensionAnalysis::identifySites(int a, int b, UnionFind &ids) {
     return;
   for (unsigned d = 0; d < sites[a].rank; ++d)
     ids.unite(sites[a].firstName + d, sites[b].firstName + d);
+  // Sites of one extent are split alike (splitCompoundDims).
+  if (sites[a].numMinor == sites[b].numMinor)
+    for (unsigned k = 0; k < sites[a].numMinor; ++k)
+      ids.unite(sites[a].firstMinor + k, sites[b].firstMinor + k);
 }
 
 void NamedDimensionAnalysis::addCallIdentities(func::CallOp call,
@@ -378,9 +358,9 @@ void NamedDimensionAnalysis::buildNodesAndColors(UnionFind &ids) {
 
   // M edges between nodes, deduplicated, as CSR.
   std::vector<std::pair<unsigned, unsigned>> edges;
-  forEachMapDim([&](unsigned def, unsigned use, unsigned d) {
-    unsigned from = nameNode[sites[def].firstName + d];
-    unsigned to = nameNode[sites[use].firstName + d];
+  forEachMapName([&](unsigned def, unsigned use) {
+    unsigned from = nameNode[def];
+    unsigned to = nameNode[use];
     if (from != to)
       edges.push_back({from, to});
   });
@@ -431,16 +411,20 @@ void NamedDimensionAnalysis::buildNodesAndColors(UnionFind &ids) {
     colorNodes[fill[nodeColor[v]]++] = v;
 }
 
-void NamedDimensionAnalysis::forEachMapDim(
-    function_ref<void(unsigned def, unsigned use, unsigned dim)> fn) const {
-  for (auto [id, s] : llvm::enumerate(sites)) {
+void NamedDimensionAnalysis::forEachMapName(
+    function_ref<void(unsigned def, unsigned use)> fn) const {
+  for (const Site &s : sites) {
     if (!s.isUse())
       continue;
     int def = getDefSite(s.value);
     if (def < 0 || sites[def].rank != s.rank)
       continue;
     for (unsigned d = 0; d < s.rank; ++d)
-      fn(def, id, d);
+      fn(sites[def].firstName + d, s.firstName + d);
+    // A value's definition and uses are split alike (splitCompoundDims).
+    if (sites[def].numMinor == s.numMinor)
+      for (unsigned k = 0; k < s.numMinor; ++k)
+        fn(sites[def].firstMinor + k, s.firstMinor + k);
   }
 }
 
@@ -531,8 +515,10 @@ std::string NamedDimensionAnalysis::describeSite(unsigned id) const {
 }
 
 std::string NamedDimensionAnalysis::describeName(unsigned name) const {
-  return describeSite(names[name].site) + "[" +
-         std::to_string(names[name].dim) + "]";
+  // A minor part of a split dim: "[0.1]" is part 1 of dim 0.
+  const Name &n = names[name];
+  return describeSite(n.site) + "[" + std::to_string(n.dim) +
+         (n.part ? "." + std::to_string(n.part) : "") + "]";
 }
 
 void NamedDimensionAnalysis::buildPathGraph(ArrayRef<TiedValues> tied) {
@@ -571,9 +557,9 @@ void NamedDimensionAnalysis::buildPathGraph(ArrayRef<TiedValues> tied) {
     }
 
   std::vector<std::pair<unsigned, unsigned>> edges;
-  forEachMapDim([&](unsigned def, unsigned use, unsigned d) {
-    unsigned from = nameVertex[sites[def].firstName + d];
-    unsigned to = nameVertex[sites[use].firstName + d];
+  forEachMapName([&](unsigned def, unsigned use) {
+    unsigned from = nameVertex[def];
+    unsigned to = nameVertex[use];
     if (from != to && (from >= sharedCallNode.size() || !sharedCallNode[from]))
       edges.push_back({from, to});
   });

@@ -102,10 +102,18 @@ struct TestNdaColorsPass
     ModuleOp module = getOperation();
     NamedDimensionAnalysis nda(module);
     Builder b(module.getContext());
+    // A split dim lists the color of each part: "c9.c10" is B*S.
     auto colors = [&](Value v) {
       std::string s;
-      for (auto [i, c] : llvm::enumerate(nda.getColors(v)))
-        s += (i ? "," : "") + NamedDimensionAnalysis::colorLabel(c);
+      int site = nda.getDefSite(v);
+      if (site < 0)
+        return s;
+      for (unsigned d = 0; d < nda.getSites()[site].rank; ++d)
+        for (auto [k, n] : llvm::enumerate(nda.getDimNames(site, d)))
+          s += (k   ? "."
+                : d ? ","
+                    : "") +
+               NamedDimensionAnalysis::colorLabel(nda.getColorOfName(n));
       return s;
     };
     // Conflict markers per def site: "c3!" lists the conflicting colors.

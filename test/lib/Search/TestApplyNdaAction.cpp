@@ -48,6 +48,11 @@ struct TestApplyNdaActionPass
   Option<std::string> bits{*this, "bits",
                            llvm::cl::desc("Resolution bits: bit=value,...")};
   Option<std::string> axis{*this, "axis", llvm::cl::desc("Mesh axis")};
+  Option<std::string> before{
+      *this, "before",
+      llvm::cl::desc("Actions applied first, each arg:dim:axis (resolution "
+                     "bits 0), e.g. 0:0:B to shard the batch before the "
+                     "sequence")};
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -63,11 +68,44 @@ struct TestApplyNdaActionPass
       llvm::consumeError(device.takeError());
       return signalPassFailure();
     }
-    auto env = toast::search::NdaEnvironment::create(*func, *meshAttr, {axis},
-                                                     *device, {/*minDims=*/0});
+    // The actions to apply first: (arg, dim, axis).
+    SmallVector<std::tuple<int, int, std::string>> first;
+    SmallVector<std::string> searchAxes;
+    SmallVector<StringRef> steps;
+    StringRef(before).split(steps, ',', -1, false);
+    for (StringRef step : steps) {
+      SmallVector<StringRef, 3> parts;
+      step.split(parts, ':');
+      int a, d;
+      if (parts.size() != 3 || parts[0].getAsInteger(10, a) ||
+          parts[1].getAsInteger(10, d)) {
+        module.emitError("bad before option '") << before << "'";
+        return signalPassFailure();
+      }
+      first.push_back({a, d, parts[2].str()});
+      if (!llvm::is_contained(searchAxes, parts[2].str()))
+        searchAxes.push_back(parts[2].str());
+    }
+    if (!llvm::is_contained(searchAxes, axis.getValue()))
+      searchAxes.push_back(axis);
+    auto env = toast::search::NdaEnvironment::create(
+        *func, *meshAttr, searchAxes, *device, {/*minDims=*/0});
     if (failed(env))
       return signalPassFailure();
     const toast::NamedDimensionAnalysis &nda = (*env)->getAnalysis();
+    toast::search::SearchState state = (*env)->getInitialState();
+    for (auto &[a, d, on] : first) {
+      auto colors = nda.getColors(func->getArgument(a));
+      int action = d >= 0 && d < static_cast<int>(colors.size())
+                       ? (*env)->findAction(colors[d], {}, on)
+                       : -1;
+      if (action < 0 || !(*env)->isLegal(state, action)) {
+        func->emitError("no legal action for before=") << before;
+        return signalPassFailure();
+      }
+      (*env)->apply(state, action);
+      emitRemark(func->getLoc()) << (*env)->describeAction(action);
+    }
     int c = color;
     if (arg >= 0) {
       auto colors = nda.getColors(func->getArgument(arg));
@@ -94,7 +132,6 @@ struct TestApplyNdaActionPass
       func->emitError("no such action");
       return signalPassFailure();
     }
-    toast::search::SearchState state = (*env)->getInitialState();
     if (!(*env)->isLegal(state, action)) {
       func->emitError("action is not legal");
       return signalPassFailure();

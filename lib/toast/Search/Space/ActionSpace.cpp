@@ -62,24 +62,33 @@ static bool isShardableName(const NamedDimensionAnalysis &nda,
     return false;
   const NamedDimensionAnalysis::Site &site = nda.getSites()[n.site];
   const TiedValues &tied = rules.getTiedValues();
+  // The factor of the name: a compound dim's part n.part, else the dim's.
+  auto factorOf = [&](const ShardingRule &rule, bool isResult,
+                      unsigned tensor) -> int64_t {
+    SmallVector<int64_t, 2> fs = rule.getDimFactors(isResult, tensor, n.dim);
+    if (fs.empty())
+      return kNoFactor;
+    return fs.size() > 1 && n.part < fs.size() ? fs[n.part] : fs[0];
+  };
   auto isStatic = [](Value v) {
     auto type = dyn_cast<RankedTensorType>(v.getType());
     return type && type.hasStaticShape();
   };
   if (site.isUse()) {
+    // Tied classes and arguments tile whole dims: minor parts of their
+    // split dims stay out of loops and conditionals.
     if (tied.getEdgeOfSource(*site.use))
-      return isStatic(site.use->get());
+      return n.part == 0 && isStatic(site.use->get());
     Operation *user = site.use->getOwner();
     const ShardingRule *rule =
         program.contains(user) ? rules.getRule(user) : nullptr;
     if (!rule)
       return false;
-    int64_t f = rule->operandDims[site.use->getOperandNumber()][n.dim];
-    return f != kNoFactor && !rule->isMinorFactor(f) &&
-           rules.isLoopableFactor(user, f);
+    int64_t f = factorOf(*rule, false, site.use->getOperandNumber());
+    return f != kNoFactor && rules.isLoopableFactor(user, f);
   }
   if (tied.getEdgeOfTarget(site.value))
-    return isStatic(site.value);
+    return n.part == 0 && isStatic(site.value);
   if (auto arg = dyn_cast<BlockArgument>(site.value))
     return arg.getOwner() == &entry;
   auto result = cast<OpResult>(site.value);
@@ -88,9 +97,8 @@ static bool isShardableName(const NamedDimensionAnalysis &nda,
       program.contains(def) ? rules.getRule(def) : nullptr;
   if (!rule)
     return false;
-  int64_t f = rule->resultDims[result.getResultNumber()][n.dim];
-  return f != kNoFactor && !rule->isMinorFactor(f) &&
-         rules.isLoopableFactor(def, f);
+  int64_t f = factorOf(*rule, true, result.getResultNumber());
+  return f != kNoFactor && rules.isLoopableFactor(def, f);
 }
 
 /// How often a site's values are read or written per run of the program,
@@ -173,6 +181,31 @@ void NdaEnvironment::Impl::findShardableNodes() {
       nodeShardable[n] = 0;
 }
 
+void NdaEnvironment::Impl::findSplitParts() {
+  partsBefore.assign(nda.getNumNodes(), {});
+  partsAfter.assign(nda.getNumNodes(), {});
+  auto addOnce = [](llvm::SmallVector<unsigned, 1> &list, unsigned node) {
+    if (!llvm::is_contained(list, node))
+      list.push_back(node);
+  };
+  for (unsigned site = 0; site < nda.getSites().size(); ++site) {
+    const NamedDimensionAnalysis::Site &s = nda.getSites()[site];
+    if (!s.numMinor)
+      continue;
+    for (unsigned d = 0; d < s.rank; ++d) {
+      SmallVector<unsigned, 2> parts = nda.getDimNames(site, d);
+      for (unsigned i = 0; i < parts.size(); ++i)
+        for (unsigned j = i + 1; j < parts.size(); ++j) {
+          unsigned a = nda.getNode(parts[i]), b = nda.getNode(parts[j]);
+          if (a == b)
+            continue;
+          addOnce(partsAfter[a], b);
+          addOnce(partsBefore[b], a);
+        }
+    }
+  }
+}
+
 /// Groups of nodes that must carry pairwise distinct axes: the dims of one
 /// site, the factors of one ruled op.
 static std::vector<std::vector<unsigned>>
@@ -186,15 +219,19 @@ buildConstraintGroups(const NamedDimensionAnalysis &nda,
     if (nodes.size() > 1)
       groups.push_back(std::move(nodes));
   };
-  for (const NamedDimensionAnalysis::Site &site : nda.getSites()) {
+  // Every name of a site, the parts of split dims included.
+  auto siteNodes = [&](unsigned site, std::vector<unsigned> &nodes) {
+    for (unsigned n : nda.getSiteNames(site))
+      nodes.push_back(nda.getNode(n));
+  };
+  for (unsigned site = 0; site < nda.getSites().size(); ++site) {
     std::vector<unsigned> nodes;
-    for (unsigned d = 0; d < site.rank; ++d)
-      nodes.push_back(nda.getNode(site.firstName + d));
+    siteNodes(site, nodes);
     add(std::move(nodes));
   }
   // Factors of an op: all its operand and result dims together.
   llvm::DenseMap<Operation *, std::vector<unsigned>> opNodes;
-  for (const NamedDimensionAnalysis::Site &site : nda.getSites()) {
+  for (auto [id, site] : llvm::enumerate(nda.getSites())) {
     Operation *op =
         site.isUse() ? site.use->getOwner() : site.value.getDefiningOp();
     // A loop's or conditional's values are tied classes of their own (one
@@ -202,8 +239,7 @@ buildConstraintGroups(const NamedDimensionAnalysis &nda,
     // carried values may take one axis.
     if (!op || isDataFlowRegionOp(op) || op->hasTrait<OpTrait::IsTerminator>())
       continue;
-    for (unsigned d = 0; d < site.rank; ++d)
-      opNodes[op].push_back(nda.getNode(site.firstName + d));
+    siteNodes(id, opNodes[op]);
   }
   // Distinct factors of one op may share a node only if identified, so
   // the union of all its dims' nodes is the set of its factor nodes.
@@ -234,7 +270,8 @@ argumentFreeSignature(const NamedDimensionAnalysis &nda, unsigned color) {
     } else {
       return std::nullopt;
     }
-    signature.push_back(where + " dim " + std::to_string(name.dim) + " size " +
+    signature.push_back(where + " dim " + std::to_string(name.dim) + "." +
+                        std::to_string(name.part) + " size " +
                         std::to_string(name.size) + " rank " +
                         std::to_string(site.rank));
   }
@@ -254,12 +291,22 @@ static std::vector<unsigned> buildFamilies(const NamedDimensionAnalysis &nda,
   };
   if (mirror) {
     func::FuncOp entry = nda.getEntry();
+    // The colors of every name of an argument: its dims, then the parts of
+    // its split dims (grouped arguments are split alike).
+    auto argColors = [&](unsigned arg) {
+      SmallVector<unsigned> colors;
+      int site = nda.getDefSite(entry.getArgument(arg));
+      if (site >= 0)
+        for (unsigned n : nda.getSiteNames(site))
+          colors.push_back(nda.getColorOfName(n));
+      return colors;
+    };
     for (const auto &group : nda.getArgumentGroups()) {
       if (group.size() < 2)
         continue;
-      SmallVector<unsigned> first = nda.getColors(entry.getArgument(group[0]));
+      SmallVector<unsigned> first = argColors(group[0]);
       for (unsigned arg : llvm::drop_begin(group)) {
-        SmallVector<unsigned> colors = nda.getColors(entry.getArgument(arg));
+        SmallVector<unsigned> colors = argColors(arg);
         for (size_t d = 0; d < std::min(first.size(), colors.size()); ++d) {
           unsigned a = find(first[d]), b = find(colors[d]);
           if (a != b)
@@ -466,6 +513,15 @@ bool NdaEnvironment::Impl::canTake(const SearchState &state, unsigned node,
     return false;
   if (!canShardNode(node, state.nodeAxes[node], axisSize))
     return false;
+  for (unsigned p : partsBefore[node]) {
+    AxisMask before = state.nodeAxes[p];
+    if (maskProduct(before) != nodeGcd[p] ||
+        (before >> axis) != 0) // An axis after this one tiles p.
+      return false;
+  }
+  for (unsigned q : partsAfter[node])
+    if (state.nodeAxes[q])
+      return false;
   for (unsigned g : nodeGroups[node])
     for (unsigned m : groups[g])
       if (state.nodeAxes[m] & bit)

@@ -477,23 +477,16 @@ void Evaluation::findFusions() {
     if (v.uses.size() != 1 || v.uses[0].second < 0)
       continue;
     auto [outerAxis, outerFactor] = nests[i].front();
-    int dim = -1;
-    for (auto [d, f] : llvm::enumerate(p.resultDims[0]))
-      if (f == static_cast<int64_t>(outerFactor))
-        dim = d;
+    int dim = p.resultDim(0, outerFactor);
     if (dim < 0)
       continue;
     unsigned user = v.uses[0].first;
     const ProgramOp &u = prog.ops[user];
-    const auto &dims = u.operandDims[v.uses[0].second];
     // The reader's loops that slice this operand, outermost first.
     llvm::SmallVector<std::pair<unsigned, int>, 4> slicing; // (level, dim)
-    for (auto [level, entry] : llvm::enumerate(nests[user])) {
-      auto it = llvm::find(dims, static_cast<int64_t>(entry.second));
-      if (it != dims.end())
-        slicing.push_back({static_cast<unsigned>(level),
-                           static_cast<int>(it - dims.begin())});
-    }
+    for (auto [level, entry] : llvm::enumerate(nests[user]))
+      if (int d = u.operandDim(v.uses[0].second, entry.second); d >= 0)
+        slicing.push_back({static_cast<unsigned>(level), d});
     if (slicing.empty() || nests[user][slicing[0].first].first != outerAxis ||
         slicing[0].second != dim)
       continue;
@@ -503,10 +496,7 @@ void Evaluation::findFusions() {
     fusedLevels[i].push_back(depth);
     for (size_t j = 1; j < slicing.size() && j < nests[i].size(); ++j) {
       auto [axis, factor] = nests[i][j];
-      int tiled = -1;
-      for (auto [d, f] : llvm::enumerate(p.resultDims[0]))
-        if (f == static_cast<int64_t>(factor))
-          tiled = d;
+      int tiled = p.resultDim(0, factor);
       if (axis != nests[user][slicing[j].first].first ||
           tiled != slicing[j].second)
         break;

@@ -16,9 +16,8 @@ DimAxes Evaluation::useSlicing(unsigned op, int operand) const {
   const ProgramOp &p = prog.ops[op];
   DimAxes dims(p.operandDims[operand].size(), 0);
   for (auto [axis, factor] : nests[op])
-    for (auto [d, f] : llvm::enumerate(p.operandDims[operand]))
-      if (f == static_cast<int64_t>(factor))
-        dims[d] = listAppend(dims[d], axis);
+    if (int d = p.operandDim(operand, factor); d >= 0)
+      dims[d] = listAppend(dims[d], axis);
   return dims;
 }
 
@@ -33,16 +32,13 @@ void Evaluation::buildChains() {
     llvm::SmallVector<std::pair<unsigned, int>, 4> levels;
     if (value.defOp < 0) {
       for (unsigned axis = 0; axis < impl.axisNames.size(); ++axis)
-        for (auto [d, node] : llvm::enumerate(value.dimNode))
-          if (node >= 0 && (state.nodeAxes[node] >> axis & 1))
+        for (unsigned d = 0; d < value.dimNode.size(); ++d)
+          if (value.carriesAxis(state, d, axis))
             levels.push_back({axis, static_cast<int>(d)});
     } else {
       const ProgramOp &p = prog.ops[value.defOp];
       for (auto [axis, factor] : nests[value.defOp]) {
-        int dim = -1;
-        for (auto [d, f] : llvm::enumerate(p.resultDims[value.resultNumber]))
-          if (f == static_cast<int64_t>(factor))
-            dim = d;
+        int dim = p.resultDim(value.resultNumber, factor);
         if (dim >= 0 || p.factorReduction[factor])
           levels.push_back({axis, dim});
       }
@@ -364,12 +360,11 @@ void Evaluation::planValue(unsigned value) {
       !plan.gathers.empty()) {
     auto [axis, dim] = plan.gathers.front();
     const ProgramOp &reader = prog.ops[v.uses[0].first];
-    const auto &dims = reader.operandDims[v.uses[0].second];
     for (auto [readerAxis, factor] : nests[v.uses[0].first]) {
-      auto it = llvm::find(dims, static_cast<int64_t>(factor));
-      if (it == dims.end())
+      int readerDim = reader.operandDim(v.uses[0].second, factor);
+      if (readerDim < 0)
         continue;
-      if (readerAxis == axis && static_cast<unsigned>(it - dims.begin()) == dim)
+      if (readerAxis == axis && static_cast<unsigned>(readerDim) == dim)
         usePlans[v.firstUse].gatherAtDef = false;
       break;
     }

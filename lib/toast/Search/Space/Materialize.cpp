@@ -45,9 +45,10 @@ namedNest(const NdaEnvironment::Impl &impl,
 static LogicalResult writeOpNest(const NdaEnvironment::Impl &impl,
                                  const SearchState &state,
                                  partition::ShardingState &sharding,
-                                 Operation *op, ArrayRef<int> factorNode) {
+                                 Operation *op, ArrayRef<int> factorNode,
+                                 ArrayRef<std::pair<unsigned, int>> minor) {
   if (failed(sharding.setLoopNest(
-          op, namedNest(impl, impl.getNest(state, factorNode)))))
+          op, namedNest(impl, impl.getNest(state, factorNode, minor)))))
     return failure();
   for (Value result : op->getResults())
     if (failed(sharding.setExplicitTiling(result, {})))
@@ -67,7 +68,8 @@ static LogicalResult writeRegions(const NdaEnvironment::Impl &impl,
     return sharding.getFunction().emitError(
         "materialize: the function's loops are not the analysed ones");
   for (auto [op, p] : llvm::zip_equal(nested, program.nestedOps))
-    if (p.ruled && failed(writeOpNest(impl, state, sharding, op, p.factorNode)))
+    if (p.ruled && failed(writeOpNest(impl, state, sharding, op, p.factorNode,
+                                      p.minorNodes)))
       return failure();
   for (auto [e, dimNodes] : llvm::enumerate(program.edgeDimNodes))
     if (failed(sharding.setEdgeNest(
@@ -92,15 +94,15 @@ static LogicalResult writeState(const NdaEnvironment::Impl &impl,
     const ProgramValue &v = program.values[arg.getArgNumber()];
     SmallVector<partition::AxisDim> tiling;
     for (unsigned axis = 0; axis < impl.axisNames.size(); ++axis)
-      for (auto [d, node] : llvm::enumerate(v.dimNode))
-        if (node >= 0 && (state.nodeAxes[node] >> axis & 1))
+      for (unsigned d = 0; d < v.dimNode.size(); ++d)
+        if (v.carriesAxis(state, d, axis))
           tiling.push_back({impl.axisNames[axis], static_cast<int64_t>(d)});
     if (failed(sharding.setExplicitTiling(arg, tiling)))
       return failure();
   }
   for (auto [op, p] : llvm::zip_equal(block, program.ops))
-    if (p.ruled &&
-        failed(writeOpNest(impl, state, sharding, &op, p.factorNode)))
+    if (p.ruled && failed(writeOpNest(impl, state, sharding, &op, p.factorNode,
+                                      p.minorNodes)))
       return failure();
   return writeRegions(impl, state, sharding);
 }
@@ -122,6 +124,14 @@ NdaEnvironment::Impl::importState(partition::ShardingState &sharding) const {
     auto it = llvm::find(axisNames, axis);
     return it == axisNames.end() ? -1 : it - axisNames.begin();
   };
+  // Levels tile a split dim major part first: an axis goes to the first
+  // part not yet fully tiled.
+  auto nextPart = [&](ArrayRef<int> parts) {
+    for (int node : parts)
+      if (node < 0 || maskProduct(state.nodeAxes[node]) < nodeGcd[node])
+        return node;
+    return parts.back();
+  };
   Block &block = entry.getBody().front();
   auto fail = [&](Location loc, const Twine &why) {
     return emitError(loc, "automatic partitioning cannot start from this "
@@ -132,7 +142,11 @@ NdaEnvironment::Impl::importState(partition::ShardingState &sharding) const {
     const ProgramValue &v = program.values[arg.getArgNumber()];
     for (const partition::AxisDim &level : sharding.getExplicitTiling(arg)) {
       int axis = axisIndex(level.axis);
-      int node = v.dimNode[level.dim];
+      SmallVector<int, 2> parts{v.dimNode[level.dim]};
+      for (auto [d, minor] : v.minorNodes)
+        if (d == level.dim)
+          parts.push_back(minor);
+      int node = nextPart(parts);
       if (axis < 0 || node < 0)
         return fail(arg.getLoc(), "argument tiled on a dimension the search "
                                   "cannot express");
@@ -140,13 +154,20 @@ NdaEnvironment::Impl::importState(partition::ShardingState &sharding) const {
     }
   }
   // The nodes an op's (or a tied class's) loops put axes on.
-  auto addLevels = [&](Operation *op, ArrayRef<partition::AxisFactor> nest,
-                       ArrayRef<int> factorNode) -> LogicalResult {
+  auto addLevels =
+      [&](Operation *op, ArrayRef<partition::AxisFactor> nest,
+          ArrayRef<int> factorNode,
+          ArrayRef<std::pair<unsigned, int>> minor = {}) -> LogicalResult {
     for (const partition::AxisFactor &level : nest) {
       int axis = axisIndex(level.axis);
-      int node = level.factor < static_cast<int64_t>(factorNode.size())
-                     ? factorNode[level.factor]
-                     : -1;
+      SmallVector<int, 2> parts{level.factor <
+                                        static_cast<int64_t>(factorNode.size())
+                                    ? factorNode[level.factor]
+                                    : -1};
+      for (auto [f, node] : minor)
+        if (f == level.factor)
+          parts.push_back(node);
+      int node = nextPart(parts);
       if (axis < 0 || node < 0)
         return fail(op->getLoc(), "op loops over a factor the search cannot "
                                   "express");
@@ -155,24 +176,24 @@ NdaEnvironment::Impl::importState(partition::ShardingState &sharding) const {
     return success();
   };
   for (auto [op, p] : llvm::zip_equal(block, program.ops))
-    if (p.ruled &&
-        failed(addLevels(&op, sharding.getLoopNest(&op), p.factorNode)))
+    if (p.ruled && failed(addLevels(&op, sharding.getLoopNest(&op),
+                                    p.factorNode, p.minorNodes)))
       return failure();
   // Body ops and tied classes.
   SmallVector<Operation *> nested = getNestedOps(entry);
   if (nested.size() != program.nestedOps.size())
     return fail(entry.getLoc(), "the function's loops changed");
   for (auto [op, p] : llvm::zip_equal(nested, program.nestedOps))
-    if (p.ruled &&
-        failed(addLevels(op, sharding.getLoopNest(op), p.factorNode)))
+    if (p.ruled && failed(addLevels(op, sharding.getLoopNest(op), p.factorNode,
+                                    p.minorNodes)))
       return failure();
   for (auto [e, edge] : llvm::enumerate(sharding.getTiedValues().getEdges()))
     if (failed(addLevels(edge.owner, sharding.getEdgeNest(edge),
                          program.edgeDimNodes[e])))
       return failure();
   for (auto [op, p] : llvm::zip_equal(nested, program.nestedOps))
-    if (p.ruled &&
-        getNest(state, p.factorNode).size() != sharding.getLoopNest(op).size())
+    if (p.ruled && getNest(state, p.factorNode, p.minorNodes).size() !=
+                       sharding.getLoopNest(op).size())
       return fail(op->getLoc(), "ops of one dimension-graph node loop "
                                 "differently");
   // Every op and argument must see exactly what the state says.
@@ -198,6 +219,8 @@ NdaEnvironment::Impl::importState(partition::ShardingState &sharding) const {
     for (int node : v.dimNode)
       if (node >= 0)
         levels += llvm::popcount(state.nodeAxes[node]);
+    for (auto [d, node] : v.minorNodes)
+      levels += llvm::popcount(state.nodeAxes[node]);
     if (levels != sharding.getExplicitTiling(arg).size())
       return fail(arg.getLoc(), "an argument is tiled differently from the "
                                 "ops that read it");

@@ -110,31 +110,47 @@ static void describeRule(const NamedDimensionAnalysis &nda,
     p.factorSize[f] = rule->factors[f].size;
     p.factorReduction[f] = rule->factors[f].kind == FactorKind::Reduction;
   }
-  // A compound (reshaped) dimension is modelled through its major factor.
-  auto majorOnly = [&](ArrayRef<int64_t> dims) {
-    SmallVector<int64_t, 4> out(dims);
-    for (int64_t &f : out)
-      if (f != kNoFactor && rule->isMinorFactor(f))
-        f = kNoFactor;
-    return out;
-  };
+  // A compound (reshaped) dim maps its major factor in operandDims /
+  // resultDims and its minor factors in minorFactors.
   for (const auto &dims : rule->operandDims)
-    p.operandDims.push_back(majorOnly(dims));
+    p.operandDims.emplace_back(dims.begin(), dims.end());
   for (const auto &dims : rule->resultDims)
-    p.resultDims.push_back(majorOnly(dims));
-  auto setNode = [&](int site, unsigned dim, int64_t f) {
-    if (site < 0 || f == kNoFactor)
+    p.resultDims.emplace_back(dims.begin(), dims.end());
+  p.minorFactors.assign(rule->minorFactors.begin(), rule->minorFactors.end());
+  auto nodeOf = [&](unsigned name, int64_t f) -> int {
+    unsigned node = nda.getNode(name);
+    return shardable[node] && rules.isLoopableFactor(op, f) ? node : -1;
+  };
+  // The nodes of a dim's parts: a compound dim split alike maps part k to
+  // factor k; a split dim mapped whole by one factor adds minor parts to
+  // it.
+  auto setNodes = [&](int site, bool isResult, unsigned tensor) {
+    if (site < 0)
       return;
-    unsigned node = nda.getNode(nda.getSites()[site].firstName + dim);
-    if (shardable[node] && rules.isLoopableFactor(op, f))
-      p.factorNode[f] = node;
+    for (unsigned d = 0; d < nda.getSites()[site].rank; ++d) {
+      SmallVector<int64_t, 2> fs = rule->getDimFactors(isResult, tensor, d);
+      SmallVector<unsigned, 2> parts = nda.getDimNames(site, d);
+      if (fs.empty())
+        continue;
+      if (fs.size() == parts.size()) {
+        for (auto [f, name] : llvm::zip(fs, parts))
+          if (int node = nodeOf(name, f); node >= 0)
+            p.factorNode[f] = node;
+        continue;
+      }
+      if (int node = nodeOf(parts[0], fs[0]); node >= 0)
+        p.factorNode[fs[0]] = node;
+      for (unsigned k = 1; fs.size() == 1 && k < parts.size(); ++k) {
+        std::pair<unsigned, int> minor{fs[0], nodeOf(parts[k], fs[0])};
+        if (minor.second >= 0 && !llvm::is_contained(p.minorNodes, minor))
+          p.minorNodes.push_back(minor);
+      }
+    }
   };
   for (OpOperand &use : op->getOpOperands())
-    for (auto [d, f] : llvm::enumerate(p.operandDims[use.getOperandNumber()]))
-      setNode(nda.getUseSite(use), d, f);
+    setNodes(nda.getUseSite(use), false, use.getOperandNumber());
   for (OpResult result : op->getResults())
-    for (auto [d, f] : llvm::enumerate(p.resultDims[result.getResultNumber()]))
-      setNode(nda.getDefSite(result), d, f);
+    setNodes(nda.getDefSite(result), true, result.getResultNumber());
 }
 
 /// The ops of loop and conditional bodies with their factor nodes, and the
@@ -150,7 +166,8 @@ static void describeBodies(const NamedDimensionAnalysis &nda,
                   return;
                 ProgramOp p;
                 describeRule(nda, rules, shardable, op, p);
-                program.nestedOps.push_back({p.ruled, p.factorNode});
+                program.nestedOps.push_back(
+                    {p.ruled, p.factorNode, p.minorNodes});
               });
   for (const TiedValues::Edge &edge : rules.getTiedValues().getEdges()) {
     llvm::SmallVector<int, 4> nodes;
@@ -203,6 +220,10 @@ void NdaEnvironment::Impl::buildProgram() {
         unsigned node = nda.getNode(nda.getSites()[site].firstName + d);
         if (nodeShardable[node])
           pv.dimNode[d] = node;
+        SmallVector<unsigned, 2> parts = nda.getDimNames(site, d);
+        for (unsigned k = 1; k < parts.size(); ++k)
+          if (unsigned minor = nda.getNode(parts[k]); nodeShardable[minor])
+            pv.minorNodes.push_back({d, static_cast<int>(minor)});
       }
     pv.defOp = defOp;
     pv.resultNumber = resultNumber;

@@ -79,6 +79,7 @@ LogicalResult NdaEnvironment::Impl::initialize(ArrayRef<std::string> axes) {
   warnUncountedLoops(entry);
   rules = std::make_unique<partition::ShardingState>(entry, mesh);
   findShardableNodes();
+  findSplitParts();
   buildActions();
   buildProgram();
   initial.nodeAxes.assign(nda.getNumNodes(), 0);
@@ -89,17 +90,22 @@ LogicalResult NdaEnvironment::Impl::initialize(ArrayRef<std::string> axes) {
   return success();
 }
 
-SmallVector<std::pair<unsigned, unsigned>, 4>
-NdaEnvironment::Impl::getNest(const SearchState &state,
-                              ArrayRef<int> factorNode) const {
+SmallVector<std::pair<unsigned, unsigned>, 4> NdaEnvironment::Impl::getNest(
+    const SearchState &state, ArrayRef<int> factorNode,
+    ArrayRef<std::pair<unsigned, int>> minorNodes) const {
   SmallVector<std::pair<unsigned, unsigned>, 4> nest;
-  for (auto [f, node] : llvm::enumerate(factorNode)) {
+  auto add = [&](unsigned f, int node) {
     if (node < 0)
-      continue;
+      return;
     for (AxisMask m = state.nodeAxes[node]; m; m &= m - 1)
-      nest.push_back({static_cast<unsigned>(llvm::countr_zero(m)),
-                      static_cast<unsigned>(f)});
-  }
+      nest.push_back({static_cast<unsigned>(llvm::countr_zero(m)), f});
+  };
+  for (auto [f, node] : llvm::enumerate(factorNode))
+    add(f, node);
+  // A split dim's minor parts take later mesh axes than its major part
+  // (canTake), so mesh order tiles the factor major part first.
+  for (auto [f, node] : minorNodes)
+    add(f, node);
   llvm::sort(nest);
   return nest;
 }

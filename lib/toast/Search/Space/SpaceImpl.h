@@ -26,6 +26,9 @@ struct ProgramValue {
   int64_t elementBytes = 0;
   /// Node of each definition dim, -1 where the dim cannot be sharded.
   llvm::SmallVector<int, 4> dimNode;
+  /// The minor parts of split dims (a flatten's B*S: S), major to minor:
+  /// (dim, node). Their axes tile the dim after the dimNode's.
+  llvm::SmallVector<std::pair<unsigned, int>, 0> minorNodes;
   /// Defining program op, or -1 for entry arguments.
   int defOp = -1;
   unsigned resultNumber = 0;
@@ -34,6 +37,18 @@ struct ProgramValue {
   llvm::SmallVector<std::pair<unsigned, int>, 2> uses;
   /// Global number of uses[0] (uses are numbered value by value).
   unsigned firstUse = 0;
+  /// Whether dim `d` (its major or a minor part) carries mesh axis `axis`.
+  bool carriesAxis(const SearchState &state, unsigned d, unsigned axis) const {
+    auto has = [&](int node) {
+      return node >= 0 && (state.nodeAxes[node] >> axis & 1);
+    };
+    if (has(dimNode[d]))
+      return true;
+    for (auto [dim, node] : minorNodes)
+      if (dim == d && has(node))
+        return true;
+    return false;
+  }
   int64_t getNumElements() const {
     int64_t n = 1;
     for (int64_t d : shape)
@@ -66,9 +81,33 @@ struct ProgramOp {
   llvm::SmallVector<int, 4> factorNode;
   llvm::SmallVector<int64_t, 4> factorSize;
   llvm::SmallVector<bool, 4> factorReduction;
-  /// Rule maps (copied from the sharding rule).
+  /// The minor parts of factors that map split dims whole (the rows of a
+  /// matmul between a flatten and the unflatten: S of B*S), major to minor:
+  /// (factor, node). Their axes tile the factor after factorNode's.
+  llvm::SmallVector<std::pair<unsigned, int>, 0> minorNodes;
+  /// Rule maps (copied from the sharding rule): the major factor of each
+  /// dim, and a reshape's minor factors of compound dims.
   llvm::SmallVector<llvm::SmallVector<int64_t, 4>, 2> operandDims;
   llvm::SmallVector<llvm::SmallVector<int64_t, 4>, 1> resultDims;
+  llvm::SmallVector<MinorFactor, 0> minorFactors;
+  /// The operand / result dim `factor` maps (as major or minor factor), or
+  /// -1.
+  int operandDim(unsigned operand, int64_t factor) const {
+    return dimOf(false, operand, factor);
+  }
+  int resultDim(unsigned result, int64_t factor) const {
+    return dimOf(true, result, factor);
+  }
+  int dimOf(bool isResult, unsigned tensor, int64_t factor) const {
+    const auto &dims = isResult ? resultDims[tensor] : operandDims[tensor];
+    for (auto [d, f] : llvm::enumerate(dims))
+      if (f == factor)
+        return d;
+    for (const MinorFactor &m : minorFactors)
+      if (m.isResult == isResult && m.tensor == tensor && m.factor == factor)
+        return m.dim;
+    return -1;
+  }
   /// Program values of the operands (-1: not a top-level value) and
   /// results; values captured by nested regions are extra operands.
   llvm::SmallVector<int, 2> operands;
@@ -96,8 +135,10 @@ struct ProgramOp {
 /// through the reference path (NdaEnvironment::Impl::price).
 struct NestedOp {
   bool ruled = false;
-  /// The node of each rule factor (-1: never sharded), as ProgramOp's.
+  /// The node of each rule factor (-1: never sharded) and the minor parts,
+  /// as ProgramOp's.
   llvm::SmallVector<int, 4> factorNode;
+  llvm::SmallVector<std::pair<unsigned, int>, 0> minorNodes;
 };
 
 /// Everything state-independent the analytic cost needs.
@@ -167,11 +208,13 @@ public:
   /// order.
   llvm::SmallVector<std::pair<unsigned, unsigned>, 4>
   getNest(const SearchState &state, unsigned i) const {
-    return getNest(state, program.ops[i].factorNode);
+    return getNest(state, program.ops[i].factorNode, program.ops[i].minorNodes);
   }
-  /// The nest of an op (or a tied class) whose factors have these nodes.
+  /// The nest of an op (or a tied class) whose factors have these nodes
+  /// (and minor parts: (factor, node)).
   llvm::SmallVector<std::pair<unsigned, unsigned>, 4>
-  getNest(const SearchState &state, llvm::ArrayRef<int> factorNode) const;
+  getNest(const SearchState &state, llvm::ArrayRef<int> factorNode,
+          llvm::ArrayRef<std::pair<unsigned, int>> minorNodes = {}) const;
   int64_t maskProduct(AxisMask mask) const { return maskProducts[mask]; }
   /// The simulator options the cost follows (donate, tf32).
   sim::SimulationOptions getSimulationOptions() const {
@@ -228,6 +271,13 @@ public:
   /// it shares a site or an op with carries the axis, and its sizes divide.
   bool canTake(const SearchState &state, unsigned node, unsigned axis,
                int64_t axisSize) const;
+  /// Per node: the nodes of the parts before / after it in split dims
+  /// (B before S in B*S). A part takes an axis only once every part
+  /// before it is fully tiled on earlier mesh axes and no part after it is
+  /// tiled: only then is the dim's tiling a block tiling (as
+  /// ShardingRule::canTileNext requires of a reshape's compound dims).
+  std::vector<llvm::SmallVector<unsigned, 1>> partsBefore, partsAfter;
+  void findSplitParts();
   /// Adds the actions of one color family (every resolution, every axis);
   /// returns whether some of its nodes meet at a site or an op (and so
   /// were left out of its actions).
