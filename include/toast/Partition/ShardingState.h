@@ -153,9 +153,10 @@ public:
   bool isIndexedByBody(mlir::BlockArgument arg, int64_t dim);
   /// Whether `value` is carried into a loop whose body indexes `dim`.
   bool isStackedDim(mlir::Value value, int64_t dim);
-  /// The manual axes of the shard_map regions enclosing `value` (a body
-  /// value is per device on them: it is never tiled on them).
-  llvm::SmallVector<std::string> getManualAxes(mlir::Value value);
+  /// The manual axes of the shard_map regions enclosing `block` (its values
+  /// are per device on them: they are never tiled on them, and its ops
+  /// never loop over them).
+  static llvm::SmallVector<std::string> getManualAxes(mlir::Block *block);
   /// Size of a mesh axis (the axis must exist).
   int64_t axisSize(llvm::StringRef axis) const;
 

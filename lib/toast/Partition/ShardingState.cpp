@@ -127,9 +127,9 @@ static bool isFixed(ArrayRef<std::string> fixedAxes, StringRef axis) {
   return llvm::is_contained(fixedAxes, axis);
 }
 
-SmallVector<std::string> ShardingState::getManualAxes(Value value) {
+SmallVector<std::string> ShardingState::getManualAxes(Block *block) {
   SmallVector<std::string> axes;
-  for (Operation *op = value.getParentBlock()->getParentOp(); op;
+  for (Operation *op = block->getParentOp(); op;
        op = op->getParentOp())
     if (auto region = dyn_cast<DataFlowEdgeOpInterface>(op))
       for (StringRef axis : region.getRegionManualAxes())
@@ -355,7 +355,7 @@ LogicalResult ShardingState::tile(Value value, int64_t dim, StringRef axis) {
   if (dim < 0 || dim >= type.getRank())
     return emitError(loc) << "tile: dimension " << dim
                           << " is out of range for " << type;
-  if (isFixed(getManualAxes(value), axis))
+  if (isFixed(getManualAxes(value.getParentBlock()), axis))
     return emitError(loc) << "tile: the value is in a shard_map body that is "
                              "manual on axis \""
                           << axis << "\"; only its free axes can tile it";

@@ -45,9 +45,10 @@ namedNest(const NdaEnvironment::Impl &impl,
 static LogicalResult writeOpNest(const NdaEnvironment::Impl &impl,
                                  const SearchState &state,
                                  partition::ShardingState &sharding,
-                                 Operation *op, ArrayRef<int> factorNode) {
+                                 Operation *op, ArrayRef<int> factorNode,
+                                 AxisMask fixed = 0) {
   if (failed(sharding.setLoopNest(
-          op, namedNest(impl, impl.getNest(state, factorNode)))))
+          op, namedNest(impl, impl.getNest(state, factorNode, fixed)))))
     return failure();
   for (Value result : op->getResults())
     if (failed(sharding.setExplicitTiling(result, {})))
@@ -67,11 +68,13 @@ static LogicalResult writeRegions(const NdaEnvironment::Impl &impl,
     return sharding.getFunction().emitError(
         "materialize: the function's loops are not the analysed ones");
   for (auto [op, p] : llvm::zip_equal(nested, program.nestedOps))
-    if (p.ruled && failed(writeOpNest(impl, state, sharding, op, p.factorNode)))
+    if (p.ruled &&
+        failed(writeOpNest(impl, state, sharding, op, p.factorNode, p.fixed)))
       return failure();
   for (auto [e, dimNodes] : llvm::enumerate(program.edgeDimNodes))
     if (failed(sharding.setEdgeNest(
-            e, namedNest(impl, impl.getNest(state, dimNodes)))))
+            e, namedNest(impl, impl.getNest(state, dimNodes,
+                                            program.edgeFixed[e])))))
       return failure();
   return success();
 }
@@ -171,8 +174,8 @@ NdaEnvironment::Impl::importState(partition::ShardingState &sharding) const {
                          program.edgeDimNodes[e])))
       return failure();
   for (auto [op, p] : llvm::zip_equal(nested, program.nestedOps))
-    if (p.ruled &&
-        getNest(state, p.factorNode).size() != sharding.getLoopNest(op).size())
+    if (p.ruled && getNest(state, p.factorNode, p.fixed).size() !=
+                       sharding.getLoopNest(op).size())
       return fail(op->getLoc(), "ops of one dimension-graph node loop "
                                 "differently");
   // Every op and argument must see exactly what the state says.

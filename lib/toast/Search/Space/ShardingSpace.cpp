@@ -91,17 +91,27 @@ LogicalResult NdaEnvironment::Impl::initialize(ArrayRef<std::string> axes) {
 
 SmallVector<std::pair<unsigned, unsigned>, 4>
 NdaEnvironment::Impl::getNest(const SearchState &state,
-                              ArrayRef<int> factorNode) const {
+                              ArrayRef<int> factorNode, AxisMask fixed) const {
   SmallVector<std::pair<unsigned, unsigned>, 4> nest;
   for (auto [f, node] : llvm::enumerate(factorNode)) {
     if (node < 0)
       continue;
-    for (AxisMask m = state.nodeAxes[node]; m; m &= m - 1)
+    // A shard_map body is per device on its manual axes: a node sharded
+    // on one (the region's operand, outside) is already split there.
+    for (AxisMask m = state.nodeAxes[node] & ~fixed; m; m &= m - 1)
       nest.push_back({static_cast<unsigned>(llvm::countr_zero(m)),
                       static_cast<unsigned>(f)});
   }
   llvm::sort(nest);
   return nest;
+}
+
+AxisMask NdaEnvironment::Impl::getAxisMask(ArrayRef<std::string> axes) const {
+  AxisMask mask = 0;
+  for (const std::string &axis : axes)
+    if (auto it = llvm::find(axisNames, axis); it != axisNames.end())
+      mask |= AxisMask(1) << (it - axisNames.begin());
+  return mask;
 }
 
 bool NdaEnvironment::Impl::needsReference(const SearchState &state) const {
