@@ -12,6 +12,12 @@
 // RUN: toast-opt %t/mlp.mlir --partir-import-shardings --partir-schedule="file=%t/mp.json" --partir-lower-to-hlo -o %t/mp-hlo.mlir
 // RUN: FileCheck %s --check-prefix=HLO --input-file=%t/mp-hlo.mlir
 // RUN: toast-run --compare %t/mlp.mlir %t/mp-hlo.mlir --seed 3 | FileCheck %s --check-prefix=AGREE
+// The whole strategy exported (the body's ops annotated on the free axis)
+// and imported again lowers to the same device-local program.
+// RUN: toast-opt %t/mlp.mlir --partir-import-shardings --partir-schedule="file=%t/mp.json materialize=false" --partir-export-shardings -o %t/whole.mlir
+// RUN: FileCheck %s --check-prefix=WHOLE --input-file=%t/whole.mlir
+// RUN: toast-opt %t/whole.mlir --partir-import-shardings --partir-materialize-core --partir-lower-to-hlo -o %t/whole-hlo.mlir
+// RUN: diff %t/whole-hlo.mlir %t/mp-hlo.mlir
 // RUN: toast-opt %t/mlp.mlir --partir-import-shardings --partir-schedule="file=%t/bias.json" --partir-lower-to-hlo -o %t/bias-hlo.mlir
 // RUN: FileCheck %s --check-prefix=BIAS --input-file=%t/bias-hlo.mlir
 // RUN: toast-run --compare %t/mlp.mlir %t/bias-hlo.mlir --seed 4 | FileCheck %s --check-prefix=AGREE
@@ -36,6 +42,8 @@
 // HLO: stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0]{{.*}} : (tensor<4x16xf32>, tensor<16x16xf32>) -> tensor<4x16xf32>
 // HLO-NEXT: stablehlo.tanh %{{.*}} : tensor<4x16xf32>
 // HLO: return %{{.*}} : tensor<4x16xf32>
+
+// WHOLE: stablehlo.dot_general {{.*}}sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"M"}]>]>} : (tensor<4x16xf32>, tensor<16x32xf32>) -> tensor<4x32xf32>
 
 // A tiling of a value after the region flows backward into the body (and
 // on to the weight).
