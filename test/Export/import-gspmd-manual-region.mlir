@@ -23,7 +23,10 @@
 // AGREE: results agree
 
 // IMPORT: sdy.mesh @mesh = <["d0"=2, "d1"=2]>
-// IMPORT: func.func @main(%arg0: tensor<8x4xf32> {partir.tiling = ["d0:0", "d1:1"]}, %arg1: tensor<4x6xf32> {partir.atomic = ["d0"], partir.tiling = ["d1:0"]})
+// (The region's operand edge reads %arg0 on both axes, so the first tile
+// takes the other level along: the levels are of different dimensions, their
+// order does not change the layout.)
+// IMPORT: func.func @main(%arg0: tensor<8x4xf32> {partir.tiling = ["d1:1", "d0:0"]}, %arg1: tensor<4x6xf32> {partir.atomic = ["d0"], partir.tiling = ["d1:0"]})
 // IMPORT-NOT: custom_call
 // IMPORT: sdy.manual_computation(%arg0, %arg1) in_shardings=[<@mesh, [{"d0"}, {"d1"}]>, <@mesh, [{"d1"}, {}]>] out_shardings=[<@mesh, [{"d0"}, {}]>] manual_axes={"d0", "d1"} (%{{.*}}: tensor<4x2xf32>, %{{.*}}: tensor<2x6xf32>)
 // IMPORT-NOT: custom_call

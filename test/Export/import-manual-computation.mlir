@@ -24,9 +24,14 @@
 
 // The boundary's layout propagates into the producer of the operands.
 // IMPORT: func.func @main(%arg0: tensor<8x4xf32>, %arg1: tensor<4x6xf32> {partir.atomic = ["a"], partir.tiling = ["b:0"]})
-// IMPORT: stablehlo.multiply %arg0, %arg0 {partir.loops = ["a:0", "b:1"], partir.result_tilings = {{\[\["a:0", "b:1"\]\]}}}
+// (The region's operand edge reads %x2 on "a" and "b": the multiply loops so,
+// and the boundary's sharding then needs no explicit tiling.)
+// IMPORT: stablehlo.multiply %arg0, %arg0 {partir.loops = ["a:0", "b:1"]} : tensor<8x4xf32>
 // IMPORT: sdy.manual_computation
-// IMPORT: {partir.result_atomic = {{\[\["b"\]\]}}, partir.result_tilings = {{\[\["a:0"\]\]}}}
+// The result's "a" tiling is the region's own (its manual axes), not an
+// explicit tiling; "b" stays atomic as the closed out_sharding says.
+// IMPORT: {partir.result_atomic = {{\[\["b"\]\]}}}
+// IMPORT-NEXT: stablehlo.exponential %{{.*}} {partir.loops = ["a:0"]}
 
 // HLO-LABEL: func.func @main(%arg0: tensor<4x2xf32> {partir.sharding = {{\[\["a"\], \["b"\]\]}}}, %arg1: tensor<2x6xf32> {partir.sharding = {{\[\["b"\], \[\]\]}}}) -> (tensor<4x6xf32> {partir.sharding = {{\[\["a"\], \[\]\]}}})
 // HLO-NOT: partir_hlo.all_gather
@@ -41,11 +46,12 @@
 // SHLO-NOT: custom_call
 // SHLO: func.func @main(%arg0: tensor<4x2xf32> {toast.global_sharding = "{devices=[2,2]<=[4]}"}
 
-// Only "a" is manual: the body sees whole columns, so the "b" shards of
-// the operand are gathered (nothing else moves).
-// FREE-LABEL: func.func @main(%arg0: tensor<4x2xf32> {partir.sharding = {{\[\["a"\], \["b"\]\]}}})
-// FREE-NEXT: %[[G:.*]] = partir_hlo.all_gather [{}, {"b"}] %arg0 : tensor<4x2xf32> -> tensor<4x4xf32>
-// FREE-NEXT: %[[T:.*]] = stablehlo.transpose %[[G]]
+// Only "a" is manual, and the operand's in_sharding puts the free axis "b"
+// on its columns: the body is partitioned on "b" too (the transpose runs on
+// the 4x2 shard), and the result leaves it split on "b" (the function
+// boundary is device-local), so nothing is communicated.
+// FREE-LABEL: func.func @main(%arg0: tensor<4x2xf32> {partir.sharding = {{\[\["a"\], \["b"\]\]}}}) -> (tensor<2x4xf32> {partir.sharding = {{\[\["a", "b"\], \[\]\]}}})
+// FREE-NEXT: stablehlo.transpose %arg0, dims = [1, 0] : (tensor<4x2xf32>) -> tensor<2x4xf32>
 // FREE-NOT: partir_hlo
 // FREE: return
 //

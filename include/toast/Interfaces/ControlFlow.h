@@ -23,6 +23,8 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <string>
+
 #include <optional>
 
 namespace toast {
@@ -35,6 +37,16 @@ struct LoopFacts {
   int64_t init = 0;
   int64_t step = 1;
   int64_t tripCount = 0;
+};
+
+/// The manual (per-device) axes on the global side of an edge into or out
+/// of a shard_map region: (axis, dim) levels, major first within a
+/// dimension. The region's side of the edge is local on them.
+struct ManualLevels {
+  llvm::SmallVector<std::pair<std::string, int64_t>> levels;
+  /// Whether the global side is the edge's sources (an operand entering
+  /// the region) rather than its targets (a result leaving it).
+  bool onSources = false;
 };
 
 } // namespace toast

@@ -15,6 +15,12 @@ def DataFlowEdgeOpInterface : OpInterface<"DataFlowEdgeOpInterface"> {
     *targets* are the values it defines (result i, and a `while`'s condition
     and body block argument i). A tied class has one sharding.
 
+    A shard_map region (`sdy.manual_computation`) is such an op too: its
+    edges tie each operand to its body argument and each body result to the
+    op's result; the global side of an edge is split on the manual axes
+    (`getEdgeManualLevels`), the body's values are per device on them
+    (`getRegionManualAxes`), and only the free axes flow across.
+
     Ops with the interface are never partitioned as a whole: the ops in
     their regions are, like the ops of a function body. Regions of ops
     without it (reduction bodies, comparators) are scalar computations that
@@ -44,6 +50,17 @@ def DataFlowEdgeOpInterface : OpInterface<"DataFlowEdgeOpInterface"> {
                     "std::nullopt for ops that are not counted loops.",
       "::std::optional<::toast::LoopFacts>", "getLoopFacts", (ins), [{}],
       [{ return std::nullopt; }]>,
+    InterfaceMethod<"The mesh axes the op's regions already run per "
+                    "device on (a shard_map's manual axes): ops inside never "
+                    "loop over them. Empty for loops and conditionals.",
+      "::llvm::SmallVector<::llvm::StringRef>", "getRegionManualAxes", (ins), [{}],
+      [{ return {}; }]>,
+    InterfaceMethod<"For an edge between a global value and a region's "
+                    "per-device value: the manual axes its global side is "
+                    "split on (major first within a dimension) and which "
+                    "side that is. Empty for loops and conditionals.",
+      "::toast::ManualLevels", "getEdgeManualLevels", (ins "unsigned":$edge),
+      [{}], [{ return {}; }]>,
   ];
 }
 

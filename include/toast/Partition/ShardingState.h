@@ -153,6 +153,10 @@ public:
   bool isIndexedByBody(mlir::BlockArgument arg, int64_t dim);
   /// Whether `value` is carried into a loop whose body indexes `dim`.
   bool isStackedDim(mlir::Value value, int64_t dim);
+  /// The manual axes of the shard_map regions enclosing `block` (its values
+  /// are per device on them: they are never tiled on them, and its ops
+  /// never loop over them).
+  static llvm::SmallVector<std::string> getManualAxes(mlir::Block *block);
   /// Size of a mesh axis (the axis must exist).
   int64_t axisSize(llvm::StringRef axis) const;
 
@@ -186,6 +190,14 @@ private:
     mlir::Operation *op = nullptr;
     /// The tied class (index into getTiedValues().getEdges()) of an edge.
     unsigned edge = 0;
+    /// Axes the node never loops over: the manual axes of the shard_map
+    /// regions it sits in (or, for an edge, crosses).
+    llvm::SmallVector<std::string> fixedAxes;
+    /// An edge between a global value and a shard_map body: the manual
+    /// levels its global side has before the nest's own (inputs: read
+    /// sliced so; outputs: produced so).
+    llvm::SmallVector<AxisDim> manualLevels;
+    bool manualOnInputs = false;
   };
   struct ValueInfo {
     llvm::SmallVector<AxisDim> tiling; ///< explicit tilings
@@ -228,8 +240,12 @@ private:
   /// dimension fill its factors major first), or kNoFactor.
   int64_t factorOfLevel(const NodeInfo &node, bool isResult, unsigned index,
                         llvm::ArrayRef<AxisDim> tiling, size_t l) const;
-  /// One node per tied class, ordered where its region op is.
-  void addEdges(const llvm::DenseMap<mlir::Operation *, unsigned> &regionOrder);
+  /// One node per tied class, ordered where its region op is; `fixed`
+  /// gives the manual axes each region op's body runs per device on.
+  void addEdges(
+      const llvm::DenseMap<mlir::Operation *, unsigned> &regionOrder,
+      const llvm::DenseMap<mlir::Operation *, llvm::SmallVector<std::string>>
+          &fixed);
   void saveEdges(mlir::Builder &b);
   mlir::LogicalResult loadEdges(mlir::Operation *op);
   mlir::LogicalResult loadNest(mlir::Attribute attr, const ShardingRule &rule,

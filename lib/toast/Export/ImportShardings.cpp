@@ -27,6 +27,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/StringSet.h"
 
 using namespace mlir;
@@ -92,6 +93,10 @@ private:
   FailureOr<partir::MeshAttr> synthesizeMesh();
   LogicalResult mapRequests(partir::MeshAttr mesh);
   LogicalResult apply(partir::MeshAttr mesh);
+  /// Gives the values of each sdy.sharding_group the sharding of its most
+  /// tiled member, then propagates; fails at the group's op where a member
+  /// cannot take it (a conflict).
+  LogicalResult enforceGroups(partition::ShardingState &state);
   /// Rebuilds the state the whole-strategy annotations describe
   /// (WholeStrategy.h) instead of tiling and propagating.
   LogicalResult applyWhole(partir::MeshAttr mesh);
@@ -102,6 +107,8 @@ private:
   SmallVector<Request, 4> requests;
   /// sharding_constraint and reshard ops: identities carrying a sharding.
   SmallVector<Operation *> constraints;
+  /// The sdy.sharding_group ops, by group id in order of appearance.
+  llvm::MapVector<int64_t, SmallVector<sdy::ShardingGroupOp>> groups;
   /// Whether ops carry shardings (the whole-strategy form): the state is
   /// then read from the annotations, implied atomic axes aside.
   bool whole = false;
@@ -214,7 +221,9 @@ LogicalResult ShardingImporter::collectAll() {
     // global values this import partitions.
     if (op->getParentOfType<sdy::ManualComputationOp>())
       return WalkResult::advance();
-    if (auto constraint = dyn_cast<sdy::ShardingConstraintOp>(op))
+    if (auto group = dyn_cast<sdy::ShardingGroupOp>(op))
+      groups[group.getGroupId()].push_back(group);
+    else if (auto constraint = dyn_cast<sdy::ShardingConstraintOp>(op))
       constrain(op, constraint.getInput(), constraint.getSharding());
     else if (auto reshard = dyn_cast<sdy::ReshardOp>(op))
       constrain(op, reshard.getInput(), reshard.getSharding());
@@ -513,18 +522,79 @@ LogicalResult ShardingImporter::apply(partir::MeshAttr mesh) {
     return numElements(a) > numElements(b);
   });
   for (Request *r : order) {
-    SmallVector<partition::AxisDim> tiling = state.getTiling(r->value);
     for (auto [d, axes] : llvm::enumerate(r->dims))
       for (const std::string &axis : axes) {
-        // A value may be annotated twice (argument and constraint).
-        if (llvm::is_contained(tiling, partition::AxisDim{axis, int64_t(d)}))
+        // A value may be annotated twice (argument and constraint), and a
+        // tiling may already hold a level (deep tiling takes its
+        // consumers' slicings, e.g. a shard_map's manual axes, along).
+        if (llvm::is_contained(state.getTiling(r->value),
+                               partition::AxisDim{axis, int64_t(d)}))
           continue;
         if (failed(state.tile(r->value, d, axis)))
           return r->emitError() << "cannot apply the sharding";
       }
     state.propagate();
   }
+  if (failed(enforceGroups(state)))
+    return failure();
   state.save();
+  return success();
+}
+
+/// Per dimension, the axes of `tiling` in order (major first).
+static SmallVector<SmallVector<std::string>>
+dimAxesOf(ArrayRef<partition::AxisDim> tiling, Value value) {
+  SmallVector<SmallVector<std::string>> dims(
+      cast<RankedTensorType>(value.getType()).getRank());
+  for (const partition::AxisDim &level : tiling)
+    dims[level.dim].push_back(level.axis);
+  return dims;
+}
+
+static std::string printDimAxes(ArrayRef<SmallVector<std::string>> dims) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << '[';
+  llvm::interleaveComma(dims, os, [&](ArrayRef<std::string> axes) {
+    os << '{';
+    llvm::interleaveComma(axes, os, [&](const std::string &a) { os << '"' << a << '"'; });
+    os << '}';
+  });
+  os << ']';
+  return text;
+}
+
+LogicalResult
+ShardingImporter::enforceGroups(partition::ShardingState &state) {
+  for (auto &[id, members] : groups) {
+    // The group's sharding: its most tiled member's (the first on a tie).
+    auto levels = [&](sdy::ShardingGroupOp op) {
+      return state.getTiling(op.getInput()).size();
+    };
+    sdy::ShardingGroupOp ref = *llvm::max_element(
+        members, [&](auto a, auto b) { return levels(a) < levels(b); });
+    for (sdy::ShardingGroupOp member : members) {
+      SmallVector<partition::AxisDim> have = state.getTiling(member.getInput());
+      for (const partition::AxisDim &level : state.getTiling(ref.getInput()))
+        if (!llvm::is_contained(have, level) &&
+            failed(state.tile(member.getInput(), level.dim, level.axis)))
+          return member.emitError("sharding_group ")
+                 << id << ": this value cannot take the group's sharding";
+      state.propagate();
+    }
+    // Levels on one dimension nest in order: tiling a member after the
+    // fact may order them differently than the group's, a conflict.
+    auto want = dimAxesOf(state.getTiling(ref.getInput()), ref.getInput());
+    for (sdy::ShardingGroupOp member : members) {
+      auto got = dimAxesOf(state.getTiling(member.getInput()),
+                           member.getInput());
+      if (got != want)
+        return member.emitError("sharding_group ")
+               << id << ": conflicting shardings: this value is "
+               << printDimAxes(got) << " but another member is "
+               << printDimAxes(want);
+    }
+  }
   return success();
 }
 

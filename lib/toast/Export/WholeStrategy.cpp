@@ -398,9 +398,16 @@ LogicalResult applyWholeShardings(partition::ShardingState &state,
     auto it = whole.held.find(edge.targets.front());
     if (it == whole.held.end())
       continue;
+    // A shard_map edge's global side is split on the manual axes by the
+    // region itself; its nest holds the free axes only.
+    Region &body = edge.owner->getRegion(0);
+    SmallVector<std::string> manual =
+        body.empty() ? SmallVector<std::string>()
+                     : partition::ShardingState::getManualAxes(&body.front());
     SmallVector<partition::AxisFactor> nest;
     for (const partition::AxisDim &level : toTiling(it->second))
-      nest.push_back({level.axis, level.dim});
+      if (!llvm::is_contained(manual, level.axis))
+        nest.push_back({level.axis, level.dim});
     if (failed(state.setEdgeNest(state.getTiedValues().getIndex(edge),
                                  orderNest(nest, state.getMesh()))))
       return failure();

@@ -42,11 +42,20 @@ ShardingState::ShardingState(func::FuncOp func, partir::MeshAttr mesh)
   tied = std::make_shared<TiedValues>(entry);
   unsigned order = 0;
   DenseMap<Operation *, unsigned> regionOrder;
-  walkProgram(entry, [&](Operation *op, const Scope &) {
+  // Per region op, the manual axes its body runs per device on (its own
+  // and those of the shard_map regions around it).
+  DenseMap<Operation *, SmallVector<std::string>> fixed;
+  walkProgram(entry, [&](Operation *op, const Scope &scope) {
     ++order;
+    SmallVector<std::string> scopeAxes = fixed.lookup(scope.regionOp);
     // A tied class is visited where its loop or conditional is.
-    if (isDataFlowRegionOp(op))
+    if (auto region = dyn_cast<DataFlowEdgeOpInterface>(op)) {
       regionOrder[op] = order;
+      SmallVector<std::string> axes = scopeAxes;
+      for (StringRef axis : region.getRegionManualAxes())
+        axes.push_back(axis.str());
+      fixed[op] = std::move(axes);
+    }
     // Constants stay whole (consumers slice them, the collective optimizer
     // hoists and merges them). Other zero-operand ops with a rule (iota)
     // loop like any op, so each device builds only its part: a
@@ -58,17 +67,22 @@ ShardingState::ShardingState(func::FuncOp func, partir::MeshAttr mesh)
     if (!rule)
       return;
     opNodes[op] = nodes.size();
-    nodes.push_back({std::move(*rule), {}, order, op, 0});
+    nodes.push_back({std::move(*rule), {}, order, op, 0, scopeAxes, {}, false});
   });
-  addEdges(regionOrder);
+  addEdges(regionOrder, fixed);
 }
 
 /// The identity rule of a tied class: one parallel factor per dimension of
 /// the owning result, mapped to the same dimension of every source and
-/// target of that type.
-static ShardingRule edgeRule(const TiedValues::Edge &edge) {
+/// target of that type. An edge into or out of a shard_map body (`manual`)
+/// ties a global value to a local one of the same rank: its factors have
+/// the local sizes (the free axes split what is left per device).
+static ShardingRule edgeRule(const TiedValues::Edge &edge,
+                             const ManualLevels *manual) {
   ShardingRule rule;
   Type type = edge.targets.front().getType();
+  if (manual && !manual->onSources && !edge.sources.empty())
+    type = edge.sources.front()->get().getType();
   auto tensor = dyn_cast<RankedTensorType>(type);
   SmallVector<int64_t> dims;
   if (tensor && tensor.hasStaticShape())
@@ -77,7 +91,10 @@ static ShardingRule edgeRule(const TiedValues::Edge &edge) {
       dims.push_back(d);
     }
   auto dimsOf = [&](Type t) {
-    return t == type ? dims : SmallVector<int64_t>();
+    auto other = dyn_cast<RankedTensorType>(t);
+    bool same = t == type || (manual && tensor && other &&
+                              other.getRank() == tensor.getRank());
+    return same ? dims : SmallVector<int64_t>();
   };
   for (OpOperand *source : edge.sources)
     rule.operandDims.push_back(dimsOf(source->get().getType()));
@@ -87,15 +104,37 @@ static ShardingRule edgeRule(const TiedValues::Edge &edge) {
 }
 
 void ShardingState::addEdges(
-    const DenseMap<Operation *, unsigned> &regionOrder) {
+    const DenseMap<Operation *, unsigned> &regionOrder,
+    const DenseMap<Operation *, SmallVector<std::string>> &fixed) {
   for (auto [i, edge] : llvm::enumerate(tied->getEdges())) {
+    auto owner = cast<DataFlowEdgeOpInterface>(edge.owner);
+    ManualLevels manual = owner.getEdgeManualLevels(edge.index);
+    bool crossesManual = !owner.getRegionManualAxes().empty();
     edgeNodes.push_back(nodes.size());
-    nodes.push_back({edgeRule(edge),
-                     {},
-                     regionOrder.lookup(edge.owner),
-                     nullptr,
-                     static_cast<unsigned>(i)});
+    NodeInfo &node = nodes.emplace_back();
+    node.rule = edgeRule(edge, crossesManual ? &manual : nullptr);
+    node.order = regionOrder.lookup(edge.owner);
+    node.edge = i;
+    node.fixedAxes = fixed.lookup(edge.owner);
+    for (auto &[axis, dim] : manual.levels)
+      node.manualLevels.push_back({axis, dim});
+    node.manualOnInputs = manual.onSources;
   }
+}
+
+/// Whether `node` may never loop over `axis` (a manual axis around it).
+static bool isFixed(ArrayRef<std::string> fixedAxes, StringRef axis) {
+  return llvm::is_contained(fixedAxes, axis);
+}
+
+SmallVector<std::string> ShardingState::getManualAxes(Block *block) {
+  SmallVector<std::string> axes;
+  for (Operation *op = block->getParentOp(); op;
+       op = op->getParentOp())
+    if (auto region = dyn_cast<DataFlowEdgeOpInterface>(op))
+      for (StringRef axis : region.getRegionManualAxes())
+        axes.push_back(axis.str());
+  return axes;
 }
 
 void ShardingState::enqueue(NodePort port) {
@@ -159,6 +198,8 @@ SmallVector<Value> ShardingState::getOutputs(const NodeInfo &node) {
 SmallVector<AxisDim> ShardingState::inputSlicing(const NodeInfo &node,
                                                  unsigned index) {
   SmallVector<AxisDim> levels;
+  if (node.manualOnInputs)
+    levels.append(node.manualLevels);
   for (const AxisFactor &level : node.nest) {
     int64_t dim = node.rule.getOperandDim(index, level.factor);
     if (dim != kNoFactor)
@@ -228,7 +269,10 @@ ArrayRef<std::string> ShardingState::getAtomicAxes(Value value) {
 
 SmallVector<AxisDim> ShardingState::getNestTiling(Value value) {
   SmallVector<AxisDim> tiling;
-  if (NodePort producer = getProducer(value); producer.node)
+  NodePort producer = getProducer(value);
+  if (producer.node && !producer.node->manualOnInputs)
+    tiling.append(producer.node->manualLevels);
+  if (producer.node)
     for (const AxisFactor &level : producer.node->nest) {
       int64_t dim =
           producer.node->rule.getResultDim(producer.index, level.factor);
@@ -311,6 +355,10 @@ LogicalResult ShardingState::tile(Value value, int64_t dim, StringRef axis) {
   if (dim < 0 || dim >= type.getRank())
     return emitError(loc) << "tile: dimension " << dim
                           << " is out of range for " << type;
+  if (isFixed(getManualAxes(value.getParentBlock()), axis))
+    return emitError(loc) << "tile: the value is in a shard_map body that is "
+                             "manual on axis \""
+                          << axis << "\"; only its free axes can tile it";
   SmallVector<AxisDim> tiling = getTiling(value);
   if (llvm::any_of(tiling, [&](const AxisDim &l) { return l.axis == axis; }))
     return emitError(loc) << "tile: value is already tiled on axis \"" << axis
@@ -452,7 +500,8 @@ int64_t ShardingState::factorOfLevel(const NodeInfo &node, bool isResult,
   size_t p = 0;
   int64_t tiles = 1;
   for (const AxisDim &level : tiling.take_front(l)) {
-    if (level.dim != tiling[l].dim)
+    // Manual levels of an edge's global side are outside its factors.
+    if (level.dim != tiling[l].dim || isFixed(node.fixedAxes, level.axis))
       continue;
     tiles *= axisSize(level.axis);
     while (p < list.size() && tiles % node.rule.factors[list[p]].size == 0) {
@@ -522,7 +571,8 @@ bool ShardingState::visit(NodeInfo &node, PropagationStats &stats) {
   for (int round = 0; round < 2; ++round) {
     for (StringAttr axisAttr : mesh.getNames()) {
       StringRef axis = axisAttr.getValue();
-      if (llvm::any_of(node.nest,
+      if (isFixed(node.fixedAxes, axis) ||
+          llvm::any_of(node.nest,
                        [&](const AxisFactor &l) { return l.axis == axis; }))
         continue;
       PropagationStats ignored;
@@ -595,13 +645,16 @@ bool ShardingState::isLoopableFactor(Operation *op, int64_t factor) {
 static LogicalResult checkNest(Location loc, const ShardingRule &rule,
                                ArrayRef<AxisFactor> nest, partir::MeshAttr mesh,
                                function_ref<bool(int64_t)> loopable,
-                               Operation *op) {
+                               Operation *op, ArrayRef<std::string> fixedAxes) {
   llvm::SmallDenseMap<int64_t, int64_t> tiles, axes;
   for (auto [i, level] : llvm::enumerate(nest)) {
     std::optional<int64_t> size = mesh.getAxisSize(level.axis);
     if (!size)
       return emitError(loc, "setLoopNest: unknown axis \"")
              << level.axis << "\"";
+    if (isFixed(fixedAxes, level.axis))
+      return emitError(loc, "setLoopNest: axis \"")
+             << level.axis << "\" is manual in this shard_map region";
     if (llvm::any_of(nest.take_front(i),
                      [&](const AxisFactor &l) { return l.axis == level.axis; }))
       return emitError(loc, "setLoopNest: axis \"")
@@ -638,7 +691,7 @@ LogicalResult ShardingState::setLoopNest(Operation *op,
     return op->emitError("setLoopNest: op has no sharding rule");
   if (failed(checkNest(op->getLoc(), info->rule, nest, mesh,
                        [&](int64_t f) { return isLoopableFactor(op, f); },
-                       op)))
+                       op, info->fixedAxes)))
     return failure();
   info->nest.assign(nest.begin(), nest.end());
   return success();
@@ -653,7 +706,8 @@ LogicalResult ShardingState::setEdgeNest(unsigned edge,
   auto parallel = [&](int64_t f) {
     return info.rule.factors[f].kind == FactorKind::Parallel;
   };
-  if (failed(checkNest(loc, info.rule, nest, mesh, parallel, nullptr)))
+  if (failed(checkNest(loc, info.rule, nest, mesh, parallel, nullptr,
+                       info.fixedAxes)))
     return failure();
   info.nest.assign(nest.begin(), nest.end());
   return success();
@@ -760,7 +814,8 @@ void ShardingState::saveEdges(Builder &b) {
   bool any = false;
   for (const TiedValues::Edge &edge : tied->getEdges()) {
     SmallVector<Attribute> &lists = perOwner[edge.owner];
-    lists.resize(edge.owner->getNumResults(), b.getArrayAttr({}));
+    lists.resize(cast<DataFlowEdgeOpInterface>(edge.owner).getNumEdges(),
+                 b.getArrayAttr({}));
     lists[edge.index] = nestAttr(b, getEdgeNest(edge));
     any |= !getEdgeNest(edge).empty();
   }
@@ -827,7 +882,8 @@ LogicalResult ShardingState::loadEdges(Operation *op) {
   if (!attr)
     return success();
   auto lists = dyn_cast<ArrayAttr>(attr);
-  if (!isDataFlowRegionOp(op) || !lists || lists.size() != op->getNumResults())
+  auto region = dyn_cast<DataFlowEdgeOpInterface>(op);
+  if (!region || !lists || lists.size() != region.getNumEdges())
     return op->emitError() << "malformed or unexpected " << kEdgeLoopsAttr
                            << " " << attr;
   for (const TiedValues::Edge &edge : tied->getEdges()) {

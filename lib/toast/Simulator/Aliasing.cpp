@@ -26,11 +26,17 @@ SmallVector<toast::sim::TiedResult> toast::sim::getTiedResults(Operation *op) {
   auto iface = dyn_cast<DataFlowEdgeOpInterface>(op);
   if (!iface)
     return tied;
+  tied.resize(op->getNumResults());
   for (unsigned edge = 0, e = iface.getNumEdges(); edge < e; ++edge) {
     SmallVector<OpOperand *, 2> sources;
     SmallVector<Value, 3> targets;
     iface.getEdgeSources(edge, sources);
     iface.getEdgeTargets(edge, targets);
+    // Only edges owned by a result describe a result's buffer (a shard_map
+    // region's operand edges end at its body's arguments).
+    auto owner = dyn_cast<OpResult>(targets.front());
+    if (!owner || owner.getOwner() != op)
+      continue;
     // Sources are the op's own operand (the init) and what the regions
     // yield; yielding one of the class's own block arguments writes
     // nothing.
@@ -43,7 +49,7 @@ SmallVector<toast::sim::TiedResult> toast::sim::getTiedResults(Operation *op) {
         written = true;
     }
     result.passThrough = result.init >= 0 && !written;
-    tied.push_back(result);
+    tied[owner.getResultNumber()] = result;
   }
   return tied;
 }

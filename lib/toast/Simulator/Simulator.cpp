@@ -160,6 +160,9 @@ private:
   LogicalResult visitOp(Operation *op, ValueMap &values);
   LogicalResult visitCall(func::CallOp call, ValueMap &values);
   LogicalResult visitControlFlow(Operation *op, ValueMap &values);
+  /// Binds the block arguments of edges that only enter a region (no
+  /// result owns them) to their operand's buffer.
+  void bindRegionInputs(Operation *op, ValueMap &values);
   /// Allocates the buffers of `op`'s carried values when its regions start
   /// and binds the block arguments to them; -1 for results without one.
   SmallVector<int> bindCarries(Operation *op, ArrayRef<TiedResult> tied,
@@ -631,6 +634,7 @@ LogicalResult Simulation::visitControlFlow(Operation *op, ValueMap &values) {
   regionScopes.push_back({start, {}});
   SmallVector<TiedResult> tied = getTiedResults(op);
   SmallVector<int> carries = bindCarries(op, tied, values);
+  bindRegionInputs(op, values);
   double outerRepeat = repeat;
   SmallVector<toast::Scope> scopes =
       toast::getRegionScopes(op, toast::Scope{nullptr, repeat});
@@ -679,6 +683,24 @@ void Simulation::tieCarries(Operation *op, ArrayRef<TiedResult> tied,
         {static_cast<unsigned>(carry), init, at, t.passThrough, readElsewhere});
     carryTies.push_back({lookup(op->getResult(i), values),
                          static_cast<unsigned>(carry), at, true, false});
+  }
+}
+
+void Simulation::bindRegionInputs(Operation *op, ValueMap &values) {
+  auto iface = cast<toast::DataFlowEdgeOpInterface>(op);
+  for (unsigned edge = 0, e = iface.getNumEdges(); edge < e; ++edge) {
+    SmallVector<OpOperand *, 2> sources;
+    SmallVector<Value, 3> targets;
+    iface.getEdgeSources(edge, sources);
+    iface.getEdgeTargets(edge, targets);
+    if (sources.size() != 1 || sources.front()->getOwner() != op)
+      continue;
+    // An operand that only enters the region (a shard_map body's argument,
+    // its per-device part): the body reads the operand's buffer.
+    unsigned buffer = lookup(sources.front()->get(), values);
+    for (Value target : targets)
+      if (isa<BlockArgument>(target) && !values.count(target))
+        values[target] = buffer;
   }
 }
 

@@ -46,9 +46,10 @@ static LogicalResult writeOpNest(const NdaEnvironment::Impl &impl,
                                  const SearchState &state,
                                  partition::ShardingState &sharding,
                                  Operation *op, ArrayRef<int> factorNode,
-                                 ArrayRef<std::pair<unsigned, int>> minor) {
+                                 ArrayRef<std::pair<unsigned, int>> minor,
+                                 AxisMask fixed = 0) {
   if (failed(sharding.setLoopNest(
-          op, namedNest(impl, impl.getNest(state, factorNode, minor)))))
+          op, namedNest(impl, impl.getNest(state, factorNode, minor, fixed)))))
     return failure();
   for (Value result : op->getResults())
     if (failed(sharding.setExplicitTiling(result, {})))
@@ -69,11 +70,12 @@ static LogicalResult writeRegions(const NdaEnvironment::Impl &impl,
         "materialize: the function's loops are not the analysed ones");
   for (auto [op, p] : llvm::zip_equal(nested, program.nestedOps))
     if (p.ruled && failed(writeOpNest(impl, state, sharding, op, p.factorNode,
-                                      p.minorNodes)))
+                                      p.minorNodes, p.fixed)))
       return failure();
   for (auto [e, dimNodes] : llvm::enumerate(program.edgeDimNodes))
     if (failed(sharding.setEdgeNest(
-            e, namedNest(impl, impl.getNest(state, dimNodes)))))
+            e, namedNest(impl, impl.getNest(state, dimNodes, {},
+                                            program.edgeFixed[e])))))
       return failure();
   return success();
 }
@@ -192,7 +194,7 @@ NdaEnvironment::Impl::importState(partition::ShardingState &sharding) const {
                          program.edgeDimNodes[e])))
       return failure();
   for (auto [op, p] : llvm::zip_equal(nested, program.nestedOps))
-    if (p.ruled && getNest(state, p.factorNode, p.minorNodes).size() !=
+    if (p.ruled && getNest(state, p.factorNode, p.minorNodes, p.fixed).size() !=
                        sharding.getLoopNest(op).size())
       return fail(op->getLoc(), "ops of one dimension-graph node loop "
                                 "differently");

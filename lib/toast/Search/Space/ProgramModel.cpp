@@ -156,10 +156,13 @@ static void describeRule(const NamedDimensionAnalysis &nda,
 /// The ops of loop and conditional bodies with their factor nodes, and the
 /// node of each dimension of every tied class, for writing states into a
 /// ShardingState (Materialize.cpp).
-static void describeBodies(const NamedDimensionAnalysis &nda,
-                           partition::ShardingState &rules,
-                           const std::vector<char> &shardable,
-                           ProgramModel &program) {
+static void
+describeBodies(const NamedDimensionAnalysis &nda,
+               partition::ShardingState &rules,
+               const std::vector<char> &shardable,
+               function_ref<AxisMask(ArrayRef<std::string>)> axisMask,
+               ProgramModel &program) {
+  using partition::ShardingState;
   walkProgram(rules.getFunction().getBody().front(),
               [&](Operation *op, const Scope &scope) {
                 if (scope.depth == 0)
@@ -167,9 +170,14 @@ static void describeBodies(const NamedDimensionAnalysis &nda,
                 ProgramOp p;
                 describeRule(nda, rules, shardable, op, p);
                 program.nestedOps.push_back(
-                    {p.ruled, p.factorNode, p.minorNodes});
+                    {p.ruled, p.factorNode, p.minorNodes,
+                     axisMask(ShardingState::getManualAxes(op->getBlock()))});
               });
   for (const TiedValues::Edge &edge : rules.getTiedValues().getEdges()) {
+    Region &body = edge.owner->getRegion(0);
+    program.edgeFixed.push_back(
+        body.empty() ? 0
+                     : axisMask(ShardingState::getManualAxes(&body.front())));
     llvm::SmallVector<int, 4> nodes;
     Value owner = edge.targets.front();
     int site = nda.getDefSite(owner);
@@ -203,7 +211,9 @@ static void buildMaskPrototypes(MLIRContext *ctx, ProgramModel &program) {
 void NdaEnvironment::Impl::buildProgram() {
   Block &block = entry.getBody().front();
   buildMaskPrototypes(entry->getContext(), program);
-  describeBodies(nda, *rules, nodeShardable, program);
+  describeBodies(
+      nda, *rules, nodeShardable,
+      [&](ArrayRef<std::string> axes) { return getAxisMask(axes); }, program);
   llvm::DenseMap<Value, int> valueIds;
   auto addValue = [&](Value v, int defOp, unsigned resultNumber) {
     ProgramValue pv;

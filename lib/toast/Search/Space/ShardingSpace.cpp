@@ -92,12 +92,14 @@ LogicalResult NdaEnvironment::Impl::initialize(ArrayRef<std::string> axes) {
 
 SmallVector<std::pair<unsigned, unsigned>, 4> NdaEnvironment::Impl::getNest(
     const SearchState &state, ArrayRef<int> factorNode,
-    ArrayRef<std::pair<unsigned, int>> minorNodes) const {
+    ArrayRef<std::pair<unsigned, int>> minorNodes, AxisMask fixed) const {
   SmallVector<std::pair<unsigned, unsigned>, 4> nest;
   auto add = [&](unsigned f, int node) {
     if (node < 0)
       return;
-    for (AxisMask m = state.nodeAxes[node]; m; m &= m - 1)
+    // A shard_map body is per device on its manual axes: a node sharded
+    // on one (the region's operand, outside) is already split there.
+    for (AxisMask m = state.nodeAxes[node] & ~fixed; m; m &= m - 1)
       nest.push_back({static_cast<unsigned>(llvm::countr_zero(m)), f});
   };
   for (auto [f, node] : llvm::enumerate(factorNode))
@@ -108,6 +110,14 @@ SmallVector<std::pair<unsigned, unsigned>, 4> NdaEnvironment::Impl::getNest(
     add(f, node);
   llvm::sort(nest);
   return nest;
+}
+
+AxisMask NdaEnvironment::Impl::getAxisMask(ArrayRef<std::string> axes) const {
+  AxisMask mask = 0;
+  for (const std::string &axis : axes)
+    if (auto it = llvm::find(axisNames, axis); it != axisNames.end())
+      mask |= AxisMask(1) << (it - axisNames.begin());
+  return mask;
 }
 
 bool NdaEnvironment::Impl::needsReference(const SearchState &state) const {

@@ -139,6 +139,9 @@ struct NestedOp {
   /// as ProgramOp's.
   llvm::SmallVector<int, 4> factorNode;
   llvm::SmallVector<std::pair<unsigned, int>, 0> minorNodes;
+  /// Axes the op never loops over: the manual axes of the shard_map
+  /// regions around it (its values are per device on them already).
+  AxisMask fixed = 0;
 };
 
 /// Everything state-independent the analytic cost needs.
@@ -148,6 +151,9 @@ struct ProgramModel {
   /// Per tied class (TiedValues order): the node of each dimension (-1:
   /// never sharded).
   std::vector<llvm::SmallVector<int, 4>> edgeDimNodes;
+  /// Per tied class: the axes its nest never takes (NestedOp::fixed; an
+  /// edge into or out of a shard_map body includes its manual axes).
+  std::vector<AxisMask> edgeFixed;
   std::vector<ProgramOp> ops;
   std::vector<ProgramValue> values;
   /// Constant ops in hoisting order (deduplicated: equal constants share
@@ -214,7 +220,10 @@ public:
   /// (and minor parts: (factor, node)).
   llvm::SmallVector<std::pair<unsigned, unsigned>, 4>
   getNest(const SearchState &state, llvm::ArrayRef<int> factorNode,
-          llvm::ArrayRef<std::pair<unsigned, int>> minorNodes = {}) const;
+          llvm::ArrayRef<std::pair<unsigned, int>> minorNodes = {},
+          AxisMask fixed = 0) const;
+  /// The mask of the mesh axes among `axes` (others are ignored).
+  AxisMask getAxisMask(llvm::ArrayRef<std::string> axes) const;
   int64_t maskProduct(AxisMask mask) const { return maskProducts[mask]; }
   /// The simulator options the cost follows (donate, tf32).
   sim::SimulationOptions getSimulationOptions() const {

@@ -18,6 +18,7 @@
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "toast/Interfaces/ControlFlow.h"
 
 namespace toast::sdy {
 class MeshOp;

@@ -6,6 +6,7 @@ include "toast/Dialect/Sdy/IR/SdyBase.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
+include "toast/Interfaces/DataFlowEdgeOpInterface.td"
 
 class Sdy_Op<string mnemonic, list<Trait> traits = []>
     : Op<Sdy_Dialect, mnemonic, traits>;
@@ -105,7 +106,9 @@ def Sdy_ReturnOp : Sdy_Op<"return",
 
 def Sdy_ManualComputationOp : Sdy_Op<"manual_computation",
     [RecursiveMemoryEffects, IsolatedFromAbove,
-     DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+     DeclareOpInterfaceMethods<SymbolUserOpInterface>,
+     DeclareOpInterfaceMethods<DataFlowEdgeOpInterface,
+         ["getNumEdges", "getRegionManualAxes", "getEdgeManualLevels"]>]> {
   let summary = "a region written per device on some mesh axes (shard_map)";
   let description = [{
     JAX's `shard_map`. Each operand is split over the `manual_axes` as its
