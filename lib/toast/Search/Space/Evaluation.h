@@ -268,7 +268,8 @@ private:
     return prog.values[value].getNumElements() /
            axisProduct(dimsMask(plans[value].sourceTiling));
   }
-  bool isFusedResult(unsigned i, double inputBytes) const;
+  bool isFusedResult(unsigned i, llvm::ArrayRef<int> inputs,
+                     double sliceBytes);
   double peekInputBytes(llvm::ArrayRef<int> inputs, int sliced,
                         double sliceBytes);
   double readInputs(llvm::ArrayRef<int> inputs, int sliced = -1,

@@ -11,6 +11,7 @@
 
 #include "toast/Search/ShardingSpace.h"
 #include "toast/Simulator/Aliasing.h"
+#include "toast/Simulator/Fusion.h"
 
 #include <map>
 #include <memory>
@@ -59,6 +60,17 @@ struct ProgramOp {
   /// reshape / bitcast_convert: the result aliases the operand when local
   /// byte counts agree.
   bool mayAlias = false;
+  /// The fusion model's view of the op (sim::getFusionKind,
+  /// isExpensiveToDuplicate, isContiguousSliceView, getSlicedOperand), and
+  /// whether the roofline skips it (free ops, region ops, calls): fixed
+  /// per op, so read here rather than from the IR for every state.
+  sim::FusionKind fusionKind = sim::FusionKind::Opaque;
+  bool expensiveToDuplicate = false;
+  bool sliceView = false;
+  int slicedOperand = -1;
+  bool noRoofline = false;
+  /// Some result is updated in place (sim::getInPlaceOperand).
+  bool updatesInPlace = false;
   /// Rule factors: node (-1: never sharded), size, reduction kind.
   llvm::SmallVector<int, 4> factorNode;
   llvm::SmallVector<int64_t, 4> factorSize;
