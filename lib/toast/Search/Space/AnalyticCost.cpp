@@ -290,14 +290,19 @@ bool Evaluation::isFusedResult(unsigned i, llvm::ArrayRef<int> inputs,
   llvm::SmallVector<sim::FusionReader, 4> readers;
   for (auto [k, u] : llvm::enumerate(v.uses)) {
     const UsePlan &use = usePlans[v.firstUse + k];
+    const ProgramUse &user = prog.uses[v.firstUse + k];
+    // A reader that is no op, or a boundary, rules fusion out (the rule's
+    // first test): skip the other readers.
+    if (u.second == -2 || use.argSlice || use.level != 0 || !use.ops.empty() ||
+        user.userKind == sim::FusionKind::Opaque)
+      return false;
     sim::FusionReader reader;
-    if (u.second != -2 && !use.argSlice && use.level == 0 && use.ops.empty()) {
-      const ProgramOp &user = prog.ops[u.first];
-      reader.op = user.op;
-      reader.kind = user.fusionKind;
+    reader.op = user.userOp;
+    reader.kind = user.userKind;
+    // Read by the reduce epilogue rule only.
+    if (p.fusionKind == sim::FusionKind::Reduce)
       reader.resultElements =
-          user.results.empty() ? 0 : localElements(user.results[0]);
-    }
+          user.userResult < 0 ? 0 : localElements(user.userResult);
     readers.push_back(reader);
   }
   return sim::isFusedIntoReadersByKind(

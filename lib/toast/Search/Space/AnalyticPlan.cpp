@@ -12,11 +12,11 @@ using namespace mlir;
 
 namespace toast::search::analytic {
 
-DimAxes Evaluation::useSlicing(unsigned op, int operand) const {
-  const ProgramOp &p = prog.ops[op];
-  DimAxes dims(p.operandDims[operand].size(), 0);
+DimAxes Evaluation::useSlicing(unsigned op, unsigned useId) const {
+  const auto &operandDims = prog.uses[useId].operandDims;
+  DimAxes dims(operandDims.size(), 0);
   for (auto [axis, factor] : nests[op])
-    for (auto [d, f] : llvm::enumerate(p.operandDims[operand]))
+    for (auto [d, f] : llvm::enumerate(operandDims))
       if (f == static_cast<int64_t>(factor))
         dims[d] = listAppend(dims[d], axis);
   return dims;
@@ -79,7 +79,7 @@ bool Evaluation::scatterOutermostSum(
   for (auto [k, u] : llvm::enumerate(v.uses)) {
     if (u.second < 0)
       return false;
-    DimAxes s = useSlicing(u.first, u.second);
+    DimAxes s = useSlicing(u.first, v.firstUse + k);
     if (k == 0)
       first = std::move(s);
     else if (s != first)
@@ -326,7 +326,7 @@ void Evaluation::planValue(unsigned value) {
   ValuePlan &plan = plans[value];
   const ProgramValue &v = prog.values[value];
   for (auto [k, u] : llvm::enumerate(v.uses)) {
-    DimAxes s = u.second >= 0 ? useSlicing(u.first, u.second)
+    DimAxes s = u.second >= 0 ? useSlicing(u.first, v.firstUse + k)
                               : DimAxes(v.shape.size(), 0);
     usePlans[v.firstUse + k] = planUse(value, s, u.second == -2);
   }

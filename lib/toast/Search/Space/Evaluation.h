@@ -231,7 +231,8 @@ private:
     }
     return elements * v.elementBytes;
   }
-  DimAxes useSlicing(unsigned op, int operand) const;
+  /// How op's loops slice what use `useId` (global number) reads.
+  DimAxes useSlicing(unsigned op, unsigned useId) const;
   void buildChains();
   bool scatterOutermostSum(unsigned value,
                            llvm::ArrayRef<std::pair<unsigned, int>> levels);

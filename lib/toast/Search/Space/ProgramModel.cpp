@@ -305,6 +305,15 @@ void NdaEnvironment::Impl::buildProgram() {
   for (ProgramValue &v : program.values) {
     v.firstUse = program.numUses;
     program.numUses += v.uses.size();
+    for (auto [user, operand] : v.uses) {
+      const ProgramOp &u = program.ops[user];
+      ProgramUse &use = program.uses.emplace_back();
+      use.userOp = u.op;
+      use.userKind = u.fusionKind;
+      use.userResult = u.results.empty() ? -1 : u.results[0];
+      if (operand >= 0)
+        use.operandDims = u.operandDims[operand];
+    }
   }
   for (auto [i, p] : llvm::enumerate(program.ops)) {
     if (p.dead)

@@ -100,6 +100,19 @@ struct ProgramOp {
   llvm::SmallVector<unsigned, 2> hoistedConstants;
 };
 
+/// What the analytic cost reads of a use's user, copied per use so that
+/// walking a value's uses reads consecutive memory instead of the users'
+/// ProgramOps (cache misses that dominated pricing a state).
+struct ProgramUse {
+  /// The user's ProgramOp::op and fusionKind.
+  mlir::Operation *userOp = nullptr;
+  sim::FusionKind userKind = sim::FusionKind::Opaque;
+  /// The user's first result value, -1 for none.
+  int userResult = -1;
+  /// The user's operandDims of this operand (empty when it has none).
+  llvm::SmallVector<int64_t, 4> operandDims;
+};
+
 /// An op inside a loop or conditional body, in walkProgram pre-order. The
 /// analytic cost does not model bodies: states that shard them are priced
 /// through the reference path (NdaEnvironment::Impl::price).
@@ -126,6 +139,8 @@ struct ProgramModel {
   std::vector<int64_t> hoistedConstantBytes;
   unsigned numArguments = 0;
   unsigned numUses = 0;
+  /// Per global use number (ProgramValue::firstUse).
+  std::vector<ProgramUse> uses;
   /// Some argument is donated (`tf.aliasing_output`, `jax.buffer_donor`).
   bool hasDonors = false;
 };
