@@ -29,6 +29,7 @@
 
 #include "mlir/IR/Operation.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <cstdint>
@@ -61,6 +62,9 @@ bool isExpensiveToDuplicate(mlir::Operation *op);
 struct FusionReader {
   mlir::Operation *op = nullptr;
   int64_t resultElements = 0;
+  /// getFusionKind(op) (Opaque when op is null), for
+  /// isFusedIntoReadersByKind; isFusedIntoReaders computes it.
+  FusionKind kind = FusionKind::Opaque;
 };
 
 /// Whether `producer`'s single result, of `elements` elements and
@@ -70,6 +74,19 @@ struct FusionReader {
 bool isFusedIntoReaders(mlir::Operation *producer, int64_t elements,
                         llvm::ArrayRef<FusionReader> readers,
                         double inputBytes, double resultBytes);
+
+/// isFusedIntoReaders on kinds computed beforehand (the search prices
+/// thousands of states of one program, whose ops' kinds never change):
+/// `kind` and `expensive` are getFusionKind and isExpensiveToDuplicate of
+/// the producer, which has a single result, and each reader's `kind` is
+/// set. `inputBytes` is called only when the decision depends on it
+/// (duplication into several readers), as computing it walks the fusion.
+/// Reader ops are only compared, never dereferenced.
+bool isFusedIntoReadersByKind(FusionKind kind, bool expensive,
+                              int64_t elements,
+                              llvm::ArrayRef<FusionReader> readers,
+                              llvm::function_ref<double()> inputBytes,
+                              double resultBytes);
 
 /// Ops that take no time in any mode: constants, partition and replica
 /// ids, optimization barriers and all_slice (which keeps this device's

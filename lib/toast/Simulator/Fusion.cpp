@@ -40,16 +40,32 @@ bool toast::sim::isExpensiveToDuplicate(Operation *op) {
 bool toast::sim::isFusedIntoReaders(Operation *producer, int64_t elements,
                                     ArrayRef<FusionReader> readers,
                                     double inputBytes, double resultBytes) {
+  if (producer->getNumResults() != 1)
+    return false;
   FusionKind kind = getFusionKind(producer);
-  if (kind == FusionKind::Opaque || producer->getNumResults() != 1 ||
-      readers.empty())
+  if (kind == FusionKind::Opaque)
+    return false;
+  SmallVector<FusionReader, 4> kinded(readers);
+  for (FusionReader &reader : kinded)
+    reader.kind = reader.op ? getFusionKind(reader.op) : FusionKind::Opaque;
+  return isFusedIntoReadersByKind(
+      kind, isExpensiveToDuplicate(producer), elements, kinded,
+      [&] { return inputBytes; }, resultBytes);
+}
+
+bool toast::sim::isFusedIntoReadersByKind(FusionKind kind, bool expensive,
+                                          int64_t elements,
+                                          ArrayRef<FusionReader> readers,
+                                          function_ref<double()> inputBytes,
+                                          double resultBytes) {
+  if (kind == FusionKind::Opaque || readers.empty())
     return false;
   for (const FusionReader &reader : readers)
-    if (!reader.op || getFusionKind(reader.op) == FusionKind::Opaque)
+    if (!reader.op || reader.kind == FusionKind::Opaque)
       return false;
   if (kind == FusionKind::Reduce)
     return readers.size() == 1 &&
-           getFusionKind(readers[0].op) == FusionKind::Elementwise &&
+           readers[0].kind == FusionKind::Elementwise &&
            readers[0].resultElements == elements;
   llvm::SmallPtrSet<Operation *, 4> ops;
   for (const FusionReader &reader : readers)
@@ -58,8 +74,8 @@ bool toast::sim::isFusedIntoReaders(Operation *producer, int64_t elements,
   // Duplicated into n fusions, its inputs are read n times; stored, they
   // are read once, the result written once and read n times. XLA
   // duplicates only when that moves no more bytes.
-  return n == 1 || (!isExpensiveToDuplicate(producer) &&
-                    (n - 1) * inputBytes <= (n + 1) * resultBytes);
+  return n == 1 ||
+         (!expensive && (n - 1) * inputBytes() <= (n + 1) * resultBytes);
 }
 
 bool toast::sim::isFreeOp(Operation *op) {

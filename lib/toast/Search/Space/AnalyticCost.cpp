@@ -229,18 +229,15 @@ void Evaluation::emitOp(unsigned i) {
                   firstInputBytes == firstResultBytes && inputs[0] >= 0 &&
                   !buffers[inputs[0]].fused;
   // A contiguous slice of a materialized buffer is read where it lies.
-  bool view = fusion && sim::isContiguousSliceView(p.op) && inputs[0] >= 0 &&
+  bool view = fusion && p.sliceView && inputs[0] >= 0 &&
               !buffers[inputs[0]].fused;
   bool fused = !aliasing && !view && fusion &&
-               isFusedResult(i, peekInputBytes(inputs,
-                                               sim::getSlicedOperand(p.op),
-                                               firstResultBytes));
+               isFusedResult(i, inputs, firstResultBytes);
   if (view)
     touch(inputs[0]);
   double trafficBytes =
-      fused || view
-          ? 0
-          : readInputs(inputs, sim::getSlicedOperand(p.op), firstResultBytes);
+      fused || view ? 0
+                    : readInputs(inputs, p.slicedOperand, firstResultBytes);
   for (unsigned k : p.hoistedConstants)
     touch(hoistedBuffers[k]);
   llvm::SmallVector<int, 1> sources;
@@ -266,8 +263,7 @@ void Evaluation::emitOp(unsigned i) {
   // The roofline (as Simulation::emit prices it): contractions and loop
   // bodies take their time, every materialized op at least its bytes.
   double time = p.computeTime / tiles * padding;
-  if (memoryBound && !aliasing && !view && !fused && !sim::isFreeOp(p.op) &&
-      !isDataFlowRegionOp(p.op) && !isa<func::CallOp>(p.op))
+  if (memoryBound && !aliasing && !view && !fused && !p.noRoofline)
     time = std::max(time, trafficBytes / impl.device.memoryBandwidth);
   cost.computeTime += time;
   cost.flops += p.flops / tiles * padding;
@@ -285,31 +281,42 @@ void Evaluation::emitOp(unsigned i) {
 
 /// Whether op i's result is fused into its readers (the simulator's rule,
 /// sim::isFusedIntoReaders): a reader is an op that reads the local result
-/// directly, with no collective or slice in between.
-bool Evaluation::isFusedResult(unsigned i, double inputBytes) const {
+/// directly, with no collective or slice in between. `inputs` are the
+/// buffers the op reads, `sliceBytes` its first result's.
+bool Evaluation::isFusedResult(unsigned i, llvm::ArrayRef<int> inputs,
+                               double sliceBytes) {
   const ProgramOp &p = prog.ops[i];
-  if (p.results.size() != 1)
+  if (p.results.size() != 1 || p.fusionKind == sim::FusionKind::Opaque)
     return false;
   const ProgramValue &v = prog.values[p.results[0]];
   llvm::SmallVector<sim::FusionReader, 4> readers;
   for (auto [k, u] : llvm::enumerate(v.uses)) {
     const UsePlan &use = usePlans[v.firstUse + k];
+    const ProgramUse &user = prog.uses[v.firstUse + k];
+    // A reader that is no op, or a boundary, rules fusion out (the rule's
+    // first test): skip the other readers.
+    if (u.second == -2 || use.argSlice || use.level != 0 || !use.ops.empty())
+      return false;
     sim::FusionReader reader;
-    if (u.second != -2 && !use.argSlice && use.level == 0 && use.ops.empty()) {
-      const ProgramOp &user = prog.ops[u.first];
-      reader.op = user.op;
-      reader.resultElements =
-          user.results.empty() ? 0 : localElements(user.results[0]);
-      // A masked operand is read by its mask's select.
-      if (u.second >= 0 && !maskedLevels(u.first, u.second).empty()) {
-        reader.op = prog.maskSelect;
-        reader.resultElements = localElements(p.results[0]);
-      }
+    reader.op = user.userOp;
+    reader.kind = user.userKind;
+    reader.resultElements =
+        user.userResult < 0 ? 0 : localElements(user.userResult);
+    // A masked operand is read by its mask's select.
+    if (anyPadded && u.second >= 0 &&
+        !maskedLevels(u.first, u.second).empty()) {
+      reader.op = prog.maskSelect;
+      reader.kind = sim::FusionKind::Elementwise;
+      reader.resultElements = localElements(p.results[0]);
     }
+    if (reader.kind == sim::FusionKind::Opaque)
+      return false;
     readers.push_back(reader);
   }
-  return sim::isFusedIntoReaders(
-      p.op, localElements(p.results[0]), readers, inputBytes,
+  return sim::isFusedIntoReadersByKind(
+      p.fusionKind, p.expensiveToDuplicate, localElements(p.results[0]),
+      readers,
+      [&] { return peekInputBytes(inputs, p.slicedOperand, sliceBytes); },
       static_cast<double>(
           bytesOf(p.results[0], plans[p.results[0]].sourceTiling)));
 }
@@ -391,6 +398,8 @@ void Evaluation::tieCarries(const ProgramOp &p, llvm::ArrayRef<int> carries,
 void Evaluation::tieInPlaceUpdates(const ProgramOp &p,
                                    llvm::ArrayRef<int> inputs,
                                    llvm::ArrayRef<int> results) {
+  if (!p.updatesInPlace)
+    return;
   for (auto [r, result] : llvm::enumerate(results)) {
     int operand = sim::getInPlaceOperand(p.op, r);
     if (operand < 0 || inputs[operand] < 0)

@@ -94,6 +94,18 @@ static void hoistNestedConstants(ProgramModel &program, unsigned i,
 }
 
 /// Fills the rule part of a ruled op.
+/// The fusion model's per-op facts the analytic cost reads.
+static void describeFusion(Operation *op, ProgramOp &p) {
+  p.fusionKind = sim::getFusionKind(op);
+  p.expensiveToDuplicate = sim::isExpensiveToDuplicate(op);
+  p.sliceView = sim::isContiguousSliceView(op);
+  p.slicedOperand = sim::getSlicedOperand(op);
+  p.noRoofline = sim::isFreeOp(op) || isDataFlowRegionOp(op) ||
+                 isa<func::CallOp>(op);
+  for (unsigned r = 0; r < op->getNumResults(); ++r)
+    p.updatesInPlace |= sim::getInPlaceOperand(op, r) >= 0;
+}
+
 static void describeRule(const NamedDimensionAnalysis &nda,
                          partition::ShardingState &rules,
                          const std::vector<char> &shardable, Operation *op,
@@ -261,6 +273,7 @@ void NdaEnvironment::Impl::buildProgram() {
         perm && isa<hlo::TransposeOp>(op))
       p.permutation.assign(perm.asArrayRef().begin(), perm.asArrayRef().end());
     p.mayAlias = sim::mayAliasOperand(&op);
+    describeFusion(&op, p);
     describeRule(nda, *rules, nodeShardable, &op, p);
     for (OpOperand &use : op.getOpOperands()) {
       auto it = valueIds.find(use.get());
@@ -341,6 +354,15 @@ void NdaEnvironment::Impl::buildProgram() {
   for (ProgramValue &v : program.values) {
     v.firstUse = program.numUses;
     program.numUses += v.uses.size();
+    for (auto [user, operand] : v.uses) {
+      const ProgramOp &u = program.ops[user];
+      ProgramUse &use = program.uses.emplace_back();
+      use.userOp = u.op;
+      use.userKind = u.fusionKind;
+      use.userResult = u.results.empty() ? -1 : u.results[0];
+      if (operand >= 0)
+        use.operandDims = u.operandDims[operand];
+    }
   }
   for (auto [i, p] : llvm::enumerate(program.ops)) {
     if (p.dead)

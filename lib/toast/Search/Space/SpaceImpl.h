@@ -11,6 +11,7 @@
 
 #include "toast/Search/ShardingSpace.h"
 #include "toast/Simulator/Aliasing.h"
+#include "toast/Simulator/Fusion.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
@@ -77,6 +78,17 @@ struct ProgramOp {
   /// reshape / bitcast_convert: the result aliases the operand when local
   /// byte counts agree.
   bool mayAlias = false;
+  /// The fusion model's view of the op (sim::getFusionKind,
+  /// isExpensiveToDuplicate, isContiguousSliceView, getSlicedOperand), and
+  /// whether the roofline skips it (free ops, region ops, calls): fixed
+  /// per op, so read here rather than from the IR for every state.
+  sim::FusionKind fusionKind = sim::FusionKind::Opaque;
+  bool expensiveToDuplicate = false;
+  bool sliceView = false;
+  int slicedOperand = -1;
+  bool noRoofline = false;
+  /// Some result is updated in place (sim::getInPlaceOperand).
+  bool updatesInPlace = false;
   /// Rule factors: node (-1: never sharded), size, reduction kind.
   llvm::SmallVector<int, 4> factorNode;
   llvm::SmallVector<int64_t, 4> factorSize;
@@ -130,6 +142,19 @@ struct ProgramOp {
   llvm::SmallVector<unsigned, 2> hoistedConstants;
 };
 
+/// What the analytic cost reads of a use's user, copied per use so that
+/// walking a value's uses reads consecutive memory instead of the users'
+/// ProgramOps (cache misses that dominated pricing a state).
+struct ProgramUse {
+  /// The user's ProgramOp::op and fusionKind.
+  mlir::Operation *userOp = nullptr;
+  sim::FusionKind userKind = sim::FusionKind::Opaque;
+  /// The user's first result value, -1 for none.
+  int userResult = -1;
+  /// The user's operandDims of this operand (empty when it has none).
+  llvm::SmallVector<int64_t, 4> operandDims;
+};
+
 /// An op inside a loop or conditional body, in walkProgram pre-order. The
 /// analytic cost does not model bodies: states that shard them are priced
 /// through the reference path (NdaEnvironment::Impl::price).
@@ -164,6 +189,8 @@ struct ProgramModel {
   std::vector<int64_t> hoistedConstantBytes;
   unsigned numArguments = 0;
   unsigned numUses = 0;
+  /// Per global use number (ProgramValue::firstUse).
+  std::vector<ProgramUse> uses;
   /// Some argument is donated (`tf.aliasing_output`, `jax.buffer_donor`).
   bool hasDonors = false;
   /// Stand-ins for the select and broadcast_in_dim with which lowering
