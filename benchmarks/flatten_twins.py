@@ -13,20 +13,15 @@ from toast-opt's reports (scan_twins.simulate).
   benchmarks/flatten_twins.py --build build [--models t2b] [--devices a100]
       [--flags "--layers 2"] [--schedules bp,bp-mp,bp-sp]
 """
-import argparse
 import os
 import tempfile
 
-from scan_twins import expert_schedules, generate, print_twin_row, simulate
+from scan_twins import (expert_schedules, generate, print_twin_row, simulate,
+                        twin_parser)
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--build", required=True)
-    parser.add_argument("--models", default="t2b")
-    parser.add_argument("--devices", default="a100")
-    parser.add_argument("--flags", default="",
-                        help="extra toast-models flags for both twins")
+    parser = twin_parser(__doc__, "t2b", "a100")
     parser.add_argument("--schedules", default="",
                         help="comma-separated schedule suffixes (default all)")
     args = parser.parse_args()

@@ -135,14 +135,20 @@ def print_twin_row(model, device, suffix, first, second):
           flush=True)
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def twin_parser(doc, models, devices):
+    """The options every twin benchmark takes (--build, --models,
+    --devices, --flags), with these defaults."""
+    parser = argparse.ArgumentParser(description=doc.split("\n")[0])
     parser.add_argument("--build", required=True)
-    parser.add_argument("--models", default="t2b,itx")
-    parser.add_argument("--devices", default="a100,tpuv3")
+    parser.add_argument("--models", default=models)
+    parser.add_argument("--devices", default=devices)
     parser.add_argument("--flags", default="",
                         help="extra toast-models flags for both twins")
-    args = parser.parse_args()
+    return parser
+
+
+def main():
+    args = twin_parser(__doc__, "t2b,itx", "a100,tpuv3").parse_args()
     tools = os.path.join(args.build, "bin")
     flags = args.flags.split()
     print("| model | device | schedule | unrolled ms | scanned ms | ratio "

@@ -32,6 +32,7 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -69,11 +70,13 @@ struct FusionReader {
 
 /// Whether `producer`'s single result, of `elements` elements and
 /// `resultBytes` bytes, is fused into its `readers` (one entry per use);
-/// `inputBytes` is what the producer's fusion reads (its materialized
-/// inputs, through fused ones), which decides duplication.
+/// `inputBytes` returns what the producer's fusion reads (its materialized
+/// inputs, through fused ones), which decides duplication; it is called
+/// only when the decision depends on it.
 bool isFusedIntoReaders(mlir::Operation *producer, int64_t elements,
                         llvm::ArrayRef<FusionReader> readers,
-                        double inputBytes, double resultBytes);
+                        llvm::function_ref<double()> inputBytes,
+                        double resultBytes);
 
 /// isFusedIntoReaders on kinds computed beforehand (the search prices
 /// thousands of states of one program, whose ops' kinds never change):
@@ -82,8 +85,7 @@ bool isFusedIntoReaders(mlir::Operation *producer, int64_t elements,
 /// set. `inputBytes` is called only when the decision depends on it
 /// (duplication into several readers), as computing it walks the fusion.
 /// Reader ops are only compared, never dereferenced.
-bool isFusedIntoReadersByKind(FusionKind kind, bool expensive,
-                              int64_t elements,
+bool isFusedIntoReadersByKind(FusionKind kind, bool expensive, int64_t elements,
                               llvm::ArrayRef<FusionReader> readers,
                               llvm::function_ref<double()> inputBytes,
                               double resultBytes);
@@ -139,6 +141,29 @@ void visitFusionInputs(
     const auto &inputs = fusedInputs[b];
     stack.append(inputs.rbegin(), inputs.rend());
   }
+}
+
+/// Calls `visit(buffer, bytes)` once per materialized buffer an op reading
+/// `operands` reads, with the bytes it reads of it: as visitFusionInputs,
+/// except that operand `sliced` (getSlicedOperand, -1 for none), when
+/// materialized and read by no other operand, counts at most `sliceBytes`.
+/// Negative operands are skipped. Both engines price reads with it.
+template <typename IsFused, typename BytesOf, typename Visit>
+void visitReadBuffers(llvm::ArrayRef<int> operands, int sliced,
+                      double sliceBytes,
+                      const std::vector<llvm::SmallVector<int, 2>> &fusedInputs,
+                      IsFused isFused, BytesOf bytesOf,
+                      std::vector<unsigned> &stamp, unsigned generation,
+                      Visit visit) {
+  llvm::SmallVector<int, 4> ids(operands.begin(), operands.end());
+  int slicedBuffer = -1;
+  if (sliced >= 0 && ids[sliced] >= 0 && !isFused(ids[sliced]))
+    std::swap(slicedBuffer, ids[sliced]);
+  visitFusionInputs(ids, fusedInputs, isFused, stamp, generation,
+                    [&](unsigned b) { visit(b, bytesOf(b)); });
+  if (slicedBuffer >= 0 && stamp[slicedBuffer] != generation)
+    visit(static_cast<unsigned>(slicedBuffer),
+          std::min(bytesOf(slicedBuffer), sliceBytes));
 }
 
 } // namespace toast::sim

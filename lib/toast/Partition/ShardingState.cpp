@@ -129,8 +129,7 @@ static bool isFixed(ArrayRef<std::string> fixedAxes, StringRef axis) {
 
 SmallVector<std::string> ShardingState::getManualAxes(Block *block) {
   SmallVector<std::string> axes;
-  for (Operation *op = block->getParentOp(); op;
-       op = op->getParentOp())
+  for (Operation *op = block->getParentOp(); op; op = op->getParentOp())
     if (auto region = dyn_cast<DataFlowEdgeOpInterface>(op))
       for (StringRef axis : region.getRegionManualAxes())
         axes.push_back(axis.str());
@@ -299,14 +298,22 @@ SmallVector<AxisDim> ShardingState::getTiling(Value value) {
   return tiling;
 }
 
+/// Product of the sizes of the axes of the `levels` (AxisDim tilings or
+/// AxisFactor nests) whose `key` member is `value`.
+template <typename Level>
+static int64_t axesProduct(ArrayRef<Level> levels, int64_t Level::*key,
+                           int64_t value, const ShardingState &state) {
+  int64_t product = 1;
+  for (const Level &level : levels)
+    if (level.*key == value)
+      product *= state.axisSize(level.axis);
+  return product;
+}
+
 /// Product of the sizes of the axes tiling `dim`.
 static int64_t tiledBy(ArrayRef<AxisDim> tiling, int64_t dim,
                        const ShardingState &state) {
-  int64_t product = 1;
-  for (const AxisDim &level : tiling)
-    if (level.dim == dim)
-      product *= state.axisSize(level.axis);
-  return product;
+  return axesProduct(tiling, &AxisDim::dim, dim, state);
 }
 
 /// Whether `tiling` may cut dimension `dim` of `type` (canTileDim).
@@ -314,8 +321,8 @@ static bool canTile(RankedTensorType type, ArrayRef<AxisDim> tiling,
                     int64_t dim, const ShardingState &state) {
   auto axes = llvm::count_if(
       tiling, [&](const AxisDim &level) { return level.dim == dim; });
-  return axes == 0 || canTileDim(type.getDimSize(dim),
-                                 tiledBy(tiling, dim, state), axes);
+  return axes == 0 ||
+         canTileDim(type.getDimSize(dim), tiledBy(tiling, dim, state), axes);
 }
 
 //===----------------------------------------------------------------------===//
@@ -389,9 +396,8 @@ LogicalResult ShardingState::tile(Value value, int64_t dim, StringRef axis) {
     }
   deep.push_back({axis.str(), dim});
   bool divides =
-      llvm::all_of(llvm::seq<int64_t>(0, type.getRank()), [&](int64_t d) {
-        return canTile(type, deep, d, *this);
-      });
+      llvm::all_of(llvm::seq<int64_t>(0, type.getRank()),
+                   [&](int64_t d) { return canTile(type, deep, d, *this); });
   auto &explicitTiling = values[value].tiling;
   if (divides)
     llvm::append_range(explicitTiling, added);
@@ -454,11 +460,7 @@ static bool combinesBySum(Operation *op) {
 /// Product of the sizes of the axes a nest loops over `factor` with.
 static int64_t tilesOf(ArrayRef<AxisFactor> nest, int64_t factor,
                        const ShardingState &state) {
-  int64_t product = 1;
-  for (const AxisFactor &level : nest)
-    if (level.factor == factor)
-      product *= state.axisSize(level.axis);
-  return product;
+  return axesProduct(nest, &AxisFactor::factor, factor, state);
 }
 
 bool ShardingState::canAssign(NodeInfo &node, StringRef axis, int64_t factor) {
@@ -472,8 +474,7 @@ bool ShardingState::canAssign(NodeInfo &node, StringRef axis, int64_t factor) {
   for (const AxisFactor &level : node.nest)
     axes += level.factor == factor;
   if (!canTileDim(f.size, tiles, axes) ||
-      (f.size % tiles != 0 && node.op &&
-       !node.rule.spansDims(node.op, factor)))
+      (f.size % tiles != 0 && node.op && !node.rule.spansDims(node.op, factor)))
     return false;
   // A reshape's compound dimension stays a block tiling.
   if (!node.rule.canTileNext(
@@ -689,9 +690,10 @@ LogicalResult ShardingState::setLoopNest(Operation *op,
   NodeInfo *info = getInfo(op);
   if (!info)
     return op->emitError("setLoopNest: op has no sharding rule");
-  if (failed(checkNest(op->getLoc(), info->rule, nest, mesh,
-                       [&](int64_t f) { return isLoopableFactor(op, f); },
-                       op, info->fixedAxes)))
+  if (failed(checkNest(
+          op->getLoc(), info->rule, nest, mesh,
+          [&](int64_t f) { return isLoopableFactor(op, f); }, op,
+          info->fixedAxes)))
     return failure();
   info->nest.assign(nest.begin(), nest.end());
   return success();

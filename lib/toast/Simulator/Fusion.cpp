@@ -39,7 +39,8 @@ bool toast::sim::isExpensiveToDuplicate(Operation *op) {
 
 bool toast::sim::isFusedIntoReaders(Operation *producer, int64_t elements,
                                     ArrayRef<FusionReader> readers,
-                                    double inputBytes, double resultBytes) {
+                                    function_ref<double()> inputBytes,
+                                    double resultBytes) {
   if (producer->getNumResults() != 1)
     return false;
   FusionKind kind = getFusionKind(producer);
@@ -48,9 +49,8 @@ bool toast::sim::isFusedIntoReaders(Operation *producer, int64_t elements,
   SmallVector<FusionReader, 4> kinded(readers);
   for (FusionReader &reader : kinded)
     reader.kind = reader.op ? getFusionKind(reader.op) : FusionKind::Opaque;
-  return isFusedIntoReadersByKind(
-      kind, isExpensiveToDuplicate(producer), elements, kinded,
-      [&] { return inputBytes; }, resultBytes);
+  return isFusedIntoReadersByKind(kind, isExpensiveToDuplicate(producer),
+                                  elements, kinded, inputBytes, resultBytes);
 }
 
 bool toast::sim::isFusedIntoReadersByKind(FusionKind kind, bool expensive,
@@ -64,8 +64,7 @@ bool toast::sim::isFusedIntoReadersByKind(FusionKind kind, bool expensive,
     if (!reader.op || reader.kind == FusionKind::Opaque)
       return false;
   if (kind == FusionKind::Reduce)
-    return readers.size() == 1 &&
-           readers[0].kind == FusionKind::Elementwise &&
+    return readers.size() == 1 && readers[0].kind == FusionKind::Elementwise &&
            readers[0].resultElements == elements;
   llvm::SmallPtrSet<Operation *, 4> ops;
   for (const FusionReader &reader : readers)

@@ -86,8 +86,8 @@ int64_t getNumElements(Type type) {
 /// Whether the fusion rule (Fusion.h) fuses `op`'s result into its
 /// readers: the ops of its block that read it (readers elsewhere, in
 /// nested regions or the terminator, are boundaries). `inputBytes`: what
-/// its fusion would read.
-bool isFusibleResult(Operation *op, double inputBytes) {
+/// its fusion would read (called only when the rule needs it).
+bool isFusibleResult(Operation *op, function_ref<double()> inputBytes) {
   if (op->getNumResults() != 1)
     return false;
   Value result = op->getResult(0);
@@ -104,9 +104,9 @@ bool isFusibleResult(Operation *op, double inputBytes) {
     }
     readers.push_back(reader);
   }
-  return isFusedIntoReaders(op, getNumElements(result.getType()), readers,
-                            inputBytes,
-                            static_cast<double>(getTypeBytes(result.getType())));
+  return isFusedIntoReaders(
+      op, getNumElements(result.getType()), readers, inputBytes,
+      static_cast<double>(getTypeBytes(result.getType())));
 }
 
 /// Ops whose result an XLA-like backend computes where it is read instead
@@ -238,41 +238,31 @@ private:
   /// most `sliceBytes`.
   std::pair<double, double> readInputs(ArrayRef<unsigned> operands, int64_t at,
                                        int sliced = -1, double sliceBytes = 0) {
-    SmallVector<int, 4> ids(operands.begin(), operands.end());
-    int slicedBuffer = -1;
-    if (sliced >= 0 && !buffers[ids[sliced]].fused)
-      std::swap(slicedBuffer, ids[sliced]);
     double bytes = 0, ready = 0;
-    auto read = [&](unsigned b, double count) {
+    visitReads(operands, sliced, sliceBytes, [&](unsigned b, double count) {
       use(b, at);
       bytes += count;
       ready = std::max(ready, buffers[b].ready);
-    };
-    visitFusionInputs(
-        ids, fusedInputs, [&](int b) { return buffers[b].fused; }, stamp,
-        ++generation,
-        [&](unsigned b) { read(b, static_cast<double>(buffers[b].bytes)); });
-    if (slicedBuffer >= 0 && stamp[slicedBuffer] != generation)
-      read(slicedBuffer,
-           std::min(static_cast<double>(buffers[slicedBuffer].bytes),
-                    sliceBytes));
+    });
     return {bytes, ready};
   }
   /// The bytes readInputs would count, without marking anything used.
   double peekInputBytes(ArrayRef<unsigned> operands, int sliced,
                         double sliceBytes) {
-    SmallVector<int, 4> ids(operands.begin(), operands.end());
     double bytes = 0;
-    if (sliced >= 0 && !buffers[ids[sliced]].fused) {
-      bytes += std::min(static_cast<double>(buffers[ids[sliced]].bytes),
-                        sliceBytes);
-      ids[sliced] = -1;
-    }
-    visitFusionInputs(
-        ids, fusedInputs, [&](int b) { return buffers[b].fused; }, stamp,
-        ++generation,
-        [&](unsigned b) { bytes += static_cast<double>(buffers[b].bytes); });
+    visitReads(operands, sliced, sliceBytes,
+               [&](unsigned, double count) { bytes += count; });
     return bytes;
+  }
+  template <typename Visit>
+  void visitReads(ArrayRef<unsigned> operands, int sliced, double sliceBytes,
+                  Visit visit) {
+    SmallVector<int, 4> ids(operands.begin(), operands.end());
+    visitReadBuffers(
+        ids, sliced, sliceBytes, fusedInputs,
+        [&](int b) { return buffers[b].fused; },
+        [&](int b) { return static_cast<double>(buffers[b].bytes); }, stamp,
+        ++generation, visit);
   }
   /// Marks `buffer` used by the op at trace index `at`.
   void use(unsigned buffer, int64_t at) {
@@ -767,12 +757,11 @@ double Simulation::tieInPlaceUpdates(Operation *op,
       // its producer (writesUpdateInPlace); otherwise this op copies it in.
       Value updateValue = op->getOperand(update);
       Operation *producer = updateValue.getDefiningOp();
-      bool producerWrites = options.fusion && writesUpdateInPlace(op) &&
-                            producer && !isFreeOp(producer) &&
-                            !isa<toast::partir_hlo::PartIRHLODialect>(
-                                producer->getDialect()) &&
-                            updateValue.hasOneUse() &&
-                            !buffers[operandBuffers[update]].fused;
+      bool producerWrites =
+          options.fusion && writesUpdateInPlace(op) && producer &&
+          !isFreeOp(producer) &&
+          !isa<toast::partir_hlo::PartIRHLODialect>(producer->getDialect()) &&
+          updateValue.hasOneUse() && !buffers[operandBuffers[update]].fused;
       saved += producerWrites ? updateBytes : -updateBytes;
     }
   }
@@ -801,13 +790,11 @@ LogicalResult Simulation::emit(Operation *op, ValueMap &values) {
   // A contiguous slice of a materialized buffer is read where it lies.
   bool view = options.fusion && isContiguousSliceView(op) &&
               !buffers[operandBuffers.front()].fused;
-  bool fusible =
-      !aliasing && !view &&
-      isFusibleResult(
-          op, peekInputBytes(operandBuffers, getSlicedOperand(op),
-                             op->getNumResults()
-                                 ? getTypeBytes(op->getResult(0).getType())
-                                 : 0));
+  bool fusible = !aliasing && !view && isFusibleResult(op, [&] {
+    return peekInputBytes(
+        operandBuffers, getSlicedOperand(op),
+        op->getNumResults() ? getTypeBytes(op->getResult(0).getType()) : 0);
+  });
   bool fused = fusible && options.fusion;
 
   // A fused op runs inside its readers' fusions, which read its inputs; a

@@ -253,12 +253,13 @@ void Formulator::findFusedValues() {
     // scales inputs and result alike).
     double inputBytes = 0;
     for (Value operand : op.getOperands())
-      inputBytes += fused.contains(operand)
-                        ? fusedInputBytes.lookup(operand)
-                        : static_cast<double>(sim::getTypeBytes(operand.getType()));
-    if (sim::isFusedIntoReaders(&op, type.getNumElements(), readers,
-                                inputBytes,
-                                static_cast<double>(sim::getTypeBytes(type)))) {
+      inputBytes +=
+          fused.contains(operand)
+              ? fusedInputBytes.lookup(operand)
+              : static_cast<double>(sim::getTypeBytes(operand.getType()));
+    if (sim::isFusedIntoReaders(
+            &op, type.getNumElements(), readers, [&] { return inputBytes; },
+            static_cast<double>(sim::getTypeBytes(type)))) {
       fused.insert(value);
       fusedInputBytes[value] = inputBytes;
     }

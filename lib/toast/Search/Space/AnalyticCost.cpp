@@ -229,15 +229,14 @@ void Evaluation::emitOp(unsigned i) {
                   firstInputBytes == firstResultBytes && inputs[0] >= 0 &&
                   !buffers[inputs[0]].fused;
   // A contiguous slice of a materialized buffer is read where it lies.
-  bool view = fusion && p.sliceView && inputs[0] >= 0 &&
-              !buffers[inputs[0]].fused;
+  bool view =
+      fusion && p.sliceView && inputs[0] >= 0 && !buffers[inputs[0]].fused;
   bool fused = !aliasing && !view && fusion &&
                isFusedResult(i, inputs, firstResultBytes);
   if (view)
     touch(inputs[0]);
   double trafficBytes =
-      fused || view ? 0
-                    : readInputs(inputs, p.slicedOperand, firstResultBytes);
+      fused || view ? 0 : readInputs(inputs, p.slicedOperand, firstResultBytes);
   for (unsigned k : p.hoistedConstants)
     touch(hoistedBuffers[k]);
   llvm::SmallVector<int, 1> sources;
@@ -324,17 +323,9 @@ bool Evaluation::isFusedResult(unsigned i, llvm::ArrayRef<int> inputs,
 /// The bytes readInputs would count, without touching anything.
 double Evaluation::peekInputBytes(llvm::ArrayRef<int> inputs, int sliced,
                                   double sliceBytes) {
-  llvm::SmallVector<int, 4> ids(inputs.begin(), inputs.end());
   double bytes = 0;
-  if (sliced >= 0 && ids[sliced] >= 0 && !buffers[ids[sliced]].fused) {
-    bytes +=
-        std::min(static_cast<double>(buffers[ids[sliced]].bytes), sliceBytes);
-    ids[sliced] = -1;
-  }
-  sim::visitFusionInputs(
-      ids, fusedInputs, [&](int b) { return buffers[b].fused; }, stamp,
-      ++generation,
-      [&](unsigned b) { bytes += static_cast<double>(buffers[b].bytes); });
+  visitReads(inputs, sliced, sliceBytes,
+             [&](unsigned, double count) { bytes += count; });
   return bytes;
 }
 
@@ -342,23 +333,11 @@ double Evaluation::peekInputBytes(llvm::ArrayRef<int> inputs, int sliced,
 /// ones stand for what they read) and returns their bytes, each once.
 double Evaluation::readInputs(llvm::ArrayRef<int> inputs, int sliced,
                               double sliceBytes) {
-  llvm::SmallVector<int, 4> ids(inputs.begin(), inputs.end());
-  int slicedBuffer = -1;
-  if (sliced >= 0 && ids[sliced] >= 0 && !buffers[ids[sliced]].fused)
-    std::swap(slicedBuffer, ids[sliced]);
   double bytes = 0;
-  sim::visitFusionInputs(
-      ids, fusedInputs, [&](int b) { return buffers[b].fused; }, stamp,
-      ++generation,
-      [&](unsigned b) {
-        touch(b);
-        bytes += static_cast<double>(buffers[b].bytes);
-      });
-  if (slicedBuffer >= 0 && stamp[slicedBuffer] != generation) {
-    touch(slicedBuffer);
-    bytes +=
-        std::min(static_cast<double>(buffers[slicedBuffer].bytes), sliceBytes);
-  }
+  visitReads(inputs, sliced, sliceBytes, [&](unsigned b, double count) {
+    touch(static_cast<int>(b));
+    bytes += count;
+  });
   return bytes;
 }
 

@@ -214,10 +214,10 @@ int Evaluation::emitMaskedUse(unsigned i, unsigned k) {
     ++at;
     sim::FusionReader select{prog.maskSelect, elements};
     int pred = newBuffer(elements);
-    if (fusion &&
-        sim::isFusedIntoReaders(prog.maskBroadcast, elements, select,
-                                peekInputBytes({sliced}, -1, 0),
-                                static_cast<double>(elements))) {
+    if (fusion && sim::isFusedIntoReaders(
+                      prog.maskBroadcast, elements, select,
+                      [&] { return peekInputBytes({sliced}, -1, 0); },
+                      static_cast<double>(elements))) {
       buffers[pred].fused = true;
       fusedInputs[pred].assign({sliced});
     } else {
@@ -234,7 +234,9 @@ int Evaluation::emitMaskedUse(unsigned i, unsigned k) {
     int masked = newBuffer(tileBytes);
     if (fusion && sim::isFusedIntoReaders(
                       prog.maskSelect, elements, reader,
-                      peekInputBytes({pred, tile, zero}, -1, 0),
+                      [&] {
+                        return peekInputBytes({pred, tile, zero}, -1, 0);
+                      },
                       static_cast<double>(tileBytes))) {
       buffers[masked].fused = true;
       fusedInputs[masked].assign({pred, tile, zero});

@@ -288,8 +288,7 @@ private:
     return bytesOf(value, plans[value].sourceTiling) /
            std::max<int64_t>(prog.values[value].elementBytes, 1);
   }
-  bool isFusedResult(unsigned i, llvm::ArrayRef<int> inputs,
-                     double sliceBytes);
+  bool isFusedResult(unsigned i, llvm::ArrayRef<int> inputs, double sliceBytes);
   double peekInputBytes(llvm::ArrayRef<int> inputs, int sliced,
                         double sliceBytes);
 
@@ -306,6 +305,16 @@ private:
   double materialize(int buffer, llvm::ArrayRef<int> inputs);
   double readInputs(llvm::ArrayRef<int> inputs, int sliced = -1,
                     double sliceBytes = 0);
+  /// sim::visitReadBuffers over this evaluation's buffers.
+  template <typename Visit>
+  void visitReads(llvm::ArrayRef<int> inputs, int sliced, double sliceBytes,
+                  Visit visit) {
+    sim::visitReadBuffers(
+        inputs, sliced, sliceBytes, fusedInputs,
+        [&](int b) { return buffers[b].fused; },
+        [&](int b) { return static_cast<double>(buffers[b].bytes); }, stamp,
+        ++generation, visit);
+  }
   void touch(int buffer) {
     if (buffer < 0)
       return;
