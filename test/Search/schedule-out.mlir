@@ -2,7 +2,8 @@
 // as a schedule of manual tactics over the arguments' names; applying it
 // gives the auto pass's device-local program (same ops, local types,
 // collectives, step time and peak memory). Where propagation from argument
-// tilings cannot rebuild the strategy, the pass says so. An unwritable
+// tilings cannot rebuild the strategy, intermediate values are pinned; where
+// even that does not rebuild it, the pass says so. An unwritable
 // path is an error.
 //
 // RUN: toast-models mlp --batch 4 --d-model 8 --hidden 16 --quiet -o %t.mlp.mlir
@@ -12,7 +13,19 @@
 // RUN: %python %S/../Export/Inputs/whole_roundtrip.py toast-opt --compare %t.auto.mlir %t.replayed.mlir | FileCheck %s --check-prefix=SAME
 //
 // RUN: toast-models t32 --layers 1 --batch 2 --seq 8 --d-model 16 --heads 4 --key-size 4 --vocab 32 --hidden 24 --quiet -o %t.t32.mlir
-// RUN: toast-opt %t.t32.mlir --toast-auto-partition="mesh=B=4,M=2 device=file:%S/Inputs/slow.json seed=1 rollouts=500 budget-s=0 min-dims=2 progress=false schedule-out=%t.t32.json" -o /dev/null 2>&1 | FileCheck %s --check-prefix=PART
+// Where propagation from the arguments resolves a conflict differently
+// (here the attention scores, whose two operands are both sequence-sharded
+// on B), the schedule pins intermediate values by position (`#N`), and
+// replaying it gives the same device-local program:
+// RUN: toast-opt %t.t32.mlir --toast-auto-partition="mesh=B=4,M=2 device=file:%S/Inputs/slow.json seed=1 rollouts=500 budget-s=0 min-dims=2 progress=false schedule-out=%t.t32.json" --partir-lower-to-hlo --partir-optimize-collectives -o %t.t32.auto.mlir 2>&1 | FileCheck %s --check-prefix=QUIET --allow-empty
+// RUN: FileCheck %s --check-prefix=PINS < %t.t32.json
+// RUN: toast-opt %t.t32.mlir --partir-schedule=file=%t.t32.json --partir-lower-to-hlo --partir-optimize-collectives -o %t.t32.replayed.mlir
+// RUN: %python %S/../Export/Inputs/whole_roundtrip.py toast-opt --compare %t.t32.auto.mlir %t.t32.replayed.mlir | FileCheck %s --check-prefix=SAME
+//
+// Where no tiling of a value can pin an op (a contraction whose operand is
+// tiled on the axis by another dimension), the pass says how much differs:
+// RUN: toast-models gns --nodes 8 --edges 16 --mp-steps 2 --latent 8 --hidden 8 --quiet -o %t.gns.mlir
+// RUN: toast-opt %t.gns.mlir --toast-auto-partition="mesh=B=4,M=2 device=file:%S/Inputs/slow.json seed=1 rollouts=300 budget-s=0 min-dims=2 progress=false schedule-out=%t.gns.json" -o /dev/null 2>&1 | FileCheck %s --check-prefix=PART
 //
 // The schedule holds the whole state, tactics before the search included.
 // RUN: toast-opt %s --partir-manual-partition="axis=B inputs=arg0=0;arg1=1;arg2=0 mesh=B=2,M=2" --toast-auto-partition="axes=M progress=false rollouts=10 schedule-out=%t.names.json" -o /dev/null
@@ -26,7 +39,9 @@
 // JSON: "kind": "manual",
 // JSON: "params.layer_0.w": 1,
 // SAME: ok compare
-// PART: warning: schedule-out: applying '{{.*}}t32.json' reproduces the strategy only in part: {{[0-9]+}} ops, loops or arguments are partitioned differently after its propagation
+// PINS: "kind": "manual",
+// PINS: "#{{[0-9]+}}": {{[0-9]}}
+// PART: warning: schedule-out: applying '{{.*}}gns.json' reproduces the strategy only in part: {{[0-9]+}} ops, loops or arguments are partitioned differently after its propagation ({{[0-9]+}} intermediate values pinned)
 
 // JAX names; a name two arguments share falls back to the position.
 // NAMES: "inputs": {

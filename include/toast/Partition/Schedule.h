@@ -27,8 +27,9 @@ struct InputSpec {
 
 /// ManualPartition(inputs -> dim, axis). A selector is `argN`, a value
 /// name (argument attribute `partir.name`, `jax.arg_info`, `tf.name` or
-/// `mhlo.name`, or a `partir.tag` name), or `re:` followed by a regular
-/// expression matched against whole names.
+/// `mhlo.name`, or a `partir.tag` name), `#N` or `#N.R` (a result of op N,
+/// numberedOps), or `re:` followed by a regular expression matched against
+/// whole names.
 struct ManualTactic {
   std::string name;
   std::string axis;
@@ -138,8 +139,13 @@ mlir::FailureOr<partir::MeshAttr>
 resolveMesh(mlir::ModuleOp module,
             llvm::ArrayRef<std::pair<std::string, int64_t>> axes);
 
-/// Values selected by `selector` in `func` (arguments and tagged values).
-/// Emits an error naming the known inputs when nothing matches.
+/// The ops of `func`'s body in pre-order (an op before the ops of its
+/// regions): `#N` selects the first result of op N, `#N.R` its result R.
+llvm::SmallVector<mlir::Operation *> numberedOps(mlir::func::FuncOp func);
+
+/// Values selected by `selector` in `func` (arguments, tagged values and
+/// `#N[.R]` op results). Emits an error naming the known inputs when
+/// nothing matches.
 mlir::FailureOr<llvm::SmallVector<mlir::Value>>
 selectValues(mlir::func::FuncOp func, llvm::StringRef selector,
              llvm::StringRef tacticName);

@@ -1,13 +1,12 @@
-//===- ScheduleWriter.h - A partitioning state as manual tactics -*- C++
-//-*-===//
+//===- ScheduleWriter.h - A partitioning state as manual tactics -*- C++ -*-===//
 //
 // The inverse of a schedule: the tilings of the entry function's arguments
 // in a partitioning state (e.g. the one an automatic tactic found), written
 // as manual tactics in the JSON format parseSchedule reads, over the names
 // a user knows the arguments by (ValueNames.h). Applying the schedule tiles
 // the same arguments in the same order and lets propagation rebuild the
-// inside of the program; compareStates says whether that reproduced the
-// state.
+// inside of the program; writeScheduleFromState pins intermediate values
+// where it does not, and countStateDifferences says how close a replay is.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TOAST_PARTITION_SCHEDULEWRITER_H
@@ -17,11 +16,49 @@
 
 namespace toast::partition {
 
+/// A selector of argument `i` of `func` alone: its first name no other
+/// argument or tag has, else `argN` (the positional selector).
+std::string argumentSelector(mlir::func::FuncOp func, unsigned i);
+
+/// A tiling a schedule adds to those of the arguments: the value
+/// `selector` selects (`#N[.R]` for an op result) tiled on `spec.dim` by
+/// `axis` in the tactic of tiling level `level`, or kept whole on `axis`
+/// (a Replicated spec, in the keep tactics).
+struct ValueTiling {
+  std::string selector;
+  std::string axis;
+  size_t level = 0;
+  InputSpec spec;
+};
+
 /// Manual tactics that tile and keep whole the entry function's arguments
 /// as `state` does: one tactic per level of the arguments' tilings and
-/// mesh axis, so that every argument's axes keep their order. Arguments are
-/// selected by their first name that selects only them, else by `argN`.
-Schedule scheduleFromState(ShardingState &state);
+/// mesh axis, so that every argument's axes keep their order, plus the
+/// `extra` tilings. Arguments are selected by their first name that
+/// selects only them, else by `argN`.
+Schedule scheduleFromState(ShardingState &state,
+                           llvm::ArrayRef<ValueTiling> extra = {});
+
+/// A schedule written from a state, and how far replaying it is from the
+/// state.
+struct WrittenSchedule {
+  Schedule schedule;
+  /// Intermediate tilings added because propagation did not rebuild them.
+  unsigned repairs = 0;
+  /// Ops, tied classes and arguments still partitioned differently.
+  unsigned differences = 0;
+};
+
+/// The schedule of `found` (scheduleFromState), replayed on a copy of
+/// `original` (the module before the tactics that made `found`) and
+/// repaired: while an op ends up partitioned differently, the first such
+/// op gets the tiling of its result (or operand) that it lacks, or is kept
+/// whole on the axis it should not loop over, at most `maxRepairs` times.
+/// Fails (with a diagnostic) only when the arguments' schedule itself does
+/// not apply.
+mlir::FailureOr<WrittenSchedule>
+writeScheduleFromState(ShardingState &found, mlir::ModuleOp original,
+                       unsigned maxRepairs = 256);
 
 /// The JSON text of a schedule of manual tactics (with its mesh).
 std::string printScheduleJson(const Schedule &schedule);

@@ -336,9 +336,49 @@ namedValues(func::FuncOp func) {
   return named;
 }
 
+SmallVector<Operation *> numberedOps(func::FuncOp func) {
+  SmallVector<Operation *> ops;
+  func.getBody().walk<WalkOrder::PreOrder>(
+      [&](Operation *op) { ops.push_back(op); });
+  return ops;
+}
+
+/// The value `#N` (result 0 of op N, numberedOps order) or `#N.R`.
+static FailureOr<Value> selectOpResult(func::FuncOp func, StringRef selector,
+                                       StringRef tacticName) {
+  StringRef opText = selector.drop_front(), resultText = "0";
+  std::tie(opText, resultText) = opText.split('.');
+  unsigned opIndex, result = 0;
+  auto fail = [&]() -> InFlightDiagnostic {
+    return func.emitError()
+           << "tactic '" << tacticName << "': selector '" << selector << "' ";
+  };
+  if (opText.getAsInteger(10, opIndex) ||
+      (!resultText.empty() && resultText.getAsInteger(10, result)) ||
+      (resultText.empty() && selector.ends_with(".")))
+    return fail() << "is not #N or #N.R (op N of @" << func.getSymName()
+                  << " in pre-order, its result R)";
+  SmallVector<Operation *> ops = numberedOps(func);
+  if (opIndex >= ops.size())
+    return fail() << "is out of range (@" << func.getSymName() << " has "
+                  << ops.size() << " ops)";
+  Operation *op = ops[opIndex];
+  if (result >= op->getNumResults())
+    return fail() << "selects result " << result << " of '" << op->getName()
+                  << "', which has " << op->getNumResults() << " results";
+  return op->getResult(result);
+}
+
 FailureOr<SmallVector<Value>>
 selectValues(func::FuncOp func, StringRef selector, StringRef tacticName) {
   SmallVector<Value> selected;
+  if (selector.starts_with("#")) {
+    FailureOr<Value> value = selectOpResult(func, selector, tacticName);
+    if (failed(value))
+      return failure();
+    selected.push_back(*value);
+    return selected;
+  }
   unsigned index;
   if (selector.starts_with("arg") &&
       !selector.drop_front(3).getAsInteger(10, index)) {

@@ -17,9 +17,7 @@ static bool isSpecialSelector(StringRef name) {
           !name.drop_front(3).getAsInteger(10, index));
 }
 
-/// A selector of argument `i` alone: its first name no other argument or
-/// tag has, else `argN` (the positional selector).
-static std::string selectorFor(func::FuncOp func, unsigned i) {
+std::string argumentSelector(func::FuncOp func, unsigned i) {
   for (StringRef name : getArgumentNames(func, i)) {
     if (isSpecialSelector(name))
       continue;
@@ -33,7 +31,7 @@ static std::string selectorFor(func::FuncOp func, unsigned i) {
   return "arg" + std::to_string(i);
 }
 
-Schedule scheduleFromState(ShardingState &state) {
+Schedule scheduleFromState(ShardingState &state, ArrayRef<ValueTiling> extra) {
   func::FuncOp func = state.getFunction();
   partir::MeshAttr mesh = state.getMesh();
   Schedule schedule;
@@ -42,9 +40,19 @@ Schedule scheduleFromState(ShardingState &state) {
   SmallVector<std::string> selectors;
   size_t depth = 0;
   for (BlockArgument arg : func.getArguments()) {
-    selectors.push_back(selectorFor(func, arg.getArgNumber()));
+    selectors.push_back(argumentSelector(func, arg.getArgNumber()));
     depth = std::max(depth, state.getExplicitTiling(arg).size());
   }
+  for (const ValueTiling &tiling : extra)
+    depth = std::max(depth, tiling.level + 1);
+  // Adds the extra tilings of `axis` at `level` (kept-whole ones at level
+  // 0 of the keep tactics) after the arguments' own.
+  auto addExtra = [&](ManualTactic &tactic, size_t level, bool keep) {
+    for (const ValueTiling &tiling : extra)
+      if (tiling.axis == tactic.axis && tiling.level == level &&
+          (tiling.spec.kind == InputSpec::Kind::Replicated) == keep)
+        tactic.inputs.push_back({tiling.selector, tiling.spec});
+  };
   // Axes kept whole first, so that no tiling propagates onto them.
   for (StringAttr axis : mesh.getNames()) {
     ManualTactic tactic;
@@ -54,6 +62,7 @@ Schedule scheduleFromState(ShardingState &state) {
       if (llvm::is_contained(state.getAtomicAxes(arg), axis.getValue()))
         tactic.inputs.push_back(
             {selectors[arg.getArgNumber()], {InputSpec::Kind::Replicated, 0}});
+    addExtra(tactic, 0, /*keep=*/true);
     if (!tactic.inputs.empty())
       schedule.tactics.push_back(std::move(tactic));
   }
@@ -68,6 +77,7 @@ Schedule scheduleFromState(ShardingState &state) {
           tactic.inputs.push_back({selectors[arg.getArgNumber()],
                                    {InputSpec::Kind::Dim, tiling[level].dim}});
       }
+      addExtra(tactic, level, /*keep=*/false);
       if (!tactic.inputs.empty())
         schedule.tactics.push_back(std::move(tactic));
     }

@@ -527,6 +527,27 @@ std::optional<int64_t> ShardingState::candidateFactor(NodeInfo &node,
         candidates.push_back(factor);
     }
   };
+  // An intermediate value tiled explicitly on the axis (a tile action on
+  // an op's result, e.g. a schedule's `#N` selector), among the node's
+  // results or operands, decides over what propagation derived: as with
+  // PartIR's tile action, the op loops over it and its other operands are
+  // sliced or gathered to suit. Arguments tiled explicitly another way
+  // still make a conflict.
+  auto isIntermediate = [](Value v) { return isa<OpResult>(v); };
+  for (auto [j, output] : llvm::enumerate(getOutputs(node)))
+    addLevels(true, j, getExplicitTiling(output));
+  for (auto [i, input] : llvm::enumerate(getInputs(node)))
+    if (isIntermediate(input))
+      addLevels(false, i, getExplicitTiling(input));
+  if (!candidates.empty()) {
+    for (auto [i, input] : llvm::enumerate(getInputs(node)))
+      if (!isIntermediate(input))
+        addLevels(false, i, getExplicitTiling(input));
+    if (candidates.size() == 1)
+      return candidates.front();
+    ++stats.conflicts;
+    return std::nullopt;
+  }
   // Forward: operands tiled on the axis.
   for (auto [i, input] : llvm::enumerate(getInputs(node)))
     addLevels(false, i, getTiling(input));

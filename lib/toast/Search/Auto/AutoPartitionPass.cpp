@@ -10,8 +10,8 @@ namespace toast::search {
 #include "toast/Search/Passes.h.inc"
 
 /// Writes the strategy the search left in `module` as a schedule of manual
-/// tactics to `path`, and warns when applying that schedule to `original`
-/// (the module before the search) does not give the same state.
+/// tactics to `path`, repaired until applying it to `original` (the module
+/// before the search) gives the same state, and warns if it still does not.
 static mlir::LogicalResult writeFoundSchedule(mlir::ModuleOp module,
                                               mlir::ModuleOp original,
                                               llvm::StringRef path,
@@ -22,38 +22,27 @@ static mlir::LogicalResult writeFoundSchedule(mlir::ModuleOp module,
   partition::ShardingState found(*func, partir::getMesh(module));
   if (failed(found.load()))
     return mlir::failure();
-  std::string text =
-      partition::printScheduleJson(partition::scheduleFromState(found));
+  // The schedule holds the whole state: it replays on the program without
+  // the state earlier tactic passes saved.
+  auto written = partition::writeScheduleFromState(found, original);
+  if (failed(written))
+    return module.emitError("--toast-auto-partition: the schedule written "
+                            "for '")
+           << path << "' does not apply";
   std::error_code error;
   llvm::raw_fd_ostream os(path, error);
   if (error)
     return module.emitError("--toast-auto-partition: cannot write schedule-out "
                             "file '")
            << path << "': " << error.message();
-  os << text;
-  // The schedule holds the whole state: it replays on the program without
-  // the state earlier tactic passes saved.
-  auto replayedFunc = partition::getEntryFunction(original);
-  if (failed(replayedFunc))
-    return mlir::failure();
-  partition::ShardingState::clearSavedState(*replayedFunc);
-  std::string parseError;
-  auto schedule = partition::parseSchedule(text, parseError);
-  if (failed(schedule))
-    return module.emitError("--toast-auto-partition: the written schedule '")
-           << path << "' does not parse: " << parseError;
-  if (failed(partition::partition(original, *schedule, /*materialize=*/false)))
-    return module.emitError("--toast-auto-partition: the written schedule '")
-           << path << "' does not apply";
-  partition::ShardingState replayed(*replayedFunc, found.getMesh());
-  if (failed(replayed.load()))
-    return mlir::failure();
-  if (unsigned differences = partition::countStateDifferences(found, replayed))
+  os << partition::printScheduleJson(written->schedule);
+  if (written->differences)
     mlir::emitWarning(module.getLoc())
         << "schedule-out: applying '" << path
-        << "' reproduces the strategy only in part: " << differences
+        << "' reproduces the strategy only in part: " << written->differences
         << " ops, loops or arguments are partitioned differently after its "
-           "propagation";
+           "propagation ("
+        << written->repairs << " intermediate values pinned)";
   return materialize ? found.materializeCore() : mlir::success();
 }
 
