@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "GspmdRegions.h"
+#include "SubAxes.h"
 #include "WholeStrategy.h"
 
 #include "toast/Export/Passes.h"
@@ -88,8 +89,15 @@ private:
   LogicalResult collectAll();
   /// The shardings of op results (whole-strategy form).
   LogicalResult collectOpShardings();
-  /// The mesh from sdy.mesh, partir.mesh or the mhlo shardings.
+  /// The mesh from sdy.mesh, partir.mesh or the mhlo shardings; an sdy
+  /// mesh's axes are split where the shardings' sub-axes cut them.
   FailureOr<partir::MeshAttr> resolveMesh();
+  /// Splits `mesh` where the sub-axes of the shardings on it cut its axes.
+  FailureOr<partir::MeshAttr> splitSdyMesh(sdy::MeshAttr mesh,
+                                           Operation *anchor);
+  /// Rewrites the shard_map regions on the user's mesh onto its pieces, so
+  /// that their manual axes and boundary shardings name partitioning axes.
+  void splitRegions();
   FailureOr<partir::MeshAttr> synthesizeMesh();
   LogicalResult mapRequests(partir::MeshAttr mesh);
   LogicalResult apply(partir::MeshAttr mesh);
@@ -112,6 +120,9 @@ private:
   /// Whether ops carry shardings (the whole-strategy form): the state is
   /// then read from the annotations, implied atomic axes aside.
   bool whole = false;
+  /// How the sdy mesh's axes map to partitioning mesh axes (SubAxes.h).
+  std::optional<AxisSplit> split;
+  sdy::MeshAttr sdyMesh;
 };
 } // namespace
 
@@ -384,10 +395,9 @@ FailureOr<partir::MeshAttr> ShardingImporter::synthesizeMesh() {
 }
 
 FailureOr<partir::MeshAttr> ShardingImporter::resolveMesh() {
-  MLIRContext *ctx = module.getContext();
   partir::MeshAttr existing = partir::getMesh(module);
   // The sdy mesh all sdy shardings (with axes) name, by symbol or inline.
-  sdy::MeshAttr sdyMesh;
+  sdyMesh = {};
   Operation *sdyMeshAnchor = nullptr;
   for (Request &r : requests) {
     if (!r.sdy)
@@ -416,8 +426,10 @@ FailureOr<partir::MeshAttr> ShardingImporter::resolveMesh() {
     sdyMeshAnchor = anchor;
   }
   if (sdyMesh) {
-    auto mesh = partir::MeshAttr::get(ctx, sdyMesh.getAxisNames(),
-                                      sdyMesh.getAxisSizes());
+    FailureOr<partir::MeshAttr> split = splitSdyMesh(sdyMesh, sdyMeshAnchor);
+    if (failed(split))
+      return failure();
+    partir::MeshAttr mesh = *split;
     if (existing && existing != mesh)
       return sdyMeshAnchor->emitError(
                  "mesh mismatch: the module's partir.mesh is ")
@@ -429,6 +441,51 @@ FailureOr<partir::MeshAttr> ShardingImporter::resolveMesh() {
   return synthesizeMesh();
 }
 
+FailureOr<partir::MeshAttr> ShardingImporter::splitSdyMesh(sdy::MeshAttr mesh,
+                                                           Operation *anchor) {
+  SmallVector<sdy::AxisRefAttr> refs;
+  for (Request &r : requests) {
+    if (!r.sdy || r.sdy.getMesh(func) != mesh)
+      continue;
+    for (sdy::DimensionShardingAttr dim : r.sdy.getDimShardings())
+      llvm::append_range(refs, dim.getAxes());
+    llvm::append_range(refs, r.sdy.getReplicatedAxes());
+    llvm::append_range(refs, r.sdy.getUnreducedAxes());
+  }
+  std::string error;
+  FailureOr<AxisSplit> pieces = AxisSplit::build(mesh, refs, error);
+  if (failed(pieces))
+    return anchor->emitError("cannot partition on this mesh: ") << error;
+  split = *pieces;
+  return toPartirMesh(mesh.getContext(), split->getPieces());
+}
+
+void ShardingImporter::splitRegions() {
+  if (!split || !split->isSplit())
+    return;
+  MLIRContext *ctx = module.getContext();
+  auto onPieces = [&](sdy::TensorShardingPerValueAttr shardings) {
+    SmallVector<sdy::TensorShardingAttr> result;
+    for (sdy::TensorShardingAttr sharding : shardings.getShardings())
+      result.push_back(split->toPieces(sharding));
+    return sdy::TensorShardingPerValueAttr::get(ctx, result);
+  };
+  func.walk([&](sdy::ManualComputationOp op) {
+    if (op.getMesh() != sdyMesh)
+      return;
+    SmallVector<std::string> pieces;
+    for (StringRef axis : op.getManualAxes().getAsValueRange<StringAttr>())
+      llvm::append_range(pieces, split->expand(sdy::AxisRefAttr::get(
+                                     StringAttr::get(ctx, axis))));
+    op.setInShardingsAttr(onPieces(op.getInShardings()));
+    op.setOutShardingsAttr(onPieces(op.getOutShardings()));
+    op.setManualAxesAttr(
+        ArrayAttr::get(ctx, llvm::map_to_vector(pieces, [&](auto &piece) {
+                         return Attribute(StringAttr::get(ctx, piece));
+                       })));
+  });
+}
+
 LogicalResult ShardingImporter::mapRequests(partir::MeshAttr mesh) {
   SmallVector<MeshAxis> axes = getMeshAxes(mesh);
   for (Request &r : requests) {
@@ -438,23 +495,39 @@ LogicalResult ShardingImporter::mapRequests(partir::MeshAttr mesh) {
         return r.emitError()
                << "sharding has " << r.sdy.getRank()
                << " dimensions but the type is " << r.value.getType();
-      // A sub-axis would need a mesh axis split in two, which the
-      // partitioning state has no way to say.
-      if (r.sdy.hasSubAxes())
-        return r.emitError() << "sharding " << r.sdy.str()
-                             << " uses sub-axes, which the import does not "
-                                "support";
+      // Each axis reference is the pieces of the partitioning mesh it
+      // covers (a sub-axis, or an axis another sharding's sub-axes split).
+      auto pieces =
+          [&](sdy::AxisRefAttr ref) -> FailureOr<SmallVector<std::string>> {
+        if (split && r.sdy.getMesh(func) == sdyMesh)
+          return split->expand(ref);
+        if (ref.isSubAxis())
+          return r.emitError() << "sharding " << r.sdy.str()
+                               << " uses a sub-axis of a mesh the "
+                                  "partitioning mesh "
+                               << mesh << " does not split";
+        return SmallVector<std::string>{ref.getAxisName().str()};
+      };
       llvm::StringSet<> used;
-      for (int64_t d = 0; d < r.sdy.getRank(); ++d) {
+      for (auto [d, dimSharding] : llvm::enumerate(r.sdy.getDimShardings())) {
         auto &dim = r.dims.emplace_back();
-        for (const std::string &axis : r.sdy.getDimAxes(d)) {
-          dim.push_back(axis);
-          used.insert(axis);
+        for (sdy::AxisRefAttr ref : dimSharding.getAxes()) {
+          auto axes = pieces(ref);
+          if (failed(axes))
+            return failure();
+          for (const std::string &axis : *axes) {
+            dim.push_back(axis);
+            used.insert(axis);
+          }
         }
-        r.closed &= r.sdy.getDimShardings()[d].getIsClosed();
+        r.closed &= dimSharding.getIsClosed();
       }
-      for (sdy::AxisRefAttr axis : r.sdy.getReplicatedAxes())
-        r.atomic.push_back(axis.getAxisName().str());
+      for (sdy::AxisRefAttr ref : r.sdy.getReplicatedAxes()) {
+        auto axes = pieces(ref);
+        if (failed(axes))
+          return failure();
+        llvm::append_range(r.atomic, *axes);
+      }
       if (r.closed && options.atomic && !whole)
         for (const MeshAxis &axis : axes)
           if (!used.contains(axis.name) &&
@@ -557,15 +630,15 @@ static std::string printDimAxes(ArrayRef<SmallVector<std::string>> dims) {
   os << '[';
   llvm::interleaveComma(dims, os, [&](ArrayRef<std::string> axes) {
     os << '{';
-    llvm::interleaveComma(axes, os, [&](const std::string &a) { os << '"' << a << '"'; });
+    llvm::interleaveComma(axes, os,
+                          [&](const std::string &a) { os << '"' << a << '"'; });
     os << '}';
   });
   os << ']';
   return text;
 }
 
-LogicalResult
-ShardingImporter::enforceGroups(partition::ShardingState &state) {
+LogicalResult ShardingImporter::enforceGroups(partition::ShardingState &state) {
   for (auto &[id, members] : groups) {
     // The group's sharding: its most tiled member's (the first on a tie).
     auto levels = [&](sdy::ShardingGroupOp op) {
@@ -586,8 +659,8 @@ ShardingImporter::enforceGroups(partition::ShardingState &state) {
     // fact may order them differently than the group's, a conflict.
     auto want = dimAxesOf(state.getTiling(ref.getInput()), ref.getInput());
     for (sdy::ShardingGroupOp member : members) {
-      auto got = dimAxesOf(state.getTiling(member.getInput()),
-                           member.getInput());
+      auto got =
+          dimAxesOf(state.getTiling(member.getInput()), member.getInput());
       if (got != want)
         return member.emitError("sharding_group ")
                << id << ": conflicting shardings: this value is "
@@ -642,6 +715,7 @@ LogicalResult ShardingImporter::run() {
     module->setAttr(partir::PartIRDialect::kMeshAttrName, *mesh);
     if (failed(mapRequests(*mesh)))
       return failure();
+    splitRegions();
     if (whole) {
       if (failed(applyWhole(*mesh)))
         return failure();

@@ -23,6 +23,8 @@
 #ifndef TOAST_LIB_EXPORT_WHOLESTRATEGY_H
 #define TOAST_LIB_EXPORT_WHOLESTRATEGY_H
 
+#include "SubAxes.h"
+
 #include "toast/Export/HloSharding.h"
 #include "toast/Export/Passes.h"
 #include "toast/Partition/ShardingState.h"
@@ -55,6 +57,10 @@ public:
   mlir::FailureOr<mlir::Value> constrain(mlir::OpBuilder &b, mlir::Location loc,
                                          mlir::Value value,
                                          const DimAxisNames &dims, bool held);
+  /// Rewrites the shardings of the shard_map regions of `module` that the
+  /// import put on the pieces of split axes (SubAxes.h) onto the exported
+  /// mesh, with sub-axes.
+  void joinRegions(mlir::ModuleOp module);
 
 private:
   mlir::FailureOr<std::string> hloString(const DimAxisNames &dims,
@@ -66,6 +72,8 @@ private:
   mlir::MLIRContext *ctx;
   const ShardingExportOptions &options;
   llvm::SmallVector<MeshAxis> axes;
+  /// The user's axes when the partitioning mesh splits some (sub-axes).
+  AxisSplit split;
   sdy::MeshOp sdyMesh;
 };
 
