@@ -54,6 +54,9 @@ struct Request {
   /// Result: per-dimension mesh axes, and axes to keep atomic.
   DimAxisNames dims;
   SmallVector<std::string> atomic;
+  /// For an mhlo sharding with a manual subgroup (a partly manual region's
+  /// local value): the mesh axes of that subgroup.
+  SmallVector<std::string> manual;
   /// Whether axes the sharding does not use are fixed (closed).
   bool closed = true;
   /// What the sharding annotates, besides `value`: the sharding_constraint
@@ -123,6 +126,8 @@ private:
   /// How the sdy mesh's axes map to partitioning mesh axes (SubAxes.h).
   std::optional<AxisSplit> split;
   sdy::MeshAttr sdyMesh;
+  /// Whether shardings with manual subgroups are read (region boundaries).
+  bool readingRegions = false;
 };
 } // namespace
 
@@ -167,6 +172,14 @@ LogicalResult ShardingImporter::collect(Value value, DictionaryAttr attrs,
     if (failed(decomposition)) {
       request.emitWarning()
           << "ignoring mhlo.sharding \"" << text.getValue() << "\": " << error;
+      return success();
+    }
+    // A partly manual sharding describes a value inside a manual region;
+    // liftRegions reads those of the region boundaries.
+    if (sharding->hasManualSubgroup() && !readingRegions) {
+      request.emitWarning() << "ignoring mhlo.sharding \"" << text.getValue()
+                            << "\": manual on some axes outside a manual "
+                               "region's boundary";
       return success();
     }
     request.decomposition = *decomposition;
@@ -214,7 +227,7 @@ LogicalResult ShardingImporter::collectAll() {
   // belong to manual regions, see liftRegions).
   auto gspmdConstraint = [&](Operation *op) {
     auto text = op->getAttrOfType<StringAttr>(kMhloSharding);
-    if (text && text.getValue() == "{manual}")
+    if (text && text.getValue().contains("manual"))
       return WalkResult::advance();
     size_t before = requests.size();
     if (failed(collect(op->getOperand(0), op->getDiscardableAttrDictionary(),
@@ -341,7 +354,7 @@ static partir::MeshAttr toPartirMesh(MLIRContext *ctx,
 }
 
 FailureOr<partir::MeshAttr> ShardingImporter::synthesizeMesh() {
-  SmallVector<AxisDecomposition> decompositions;
+  std::vector<AxisDecomposition> decompositions;
   for (Request &r : requests)
     if (r.mhlo && r.mhlo->kind == HloSharding::Kind::Tiled)
       decompositions.push_back(r.decomposition);
@@ -378,7 +391,8 @@ FailureOr<partir::MeshAttr> ShardingImporter::synthesizeMesh() {
     if (!r.mhlo || r.mhlo->kind != HloSharding::Kind::Tiled)
       continue;
     SmallVector<std::string> replicated;
-    auto dims = mapToMesh(r.decomposition, axes, replicated, error);
+    SmallVector<std::string> manual;
+    auto dims = mapToMesh(r.decomposition, axes, replicated, error, &manual);
     if (failed(dims))
       return r.emitError() << error;
     for (auto [d, dimAxes] : llvm::enumerate(*dims))
@@ -546,7 +560,7 @@ LogicalResult ShardingImporter::mapRequests(partir::MeshAttr mesh) {
     }
     std::string error;
     SmallVector<std::string> replicated;
-    auto dims = mapToMesh(r.decomposition, axes, replicated, error);
+    auto dims = mapToMesh(r.decomposition, axes, replicated, error, &r.manual);
     if (failed(dims))
       return r.emitError() << "mesh mismatch: mhlo.sharding \""
                            << printHloSharding(*r.mhlo) << "\" on mesh " << mesh
@@ -778,6 +792,18 @@ void dropShardings(ModuleOp module) {
   });
 }
 
+/// The sharding of a GSPMD region boundary's local (device) side: an
+/// entry's own, an exit's `@Sharding` operand's. Null when absent.
+static StringAttr localSharding(Operation *boundary) {
+  Operation *annotated = boundary;
+  if (!isCustomCall(boundary, "SPMDFullToShardShape")) {
+    annotated = boundary->getOperand(0).getDefiningOp();
+    if (!isCustomCall(annotated, "Sharding"))
+      return {};
+  }
+  return annotated->getAttrOfType<StringAttr>(kMhloSharding);
+}
+
 LogicalResult ShardingImporter::liftRegions() {
   SmallVector<Operation *> boundaries = findGspmdBoundaries(func);
   if (boundaries.empty())
@@ -788,16 +814,21 @@ LogicalResult ShardingImporter::liftRegions() {
   ctx->getOrLoadDialect<sdy::SdyDialect>();
   if (failed(collectAll()))
     return failure();
-  DenseMap<Operation *, size_t> requestOf;
+  readingRegions = true;
+  // Per boundary op, the index of its global request and of its local one
+  // (a partly manual boundary's; -1 for none).
+  DenseMap<Operation *, std::pair<size_t, int64_t>> requestOf;
+  DenseMap<Operation *, GspmdBoundary> info;
   for (Operation *op : boundaries) {
     if (op->getNumOperands() != 1 || op->getNumResults() != 1)
       return op->emitError("cannot read the GSPMD manual region: a region "
                            "boundary takes one operand and has one result");
     // An entry's global sharding is on the `@Sharding` call feeding it; an
     // exit carries its own.
+    bool entry = isCustomCall(op, "SPMDFullToShardShape");
     Value value = op->getResult(0);
     Operation *annotated = op;
-    if (isCustomCall(op, "SPMDFullToShardShape")) {
+    if (entry) {
       value = op->getOperand(0);
       annotated = value.getDefiningOp();
       if (!isCustomCall(annotated, "Sharding"))
@@ -814,7 +845,22 @@ LogicalResult ShardingImporter::liftRegions() {
                            "boundary needs a tiled or replicated "
                            "mhlo.sharding");
     requests.back().anchor = op;
-    requestOf[op] = before;
+    requestOf[op] = {before, -1};
+    info[op].openDims = getUnspecifiedDims(annotated);
+    // `{manual}` is manual on every axis; a manual subgroup on its axes.
+    StringAttr local = localSharding(op);
+    if (!local || local.getValue() == "{manual}")
+      continue;
+    before = requests.size();
+    auto attrs = DictionaryAttr::get(
+        ctx, {NamedAttribute(StringAttr::get(ctx, kMhloSharding), local)});
+    if (failed(collect(entry ? op->getResult(0) : op->getOperand(0), attrs,
+                       "region boundary (local side)")))
+      return failure();
+    if (requests.size() == before)
+      continue;
+    requests.back().anchor = op;
+    requestOf[op].second = before;
   }
   FailureOr<partir::MeshAttr> mesh = resolveMesh();
   if (failed(mesh))
@@ -825,10 +871,17 @@ LogicalResult ShardingImporter::liftRegions() {
         "it runs on");
   if (failed(mapRequests(*mesh)))
     return failure();
-  DenseMap<Operation *, DimAxisNames> dims;
-  for (auto [op, index] : requestOf)
-    dims[op] = requests[index].dims;
-  return liftGspmdRegions(func, *mesh, dims);
+  for (auto [op, indices] : requestOf) {
+    info[op].dims = requests[indices.first].dims;
+    if (indices.second < 0)
+      continue;
+    Request &local = requests[indices.second];
+    if (local.manual.empty())
+      return op->emitError("cannot read the GSPMD manual region: the local "
+                           "sharding of its boundary is not manual");
+    info[op].manualAxes = local.manual;
+  }
+  return liftGspmdRegions(func, *mesh, info);
 }
 
 LogicalResult liftGspmdManualRegions(func::FuncOp func) {
