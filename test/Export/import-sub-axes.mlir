@@ -22,6 +22,10 @@
 // RUN: toast-opt %t/free.mlir --partir-import-shardings --partir-export-shardings=format=sdy -o %t/free-out.mlir
 // RUN: FileCheck %s --check-prefix=FREE-EXPORT --input-file=%t/free-out.mlir
 // RUN: toast-opt %t/free-out.mlir --partir-import-shardings --partir-materialize-core --partir-lower-to-hlo | diff - %t/free-hlo.mlir
+// RUN: toast-opt %t/free.mlir --partir-import-shardings --partir-export-shardings=format=mhlo -o %t/free-mhlo.mlir
+// RUN: FileCheck %s --check-prefix=FREE-MHLO --input-file=%t/free-mhlo.mlir
+// RUN: toast-opt %t/free-mhlo.mlir --partir-import-shardings --partir-materialize-core --partir-lower-to-hlo | diff - %t/free-hlo.mlir
+// RUN: toast-opt %t/free.mlir --partir-import-shardings --partir-export-shardings=format=both | toast-opt --partir-import-shardings --partir-materialize-core --partir-lower-to-hlo | diff - %t/free-hlo.mlir
 
 // AGREE: results agree
 
@@ -54,6 +58,12 @@
 
 // FREE-EXPORT: func.func public @main(%arg0: tensor<16x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"y", "x":(1)2}, {}]>}, %arg1: tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"x"}]>}) -> (tensor<16x4xf32> {jax.result_info = "result", sdy.sharding = #sdy.sharding<@mesh, [{"y", "x":(1)2}, {"x":(2)2}]>})
 // FREE-EXPORT: manual_axes={"y"}
+
+// In GSPMD's form, the body's values (manual on "y", the minor device axis)
+// carry a manual subgroup; the reshard before the opaque all_reduce is a
+// @Sharding the import reads back and removes.
+// FREE-MHLO: stablehlo.tanh %arg2 {mhlo.sharding = "{devices=[2,1,2,2]<=[2,2,2]T(0,2,1) last_tile_dims={manual, replicated}}"}
+// FREE-MHLO: stablehlo.custom_call @Sharding(%{{.*}}) {mhlo.sharding = "{devices=[1,1,2,4]<=[4,2]T(1,0) last_tile_dims={manual, replicated}}"}
 
 //--- manual.mlir
 module @jit_f attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replicas = 1 : i32} {

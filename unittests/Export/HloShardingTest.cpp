@@ -77,6 +77,25 @@ TEST(HloShardingBuilder, SeveralAxesOnOneDimension) {
             "{devices=[4,1,2]<=[2,2,2]T(0,2,1) last_tile_dim_replicate}");
 }
 
+TEST(HloShardingBuilder, ManualSubgroup) {
+  // Values of a shard_map body manual on some axes (kBM = {B:4, M:2}).
+  std::string error;
+  auto build = [&](const DimAxisNames &dims,
+                   llvm::ArrayRef<std::string> manual) {
+    auto s = buildHloSharding(kBM, dims, error, manual);
+    EXPECT_TRUE(succeeded(s)) << error;
+    return succeeded(s) ? printHloSharding(*s) : std::string();
+  };
+  EXPECT_EQ(build({{"B"}, {}}, {"M"}),
+            "{devices=[4,1,2]<=[8] last_tile_dims={manual}}");
+  EXPECT_EQ(build({{}, {}}, {"B"}),
+            "{devices=[1,1,4,2]<=[8] last_tile_dims={manual, replicated}}");
+  EXPECT_EQ(build({{"M"}, {}}, {"B"}),
+            "{devices=[2,1,4]<=[4,2]T(1,0) last_tile_dims={manual}}");
+  EXPECT_EQ(build({{}, {}}, {"B", "M"}), "{manual}");
+  EXPECT_TRUE(failed(buildHloSharding(kBM, {{"B"}, {}}, error, {"B"})));
+}
+
 TEST(HloShardingBuilder, Errors) {
   std::string error;
   EXPECT_TRUE(failed(buildHloSharding(kBM, {{"Q"}, {}}, error)));

@@ -100,10 +100,13 @@ std::string printHloSharding(const HloSharding &sharding);
 /// replicate the tensor (`last_tile_dim_replicate`); no axis at all gives
 /// `{replicated}`. The iota is canonical: size-1 axes are dropped and axes
 /// that stay adjacent are merged, so an unpermuted order prints `<=[N]`.
+/// A value inside a manual region (shard_map) on the axes `manual` gets a
+/// manual subgroup of them before the copies
+/// (`last_tile_dims={manual, replicated}`), as GSPMD writes such values.
 /// Fails on unknown or repeated axes.
-llvm::FailureOr<HloSharding> buildHloSharding(llvm::ArrayRef<MeshAxis> mesh,
-                                              const DimAxisNames &dims,
-                                              std::string &error);
+llvm::FailureOr<HloSharding>
+buildHloSharding(llvm::ArrayRef<MeshAxis> mesh, const DimAxisNames &dims,
+                 std::string &error, llvm::ArrayRef<std::string> manual = {});
 
 /// A tiled sharding as axes of the device space: `axisSizes` factor the
 /// device ids row-major (major first); `dimAxes[d]` lists, major to minor,

@@ -359,7 +359,8 @@ std::string printHloSharding(const HloSharding &s) {
 
 FailureOr<HloSharding> buildHloSharding(ArrayRef<MeshAxis> mesh,
                                         const DimAxisNames &dims,
-                                        std::string &error) {
+                                        std::string &error,
+                                        ArrayRef<std::string> manual) {
   auto indexOf = [&](StringRef name) -> int64_t {
     for (auto [i, axis] : enumerate(mesh))
       if (axis.name == name)
@@ -385,12 +386,29 @@ FailureOr<HloSharding> buildHloSharding(ArrayRef<MeshAxis> mesh,
     }
     s.tileDims.push_back(tiles);
   }
+  int64_t manualDevices = 1;
+  for (const std::string &name : manual) {
+    int64_t i = indexOf(name);
+    if (i < 0 || used[i])
+      return error = "manual axis \"" + name +
+                     "\" is unknown or shards the "
+                     "value",
+             failure();
+    used[i] = true;
+    if (mesh[i].size > 1)
+      order.push_back(i);
+    manualDevices *= mesh[i].size;
+  }
   if (order.empty()) {
     s = HloSharding();
     s.kind = HloSharding::Kind::Replicated;
     return s;
   }
   s.kind = HloSharding::Kind::Tiled;
+  if (manualDevices > 1) {
+    s.tileDims.push_back(manualDevices);
+    s.subgroups.push_back(HloSharding::Subgroup::Manual);
+  }
   int64_t copies = 1;
   for (auto [i, axis] : enumerate(mesh))
     if (!used[i] && axis.size > 1) {
@@ -400,6 +418,12 @@ FailureOr<HloSharding> buildHloSharding(ArrayRef<MeshAxis> mesh,
   if (copies > 1) {
     s.tileDims.push_back(copies);
     s.subgroups.push_back(HloSharding::Subgroup::Replicated);
+  }
+  // Manual on every device and split on none: GSPMD writes `{manual}`.
+  if (manualDevices > 1 && product(s.tileDims) == manualDevices) {
+    s = HloSharding();
+    s.kind = HloSharding::Kind::Manual;
+    return s;
   }
   // Merge runs of axes that are adjacent both in the mesh and in `order`
   // (XLA's canonical iota); size-1 axes are already gone.

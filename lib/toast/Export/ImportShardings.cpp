@@ -174,9 +174,11 @@ LogicalResult ShardingImporter::collect(Value value, DictionaryAttr attrs,
           << "ignoring mhlo.sharding \"" << text.getValue() << "\": " << error;
       return success();
     }
-    // A partly manual sharding describes a value inside a manual region;
-    // liftRegions reads those of the region boundaries.
-    if (sharding->hasManualSubgroup() && !readingRegions) {
+    // A partly manual sharding describes a value inside a manual region:
+    // liftRegions reads those of the region boundaries, the whole-strategy
+    // form those of a body's values (their free axes).
+    if (sharding->hasManualSubgroup() && !readingRegions &&
+        !value.getParentRegion()->getParentOfType<sdy::ManualComputationOp>()) {
       request.emitWarning() << "ignoring mhlo.sharding \"" << text.getValue()
                             << "\": manual on some axes outside a manual "
                                "region's boundary";
@@ -227,7 +229,8 @@ LogicalResult ShardingImporter::collectAll() {
   // belong to manual regions, see liftRegions).
   auto gspmdConstraint = [&](Operation *op) {
     auto text = op->getAttrOfType<StringAttr>(kMhloSharding);
-    if (text && text.getValue().contains("manual"))
+    if (text && text.getValue().contains("manual") &&
+        !op->getParentOfType<sdy::ManualComputationOp>())
       return WalkResult::advance();
     size_t before = requests.size();
     if (failed(collect(op->getOperand(0), op->getDiscardableAttrDictionary(),
@@ -242,8 +245,13 @@ LogicalResult ShardingImporter::collectAll() {
   };
   WalkResult walk = func.walk([&](Operation *op) {
     // A shard_map body is device-local: its annotations are not about the
-    // global values this import partitions.
-    if (op->getParentOfType<sdy::ManualComputationOp>())
+    // global values this import partitions, except in the whole-strategy
+    // form, whose body constraints are the reshards of the body's
+    // partitioning on the free axes.
+    bool constraint = isa<sdy::ShardingConstraintOp, sdy::ReshardOp>(op) ||
+                      isCustomCall(op, "Sharding");
+    if (op->getParentOfType<sdy::ManualComputationOp>() &&
+        !(whole && constraint))
       return WalkResult::advance();
     if (auto group = dyn_cast<sdy::ShardingGroupOp>(op))
       groups[group.getGroupId()].push_back(group);

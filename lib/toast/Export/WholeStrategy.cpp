@@ -54,9 +54,13 @@ ShardingWriter::ShardingWriter(ModuleOp module, partir::MeshAttr mesh,
 }
 
 FailureOr<std::string> ShardingWriter::hloString(const DimAxisNames &dims,
-                                                 Operation *anchor) {
+                                                 Operation *anchor,
+                                                 Block *block) {
   std::string error;
-  auto sharding = buildHloSharding(axes, dims, error);
+  SmallVector<std::string> manual;
+  if (block)
+    manual = partition::ShardingState::getManualAxes(block);
+  auto sharding = buildHloSharding(axes, dims, error, manual);
   if (failed(sharding))
     return anchor->emitOpError("cannot export a sharding: ") << error;
   return printHloSharding(*sharding);
@@ -126,7 +130,7 @@ LogicalResult
 ShardingWriter::annotate(const DimAxisNames &dims, Operation *anchor,
                          function_ref<void(StringRef, Attribute)> set) {
   if (options.mhlo) {
-    FailureOr<std::string> text = hloString(dims, anchor);
+    FailureOr<std::string> text = hloString(dims, anchor, nullptr);
     if (failed(text))
       return failure();
     set(kMhloSharding, StringAttr::get(ctx, *text));
@@ -143,7 +147,7 @@ ShardingWriter::annotateOp(Operation *op, ArrayRef<DimAxisNames> results,
     // XLA writes the sharding of a multi-result op as a tuple.
     SmallVector<std::string> strings;
     for (const DimAxisNames &dims : results) {
-      FailureOr<std::string> text = hloString(dims, op);
+      FailureOr<std::string> text = hloString(dims, op, op->getBlock());
       if (failed(text))
         return failure();
       strings.push_back(*text);
@@ -172,8 +176,8 @@ FailureOr<Value> ShardingWriter::constrain(OpBuilder &b, Location loc,
   if (!options.mhlo)
     return sdy::ShardingConstraintOp::create(b, loc, value, sdySharding(dims))
         .getResult();
-  FailureOr<std::string> text =
-      hloString(dims, value.getParentBlock()->getParentOp());
+  FailureOr<std::string> text = hloString(
+      dims, value.getParentBlock()->getParentOp(), value.getParentBlock());
   if (failed(text))
     return failure();
   OperationState state(loc, stablehlo::CustomCallOp::getOperationName());

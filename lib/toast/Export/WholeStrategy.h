@@ -63,8 +63,10 @@ public:
   void joinRegions(mlir::ModuleOp module);
 
 private:
+  /// The HloSharding of a value of `block` (manual in a shard_map body).
   mlir::FailureOr<std::string> hloString(const DimAxisNames &dims,
-                                         mlir::Operation *anchor);
+                                         mlir::Operation *anchor,
+                                         mlir::Block *block);
   sdy::TensorShardingAttr
   sdySharding(const DimAxisNames &dims,
               llvm::ArrayRef<std::string> replicated = {});
