@@ -96,7 +96,7 @@ func.func @main(%x: tensor<3x8xf32> {mhlo.sharding = "{devices=[4,1]<=[4]}"}) ->
 // expected-warning @+5 {{argument 0: ignoring unsupported mhlo.sharding "{manual}"}}
 // expected-warning @+4 {{argument 1: ignoring unsupported mhlo.sharding "{maximal device=1}"}}
 // expected-warning @+3 {{argument 2: ignoring unsupported mhlo.sharding}}
-// expected-warning @+2 {{argument 3: ignoring unsupported mhlo.sharding "{devices=[2,1,2]<=[4] last_tile_dims={manual}}"}}
+// expected-warning @+2 {{argument 3: ignoring mhlo.sharding "{devices=[2,1,2]<=[4] last_tile_dims={manual}}": manual on some axes outside a manual region's boundary}}
 // expected-warning @+1 {{argument 4: ignoring mhlo.sharding "{devices=[2,2]0,3,1,2}": the device list is not a product of mesh axes}}
 func.func @main(%a: tensor<4xf32> {mhlo.sharding = "{manual}"},
                 %b: tensor<4xf32> {mhlo.sharding = "{maximal device=1}"},

@@ -4,16 +4,17 @@
 // RUN: toast-opt %t/mesh.mlir --partir-lower-to-hlo -verify-diagnostics
 
 //--- sub-axis.mlir
-// A sub-axis at the boundary would need a mesh axis split in two.
+// The import splits a mesh axis where sub-axes cut it; sub-axes of one
+// axis that overlap without nesting leave no common split.
 module {
-  sdy.mesh @mesh = <["a"=4]>
-  func.func @main(%x: tensor<8xf32>) -> tensor<8xf32> {
-    // expected-error @+1 {{manual_computation operand 0: sharding #sdy.sharding<@mesh, [{"a":(1)2}]> uses sub-axes, which the import does not support}}
-    %0 = sdy.manual_computation(%x) in_shardings=[<@mesh, [{"a":(1)2}]>] out_shardings=[<@mesh, [{}]>] manual_axes={"a"} (%l: tensor<4xf32>) {
-      %c = stablehlo.constant dense<0.0> : tensor<8xf32>
-      sdy.return %c : tensor<8xf32>
-    } : (tensor<8xf32>) -> tensor<8xf32>
-    return %0 : tensor<8xf32>
+  // expected-error @+1 {{cannot partition on this mesh: the sub-axes of axis "a" split it in ways that do not nest (at 2 and 3 devices)}}
+  sdy.mesh @mesh = <["a"=6]>
+  func.func @main(%x: tensor<12xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a":(1)2}]>}) -> tensor<12xf32> {
+    %0 = sdy.manual_computation(%x) in_shardings=[<@mesh, [{"a":(1)3}]>] out_shardings=[<@mesh, [{}]>] manual_axes={"a"} (%l: tensor<4xf32>) {
+      %c = stablehlo.constant dense<0.0> : tensor<12xf32>
+      sdy.return %c : tensor<12xf32>
+    } : (tensor<12xf32>) -> tensor<12xf32>
+    return %0 : tensor<12xf32>
   }
 }
 

@@ -77,6 +77,25 @@ TEST(HloShardingBuilder, SeveralAxesOnOneDimension) {
             "{devices=[4,1,2]<=[2,2,2]T(0,2,1) last_tile_dim_replicate}");
 }
 
+TEST(HloShardingBuilder, ManualSubgroup) {
+  // Values of a shard_map body manual on some axes (kBM = {B:4, M:2}).
+  std::string error;
+  auto build = [&](const DimAxisNames &dims,
+                   llvm::ArrayRef<std::string> manual) {
+    auto s = buildHloSharding(kBM, dims, error, manual);
+    EXPECT_TRUE(succeeded(s)) << error;
+    return succeeded(s) ? printHloSharding(*s) : std::string();
+  };
+  EXPECT_EQ(build({{"B"}, {}}, {"M"}),
+            "{devices=[4,1,2]<=[8] last_tile_dims={manual}}");
+  EXPECT_EQ(build({{}, {}}, {"B"}),
+            "{devices=[1,1,4,2]<=[8] last_tile_dims={manual, replicated}}");
+  EXPECT_EQ(build({{"M"}, {}}, {"B"}),
+            "{devices=[2,1,4]<=[4,2]T(1,0) last_tile_dims={manual}}");
+  EXPECT_EQ(build({{}, {}}, {"B", "M"}), "{manual}");
+  EXPECT_TRUE(failed(buildHloSharding(kBM, {{"B"}, {}}, error, {"B"})));
+}
+
 TEST(HloShardingBuilder, Errors) {
   std::string error;
   EXPECT_TRUE(failed(buildHloSharding(kBM, {{"Q"}, {}}, error)));
@@ -105,10 +124,34 @@ TEST(HloShardingParser, Lenient) {
 TEST(HloShardingParser, Unsupported) {
   EXPECT_EQ(parse("{{replicated}, {devices=[2]<=[2]}}").kind,
             HloSharding::Kind::Unsupported);
-  EXPECT_EQ(parse("{devices=[2,1,2]<=[4] last_tile_dims={manual}}").kind,
-            HloSharding::Kind::Unsupported);
   EXPECT_EQ(parse("{manual}").kind, HloSharding::Kind::Manual);
   EXPECT_EQ(parse("{maximal device=1}").kind, HloSharding::Kind::Maximal);
+}
+
+TEST(HloShardingParser, Subgroups) {
+  // JAX's partly manual shard_map: manual on the first mesh axis, copies on
+  // the second; `last_tile_dims={replicated}` is last_tile_dim_replicate.
+  HloSharding s =
+      parse("{devices=[1,1,2,2]<=[4] last_tile_dims={manual, replicated}}");
+  EXPECT_EQ(s.kind, HloSharding::Kind::Tiled);
+  EXPECT_EQ(s.getTensorRank(), 2);
+  EXPECT_TRUE(s.hasManualSubgroup());
+  EXPECT_EQ(printHloSharding(s),
+            "{devices=[1,1,2,2]<=[4] last_tile_dims={manual, replicated}}");
+  EXPECT_EQ(printHloSharding(
+                parse("{devices=[2,1,2]<=[4] last_tile_dims={replicated}}")),
+            "{devices=[2,1,2]<=[4] last_tile_dim_replicate}");
+  EXPECT_EQ(printHloSharding(parse(
+                "{devices=[1,2,2]<=[2,2]T(1,0) last_tile_dims={manual}}")),
+            "{devices=[1,2,2]<=[2,2]T(1,0) last_tile_dims={manual}}");
+  EXPECT_EQ(parseError("{devices=[2,2]<=[4] last_tile_dims={bogus}}"),
+            "unsupported subgroup in 'last_tile_dims' (expected manual or "
+            "replicated)");
+  EXPECT_EQ(parseError("{devices=[2,2]<=[4] last_tile_dims={manual, manual}}"),
+            "a subgroup kind appears twice in 'last_tile_dims'");
+  EXPECT_EQ(parseError("{devices=[4]<=[4] last_tile_dims={manual}}"),
+            "the subgroups (last_tile_dim_replicate, last_tile_dims) need a "
+            "tile dimension each, after the tensor's");
 }
 
 TEST(HloShardingParser, Errors) {
@@ -164,6 +207,28 @@ TEST(HloShardingDecompose, Iota) {
   EXPECT_TRUE(d.dimAxes[0].empty());
   EXPECT_EQ(d.dimAxes[1], Axes{0});
   EXPECT_EQ(d.replicatedAxes, Axes{1});
+}
+
+TEST(HloShardingDecompose, ManualSubgroup) {
+  // `<=[2,2]T(1,0)` puts the minor device axis first: dimension 0 is split
+  // on it, the manual subgroup is the major one.
+  AxisDecomposition d =
+      decompose("{devices=[2,1,2]<=[2,2]T(1,0) last_tile_dims={manual}}");
+  EXPECT_EQ(d.axisSizes, (llvm::SmallVector<int64_t>{2, 2}));
+  EXPECT_EQ(d.dimAxes[0], Axes{1});
+  EXPECT_EQ(d.manualAxes, Axes{0});
+  std::string error;
+  llvm::SmallVector<std::string> replicated, manual;
+  llvm::SmallVector<MeshAxis> mesh = {{"a", 2}, {"b", 2}};
+  auto dims = mapToMesh(
+      decompose("{devices=[1,1,2,2]<=[4] last_tile_dims={manual, replicated}}"),
+      mesh, replicated, error, &manual);
+  ASSERT_TRUE(succeeded(dims)) << error;
+  EXPECT_EQ(manual, (llvm::SmallVector<std::string>{"a"}));
+  EXPECT_EQ(replicated, (llvm::SmallVector<std::string>{"b"}));
+  EXPECT_TRUE(failed(mapToMesh(
+      decompose("{devices=[1,1,2,2]<=[4] last_tile_dims={manual, replicated}}"),
+      mesh, replicated, error)));
 }
 
 TEST(HloShardingDecompose, ExplicitDeviceLists) {

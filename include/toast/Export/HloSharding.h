@@ -49,10 +49,13 @@ struct HloSharding {
   enum class Kind { Replicated, Tiled, Maximal, Manual, Unsupported };
   Kind kind = Kind::Replicated;
   std::string unsupported;
-  /// Tiles per dimension, followed by the replication count when
-  /// `lastTileDimReplicate`.
+  /// What a trailing tile dimension that is not a tensor dimension holds:
+  /// copies (`last_tile_dim_replicate`, `last_tile_dims={replicated}`) or
+  /// the devices of a manual (shard_map) region (`last_tile_dims={manual}`).
+  enum class Subgroup { Replicated, Manual };
+  /// Tiles per dimension, followed by one size per subgroup.
   llvm::SmallVector<int64_t> tileDims;
-  bool lastTileDimReplicate = false;
+  llvm::SmallVector<Subgroup> subgroups;
   /// Device list as an iota: `<=[reshape]T(perm)`; perm empty = identity.
   bool isIota = true;
   llvm::SmallVector<int64_t> iotaReshape;
@@ -65,17 +68,20 @@ struct HloSharding {
   /// Number of devices of a tiled sharding (product of tileDims).
   int64_t getNumDevices() const;
   /// Number of tensor dimensions of a tiled sharding.
-  int64_t getTensorRank() const {
-    return tileDims.size() - (lastTileDimReplicate ? 1 : 0);
+  int64_t getTensorRank() const { return tileDims.size() - subgroups.size(); }
+  /// Whether the sharding is manual on some devices' axes (a partly manual
+  /// region's value).
+  bool hasManualSubgroup() const {
+    return llvm::is_contained(subgroups, Subgroup::Manual);
   }
   /// The device list row-major over tileDims (materializes an iota).
   llvm::SmallVector<int64_t> getDeviceList() const;
 };
 
 /// Parses `{replicated}`, `{manual}`, `{maximal device=N}` and tiled
-/// shardings (iota or explicit device lists, `last_tile_dim_replicate`).
-/// `metadata={...}` is skipped; tuples and `last_tile_dims={...}` parse as
-/// Kind::Unsupported. On failure `error` says what is wrong.
+/// shardings (iota or explicit device lists, `last_tile_dim_replicate`,
+/// `last_tile_dims={manual, replicated}`). `metadata={...}` is skipped;
+/// tuples parse as Kind::Unsupported. On failure `error` says what is wrong.
 llvm::FailureOr<HloSharding> parseHloSharding(llvm::StringRef text,
                                               std::string &error);
 
@@ -94,19 +100,23 @@ std::string printHloSharding(const HloSharding &sharding);
 /// replicate the tensor (`last_tile_dim_replicate`); no axis at all gives
 /// `{replicated}`. The iota is canonical: size-1 axes are dropped and axes
 /// that stay adjacent are merged, so an unpermuted order prints `<=[N]`.
+/// A value inside a manual region (shard_map) on the axes `manual` gets a
+/// manual subgroup of them before the copies
+/// (`last_tile_dims={manual, replicated}`), as GSPMD writes such values.
 /// Fails on unknown or repeated axes.
-llvm::FailureOr<HloSharding> buildHloSharding(llvm::ArrayRef<MeshAxis> mesh,
-                                              const DimAxisNames &dims,
-                                              std::string &error);
+llvm::FailureOr<HloSharding>
+buildHloSharding(llvm::ArrayRef<MeshAxis> mesh, const DimAxisNames &dims,
+                 std::string &error, llvm::ArrayRef<std::string> manual = {});
 
 /// A tiled sharding as axes of the device space: `axisSizes` factor the
 /// device ids row-major (major first); `dimAxes[d]` lists, major to minor,
 /// the axes splitting tensor dimension d; `replicatedAxes` those carrying
-/// copies.
+/// copies, `manualAxes` those of a manual subgroup.
 struct AxisDecomposition {
   llvm::SmallVector<int64_t> axisSizes;
   llvm::SmallVector<llvm::SmallVector<unsigned>> dimAxes;
   llvm::SmallVector<unsigned> replicatedAxes;
+  llvm::SmallVector<unsigned> manualAxes;
   int64_t getNumDevices() const;
 };
 
@@ -118,11 +128,13 @@ decomposeHloSharding(const HloSharding &sharding, std::string &error);
 
 /// Expresses `decomposition` with the axes of `mesh`: per tensor dimension
 /// the mesh axes (major to minor), and in `replicated` the mesh axes
-/// carrying copies. Fails when the device counts differ or a device-space
-/// axis does not fall on mesh axis boundaries.
+/// carrying copies (and, given `manual`, there the mesh axes of a manual
+/// subgroup). Fails when the device counts differ, a device-space axis does
+/// not fall on mesh axis boundaries, or a manual subgroup has nowhere to go.
 llvm::FailureOr<DimAxisNames>
 mapToMesh(const AxisDecomposition &decomposition, llvm::ArrayRef<MeshAxis> mesh,
-          llvm::SmallVectorImpl<std::string> &replicated, std::string &error);
+          llvm::SmallVectorImpl<std::string> &replicated, std::string &error,
+          llvm::SmallVectorImpl<std::string> *manual = nullptr);
 
 /// The coarsest mesh (sizes, major first) on which every decomposition can
 /// be expressed. Fails when device counts differ or the device orders are

@@ -120,6 +120,7 @@ LogicalResult exportShardings(ModuleOp module,
     tag.erase();
   });
   module->removeAttr(partir::PartIRDialect::kMeshAttrName);
+  writer.joinRegions(module);
 
   for (auto [i, dims] : llvm::enumerate(shardings->args))
     if (failed(

@@ -50,18 +50,21 @@ struct Region {
 class RegionLifter {
 public:
   RegionLifter(func::FuncOp func, sdy::MeshOp mesh,
-               const DenseMap<Operation *, DimAxisNames> &dims)
-      : func(func), mesh(mesh), dims(dims) {}
+               const DenseMap<Operation *, GspmdBoundary> &boundaries)
+      : func(func), mesh(mesh), boundaries(boundaries) {}
   LogicalResult lift(Region &region);
 
 private:
   LogicalResult checkClosed(Region &region, DenseSet<Operation *> &inside,
                             SetVector<Operation *> &constants);
   sdy::TensorShardingAttr sharding(Operation *boundary);
+  /// The region's manual axes, in mesh order: those its boundaries' manual
+  /// subgroups name, all mesh axes when they are `{manual}`.
+  FailureOr<SmallVector<StringRef>> manualAxes(Region &region);
 
   func::FuncOp func;
   sdy::MeshOp mesh;
-  const DenseMap<Operation *, DimAxisNames> &dims;
+  const DenseMap<Operation *, GspmdBoundary> &boundaries;
 };
 } // namespace
 
@@ -140,9 +143,61 @@ LogicalResult RegionLifter::checkClosed(Region &region,
   return success();
 }
 
+SmallVector<int64_t> getUnspecifiedDims(Operation *op) {
+  SmallVector<int64_t> dims;
+  auto config = op ? op->getAttrOfType<StringAttr>("backend_config") : nullptr;
+  if (!config)
+    return dims;
+  StringRef text = config.getValue().trim();
+  if (!text.consume_front("unspecified_dims=[") || !text.consume_back("]"))
+    return dims;
+  SmallVector<StringRef> items;
+  text.split(items, ',', -1, /*KeepEmpty=*/false);
+  for (StringRef item : items)
+    if (int64_t d; !item.trim().getAsInteger(10, d))
+      dims.push_back(d);
+  return dims;
+}
+
 sdy::TensorShardingAttr RegionLifter::sharding(Operation *boundary) {
-  return sdy::getClosedSharding(FlatSymbolRefAttr::get(mesh.getSymNameAttr()),
-                                dims.lookup(boundary));
+  const GspmdBoundary &info = boundaries.find(boundary)->second;
+  sdy::TensorShardingAttr closed = sdy::getClosedSharding(
+      FlatSymbolRefAttr::get(mesh.getSymNameAttr()), info.dims);
+  if (info.openDims.empty())
+    return closed;
+  SmallVector<sdy::DimensionShardingAttr> dims(closed.getDimShardings());
+  for (int64_t d : info.openDims)
+    if (d >= 0 && d < static_cast<int64_t>(dims.size()))
+      dims[d] = sdy::DimensionShardingAttr::get(
+          boundary->getContext(), dims[d].getAxes(), /*isClosed=*/false,
+          dims[d].getPriority());
+  return sdy::TensorShardingAttr::get(boundary->getContext(),
+                                      closed.getMeshOrRef(), dims, {}, {});
+}
+
+FailureOr<SmallVector<StringRef>> RegionLifter::manualAxes(Region &region) {
+  // The first boundary with a manual subgroup sets them; every boundary
+  // must say the same (`{manual}` is all axes).
+  std::optional<SmallVector<std::string>> axes;
+  Operation *first = nullptr;
+  for (Operation *op :
+       llvm::concat<Operation *>(region.entries, region.exits)) {
+    const SmallVector<std::string> &these =
+        boundaries.find(op)->second.manualAxes;
+    if (axes && *axes != these) {
+      auto diag = op->emitError("cannot read the GSPMD manual region: its "
+                                "boundaries are manual on different mesh axes");
+      diag.attachNote(first->getLoc()) << "another boundary of the region";
+      return diag;
+    }
+    axes = these;
+    first = op;
+  }
+  SmallVector<StringRef> result;
+  for (StringAttr axis : mesh.getMesh().getAxisNames())
+    if (axes->empty() || llvm::is_contained(*axes, axis.getValue()))
+      result.push_back(axis.getValue());
+  return result;
 }
 
 LogicalResult RegionLifter::lift(Region &region) {
@@ -180,15 +235,15 @@ LogicalResult RegionLifter::lift(Region &region) {
     resultTypes.push_back(exit->getResult(0).getType());
     out.push_back(sharding(exit));
   }
-  SmallVector<StringRef> axes;
-  for (StringAttr axis : mesh.getMesh().getAxisNames())
-    axes.push_back(axis.getValue());
+  FailureOr<SmallVector<StringRef>> axes = manualAxes(region);
+  if (failed(axes))
+    return failure();
   OpBuilder b(insertion);
   Location loc = region.entries.front()->getLoc();
   auto manual = sdy::ManualComputationOp::create(
       b, loc, resultTypes, operands,
       sdy::TensorShardingPerValueAttr::get(ctx, in),
-      sdy::TensorShardingPerValueAttr::get(ctx, out), b.getStrArrayAttr(axes));
+      sdy::TensorShardingPerValueAttr::get(ctx, out), b.getStrArrayAttr(*axes));
   SmallVector<Location> locs(localTypes.size(), loc);
   Block *body = b.createBlock(&manual.getBody(), {}, localTypes, locs);
   IRMapping map;
@@ -209,6 +264,8 @@ LogicalResult RegionLifter::lift(Region &region) {
   for (Operation *exit : region.exits)
     returned.push_back(map.lookupOrDefault(exit->getOperand(0)));
   sdy::ReturnOp::create(b, loc, returned);
+  // The verifier locates what GSPMD's form cannot mean as a shard_map: a
+  // free axis before a manual one, local shapes that are not the shards.
   SymbolTableCollection tables;
   if (failed(manual.verifySymbolUses(tables)))
     return failure();
@@ -244,12 +301,12 @@ static sdy::MeshOp getSdyMesh(ModuleOp module, partir::MeshAttr mesh) {
 
 LogicalResult
 liftGspmdRegions(func::FuncOp func, partir::MeshAttr mesh,
-                 const DenseMap<Operation *, DimAxisNames> &dims) {
+                 const DenseMap<Operation *, GspmdBoundary> &boundaries) {
   SmallVector<Region> regions = findRegions(func);
   if (regions.empty())
     return success();
   RegionLifter lifter(func, getSdyMesh(func->getParentOfType<ModuleOp>(), mesh),
-                      dims);
+                      boundaries);
   for (Region &region : regions)
     if (failed(lifter.lift(region)))
       return failure();

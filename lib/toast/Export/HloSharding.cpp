@@ -159,8 +159,9 @@ static LogicalResult checkTiled(const HloSharding &s, std::string &error) {
   for (int64_t d : s.tileDims)
     if (d < 1)
       return error = "tile dimensions must be positive", failure();
-  if (s.lastTileDimReplicate && s.tileDims.size() < 2)
-    return error = "last_tile_dim_replicate needs a replication dimension",
+  if (s.subgroups.size() >= s.tileDims.size())
+    return error = "the subgroups (last_tile_dim_replicate, last_tile_dims) "
+                   "need a tile dimension each, after the tensor's",
            failure();
   int64_t n = s.getNumDevices();
   if (s.isIota) {
@@ -204,6 +205,32 @@ LogicalResult splitHloTupleSharding(StringRef text,
   } while (c.consume(","));
   if (!c.consume("}") || !c.atEnd())
     return error = "unexpected text after the tuple sharding", failure();
+  return success();
+}
+
+/// Parses `={manual, replicated}` (each kind at most once).
+static LogicalResult
+parseSubgroups(Cursor &c, SmallVectorImpl<HloSharding::Subgroup> &subgroups,
+               std::string &error) {
+  if (!c.consume("=") || !c.consume("{"))
+    return error = "malformed 'last_tile_dims={...}'", failure();
+  do {
+    HloSharding::Subgroup kind;
+    if (c.consume("manual"))
+      kind = HloSharding::Subgroup::Manual;
+    else if (c.consume("replicated"))
+      kind = HloSharding::Subgroup::Replicated;
+    else
+      return error = "unsupported subgroup in 'last_tile_dims' (expected "
+                     "manual or replicated)",
+             failure();
+    if (llvm::is_contained(subgroups, kind))
+      return error = "a subgroup kind appears twice in 'last_tile_dims'",
+             failure();
+    subgroups.push_back(kind);
+  } while (c.consume(","));
+  if (!c.consume("}"))
+    return error = "malformed 'last_tile_dims={...}'", failure();
   return success();
 }
 
@@ -256,11 +283,14 @@ FailureOr<HloSharding> parseHloSharding(StringRef text, std::string &error) {
   // Trailing options.
   while (!c.peek('}')) {
     if (c.consume("last_tile_dim_replicate")) {
-      s.lastTileDimReplicate = true;
+      if (!s.subgroups.empty())
+        return fail("more than one last_tile_dim_replicate/last_tile_dims");
+      s.subgroups.push_back(HloSharding::Subgroup::Replicated);
     } else if (c.consume("last_tile_dims")) {
-      if (!c.consume("=") || !c.skipBraces())
-        return fail("malformed 'last_tile_dims={...}'");
-      s.unsupported = "subgroup shardings (last_tile_dims)";
+      if (!s.subgroups.empty())
+        return fail("more than one last_tile_dim_replicate/last_tile_dims");
+      if (failed(parseSubgroups(c, s.subgroups, error)))
+        return failure();
     } else if (c.consume("metadata")) {
       if (!c.consume("=") || !c.skipBraces())
         return fail("malformed 'metadata={...}'");
@@ -308,8 +338,17 @@ std::string printHloSharding(const HloSharding &s) {
   } else {
     interleave(s.devices, os, ",");
   }
-  if (s.lastTileDimReplicate)
+  // XLA prints a replicated subgroup alone as last_tile_dim_replicate.
+  if (s.subgroups.size() == 1 &&
+      s.subgroups.front() == HloSharding::Subgroup::Replicated) {
     os << " last_tile_dim_replicate";
+  } else if (!s.subgroups.empty()) {
+    os << " last_tile_dims={";
+    interleaveComma(s.subgroups, os, [&](HloSharding::Subgroup kind) {
+      os << (kind == HloSharding::Subgroup::Manual ? "manual" : "replicated");
+    });
+    os << "}";
+  }
   os << "}";
   return out;
 }
@@ -320,7 +359,8 @@ std::string printHloSharding(const HloSharding &s) {
 
 FailureOr<HloSharding> buildHloSharding(ArrayRef<MeshAxis> mesh,
                                         const DimAxisNames &dims,
-                                        std::string &error) {
+                                        std::string &error,
+                                        ArrayRef<std::string> manual) {
   auto indexOf = [&](StringRef name) -> int64_t {
     for (auto [i, axis] : enumerate(mesh))
       if (axis.name == name)
@@ -346,12 +386,29 @@ FailureOr<HloSharding> buildHloSharding(ArrayRef<MeshAxis> mesh,
     }
     s.tileDims.push_back(tiles);
   }
+  int64_t manualDevices = 1;
+  for (const std::string &name : manual) {
+    int64_t i = indexOf(name);
+    if (i < 0 || used[i])
+      return error = "manual axis \"" + name +
+                     "\" is unknown or shards the "
+                     "value",
+             failure();
+    used[i] = true;
+    if (mesh[i].size > 1)
+      order.push_back(i);
+    manualDevices *= mesh[i].size;
+  }
   if (order.empty()) {
     s = HloSharding();
     s.kind = HloSharding::Kind::Replicated;
     return s;
   }
   s.kind = HloSharding::Kind::Tiled;
+  if (manualDevices > 1) {
+    s.tileDims.push_back(manualDevices);
+    s.subgroups.push_back(HloSharding::Subgroup::Manual);
+  }
   int64_t copies = 1;
   for (auto [i, axis] : enumerate(mesh))
     if (!used[i] && axis.size > 1) {
@@ -360,7 +417,13 @@ FailureOr<HloSharding> buildHloSharding(ArrayRef<MeshAxis> mesh,
     }
   if (copies > 1) {
     s.tileDims.push_back(copies);
-    s.lastTileDimReplicate = true;
+    s.subgroups.push_back(HloSharding::Subgroup::Replicated);
+  }
+  // Manual on every device and split on none: GSPMD writes `{manual}`.
+  if (manualDevices > 1 && product(s.tileDims) == manualDevices) {
+    s = HloSharding();
+    s.kind = HloSharding::Kind::Manual;
+    return s;
   }
   // Merge runs of axes that are adjacent both in the mesh and in `order`
   // (XLA's canonical iota); size-1 axes are already gone.
@@ -504,8 +567,11 @@ FailureOr<AxisDecomposition> decomposeHloSharding(const HloSharding &input,
   }
   result.dimAxes.resize(s.getTensorRank());
   for (auto [f, factor] : enumerate(factors)) {
-    if (factor.tileDim < s.getTensorRank())
+    int64_t subgroup = factor.tileDim - s.getTensorRank();
+    if (subgroup < 0)
       result.dimAxes[factor.tileDim].push_back(axisOf[f]);
+    else if (s.subgroups[subgroup] == HloSharding::Subgroup::Manual)
+      result.manualAxes.push_back(axisOf[f]);
     else
       result.replicatedAxes.push_back(axisOf[f]);
   }
@@ -527,7 +593,8 @@ static SmallVector<int64_t> minorProducts(ArrayRef<int64_t> sizes) {
 FailureOr<DimAxisNames> mapToMesh(const AxisDecomposition &decomposition,
                                   ArrayRef<MeshAxis> mesh,
                                   SmallVectorImpl<std::string> &replicated,
-                                  std::string &error) {
+                                  std::string &error,
+                                  SmallVectorImpl<std::string> *manual) {
   SmallVector<int64_t> meshSizes;
   for (const MeshAxis &axis : mesh)
     meshSizes.push_back(axis.size);
@@ -561,6 +628,13 @@ FailureOr<DimAxisNames> mapToMesh(const AxisDecomposition &decomposition,
         return failure();
   for (unsigned a : decomposition.replicatedAxes)
     if (failed(cover(a, replicated)))
+      return failure();
+  if (!decomposition.manualAxes.empty() && !manual)
+    return error = "the sharding is manual on some devices (last_tile_dims="
+                   "{manual}), which only a manual region's boundary can be",
+           failure();
+  for (unsigned a : decomposition.manualAxes)
+    if (failed(cover(a, *manual)))
       return failure();
   return dims;
 }

@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "GspmdRegions.h"
+#include "SubAxes.h"
 #include "WholeStrategy.h"
 
 #include "toast/Export/Passes.h"
@@ -53,6 +54,9 @@ struct Request {
   /// Result: per-dimension mesh axes, and axes to keep atomic.
   DimAxisNames dims;
   SmallVector<std::string> atomic;
+  /// For an mhlo sharding with a manual subgroup (a partly manual region's
+  /// local value): the mesh axes of that subgroup.
+  SmallVector<std::string> manual;
   /// Whether axes the sharding does not use are fixed (closed).
   bool closed = true;
   /// What the sharding annotates, besides `value`: the sharding_constraint
@@ -88,8 +92,15 @@ private:
   LogicalResult collectAll();
   /// The shardings of op results (whole-strategy form).
   LogicalResult collectOpShardings();
-  /// The mesh from sdy.mesh, partir.mesh or the mhlo shardings.
+  /// The mesh from sdy.mesh, partir.mesh or the mhlo shardings; an sdy
+  /// mesh's axes are split where the shardings' sub-axes cut them.
   FailureOr<partir::MeshAttr> resolveMesh();
+  /// Splits `mesh` where the sub-axes of the shardings on it cut its axes.
+  FailureOr<partir::MeshAttr> splitSdyMesh(sdy::MeshAttr mesh,
+                                           Operation *anchor);
+  /// Rewrites the shard_map regions on the user's mesh onto its pieces, so
+  /// that their manual axes and boundary shardings name partitioning axes.
+  void splitRegions();
   FailureOr<partir::MeshAttr> synthesizeMesh();
   LogicalResult mapRequests(partir::MeshAttr mesh);
   LogicalResult apply(partir::MeshAttr mesh);
@@ -112,6 +123,11 @@ private:
   /// Whether ops carry shardings (the whole-strategy form): the state is
   /// then read from the annotations, implied atomic axes aside.
   bool whole = false;
+  /// How the sdy mesh's axes map to partitioning mesh axes (SubAxes.h).
+  std::optional<AxisSplit> split;
+  sdy::MeshAttr sdyMesh;
+  /// Whether shardings with manual subgroups are read (region boundaries).
+  bool readingRegions = false;
 };
 } // namespace
 
@@ -156,6 +172,16 @@ LogicalResult ShardingImporter::collect(Value value, DictionaryAttr attrs,
     if (failed(decomposition)) {
       request.emitWarning()
           << "ignoring mhlo.sharding \"" << text.getValue() << "\": " << error;
+      return success();
+    }
+    // A partly manual sharding describes a value inside a manual region:
+    // liftRegions reads those of the region boundaries, the whole-strategy
+    // form those of a body's values (their free axes).
+    if (sharding->hasManualSubgroup() && !readingRegions &&
+        !value.getParentRegion()->getParentOfType<sdy::ManualComputationOp>()) {
+      request.emitWarning() << "ignoring mhlo.sharding \"" << text.getValue()
+                            << "\": manual on some axes outside a manual "
+                               "region's boundary";
       return success();
     }
     request.decomposition = *decomposition;
@@ -203,7 +229,8 @@ LogicalResult ShardingImporter::collectAll() {
   // belong to manual regions, see liftRegions).
   auto gspmdConstraint = [&](Operation *op) {
     auto text = op->getAttrOfType<StringAttr>(kMhloSharding);
-    if (text && text.getValue() == "{manual}")
+    if (text && text.getValue().contains("manual") &&
+        !op->getParentOfType<sdy::ManualComputationOp>())
       return WalkResult::advance();
     size_t before = requests.size();
     if (failed(collect(op->getOperand(0), op->getDiscardableAttrDictionary(),
@@ -218,8 +245,13 @@ LogicalResult ShardingImporter::collectAll() {
   };
   WalkResult walk = func.walk([&](Operation *op) {
     // A shard_map body is device-local: its annotations are not about the
-    // global values this import partitions.
-    if (op->getParentOfType<sdy::ManualComputationOp>())
+    // global values this import partitions, except in the whole-strategy
+    // form, whose body constraints are the reshards of the body's
+    // partitioning on the free axes.
+    bool constraint = isa<sdy::ShardingConstraintOp, sdy::ReshardOp>(op) ||
+                      isCustomCall(op, "Sharding");
+    if (op->getParentOfType<sdy::ManualComputationOp>() &&
+        !(whole && constraint))
       return WalkResult::advance();
     if (auto group = dyn_cast<sdy::ShardingGroupOp>(op))
       groups[group.getGroupId()].push_back(group);
@@ -330,7 +362,7 @@ static partir::MeshAttr toPartirMesh(MLIRContext *ctx,
 }
 
 FailureOr<partir::MeshAttr> ShardingImporter::synthesizeMesh() {
-  SmallVector<AxisDecomposition> decompositions;
+  std::vector<AxisDecomposition> decompositions;
   for (Request &r : requests)
     if (r.mhlo && r.mhlo->kind == HloSharding::Kind::Tiled)
       decompositions.push_back(r.decomposition);
@@ -367,7 +399,8 @@ FailureOr<partir::MeshAttr> ShardingImporter::synthesizeMesh() {
     if (!r.mhlo || r.mhlo->kind != HloSharding::Kind::Tiled)
       continue;
     SmallVector<std::string> replicated;
-    auto dims = mapToMesh(r.decomposition, axes, replicated, error);
+    SmallVector<std::string> manual;
+    auto dims = mapToMesh(r.decomposition, axes, replicated, error, &manual);
     if (failed(dims))
       return r.emitError() << error;
     for (auto [d, dimAxes] : llvm::enumerate(*dims))
@@ -384,10 +417,9 @@ FailureOr<partir::MeshAttr> ShardingImporter::synthesizeMesh() {
 }
 
 FailureOr<partir::MeshAttr> ShardingImporter::resolveMesh() {
-  MLIRContext *ctx = module.getContext();
   partir::MeshAttr existing = partir::getMesh(module);
   // The sdy mesh all sdy shardings (with axes) name, by symbol or inline.
-  sdy::MeshAttr sdyMesh;
+  sdyMesh = {};
   Operation *sdyMeshAnchor = nullptr;
   for (Request &r : requests) {
     if (!r.sdy)
@@ -416,8 +448,10 @@ FailureOr<partir::MeshAttr> ShardingImporter::resolveMesh() {
     sdyMeshAnchor = anchor;
   }
   if (sdyMesh) {
-    auto mesh = partir::MeshAttr::get(ctx, sdyMesh.getAxisNames(),
-                                      sdyMesh.getAxisSizes());
+    FailureOr<partir::MeshAttr> split = splitSdyMesh(sdyMesh, sdyMeshAnchor);
+    if (failed(split))
+      return failure();
+    partir::MeshAttr mesh = *split;
     if (existing && existing != mesh)
       return sdyMeshAnchor->emitError(
                  "mesh mismatch: the module's partir.mesh is ")
@@ -429,6 +463,51 @@ FailureOr<partir::MeshAttr> ShardingImporter::resolveMesh() {
   return synthesizeMesh();
 }
 
+FailureOr<partir::MeshAttr> ShardingImporter::splitSdyMesh(sdy::MeshAttr mesh,
+                                                           Operation *anchor) {
+  SmallVector<sdy::AxisRefAttr> refs;
+  for (Request &r : requests) {
+    if (!r.sdy || r.sdy.getMesh(func) != mesh)
+      continue;
+    for (sdy::DimensionShardingAttr dim : r.sdy.getDimShardings())
+      llvm::append_range(refs, dim.getAxes());
+    llvm::append_range(refs, r.sdy.getReplicatedAxes());
+    llvm::append_range(refs, r.sdy.getUnreducedAxes());
+  }
+  std::string error;
+  FailureOr<AxisSplit> pieces = AxisSplit::build(mesh, refs, error);
+  if (failed(pieces))
+    return anchor->emitError("cannot partition on this mesh: ") << error;
+  split = *pieces;
+  return toPartirMesh(mesh.getContext(), split->getPieces());
+}
+
+void ShardingImporter::splitRegions() {
+  if (!split || !split->isSplit())
+    return;
+  MLIRContext *ctx = module.getContext();
+  auto onPieces = [&](sdy::TensorShardingPerValueAttr shardings) {
+    SmallVector<sdy::TensorShardingAttr> result;
+    for (sdy::TensorShardingAttr sharding : shardings.getShardings())
+      result.push_back(split->toPieces(sharding));
+    return sdy::TensorShardingPerValueAttr::get(ctx, result);
+  };
+  func.walk([&](sdy::ManualComputationOp op) {
+    if (op.getMesh() != sdyMesh)
+      return;
+    SmallVector<std::string> pieces;
+    for (StringRef axis : op.getManualAxes().getAsValueRange<StringAttr>())
+      llvm::append_range(pieces, split->expand(sdy::AxisRefAttr::get(
+                                     StringAttr::get(ctx, axis))));
+    op.setInShardingsAttr(onPieces(op.getInShardings()));
+    op.setOutShardingsAttr(onPieces(op.getOutShardings()));
+    op.setManualAxesAttr(
+        ArrayAttr::get(ctx, llvm::map_to_vector(pieces, [&](auto &piece) {
+                         return Attribute(StringAttr::get(ctx, piece));
+                       })));
+  });
+}
+
 LogicalResult ShardingImporter::mapRequests(partir::MeshAttr mesh) {
   SmallVector<MeshAxis> axes = getMeshAxes(mesh);
   for (Request &r : requests) {
@@ -438,23 +517,39 @@ LogicalResult ShardingImporter::mapRequests(partir::MeshAttr mesh) {
         return r.emitError()
                << "sharding has " << r.sdy.getRank()
                << " dimensions but the type is " << r.value.getType();
-      // A sub-axis would need a mesh axis split in two, which the
-      // partitioning state has no way to say.
-      if (r.sdy.hasSubAxes())
-        return r.emitError() << "sharding " << r.sdy.str()
-                             << " uses sub-axes, which the import does not "
-                                "support";
+      // Each axis reference is the pieces of the partitioning mesh it
+      // covers (a sub-axis, or an axis another sharding's sub-axes split).
+      auto pieces =
+          [&](sdy::AxisRefAttr ref) -> FailureOr<SmallVector<std::string>> {
+        if (split && r.sdy.getMesh(func) == sdyMesh)
+          return split->expand(ref);
+        if (ref.isSubAxis())
+          return r.emitError() << "sharding " << r.sdy.str()
+                               << " uses a sub-axis of a mesh the "
+                                  "partitioning mesh "
+                               << mesh << " does not split";
+        return SmallVector<std::string>{ref.getAxisName().str()};
+      };
       llvm::StringSet<> used;
-      for (int64_t d = 0; d < r.sdy.getRank(); ++d) {
+      for (auto [d, dimSharding] : llvm::enumerate(r.sdy.getDimShardings())) {
         auto &dim = r.dims.emplace_back();
-        for (const std::string &axis : r.sdy.getDimAxes(d)) {
-          dim.push_back(axis);
-          used.insert(axis);
+        for (sdy::AxisRefAttr ref : dimSharding.getAxes()) {
+          auto axes = pieces(ref);
+          if (failed(axes))
+            return failure();
+          for (const std::string &axis : *axes) {
+            dim.push_back(axis);
+            used.insert(axis);
+          }
         }
-        r.closed &= r.sdy.getDimShardings()[d].getIsClosed();
+        r.closed &= dimSharding.getIsClosed();
       }
-      for (sdy::AxisRefAttr axis : r.sdy.getReplicatedAxes())
-        r.atomic.push_back(axis.getAxisName().str());
+      for (sdy::AxisRefAttr ref : r.sdy.getReplicatedAxes()) {
+        auto axes = pieces(ref);
+        if (failed(axes))
+          return failure();
+        llvm::append_range(r.atomic, *axes);
+      }
       if (r.closed && options.atomic && !whole)
         for (const MeshAxis &axis : axes)
           if (!used.contains(axis.name) &&
@@ -473,7 +568,7 @@ LogicalResult ShardingImporter::mapRequests(partir::MeshAttr mesh) {
     }
     std::string error;
     SmallVector<std::string> replicated;
-    auto dims = mapToMesh(r.decomposition, axes, replicated, error);
+    auto dims = mapToMesh(r.decomposition, axes, replicated, error, &r.manual);
     if (failed(dims))
       return r.emitError() << "mesh mismatch: mhlo.sharding \""
                            << printHloSharding(*r.mhlo) << "\" on mesh " << mesh
@@ -557,15 +652,15 @@ static std::string printDimAxes(ArrayRef<SmallVector<std::string>> dims) {
   os << '[';
   llvm::interleaveComma(dims, os, [&](ArrayRef<std::string> axes) {
     os << '{';
-    llvm::interleaveComma(axes, os, [&](const std::string &a) { os << '"' << a << '"'; });
+    llvm::interleaveComma(axes, os,
+                          [&](const std::string &a) { os << '"' << a << '"'; });
     os << '}';
   });
   os << ']';
   return text;
 }
 
-LogicalResult
-ShardingImporter::enforceGroups(partition::ShardingState &state) {
+LogicalResult ShardingImporter::enforceGroups(partition::ShardingState &state) {
   for (auto &[id, members] : groups) {
     // The group's sharding: its most tiled member's (the first on a tie).
     auto levels = [&](sdy::ShardingGroupOp op) {
@@ -586,8 +681,8 @@ ShardingImporter::enforceGroups(partition::ShardingState &state) {
     // fact may order them differently than the group's, a conflict.
     auto want = dimAxesOf(state.getTiling(ref.getInput()), ref.getInput());
     for (sdy::ShardingGroupOp member : members) {
-      auto got = dimAxesOf(state.getTiling(member.getInput()),
-                           member.getInput());
+      auto got =
+          dimAxesOf(state.getTiling(member.getInput()), member.getInput());
       if (got != want)
         return member.emitError("sharding_group ")
                << id << ": conflicting shardings: this value is "
@@ -642,6 +737,7 @@ LogicalResult ShardingImporter::run() {
     module->setAttr(partir::PartIRDialect::kMeshAttrName, *mesh);
     if (failed(mapRequests(*mesh)))
       return failure();
+    splitRegions();
     if (whole) {
       if (failed(applyWhole(*mesh)))
         return failure();
@@ -704,6 +800,18 @@ void dropShardings(ModuleOp module) {
   });
 }
 
+/// The sharding of a GSPMD region boundary's local (device) side: an
+/// entry's own, an exit's `@Sharding` operand's. Null when absent.
+static StringAttr localSharding(Operation *boundary) {
+  Operation *annotated = boundary;
+  if (!isCustomCall(boundary, "SPMDFullToShardShape")) {
+    annotated = boundary->getOperand(0).getDefiningOp();
+    if (!isCustomCall(annotated, "Sharding"))
+      return {};
+  }
+  return annotated->getAttrOfType<StringAttr>(kMhloSharding);
+}
+
 LogicalResult ShardingImporter::liftRegions() {
   SmallVector<Operation *> boundaries = findGspmdBoundaries(func);
   if (boundaries.empty())
@@ -714,16 +822,21 @@ LogicalResult ShardingImporter::liftRegions() {
   ctx->getOrLoadDialect<sdy::SdyDialect>();
   if (failed(collectAll()))
     return failure();
-  DenseMap<Operation *, size_t> requestOf;
+  readingRegions = true;
+  // Per boundary op, the index of its global request and of its local one
+  // (a partly manual boundary's; -1 for none).
+  DenseMap<Operation *, std::pair<size_t, int64_t>> requestOf;
+  DenseMap<Operation *, GspmdBoundary> info;
   for (Operation *op : boundaries) {
     if (op->getNumOperands() != 1 || op->getNumResults() != 1)
       return op->emitError("cannot read the GSPMD manual region: a region "
                            "boundary takes one operand and has one result");
     // An entry's global sharding is on the `@Sharding` call feeding it; an
     // exit carries its own.
+    bool entry = isCustomCall(op, "SPMDFullToShardShape");
     Value value = op->getResult(0);
     Operation *annotated = op;
-    if (isCustomCall(op, "SPMDFullToShardShape")) {
+    if (entry) {
       value = op->getOperand(0);
       annotated = value.getDefiningOp();
       if (!isCustomCall(annotated, "Sharding"))
@@ -740,7 +853,22 @@ LogicalResult ShardingImporter::liftRegions() {
                            "boundary needs a tiled or replicated "
                            "mhlo.sharding");
     requests.back().anchor = op;
-    requestOf[op] = before;
+    requestOf[op] = {before, -1};
+    info[op].openDims = getUnspecifiedDims(annotated);
+    // `{manual}` is manual on every axis; a manual subgroup on its axes.
+    StringAttr local = localSharding(op);
+    if (!local || local.getValue() == "{manual}")
+      continue;
+    before = requests.size();
+    auto attrs = DictionaryAttr::get(
+        ctx, {NamedAttribute(StringAttr::get(ctx, kMhloSharding), local)});
+    if (failed(collect(entry ? op->getResult(0) : op->getOperand(0), attrs,
+                       "region boundary (local side)")))
+      return failure();
+    if (requests.size() == before)
+      continue;
+    requests.back().anchor = op;
+    requestOf[op].second = before;
   }
   FailureOr<partir::MeshAttr> mesh = resolveMesh();
   if (failed(mesh))
@@ -751,10 +879,17 @@ LogicalResult ShardingImporter::liftRegions() {
         "it runs on");
   if (failed(mapRequests(*mesh)))
     return failure();
-  DenseMap<Operation *, DimAxisNames> dims;
-  for (auto [op, index] : requestOf)
-    dims[op] = requests[index].dims;
-  return liftGspmdRegions(func, *mesh, dims);
+  for (auto [op, indices] : requestOf) {
+    info[op].dims = requests[indices.first].dims;
+    if (indices.second < 0)
+      continue;
+    Request &local = requests[indices.second];
+    if (local.manual.empty())
+      return op->emitError("cannot read the GSPMD manual region: the local "
+                           "sharding of its boundary is not manual");
+    info[op].manualAxes = local.manual;
+  }
+  return liftGspmdRegions(func, *mesh, info);
 }
 
 LogicalResult liftGspmdManualRegions(func::FuncOp func) {

@@ -29,16 +29,14 @@ static constexpr StringLiteral kMhloSharding = "mhlo.sharding";
 // Writing annotations
 //===----------------------------------------------------------------------===//
 
-/// The sdy.mesh for `mesh`: an existing one with the same axes, or a new one
-/// (named `name`, uniqued) at the start of the module.
-static sdy::MeshOp getOrCreateSdyMesh(ModuleOp module, partir::MeshAttr mesh,
+/// The sdy.mesh `attr`: an existing one with that name, or a new one (named
+/// `name`, uniqued) at the start of the module.
+static sdy::MeshOp getOrCreateSdyMesh(ModuleOp module, sdy::MeshAttr attr,
                                       StringRef name) {
-  MLIRContext *ctx = module.getContext();
-  auto attr = sdy::MeshAttr::get(ctx, mesh.getNames(), mesh.getSizes(), {});
   for (auto op : module.getOps<sdy::MeshOp>())
     if (op.getMesh() == attr && op.getSymName() == name)
       return op;
-  OpBuilder b(ctx); // detached: SymbolTable::insert uniques the name
+  OpBuilder b(module.getContext()); // detached: SymbolTable::insert uniques
   auto op = sdy::MeshOp::create(b, module.getLoc(), name, attr);
   SymbolTable(module).insert(op, module.getBody()->begin());
   return op;
@@ -46,15 +44,23 @@ static sdy::MeshOp getOrCreateSdyMesh(ModuleOp module, partir::MeshAttr mesh,
 
 ShardingWriter::ShardingWriter(ModuleOp module, partir::MeshAttr mesh,
                                const ShardingExportOptions &options)
-    : ctx(module.getContext()), options(options), axes(getMeshAxes(mesh)) {
+    : ctx(module.getContext()), options(options), axes(getMeshAxes(mesh)),
+      split(AxisSplit::fromPieces(axes)) {
+  // Pieces of an axis the import split are written as the user's axis and
+  // its sub-axes.
   if (options.sdy)
-    sdyMesh = getOrCreateSdyMesh(module, mesh, options.meshName);
+    sdyMesh =
+        getOrCreateSdyMesh(module, split.getUserMesh(ctx), options.meshName);
 }
 
 FailureOr<std::string> ShardingWriter::hloString(const DimAxisNames &dims,
-                                                 Operation *anchor) {
+                                                 Operation *anchor,
+                                                 Block *block) {
   std::string error;
-  auto sharding = buildHloSharding(axes, dims, error);
+  SmallVector<std::string> manual;
+  if (block)
+    manual = partition::ShardingState::getManualAxes(block);
+  auto sharding = buildHloSharding(axes, dims, error, manual);
   if (failed(sharding))
     return anchor->emitOpError("cannot export a sharding: ") << error;
   return printHloSharding(*sharding);
@@ -65,22 +71,66 @@ ShardingWriter::sdySharding(const DimAxisNames &dims,
                             ArrayRef<std::string> replicated) {
   auto mesh = FlatSymbolRefAttr::get(sdyMesh.getSymNameAttr());
   sdy::TensorShardingAttr closed = sdy::getClosedSharding(mesh, dims);
-  if (replicated.empty())
-    return closed;
   // Shardy lists replicated axes in mesh order.
-  SmallVector<sdy::AxisRefAttr> refs;
+  SmallVector<std::string> inMeshOrder;
   for (const MeshAxis &axis : axes)
     if (llvm::is_contained(replicated, axis.name))
-      refs.push_back(sdy::AxisRefAttr::get(StringAttr::get(ctx, axis.name)));
+      inMeshOrder.push_back(axis.name);
+  if (split.isSplit()) {
+    // The closed sharding's axes are pieces; join them into sub-axes.
+    SmallVector<sdy::DimensionShardingAttr> joined;
+    for (const auto &names : dims)
+      joined.push_back(sdy::DimensionShardingAttr::get(
+          ctx, split.join(ctx, names), /*isClosed=*/true, /*priority=*/-1));
+    return sdy::TensorShardingAttr::get(ctx, mesh, joined,
+                                        split.join(ctx, inMeshOrder), {});
+  }
+  if (replicated.empty())
+    return closed;
+  SmallVector<sdy::AxisRefAttr> refs;
+  for (const std::string &axis : inMeshOrder)
+    refs.push_back(sdy::AxisRefAttr::get(StringAttr::get(ctx, axis)));
   return sdy::TensorShardingAttr::get(ctx, mesh, closed.getDimShardings(), refs,
                                       {});
+}
+
+void ShardingWriter::joinRegions(ModuleOp module) {
+  if (!split.isSplit())
+    return;
+  sdy::MeshAttr pieces = split.getPieceMesh(ctx);
+  // Without an sdy form, the regions name the user's mesh symbol (which the
+  // import kept) or a new one.
+  sdy::MeshOp target = sdyMesh
+                           ? sdyMesh
+                           : getOrCreateSdyMesh(module, split.getUserMesh(ctx),
+                                                options.meshName);
+  auto mesh = FlatSymbolRefAttr::get(target.getSymNameAttr());
+  auto join = [&](sdy::TensorShardingPerValueAttr shardings) {
+    SmallVector<sdy::TensorShardingAttr> result;
+    for (sdy::TensorShardingAttr sharding : shardings.getShardings())
+      result.push_back(split.fromPieces(sharding, mesh));
+    return sdy::TensorShardingPerValueAttr::get(ctx, result);
+  };
+  module.walk([&](sdy::ManualComputationOp op) {
+    if (op.getMesh() != pieces)
+      return;
+    SmallVector<std::string> manual;
+    for (StringRef axis : op.getManualAxes().getAsValueRange<StringAttr>())
+      manual.push_back(axis.str());
+    SmallVector<Attribute> axes;
+    for (sdy::AxisRefAttr ref : split.join(ctx, manual))
+      axes.push_back(ref.getName());
+    op.setInShardingsAttr(join(op.getInShardings()));
+    op.setOutShardingsAttr(join(op.getOutShardings()));
+    op.setManualAxesAttr(ArrayAttr::get(ctx, axes));
+  });
 }
 
 LogicalResult
 ShardingWriter::annotate(const DimAxisNames &dims, Operation *anchor,
                          function_ref<void(StringRef, Attribute)> set) {
   if (options.mhlo) {
-    FailureOr<std::string> text = hloString(dims, anchor);
+    FailureOr<std::string> text = hloString(dims, anchor, nullptr);
     if (failed(text))
       return failure();
     set(kMhloSharding, StringAttr::get(ctx, *text));
@@ -97,7 +147,7 @@ ShardingWriter::annotateOp(Operation *op, ArrayRef<DimAxisNames> results,
     // XLA writes the sharding of a multi-result op as a tuple.
     SmallVector<std::string> strings;
     for (const DimAxisNames &dims : results) {
-      FailureOr<std::string> text = hloString(dims, op);
+      FailureOr<std::string> text = hloString(dims, op, op->getBlock());
       if (failed(text))
         return failure();
       strings.push_back(*text);
@@ -126,8 +176,8 @@ FailureOr<Value> ShardingWriter::constrain(OpBuilder &b, Location loc,
   if (!options.mhlo)
     return sdy::ShardingConstraintOp::create(b, loc, value, sdySharding(dims))
         .getResult();
-  FailureOr<std::string> text =
-      hloString(dims, value.getParentBlock()->getParentOp());
+  FailureOr<std::string> text = hloString(
+      dims, value.getParentBlock()->getParentOp(), value.getParentBlock());
   if (failed(text))
     return failure();
   OperationState state(loc, stablehlo::CustomCallOp::getOperationName());

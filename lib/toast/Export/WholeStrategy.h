@@ -23,6 +23,8 @@
 #ifndef TOAST_LIB_EXPORT_WHOLESTRATEGY_H
 #define TOAST_LIB_EXPORT_WHOLESTRATEGY_H
 
+#include "SubAxes.h"
+
 #include "toast/Export/HloSharding.h"
 #include "toast/Export/Passes.h"
 #include "toast/Partition/ShardingState.h"
@@ -55,10 +57,16 @@ public:
   mlir::FailureOr<mlir::Value> constrain(mlir::OpBuilder &b, mlir::Location loc,
                                          mlir::Value value,
                                          const DimAxisNames &dims, bool held);
+  /// Rewrites the shardings of the shard_map regions of `module` that the
+  /// import put on the pieces of split axes (SubAxes.h) onto the exported
+  /// mesh, with sub-axes.
+  void joinRegions(mlir::ModuleOp module);
 
 private:
+  /// The HloSharding of a value of `block` (manual in a shard_map body).
   mlir::FailureOr<std::string> hloString(const DimAxisNames &dims,
-                                         mlir::Operation *anchor);
+                                         mlir::Operation *anchor,
+                                         mlir::Block *block);
   sdy::TensorShardingAttr
   sdySharding(const DimAxisNames &dims,
               llvm::ArrayRef<std::string> replicated = {});
@@ -66,6 +74,8 @@ private:
   mlir::MLIRContext *ctx;
   const ShardingExportOptions &options;
   llvm::SmallVector<MeshAxis> axes;
+  /// The user's axes when the partitioning mesh splits some (sub-axes).
+  AxisSplit split;
   sdy::MeshOp sdyMesh;
 };
 
