@@ -1,4 +1,5 @@
-//===- ScheduleWriter.h - A partitioning state as manual tactics -*- C++ -*-===//
+//===- ScheduleWriter.h - A partitioning state as manual tactics -*- C++
+//-*-===//
 //
 // The inverse of a schedule: the tilings of the entry function's arguments
 // in a partitioning state (e.g. the one an automatic tactic found), written
@@ -62,6 +63,11 @@ writeScheduleFromState(ShardingState &found, mlir::ModuleOp original,
 
 /// The JSON text of a schedule of manual tactics (with its mesh).
 std::string printScheduleJson(const Schedule &schedule);
+
+/// The first level at which two loop nests differ (axis or factor, or
+/// one nest ends), or nullopt when they are equal.
+std::optional<size_t> firstNestDifference(llvm::ArrayRef<AxisFactor> a,
+                                          llvm::ArrayRef<AxisFactor> b);
 
 /// How many ops, tied classes and arguments of the function of `a` and of
 /// `b` (two copies of one function) are partitioned differently.

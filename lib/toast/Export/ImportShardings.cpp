@@ -486,12 +486,6 @@ void ShardingImporter::splitRegions() {
   if (!split || !split->isSplit())
     return;
   MLIRContext *ctx = module.getContext();
-  auto onPieces = [&](sdy::TensorShardingPerValueAttr shardings) {
-    SmallVector<sdy::TensorShardingAttr> result;
-    for (sdy::TensorShardingAttr sharding : shardings.getShardings())
-      result.push_back(split->toPieces(sharding));
-    return sdy::TensorShardingPerValueAttr::get(ctx, result);
-  };
   func.walk([&](sdy::ManualComputationOp op) {
     if (op.getMesh() != sdyMesh)
       return;
@@ -499,12 +493,9 @@ void ShardingImporter::splitRegions() {
     for (StringRef axis : op.getManualAxes().getAsValueRange<StringAttr>())
       llvm::append_range(pieces, split->expand(sdy::AxisRefAttr::get(
                                      StringAttr::get(ctx, axis))));
-    op.setInShardingsAttr(onPieces(op.getInShardings()));
-    op.setOutShardingsAttr(onPieces(op.getOutShardings()));
-    op.setManualAxesAttr(
-        ArrayAttr::get(ctx, llvm::map_to_vector(pieces, [&](auto &piece) {
-                         return Attribute(StringAttr::get(ctx, piece));
-                       })));
+    rewriteRegion(
+        op, [&](sdy::TensorShardingAttr s) { return split->toPieces(s); },
+        pieces);
   });
 }
 

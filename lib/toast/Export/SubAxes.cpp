@@ -235,4 +235,21 @@ sdy::TensorShardingAttr AxisSplit::fromPieces(sdy::TensorShardingAttr sharding,
   });
 }
 
+void rewriteRegion(
+    sdy::ManualComputationOp op,
+    function_ref<sdy::TensorShardingAttr(sdy::TensorShardingAttr)> map,
+    ArrayRef<std::string> manualAxes) {
+  MLIRContext *ctx = op.getContext();
+  auto mapAll = [&](sdy::TensorShardingPerValueAttr shardings) {
+    return sdy::TensorShardingPerValueAttr::get(
+        ctx, llvm::map_to_vector(shardings.getShardings(), map));
+  };
+  op.setInShardingsAttr(mapAll(op.getInShardings()));
+  op.setOutShardingsAttr(mapAll(op.getOutShardings()));
+  op.setManualAxesAttr(ArrayAttr::get(
+      ctx, llvm::map_to_vector(manualAxes, [&](const std::string &axis) {
+        return Attribute(StringAttr::get(ctx, axis));
+      })));
+}
+
 } // namespace toast::xla

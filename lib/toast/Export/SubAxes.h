@@ -69,6 +69,14 @@ private:
   llvm::SmallVector<Axis> axes;
 };
 
+/// Rewrites a shard_map region between the user's mesh and its pieces:
+/// every in and out sharding through `map`, and its manual axes to
+/// `manualAxes`.
+void rewriteRegion(
+    sdy::ManualComputationOp op,
+    llvm::function_ref<sdy::TensorShardingAttr(sdy::TensorShardingAttr)> map,
+    llvm::ArrayRef<std::string> manualAxes);
+
 /// The name of the piece of `axis` from cut `lo` to cut `hi`.
 std::string getPieceName(llvm::StringRef axis, int64_t lo, int64_t hi);
 

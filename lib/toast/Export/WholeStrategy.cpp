@@ -105,24 +105,19 @@ void ShardingWriter::joinRegions(ModuleOp module) {
                            : getOrCreateSdyMesh(module, split.getUserMesh(ctx),
                                                 options.meshName);
   auto mesh = FlatSymbolRefAttr::get(target.getSymNameAttr());
-  auto join = [&](sdy::TensorShardingPerValueAttr shardings) {
-    SmallVector<sdy::TensorShardingAttr> result;
-    for (sdy::TensorShardingAttr sharding : shardings.getShardings())
-      result.push_back(split.fromPieces(sharding, mesh));
-    return sdy::TensorShardingPerValueAttr::get(ctx, result);
-  };
   module.walk([&](sdy::ManualComputationOp op) {
     if (op.getMesh() != pieces)
       return;
     SmallVector<std::string> manual;
     for (StringRef axis : op.getManualAxes().getAsValueRange<StringAttr>())
       manual.push_back(axis.str());
-    SmallVector<Attribute> axes;
+    SmallVector<std::string> axes;
     for (sdy::AxisRefAttr ref : split.join(ctx, manual))
-      axes.push_back(ref.getName());
-    op.setInShardingsAttr(join(op.getInShardings()));
-    op.setOutShardingsAttr(join(op.getOutShardings()));
-    op.setManualAxesAttr(ArrayAttr::get(ctx, axes));
+      axes.push_back(ref.getName().str());
+    rewriteRegion(
+        op,
+        [&](sdy::TensorShardingAttr s) { return split.fromPieces(s, mesh); },
+        axes);
   });
 }
 

@@ -57,16 +57,6 @@ static FailureOr<Replay> replay(ModuleOp original, const Schedule &written,
   return result;
 }
 
-/// The first level at which two loop nests differ, or nullopt.
-static std::optional<size_t> firstDifference(ArrayRef<AxisFactor> a,
-                                             ArrayRef<AxisFactor> b) {
-  for (size_t i = 0; i < std::max(a.size(), b.size()); ++i)
-    if (i >= a.size() || i >= b.size() || a[i].axis != b[i].axis ||
-        a[i].factor != b[i].factor)
-      return i;
-  return std::nullopt;
-}
-
 /// Selects values of the function the numbering was taken from.
 class ValueSelectors {
 public:
@@ -180,7 +170,7 @@ FailureOr<WrittenSchedule> writeScheduleFromState(ShardingState &found,
     for (auto [x, y] : llvm::zip(foundOps, replayedOps)) {
       ArrayRef<AxisFactor> wanted = found.getLoopNest(x);
       ArrayRef<AxisFactor> got = replayed->state->getLoopNest(y);
-      if (std::optional<size_t> level = firstDifference(wanted, got)) {
+      if (std::optional<size_t> level = firstNestDifference(wanted, got)) {
         repair = repairFor(found, x, wanted, got, *level, selectors);
         if (repair && !isTried(*repair))
           break;

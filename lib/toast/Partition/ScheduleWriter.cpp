@@ -114,25 +114,28 @@ std::string printScheduleJson(const Schedule &schedule) {
   return text;
 }
 
-static bool sameNest(ArrayRef<AxisFactor> a, ArrayRef<AxisFactor> b) {
-  return a.size() == b.size() && llvm::all_of(llvm::zip(a, b), [](auto pair) {
-           auto &[x, y] = pair;
-           return x.axis == y.axis && x.factor == y.factor;
-         });
+std::optional<size_t> firstNestDifference(ArrayRef<AxisFactor> a,
+                                          ArrayRef<AxisFactor> b) {
+  for (size_t i = 0; i < std::max(a.size(), b.size()); ++i)
+    if (i >= a.size() || i >= b.size() || a[i].axis != b[i].axis ||
+        a[i].factor != b[i].factor)
+      return i;
+  return std::nullopt;
 }
 
 unsigned countStateDifferences(ShardingState &a, ShardingState &b) {
-  SmallVector<Operation *> opsA, opsB;
-  a.getFunction().walk([&](Operation *op) { opsA.push_back(op); });
-  b.getFunction().walk([&](Operation *op) { opsB.push_back(op); });
+  SmallVector<Operation *> opsA = numberedOps(a.getFunction()),
+                           opsB = numberedOps(b.getFunction());
   if (opsA.size() != opsB.size())
     return std::max(opsA.size(), opsB.size());
   unsigned differences = 0;
   for (auto [x, y] : llvm::zip(opsA, opsB))
-    differences += !sameNest(a.getLoopNest(x), b.getLoopNest(y));
+    differences +=
+        firstNestDifference(a.getLoopNest(x), b.getLoopNest(y)).has_value();
   for (auto [x, y] :
        llvm::zip(a.getTiedValues().getEdges(), b.getTiedValues().getEdges()))
-    differences += !sameNest(a.getEdgeNest(x), b.getEdgeNest(y));
+    differences +=
+        firstNestDifference(a.getEdgeNest(x), b.getEdgeNest(y)).has_value();
   for (auto [x, y] : llvm::zip(a.getFunction().getArguments(),
                                b.getFunction().getArguments()))
     differences += a.getTiling(x) != b.getTiling(y);
