@@ -10,9 +10,9 @@
 // Edges between the same two decisions are summed first. Memory (penalty
 // form): a row per op position where a live range ends, live bytes minus
 // the excess E <= device memory, E >= 0 priced at the penalty. An edge's
-// buffers count in those rows through its y (classes then also tell apart
-// strategies whose buffers differ), or through the indicators when both
-// ends follow one decision.
+// buffers count in those rows through a linearization of their own (on the
+// classes of their usages, made when a row first needs them), or through
+// the indicators when both ends follow one decision.
 //
 //===----------------------------------------------------------------------===//
 
@@ -117,39 +117,45 @@ private:
   std::vector<size_t> rowStarts;
 };
 
-/// Class of each row (or column) of same-shaped matrices: equal vectors in
-/// all of them, equal class.
-static std::vector<unsigned>
-classesOf(llvm::ArrayRef<const std::vector<int64_t> *> matrices, size_t rows,
-          size_t columns, bool byColumn, unsigned &numClasses) {
+/// Class of each row (or column) of a matrix: equal vectors, equal class.
+static std::vector<unsigned> classesOf(const std::vector<int64_t> &matrix,
+                                       size_t rows, size_t columns,
+                                       bool byColumn, unsigned &numClasses) {
   std::map<std::vector<int64_t>, unsigned> seen;
   std::vector<unsigned> classes;
   size_t count = byColumn ? columns : rows;
   for (size_t k = 0; k < count; ++k) {
     std::vector<int64_t> vector;
-    for (const std::vector<int64_t> *matrix : matrices)
-      for (size_t l = 0, e = byColumn ? rows : columns; l < e; ++l)
-        vector.push_back(byColumn ? (*matrix)[l * columns + k]
-                                  : (*matrix)[k * columns + l]);
+    for (size_t l = 0, e = byColumn ? rows : columns; l < e; ++l)
+      vector.push_back(byColumn ? matrix[l * columns + k]
+                                : matrix[k * columns + l]);
     classes.push_back(seen.emplace(vector, seen.size()).first->second);
   }
   numClasses = seen.size();
   return classes;
 }
 
+/// The product of two decisions' indicators over the classes of one
+/// matrix: a representative strategy of each row and column class, and the
+/// y column of each class pair.
+struct Linearization {
+  std::vector<unsigned> rowOf, columnOf;
+  std::vector<int> y;
+  bool empty() const { return y.empty(); }
+};
+
 /// The edges between two decisions (the lower-numbered first), summed.
 struct MergedEdge {
   std::vector<int64_t> costs;
-  /// The edges' buffers, oriented like `costs`.
+  /// The edges' buffers, oriented like `costs` (summed per interval), each
+  /// linearized on its own classes once a memory row needs it: a problem
+  /// whose memory never binds keeps the program it had without them.
   struct Buffer {
     int64_t start, end;
     std::vector<int64_t> usages;
+    Linearization linearized;
   };
   std::vector<Buffer> buffers;
-  /// The linearization: classes of rows and columns, a representative
-  /// strategy of each class, and the y column of each class pair.
-  std::vector<unsigned> rowClass, columnClass, rowOf, columnOf;
-  std::vector<int> y;
 };
 
 class CbcFormulation {
@@ -225,41 +231,50 @@ private:
                 matrix[i * columns + j];
       };
       oriented(edge.costs, sum.costs);
-      if (llvm::any_of(edge.usages, [](int64_t u) { return u != 0; }))
-        oriented(edge.usages,
-                 sum.buffers
-                     .emplace_back(MergedEdge::Buffer{edge.start, edge.end, {}})
-                     .usages);
+      if (llvm::none_of(edge.usages, [](int64_t u) { return u != 0; }))
+        continue;
+      auto buffer = llvm::find_if(sum.buffers, [&](const auto &b) {
+        return b.start == edge.start && b.end == edge.end;
+      });
+      if (buffer == sum.buffers.end())
+        buffer = sum.buffers.insert(
+            buffer, MergedEdge::Buffer{edge.start, edge.end, {}, {}});
+      oriented(edge.usages, buffer->usages);
     }
   }
 
   void addEdge(unsigned from, unsigned to, MergedEdge &edge) {
-    if (edge.buffers.empty() &&
-        llvm::all_of(edge.costs, [](int64_t c) { return c == 0; }))
-      return;
+    if (llvm::any_of(edge.costs, [](int64_t c) { return c != 0; }))
+      linearize(from, to, edge.costs, true);
+  }
+
+  /// Continuous y >= 0 per class pair of `matrix` (priced at it when
+  /// `priced`) with Alpa's marginal rows: the y of a row class sum to
+  /// `from`'s indicators of that class, and likewise for columns.
+  Linearization linearize(unsigned from, unsigned to,
+                          const std::vector<int64_t> &matrix, bool priced) {
     size_t rows = problem.nodes[from].costs.size();
     size_t columns = problem.nodes[to].costs.size();
-    std::vector<const std::vector<int64_t> *> matrices{&edge.costs};
-    for (const MergedEdge::Buffer &buffer : edge.buffers)
-      matrices.push_back(&buffer.usages);
     unsigned numRows, numColumns;
-    std::vector<unsigned> &rowClass = edge.rowClass =
-        classesOf(matrices, rows, columns, false, numRows);
-    std::vector<unsigned> &columnClass = edge.columnClass =
-        classesOf(matrices, rows, columns, true, numColumns);
-    edge.rowOf.resize(numRows);
-    edge.columnOf.resize(numColumns);
+    std::vector<unsigned> rowClass =
+        classesOf(matrix, rows, columns, false, numRows);
+    std::vector<unsigned> columnClass =
+        classesOf(matrix, rows, columns, true, numColumns);
+    Linearization result;
+    result.rowOf.resize(numRows);
+    result.columnOf.resize(numColumns);
     for (size_t i = rows; i-- > 0;)
-      edge.rowOf[rowClass[i]] = i;
+      result.rowOf[rowClass[i]] = i;
     for (size_t j = columns; j-- > 0;)
-      edge.columnOf[columnClass[j]] = j;
-    std::vector<int> &y = edge.y;
+      result.columnOf[columnClass[j]] = j;
+    std::vector<int> &y = result.y;
     y.resize(numRows * numColumns);
     for (unsigned a = 0; a < numRows; ++a)
       for (unsigned b = 0; b < numColumns; ++b)
         y[a * numColumns + b] = program.addColumn(
-            edge.costs[edge.rowOf[a] * columns + edge.columnOf[b]] *
-                kObjectiveScale,
+            priced ? matrix[result.rowOf[a] * columns + result.columnOf[b]] *
+                         kObjectiveScale
+                   : 0,
             0, 1, false);
     for (unsigned a = 0; a < numRows; ++a) {
       std::map<int, double> row;
@@ -279,6 +294,7 @@ private:
           column[firstColumn[to] + j] = -1;
       program.addRow(column, 0, 0);
     }
+    return result;
   }
 
   /// Adds the live bytes of node `n` to `row`.
@@ -316,28 +332,32 @@ public:
       if (problem.nodes[n].start <= t && t < problem.nodes[n].end)
         addUsage(row, n);
     for (auto &[ends, edge] : merged)
-      for (const MergedEdge::Buffer &buffer : edge.buffers)
+      for (MergedEdge::Buffer &buffer : edge.buffers)
         if (buffer.start <= t && t < buffer.end)
-          addBufferUsage(row, ends.first, ends.second, edge, buffer.usages);
+          addBufferUsage(row, ends.first, ends.second, buffer);
     program.addRow(row, -COIN_DBL_MAX, problem.usageLimit * kBytesScale);
   }
 
 private:
   /// Adds an edge buffer's bytes to `row`: through the indicators when
   /// both ends follow one decision (only the diagonal happens), else
-  /// through the y of each class pair (equal usages within a pair).
+  /// through the y of each class pair of its usages (linearized now if no
+  /// row needed it before).
   void addBufferUsage(std::map<int, double> &row, unsigned from, unsigned to,
-                      const MergedEdge &edge,
-                      const std::vector<int64_t> &usages) const {
+                      MergedEdge::Buffer &buffer) {
+    const std::vector<int64_t> &usages = buffer.usages;
     size_t columns = problem.nodes[to].costs.size();
     if (from == to) {
       for (size_t i = 0; i < columns; ++i)
         row[firstColumn[from] + i] += usages[i * columns + i] * kBytesScale;
       return;
     }
-    for (auto [a, i] : llvm::enumerate(edge.rowOf))
-      for (auto [b, j] : llvm::enumerate(edge.columnOf))
-        row[edge.y[a * edge.columnOf.size() + b]] +=
+    Linearization &linear = buffer.linearized;
+    if (linear.empty())
+      linear = linearize(from, to, usages, false);
+    for (auto [a, i] : llvm::enumerate(linear.rowOf))
+      for (auto [b, j] : llvm::enumerate(linear.columnOf))
+        row[linear.y[a * linear.columnOf.size() + b]] +=
             usages[i * columns + j] * kBytesScale;
   }
 
