@@ -92,21 +92,11 @@ private:
   double trafficBytes(Operation *op, const ShardingRule &rule,
                       ArrayRef<partition::AxisFactor> nest);
   void findFusedValues();
-  /// Seconds to turn `value` from layout `from` into `to`.
-  double reshardSeconds(Value value, const Layout &from,
-                        const Layout &to) const;
-  /// Bytes the buffers of that resharding take.
-  int64_t reshardBytes(Value value, const Layout &from, const Layout &to) const;
-  /// The bytes of `value` in layout `from` when resharding it to `to`
-  /// materializes it: a value fused into its readers in the unpartitioned
-  /// program is written to memory when a collective or all_slice (fusion
-  /// boundaries) reads it.
-  int64_t materializedBytes(Value value, const Layout &from,
-                            const Layout &to) const {
-    return fused.contains(value) && from != to
-               ? localBytes(value.getType(), from)
-               : 0;
-  }
+  /// Seconds to turn `from` into `to` on a tensor of `bytes` global bytes.
+  double reshardSeconds(const Layout &from, const Layout &to,
+                        double bytes) const;
+  /// Bytes the buffers of that resharding take on a tensor of `type`.
+  int64_t reshardBytes(Type type, const Layout &from, const Layout &to) const;
   /// Adds `edge` if it costs time or holds buffers (then live at
   /// `position`, the reader's).
   void addEdge(Problem::Edge edge, int64_t position);
@@ -174,10 +164,10 @@ int64_t Formulator::localBytes(Type type, const Layout &layout) const {
   return bytes;
 }
 
-double Formulator::reshardSeconds(Value value, const Layout &from,
-                                  const Layout &to) const {
+double Formulator::reshardSeconds(const Layout &from, const Layout &to,
+                                  double bytes) const {
   SmallVector<unsigned> gathered, moved;
-  double kept = sim::getTypeBytes(value.getType());
+  double kept = bytes;
   for (auto [a, dim] : llvm::enumerate(from)) {
     if (dim < 0)
       continue;
@@ -189,10 +179,7 @@ double Formulator::reshardSeconds(Value value, const Layout &from,
     if (to[a] != dim)
       moved.push_back(a);
   }
-  // The roofline prices writing a value that resharding materializes.
-  double seconds = options.memoryBound ? materializedBytes(value, from, to) /
-                                             device.memoryBandwidth
-                                       : 0;
+  double seconds = 0;
   if (!gathered.empty())
     seconds += sim::ringCollectiveCost(sim::CollectiveKind::AllGather,
                                        product(gathered), kept, link(gathered))
@@ -207,13 +194,10 @@ double Formulator::reshardSeconds(Value value, const Layout &from,
 /// The resharding's buffers live at its reader: the gathered (or
 /// all_to_all'd) value when an axis leaves or moves, plus its all_slice when
 /// an axis is added (the two coexist at the slice; the collective optimizer
-/// fuses only a gather and a slice of the same axes into an all_to_all),
-/// and the value itself if it would otherwise be fused (U-Net's group norm
-/// scales, broadcast whole and sliced by their readers). A layout the
-/// reader reads as it is needs no buffer.
-int64_t Formulator::reshardBytes(Value value, const Layout &from,
+/// fuses only a gather and a slice of the same axes into an all_to_all). A
+/// layout the reader reads as it is needs no buffer.
+int64_t Formulator::reshardBytes(Type type, const Layout &from,
                                  const Layout &to) const {
-  Type type = value.getType();
   int64_t kept = sim::getTypeBytes(type);
   bool collective = false, sliced = false;
   for (auto [a, dim] : llvm::enumerate(from)) {
@@ -225,8 +209,7 @@ int64_t Formulator::reshardBytes(Value value, const Layout &from,
     if (to[a] >= 0)
       kept /= axisSizes[a];
   }
-  return (collective ? kept : 0) + (sliced ? localBytes(type, to) : 0) +
-         materializedBytes(value, from, to);
+  return (collective ? kept : 0) + (sliced ? localBytes(type, to) : 0);
 }
 
 void Formulator::addEdge(Problem::Edge edge, int64_t position) {
@@ -535,16 +518,16 @@ void Formulator::addOp(Operation *op, int64_t position) {
     for (const auto &nest : strategies.nests)
       seconds.push_back(nodeSeconds(op, rule, nest));
   } else {
-    Value operand = op->getOperand(followed);
-    auto [leader, number] = valueNode.lookup(operand);
+    auto [leader, number] = valueNode.lookup(op->getOperand(followed));
+    double bytes = sim::getTypeBytes(op->getOperand(followed).getType());
     for (const auto &leaderLayouts : layouts[leader]) {
       const Layout &from = leaderLayouts[number];
       strategies.nests.push_back(deriveNest(op, rule, false, followed, from));
       seconds.push_back(
           nodeSeconds(op, rule, strategies.nests.back()) +
-          reshardSeconds(
-              operand, from,
-              operandLayout(rule, strategies.nests.back(), followed)));
+          reshardSeconds(from,
+                         operandLayout(rule, strategies.nests.back(), followed),
+                         bytes));
     }
   }
   unsigned n = addNode(std::move(strategies), position);
@@ -575,9 +558,9 @@ void Formulator::addFollowedBuffer(unsigned n, const ShardingRule &rule,
   Problem::Edge edge{leader, n, std::vector<int64_t>(count * count, 0)};
   edge.usages.assign(count * count, 0);
   for (auto [s, nest] : llvm::enumerate(formulation.strategies[n].nests))
-    edge.usages[s * count + s] =
-        reshardBytes(op->getOperand(followed), layouts[leader][s][number],
-                     operandLayout(rule, nest, followed));
+    edge.usages[s * count + s] = reshardBytes(
+        op->getOperand(followed).getType(), layouts[leader][s][number],
+        operandLayout(rule, nest, followed));
   addEdge(std::move(edge), positions.lookup(op));
 }
 
@@ -595,7 +578,8 @@ void Formulator::addUse(OpOperand &use) {
   extendLiveRange(from, reader);
   if (reader->hasTrait<OpTrait::IsTerminator>())
     return;
-  Value value = use.get();
+  Type type = use.get().getType();
+  double bytes = sim::getTypeBytes(type);
   int64_t position = positions.lookup(reader);
   auto consumer = opNode.find(reader);
   if (consumer == opNode.end() || reader != use.getOwner()) {
@@ -608,8 +592,8 @@ void Formulator::addUse(OpOperand &use) {
     edge.usages.assign(count * count, 0);
     for (auto [s, cost] : llvm::enumerate(from.costs)) {
       const Layout &layout = layouts[producer][s][number];
-      cost += toUnits(reshardSeconds(value, layout, whole));
-      edge.usages[s * count + s] = reshardBytes(value, layout, whole);
+      cost += toUnits(reshardSeconds(layout, whole, bytes));
+      edge.usages[s * count + s] = reshardBytes(type, layout, whole);
     }
     addEdge(std::move(edge), position);
     return;
@@ -622,8 +606,8 @@ void Formulator::addUse(OpOperand &use) {
     for (const auto &nest : nests) {
       Layout read = operandLayout(rule, nest, use.getOperandNumber());
       edge.costs.push_back(
-          toUnits(reshardSeconds(value, producerLayouts[number], read)));
-      edge.usages.push_back(reshardBytes(value, producerLayouts[number], read));
+          toUnits(reshardSeconds(producerLayouts[number], read, bytes)));
+      edge.usages.push_back(reshardBytes(type, producerLayouts[number], read));
     }
   addEdge(std::move(edge), position);
 }
