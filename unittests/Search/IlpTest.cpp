@@ -27,9 +27,11 @@ using namespace toast::search;
 namespace {
 
 /// A random problem: `n` nodes of `s` strategies, a chain of edges plus
-/// `extra` random ones, every third node following its predecessor.
+/// `extra` random ones, every third node following its predecessor; with
+/// `buffers`, every other edge holds a buffer at its consumer's start.
 ilp::Problem randomProblem(unsigned n, unsigned s, unsigned extra,
-                           unsigned seed, bool followers = true) {
+                           unsigned seed, bool followers = true,
+                           bool buffers = false) {
   std::mt19937 rng(seed);
   auto below = [&](int64_t bound) {
     return std::uniform_int_distribution<int64_t>(0, bound - 1)(rng);
@@ -52,6 +54,12 @@ ilp::Problem randomProblem(unsigned n, unsigned s, unsigned extra,
     ilp::Problem::Edge edge{from, to, {}};
     for (unsigned k = 0; k < s * s; ++k)
       edge.costs.push_back(below(1000));
+    if (buffers && problem.edges.size() % 2 == 0) {
+      for (unsigned k = 0; k < s * s; ++k)
+        edge.usages.push_back(below(60));
+      edge.start = problem.nodes[to].start;
+      edge.end = edge.start + 1;
+    }
     problem.edges.push_back(edge);
   };
   for (unsigned i = 1; i < n; ++i)
@@ -109,9 +117,33 @@ TEST(IlpSolver, MatchesBruteForceOnRandomProblems) {
     }
 }
 
-TEST(IlpLocalSearch, ImprovesAndStopsAtALocalOptimum) {
+// Edge buffers count in the memory rows (through the edges' linearization,
+// or the indicators when both ends follow one decision) exactly as
+// `evaluate` counts them.
+TEST(IlpSolver, MatchesBruteForceWithEdgeBuffers) {
+  if (!ilp::haveSolver())
+    GTEST_SKIP() << "built without CBC";
   for (unsigned seed = 1; seed <= 5; ++seed) {
-    ilp::Problem problem = randomProblem(9, 3, 4, seed);
+    ilp::Problem problem =
+        randomProblem(9, 3, 4, seed, /*followers=*/true, /*buffers=*/true);
+    // Both ends of one edge on one decision: only its diagonal happens.
+    problem.edges.push_back(
+        {1, 2, std::vector<int64_t>(9, 0), {70, 1, 1, 1, 0, 1, 1, 1, 5}, 3, 5});
+    ilp::SolveOptions options;
+    options.penaltyPerByte = 50;
+    llvm::Expected<ilp::Solution> solution = ilp::solve(problem, options);
+    ASSERT_TRUE(static_cast<bool>(solution));
+    EXPECT_TRUE(solution->optimal) << solution->note;
+    EXPECT_NEAR(solution->objective, bruteForce(problem, 50), 1e-6)
+        << "seed " << seed;
+  }
+}
+
+TEST(IlpLocalSearch, ImprovesAndStopsAtALocalOptimum) {
+  for (unsigned seed = 1; seed <= 10; ++seed) {
+    // Half of them with edge buffers, which the moves price incrementally.
+    ilp::Problem problem =
+        randomProblem(9, 3, 4, seed, /*followers=*/true, seed > 5);
     std::vector<unsigned> start(problem.nodes.size(), 0);
     std::vector<unsigned> result = ilp::improveLocally(problem, start, 50, 10);
     double cost = ilp::evaluate(problem, result, 50);
@@ -170,6 +202,13 @@ TEST(Iopddl, ReadsBackWhatItWrites) {
   std::optional<ilp::Problem> read = writeAndReadBack(problem);
   ASSERT_TRUE(read);
   EXPECT_TRUE(*read == problem);
+  EXPECT_EQ(read->nodes[2].follows, 1);
+  // Edge buffers travel in the edges' "intervals" and "usages".
+  ilp::Problem buffered =
+      randomProblem(12, 4, 6, 3, /*followers=*/true, /*buffers=*/true);
+  read = writeAndReadBack(buffered);
+  ASSERT_TRUE(read);
+  EXPECT_TRUE(*read == buffered);
   EXPECT_EQ(read->nodes[2].follows, 1);
 }
 
@@ -271,6 +310,67 @@ TEST_F(IlpFormulation, MlpIsBatchParallelAndSurvivesIopddl) {
     EXPECT_EQ(nest[1].axis, "M");
     EXPECT_EQ(nest[1].factor, 0);
   }
+}
+
+/// `problem` without its edge buffers (the memory model before them).
+ilp::Problem withoutEdgeBuffers(ilp::Problem problem) {
+  for (ilp::Problem::Edge &edge : problem.edges) {
+    edge.usages.clear();
+    edge.start = edge.end = 0;
+  }
+  return problem;
+}
+
+// The MLP with a batch of 4 on {B:4, M:2} (ilp.mlir): resharding an
+// operand (gathering it, or slicing a replicated weight with all_slice)
+// makes a buffer that lives at its consumer. With the device memory set to
+// the smallest peak the model allows, the ILP that counts these buffers
+// finds a strategy that fits (4220928 B); the ILP blind to them (the
+// memory model before edge buffers) picks a faster one that it believes
+// fits and that holds 4286464 B.
+TEST_F(IlpFormulation, EdgeBuffersChangeTheChoiceUnderAMemoryLimit) {
+  if (!ilp::haveSolver())
+    GTEST_SKIP() << "built without CBC";
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(
+      std::string(TOAST_SOURCE_DIR) + "/test/Search/Inputs/mlp-batch4.mlir",
+      ParserConfig(&ctx));
+  ASSERT_TRUE(module);
+  auto entry = partition::getEntryFunction(*module);
+  ASSERT_TRUE(succeeded(entry));
+  auto mesh = partition::resolveMesh(*module, {{"B", 4}, {"M", 2}});
+  ASSERT_TRUE(succeeded(mesh));
+  partition::ShardingState state(*entry, *mesh);
+  auto device = sim::getBuiltinDevice("a100");
+  ASSERT_TRUE(static_cast<bool>(device));
+  FailureOr<ilp::Formulation> formulation = ilp::formulate(state, {}, *device);
+  ASSERT_TRUE(succeeded(formulation));
+  ilp::Problem problem = formulation->problem;
+  EXPECT_TRUE(llvm::any_of(problem.edges, [](const ilp::Problem::Edge &e) {
+    return !e.usages.empty();
+  }));
+  // The edge buffers survive IOPDDL.
+  std::optional<ilp::Problem> read = writeAndReadBack(problem);
+  ASSERT_TRUE(read);
+  EXPECT_TRUE(*read == problem);
+
+  // The smallest peak: everything priced below a byte of excess.
+  ilp::SolveOptions options;
+  options.penaltyPerByte = 1e9;
+  problem.usageLimit = 0;
+  llvm::Expected<ilp::Solution> smallest = ilp::solve(problem, options);
+  ASSERT_TRUE(static_cast<bool>(smallest));
+  problem.usageLimit = ilp::peakUsage(problem, smallest->strategies);
+
+  ilp::Problem blind = withoutEdgeBuffers(problem);
+  llvm::Expected<ilp::Solution> unaware = ilp::solve(blind, options);
+  ASSERT_TRUE(static_cast<bool>(unaware));
+  EXPECT_LE(ilp::peakUsage(blind, unaware->strategies), problem.usageLimit);
+  EXPECT_GT(ilp::peakUsage(problem, unaware->strategies), problem.usageLimit);
+  llvm::Expected<ilp::Solution> aware = ilp::solve(problem, options);
+  ASSERT_TRUE(static_cast<bool>(aware));
+  EXPECT_TRUE(aware->optimal) << aware->note;
+  EXPECT_NE(aware->strategies, unaware->strategies);
+  EXPECT_LE(ilp::peakUsage(problem, aware->strategies), problem.usageLimit);
 }
 
 // The ILP prices what lowering produces: the strategy MCTS finds on a tiny

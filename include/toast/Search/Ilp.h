@@ -21,7 +21,10 @@
 //    for axes the consumer does not have, all_to_all for axes that move to
 //    another dimension, nothing for slicing.
 //  * Memory: every node's value is live over an interval of op positions
-//    with its local bytes per strategy; Toast's solver charges C(s)'s
+//    with its local bytes per strategy, and an edge's resharded copy at
+//    its consumer's position with its bytes per strategy pair (IOPDDL has
+//    node usages only: the file carries them as an extension, "usages"
+//    and "intervals" of the edges); Toast's solver charges C(s)'s
 //    memory penalty on the excess of the peak over the device memory (the
 //    penalty form, so that programs that fit nowhere still get a
 //    strategy), with one row per op position where a live range ends,
@@ -68,6 +71,11 @@ struct Problem {
     /// Row-major: costs[i * |S_to| + j] for strategies i of `from` and j
     /// of `to`.
     std::vector<int64_t> costs;
+    /// The edge's buffers (what the resharding allocates: the gathered or
+    /// all_to_all'd value and its slice), bytes per strategy pair like
+    /// `costs`, live over op positions [start, end); empty: none.
+    std::vector<int64_t> usages;
+    int64_t start = 0, end = 0;
     bool operator==(const Edge &other) const;
   };
 
@@ -88,7 +96,8 @@ constexpr int64_t kForbiddenCost = 1'000'000'000'000'000;
 
 /// Writes `problem` as IOPDDL JSON ({"problem": {"name", "nodes":
 /// {"intervals", "costs", "usages"}, "edges": {"nodes", "costs"},
-/// "usage_limit"}}).
+/// "usage_limit"}}); when some edge has buffers, "edges" also holds their
+/// "intervals" and "usages" (an extension of the format).
 void writeIopddl(const Problem &problem, llvm::raw_ostream &os);
 /// Reads IOPDDL JSON; edges shaped like a follower (square, zero diagonal,
 /// kForbiddenCost elsewhere, into a node without other such edges) become
@@ -142,6 +151,10 @@ double evaluate(const Problem &problem, llvm::ArrayRef<unsigned> strategies,
 std::vector<unsigned> improveLocally(const Problem &problem,
                                      std::vector<unsigned> start,
                                      double penaltyPerByte, double seconds);
+/// Live bytes (nodes' values and edges' buffers) at every op position for
+/// `strategies`.
+std::vector<int64_t> usageProfile(const Problem &problem,
+                                  llvm::ArrayRef<unsigned> strategies);
 /// Peak bytes over the op positions for `strategies`.
 int64_t peakUsage(const Problem &problem, llvm::ArrayRef<unsigned> strategies);
 

@@ -65,6 +65,8 @@ private:
   void addStrategy(unsigned n, const ShardingRule &rule,
                    ArrayRef<partition::AxisFactor> nest, double seconds);
   void extendLiveRange(Problem::Node &node, Operation *reader);
+  void addFollowedBuffer(unsigned n, const ShardingRule &rule,
+                         unsigned followed);
 
   std::vector<SmallVector<partition::AxisFactor, 2>>
   enumerateNests(Operation *op, const ShardingRule &rule);
@@ -93,6 +95,11 @@ private:
   /// Seconds to turn `from` into `to` on a tensor of `bytes` global bytes.
   double reshardSeconds(const Layout &from, const Layout &to,
                         double bytes) const;
+  /// Bytes the buffers of that resharding take on a tensor of `type`.
+  int64_t reshardBytes(Type type, const Layout &from, const Layout &to) const;
+  /// Adds `edge` if it costs time or holds buffers (then live at
+  /// `position`, the reader's).
+  void addEdge(Problem::Edge edge, int64_t position);
   int64_t localBytes(Type type, const Layout &layout) const;
   unsigned axisIndex(StringRef name) const {
     return llvm::find(axisNames, name) - axisNames.begin();
@@ -182,6 +189,40 @@ double Formulator::reshardSeconds(const Layout &from, const Layout &to,
                                        axisSizes[a], kept, link({a}))
                    .time;
   return seconds;
+}
+
+/// The resharding's buffers live at its reader: the gathered (or
+/// all_to_all'd) value when an axis leaves or moves, plus its all_slice when
+/// an axis is added (the two coexist at the slice; the collective optimizer
+/// fuses only a gather and a slice of the same axes into an all_to_all). A
+/// layout the reader reads as it is needs no buffer.
+int64_t Formulator::reshardBytes(Type type, const Layout &from,
+                                 const Layout &to) const {
+  int64_t kept = sim::getTypeBytes(type);
+  bool collective = false, sliced = false;
+  for (auto [a, dim] : llvm::enumerate(from)) {
+    if (dim < 0) {
+      sliced |= to[a] >= 0;
+      continue;
+    }
+    collective |= to[a] != dim;
+    if (to[a] >= 0)
+      kept /= axisSizes[a];
+  }
+  return (collective ? kept : 0) + (sliced ? localBytes(type, to) : 0);
+}
+
+void Formulator::addEdge(Problem::Edge edge, int64_t position) {
+  if (llvm::all_of(edge.usages, [](int64_t u) { return u == 0; })) {
+    edge.usages.clear();
+  } else {
+    edge.start = position;
+    edge.end = position + 1;
+  }
+  if (edge.usages.empty() &&
+      llvm::all_of(edge.costs, [](int64_t c) { return c == 0; }))
+    return;
+  formulation.problem.edges.push_back(std::move(edge));
 }
 
 Layout Formulator::layoutOf(const ShardingRule &rule,
@@ -495,6 +536,8 @@ void Formulator::addOp(Operation *op, int64_t position) {
     node.follows = valueNode.lookup(op->getOperand(followed)).first;
   for (auto [s, nest] : llvm::enumerate(formulation.strategies[n].nests))
     addStrategy(n, rule, nest, seconds[s]);
+  if (followed >= 0)
+    addFollowedBuffer(n, rule, followed);
   opNode[op] = n;
   for (OpResult value : op->getResults())
     valueNode[value] = {n, value.getResultNumber()};
@@ -502,6 +545,23 @@ void Formulator::addOp(Operation *op, int64_t position) {
   for (OpOperand &use : op->getOpOperands())
     if (static_cast<int>(use.getOperandNumber()) != followed)
       addUse(use);
+}
+
+/// A follower reads its followed operand resharded where its derived nest
+/// cannot loop over the operand's axes: that copy is an edge buffer from the
+/// followed node, on the diagonal (both take one strategy index).
+void Formulator::addFollowedBuffer(unsigned n, const ShardingRule &rule,
+                                   unsigned followed) {
+  Operation *op = formulation.strategies[n].op;
+  auto [leader, number] = valueNode.lookup(op->getOperand(followed));
+  size_t count = layouts[leader].size();
+  Problem::Edge edge{leader, n, std::vector<int64_t>(count * count, 0)};
+  edge.usages.assign(count * count, 0);
+  for (auto [s, nest] : llvm::enumerate(formulation.strategies[n].nests))
+    edge.usages[s * count + s] = reshardBytes(
+        op->getOperand(followed).getType(), layouts[leader][s][number],
+        operandLayout(rule, nest, followed));
+  addEdge(std::move(edge), positions.lookup(op));
 }
 
 /// Prices reading `use` (of a node's value) in the reader's strategies: an
@@ -518,13 +578,24 @@ void Formulator::addUse(OpOperand &use) {
   extendLiveRange(from, reader);
   if (reader->hasTrait<OpTrait::IsTerminator>())
     return;
-  double bytes = sim::getTypeBytes(use.get().getType());
+  Type type = use.get().getType();
+  double bytes = sim::getTypeBytes(type);
+  int64_t position = positions.lookup(reader);
   auto consumer = opNode.find(reader);
   if (consumer == opNode.end() || reader != use.getOwner()) {
+    // The gathered value is the reader's: a buffer on the producer's own
+    // diagonal.
     Layout whole(axisNames.size(), -1);
-    for (auto [s, cost] : llvm::enumerate(from.costs))
-      cost +=
-          toUnits(reshardSeconds(layouts[producer][s][number], whole, bytes));
+    size_t count = from.costs.size();
+    Problem::Edge edge{producer, producer,
+                       std::vector<int64_t>(count * count, 0)};
+    edge.usages.assign(count * count, 0);
+    for (auto [s, cost] : llvm::enumerate(from.costs)) {
+      const Layout &layout = layouts[producer][s][number];
+      cost += toUnits(reshardSeconds(layout, whole, bytes));
+      edge.usages[s * count + s] = reshardBytes(type, layout, whole);
+    }
+    addEdge(std::move(edge), position);
     return;
   }
   unsigned to = consumer->second;
@@ -532,12 +603,13 @@ void Formulator::addUse(OpOperand &use) {
   const auto &nests = formulation.strategies[to].nests;
   Problem::Edge edge{producer, to, {}};
   for (const auto &producerLayouts : layouts[producer])
-    for (const auto &nest : nests)
-      edge.costs.push_back(toUnits(reshardSeconds(
-          producerLayouts[number],
-          operandLayout(rule, nest, use.getOperandNumber()), bytes)));
-  if (llvm::any_of(edge.costs, [](int64_t c) { return c != 0; }))
-    problem.edges.push_back(std::move(edge));
+    for (const auto &nest : nests) {
+      Layout read = operandLayout(rule, nest, use.getOperandNumber());
+      edge.costs.push_back(
+          toUnits(reshardSeconds(producerLayouts[number], read, bytes)));
+      edge.usages.push_back(reshardBytes(type, producerLayouts[number], read));
+    }
+  addEdge(std::move(edge), position);
 }
 
 /// A user follower counts like any node: a node that follows the node

@@ -3,8 +3,8 @@
 // The incumbent CBC must beat: from a start, each decision in turn takes
 // its best strategy given the others, until a sweep changes nothing. Moves
 // are priced incrementally (the decision's nodes and edges, and the live
-// bytes over its members' intervals), so a sweep costs about the problem's
-// size times the strategies per decision.
+// bytes over its members' and its edges' buffers' intervals), so a sweep costs
+// about the problem's size times the strategies per decision.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,11 +25,8 @@ public:
       : problem(problem), choice(std::move(start)),
         penaltyPerByte(penaltyPerByte), members(problem.nodes.size()),
         incident(problem.nodes.size()) {
-    int64_t last = 0;
-    for (auto [n, node] : llvm::enumerate(problem.nodes)) {
+    for (auto [n, node] : llvm::enumerate(problem.nodes))
       members[problem.getLeader(n)].push_back(n);
-      last = std::max(last, node.end);
-    }
     for (auto [e, edge] : llvm::enumerate(problem.edges)) {
       unsigned from = problem.getLeader(edge.from);
       unsigned to = problem.getLeader(edge.to);
@@ -37,9 +34,7 @@ public:
       if (to != from)
         incident[to].push_back(e);
     }
-    profile.assign(last + 1, 0);
-    for (auto [n, node] : llvm::enumerate(problem.nodes))
-      addUsage(n, choice[n], 1);
+    profile = usageProfile(problem, choice);
   }
 
   std::vector<unsigned> run(double seconds) {
@@ -61,10 +56,22 @@ public:
   }
 
 private:
-  void addUsage(unsigned n, unsigned s, int sign) {
-    const Problem::Node &node = problem.nodes[n];
-    for (int64_t t = std::max<int64_t>(node.start, 0); t < node.end; ++t)
-      profile[t] += sign * node.usages[s];
+  void addUsage(int64_t start, int64_t end, int64_t bytes) {
+    for (int64_t t = std::max<int64_t>(start, 0); t < end; ++t)
+      profile[t] += bytes;
+  }
+  /// Adds (sign 1) or removes (-1) the buffers of the edges incident to
+  /// `leader` under `choice`.
+  void addEdgeUsages(unsigned leader, int sign) {
+    for (unsigned e : incident[leader]) {
+      const Problem::Edge &edge = problem.edges[e];
+      if (edge.usages.empty())
+        continue;
+      size_t columns = problem.nodes[edge.to].costs.size();
+      addUsage(edge.start, edge.end,
+               sign *
+                   edge.usages[choice[edge.from] * columns + choice[edge.to]]);
+    }
   }
   double penalty() const {
     int64_t peak = *std::max_element(profile.begin(), profile.end());
@@ -83,11 +90,14 @@ private:
     return cost;
   }
   void set(unsigned leader, unsigned s) {
+    addEdgeUsages(leader, -1);
     for (unsigned n : members[leader]) {
-      addUsage(n, choice[n], -1);
+      const Problem::Node &node = problem.nodes[n];
+      addUsage(node.start, node.end, -node.usages[choice[n]]);
       choice[n] = s;
-      addUsage(n, s, 1);
+      addUsage(node.start, node.end, node.usages[s]);
     }
+    addEdgeUsages(leader, 1);
   }
   /// Moves `leader` to its best strategy; true if that changed it.
   bool improve(unsigned leader) {

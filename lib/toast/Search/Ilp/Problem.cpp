@@ -16,7 +16,8 @@ bool Problem::Node::operator==(const Node &other) const {
 }
 
 bool Problem::Edge::operator==(const Edge &other) const {
-  return from == other.from && to == other.to && costs == other.costs;
+  return from == other.from && to == other.to && costs == other.costs &&
+         usages == other.usages && start == other.start && end == other.end;
 }
 
 bool Problem::operator==(const Problem &other) const {
@@ -43,17 +44,37 @@ double evaluate(const Problem &problem, llvm::ArrayRef<unsigned> strategies,
   return total + penaltyPerByte * std::max<int64_t>(excess, 0);
 }
 
+std::vector<int64_t> usageProfile(const Problem &problem,
+                                  llvm::ArrayRef<unsigned> strategies) {
+  int64_t last = 0;
+  for (const Problem::Node &node : problem.nodes)
+    last = std::max(last, node.end);
+  for (const Problem::Edge &edge : problem.edges)
+    last = std::max(last, edge.end);
+  // Usage changes at interval ends: accumulate the changes, then sum.
+  std::vector<int64_t> profile(last + 1, 0);
+  auto add = [&](int64_t start, int64_t end, int64_t bytes) {
+    if (end <= start)
+      return;
+    profile[std::max<int64_t>(start, 0)] += bytes;
+    profile[std::max<int64_t>(end, 0)] -= bytes;
+  };
+  for (auto [n, node] : llvm::enumerate(problem.nodes))
+    add(node.start, node.end, node.usages[strategies[n]]);
+  for (const Problem::Edge &edge : problem.edges)
+    if (!edge.usages.empty())
+      add(edge.start, edge.end,
+          edge.usages[strategies[edge.from] *
+                          problem.nodes[edge.to].usages.size() +
+                      strategies[edge.to]]);
+  for (size_t t = 1; t < profile.size(); ++t)
+    profile[t] += profile[t - 1];
+  return profile;
+}
+
 int64_t peakUsage(const Problem &problem, llvm::ArrayRef<unsigned> strategies) {
-  // Usage changes only at interval ends: sweep the sorted boundaries.
-  std::map<int64_t, int64_t> delta;
-  for (auto [n, node] : llvm::enumerate(problem.nodes)) {
-    delta[node.start] += node.usages[strategies[n]];
-    delta[node.end] -= node.usages[strategies[n]];
-  }
-  int64_t live = 0, peak = 0;
-  for (auto [at, change] : delta)
-    peak = std::max(peak, live += change);
-  return peak;
+  std::vector<int64_t> profile = usageProfile(problem, strategies);
+  return std::max<int64_t>(0, *llvm::max_element(profile));
 }
 
 //===----------------------------------------------------------------------===//
@@ -117,6 +138,20 @@ void writeIopddl(const Problem &problem, llvm::raw_ostream &os) {
         json.attributeArray("costs", [&] {
           for (const Problem::Edge &edge : edges)
             writeArray(json, edge.costs);
+        });
+        // Edge buffers are an extension: a problem without them stays
+        // plain IOPDDL.
+        if (llvm::none_of(edges, [](const Problem::Edge &edge) {
+              return !edge.usages.empty();
+            }))
+          return;
+        json.attributeArray("intervals", [&] {
+          for (const Problem::Edge &edge : edges)
+            writeArray(json, std::vector<int64_t>{edge.start, edge.end});
+        });
+        json.attributeArray("usages", [&] {
+          for (const Problem::Edge &edge : edges)
+            writeArray(json, edge.usages);
         });
       });
       json.attribute("usage_limit", problem.usageLimit);
@@ -204,6 +239,22 @@ llvm::Expected<Problem> readIopddl(llvm::StringRef text) {
     return edgeCosts.takeError();
   if (ends->size() != edgeCosts->size())
     return invalid("edges.nodes and edges.costs differ in length");
+  // The edge buffers' extension, both arrays or neither.
+  std::vector<std::vector<int64_t>> edgeIntervals(ends->size(), {0, 0}),
+      edgeUsages(ends->size());
+  if (edges && (edges->get("intervals") || edges->get("usages"))) {
+    auto intervals = readMatrix(edges, "intervals");
+    if (!intervals)
+      return intervals.takeError();
+    auto usages = readMatrix(edges, "usages");
+    if (!usages)
+      return usages.takeError();
+    if (intervals->size() != ends->size() || usages->size() != ends->size())
+      return invalid("edges.intervals and usages differ in length from "
+                     "edges.nodes");
+    edgeIntervals = std::move(*intervals);
+    edgeUsages = std::move(*usages);
+  }
   for (size_t e = 0; e < ends->size(); ++e) {
     const std::vector<int64_t> &pair = (*ends)[e];
     if (pair.size() != 2 || pair[0] < 0 || pair[1] < 0 ||
@@ -217,8 +268,16 @@ llvm::Expected<Problem> readIopddl(llvm::StringRef text) {
     if (edge.costs.size() != rows * columns)
       return invalid("edge " + llvm::Twine(e) + ": expected " +
                      llvm::Twine(rows * columns) + " costs");
+    edge.usages = std::move(edgeUsages[e]);
+    if (edgeIntervals[e].size() != 2 ||
+        (!edge.usages.empty() && edge.usages.size() != rows * columns))
+      return invalid("edge " + llvm::Twine(e) +
+                     ": expected an interval "
+                     "[start, end) and no usages or as many as costs");
+    edge.start = edgeIntervals[e][0];
+    edge.end = edgeIntervals[e][1];
     Problem::Node &to = problem.nodes[edge.to];
-    if (to.follows < 0 && edge.from < edge.to &&
+    if (to.follows < 0 && edge.from < edge.to && edge.usages.empty() &&
         isFollowerEdge(edge, rows, columns)) {
       to.follows = edge.from;
       continue;

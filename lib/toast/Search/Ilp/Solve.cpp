@@ -9,7 +9,10 @@
 // strategies of an op differ only in factors the other end does not see.
 // Edges between the same two decisions are summed first. Memory (penalty
 // form): a row per op position where a live range ends, live bytes minus
-// the excess E <= device memory, E >= 0 priced at the penalty.
+// the excess E <= device memory, E >= 0 priced at the penalty. An edge's
+// buffers count in those rows through a linearization of their own (on the
+// classes of their usages, made when a row first needs them), or through
+// the indicators when both ends follow one decision.
 //
 //===----------------------------------------------------------------------===//
 
@@ -115,7 +118,7 @@ private:
 };
 
 /// Class of each row (or column) of a matrix: equal vectors, equal class.
-static std::vector<unsigned> classesOf(const std::vector<int64_t> &costs,
+static std::vector<unsigned> classesOf(const std::vector<int64_t> &matrix,
                                        size_t rows, size_t columns,
                                        bool byColumn, unsigned &numClasses) {
   std::map<std::vector<int64_t>, unsigned> seen;
@@ -124,13 +127,36 @@ static std::vector<unsigned> classesOf(const std::vector<int64_t> &costs,
   for (size_t k = 0; k < count; ++k) {
     std::vector<int64_t> vector;
     for (size_t l = 0, e = byColumn ? rows : columns; l < e; ++l)
-      vector.push_back(byColumn ? costs[l * columns + k]
-                                : costs[k * columns + l]);
+      vector.push_back(byColumn ? matrix[l * columns + k]
+                                : matrix[k * columns + l]);
     classes.push_back(seen.emplace(vector, seen.size()).first->second);
   }
   numClasses = seen.size();
   return classes;
 }
+
+/// The product of two decisions' indicators over the classes of one
+/// matrix: a representative strategy of each row and column class, and the
+/// y column of each class pair.
+struct Linearization {
+  std::vector<unsigned> rowOf, columnOf;
+  std::vector<int> y;
+  bool empty() const { return y.empty(); }
+};
+
+/// The edges between two decisions (the lower-numbered first), summed.
+struct MergedEdge {
+  std::vector<int64_t> costs;
+  /// The edges' buffers, oriented like `costs` (summed per interval), each
+  /// linearized on its own classes once a memory row needs it: a problem
+  /// whose memory never binds keeps the program it had without them.
+  struct Buffer {
+    int64_t start, end;
+    std::vector<int64_t> usages;
+    Linearization linearized;
+  };
+  std::vector<Buffer> buffers;
+};
 
 class CbcFormulation {
 public:
@@ -140,9 +166,9 @@ public:
   void build() {
     mergeEdges();
     addDecisions();
-    for (auto &[ends, costs] : merged)
+    for (auto &[ends, edge] : merged)
       if (ends.first != ends.second)
-        addEdge(ends.first, ends.second, costs);
+        addEdge(ends.first, ends.second, edge);
   }
   const ProgramBuilder &getProgram() const { return program; }
   /// The strategies a (primal) solution picks.
@@ -168,10 +194,10 @@ private:
         leaderCosts[s] += cost * kObjectiveScale;
     }
     // Both ends of an edge follow one decision: only the diagonal happens.
-    for (auto &[ends, matrix] : merged)
+    for (auto &[ends, edge] : merged)
       if (ends.first == ends.second)
         for (size_t i = 0, e = costs[ends.first].size(); i < e; ++i)
-          costs[ends.first][i] += matrix[i * e + i] * kObjectiveScale;
+          costs[ends.first][i] += edge.costs[i * e + i] * kObjectiveScale;
     for (auto [n, node] : llvm::enumerate(problem.nodes)) {
       if (node.follows >= 0)
         continue;
@@ -194,34 +220,62 @@ private:
       size_t rows = problem.nodes[from].costs.size();
       size_t columns = problem.nodes[to].costs.size();
       bool swap = from > to;
-      std::vector<int64_t> &sum =
+      MergedEdge &sum =
           merged[swap ? std::pair{to, from} : std::pair{from, to}];
-      sum.resize(rows * columns, 0);
-      for (size_t i = 0; i < rows; ++i)
-        for (size_t j = 0; j < columns; ++j)
-          sum[swap ? j * rows + i : i * columns + j] +=
-              edge.costs[i * columns + j];
+      auto oriented = [&](const std::vector<int64_t> &matrix,
+                          std::vector<int64_t> &into) {
+        into.resize(rows * columns, 0);
+        for (size_t i = 0; i < rows; ++i)
+          for (size_t j = 0; j < columns; ++j)
+            into[swap ? j * rows + i : i * columns + j] +=
+                matrix[i * columns + j];
+      };
+      oriented(edge.costs, sum.costs);
+      if (llvm::none_of(edge.usages, [](int64_t u) { return u != 0; }))
+        continue;
+      auto buffer = llvm::find_if(sum.buffers, [&](const auto &b) {
+        return b.start == edge.start && b.end == edge.end;
+      });
+      if (buffer == sum.buffers.end())
+        buffer = sum.buffers.insert(
+            buffer, MergedEdge::Buffer{edge.start, edge.end, {}, {}});
+      oriented(edge.usages, buffer->usages);
     }
   }
 
-  void addEdge(unsigned from, unsigned to, const std::vector<int64_t> &costs) {
-    if (llvm::all_of(costs, [](int64_t c) { return c == 0; }))
-      return;
+  void addEdge(unsigned from, unsigned to, MergedEdge &edge) {
+    if (llvm::any_of(edge.costs, [](int64_t c) { return c != 0; }))
+      linearize(from, to, edge.costs, true);
+  }
+
+  /// Continuous y >= 0 per class pair of `matrix` (priced at it when
+  /// `priced`) with Alpa's marginal rows: the y of a row class sum to
+  /// `from`'s indicators of that class, and likewise for columns.
+  Linearization linearize(unsigned from, unsigned to,
+                          const std::vector<int64_t> &matrix, bool priced) {
     size_t rows = problem.nodes[from].costs.size();
     size_t columns = problem.nodes[to].costs.size();
     unsigned numRows, numColumns;
     std::vector<unsigned> rowClass =
-        classesOf(costs, rows, columns, false, numRows);
+        classesOf(matrix, rows, columns, false, numRows);
     std::vector<unsigned> columnClass =
-        classesOf(costs, rows, columns, true, numColumns);
-    std::vector<int64_t> classCost(numRows * numColumns, 0);
-    for (size_t i = 0; i < rows; ++i)
-      for (size_t j = 0; j < columns; ++j)
-        classCost[rowClass[i] * numColumns + columnClass[j]] =
-            costs[i * columns + j];
-    std::vector<int> y(classCost.size());
-    for (auto [k, cost] : llvm::enumerate(classCost))
-      y[k] = program.addColumn(cost * kObjectiveScale, 0, 1, false);
+        classesOf(matrix, rows, columns, true, numColumns);
+    Linearization result;
+    result.rowOf.resize(numRows);
+    result.columnOf.resize(numColumns);
+    for (size_t i = rows; i-- > 0;)
+      result.rowOf[rowClass[i]] = i;
+    for (size_t j = columns; j-- > 0;)
+      result.columnOf[columnClass[j]] = j;
+    std::vector<int> &y = result.y;
+    y.resize(numRows * numColumns);
+    for (unsigned a = 0; a < numRows; ++a)
+      for (unsigned b = 0; b < numColumns; ++b)
+        y[a * numColumns + b] = program.addColumn(
+            priced ? matrix[result.rowOf[a] * columns + result.columnOf[b]] *
+                         kObjectiveScale
+                   : 0,
+            0, 1, false);
     for (unsigned a = 0; a < numRows; ++a) {
       std::map<int, double> row;
       for (unsigned b = 0; b < numColumns; ++b)
@@ -240,6 +294,7 @@ private:
           column[firstColumn[to] + j] = -1;
       program.addRow(column, 0, 0);
     }
+    return result;
   }
 
   /// Adds the live bytes of node `n` to `row`.
@@ -276,14 +331,40 @@ public:
     for (unsigned n : others)
       if (problem.nodes[n].start <= t && t < problem.nodes[n].end)
         addUsage(row, n);
+    for (auto &[ends, edge] : merged)
+      for (MergedEdge::Buffer &buffer : edge.buffers)
+        if (buffer.start <= t && t < buffer.end)
+          addBufferUsage(row, ends.first, ends.second, buffer);
     program.addRow(row, -COIN_DBL_MAX, problem.usageLimit * kBytesScale);
   }
 
 private:
+  /// Adds an edge buffer's bytes to `row`: through the indicators when
+  /// both ends follow one decision (only the diagonal happens), else
+  /// through the y of each class pair of its usages (linearized now if no
+  /// row needed it before).
+  void addBufferUsage(std::map<int, double> &row, unsigned from, unsigned to,
+                      MergedEdge::Buffer &buffer) {
+    const std::vector<int64_t> &usages = buffer.usages;
+    size_t columns = problem.nodes[to].costs.size();
+    if (from == to) {
+      for (size_t i = 0; i < columns; ++i)
+        row[firstColumn[from] + i] += usages[i * columns + i] * kBytesScale;
+      return;
+    }
+    Linearization &linear = buffer.linearized;
+    if (linear.empty())
+      linear = linearize(from, to, usages, false);
+    for (auto [a, i] : llvm::enumerate(linear.rowOf))
+      for (auto [b, j] : llvm::enumerate(linear.columnOf))
+        row[linear.y[a * linear.columnOf.size() + b]] +=
+            usages[i * columns + j] * kBytesScale;
+  }
+
   const Problem &problem;
   const SolveOptions &options;
   ProgramBuilder program;
-  std::map<std::pair<unsigned, unsigned>, std::vector<int64_t>> merged;
+  std::map<std::pair<unsigned, unsigned>, MergedEdge> merged;
   /// Column of strategy 0 of each decision node (-1 for followers).
   std::vector<int> firstColumn;
   /// Memory rows: the excess and all-time columns, and the nodes that are
@@ -386,22 +467,6 @@ static CbcRun solveRelaxation(const CbcFormulation &formulation,
   return run;
 }
 
-/// Live bytes at every op position.
-static std::vector<int64_t> usageProfile(const Problem &problem,
-                                         llvm::ArrayRef<unsigned> strategies) {
-  int64_t last = 0;
-  for (const Problem::Node &node : problem.nodes)
-    last = std::max(last, node.end);
-  std::vector<int64_t> profile(last + 1, 0);
-  for (auto [n, node] : llvm::enumerate(problem.nodes)) {
-    profile[std::max<int64_t>(node.start, 0)] += node.usages[strategies[n]];
-    profile[std::max<int64_t>(node.end, 0)] -= node.usages[strategies[n]];
-  }
-  for (size_t t = 1; t < profile.size(); ++t)
-    profile[t] += profile[t - 1];
-  return profile;
-}
-
 /// Positions whose live bytes exceed the limit by more than the excess
 /// the rows in `added` account for, worst first (at most `count`).
 static std::vector<int64_t>
@@ -412,11 +477,18 @@ violatedPositions(const Problem &problem, llvm::ArrayRef<unsigned> strategies,
   for (int64_t t : added)
     modeled = std::max(modeled, profile[t] - problem.usageLimit);
   // A position where a live range ends holds a maximal live set.
+  // So does one where an edge's buffers end.
   std::set<int64_t> candidates;
+  auto consider = [&](int64_t start, int64_t end) {
+    if (end > start && end > 0 && !added.count(end - 1) &&
+        profile[end - 1] - problem.usageLimit > modeled)
+      candidates.insert(end - 1);
+  };
   for (const Problem::Node &node : problem.nodes)
-    if (node.end > node.start && node.end > 0 && !added.count(node.end - 1) &&
-        profile[node.end - 1] - problem.usageLimit > modeled)
-      candidates.insert(node.end - 1);
+    consider(node.start, node.end);
+  for (const Problem::Edge &edge : problem.edges)
+    if (!edge.usages.empty())
+      consider(edge.start, edge.end);
   std::vector<int64_t> worst(candidates.begin(), candidates.end());
   llvm::sort(worst,
              [&](int64_t a, int64_t b) { return profile[a] > profile[b]; });
