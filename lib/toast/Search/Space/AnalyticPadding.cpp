@@ -40,6 +40,33 @@ bool Evaluation::hasPaddedDim(unsigned value, const DimAxes &tiling) const {
   return false;
 }
 
+bool Evaluation::paddedLevels(
+    unsigned value, ArrayRef<std::pair<unsigned, unsigned>> levels) const {
+  return levels.size() > 1 && llvm::any_of(levels, [&](auto level) {
+           return isPaddedDim(value, level.second, listAppend(0, level.first));
+         });
+}
+
+bool Evaluation::returnGathersInnerLevel(unsigned value) const {
+  const ValuePlan &plan = plans[value];
+  return anyPadded && plan.perUser && plan.gathers.size() == 2 &&
+         paddedLevels(value, plan.gathers);
+}
+
+bool Evaluation::slicesArgumentByLevel(unsigned value) const {
+  const ProgramValue &v = prog.values[value];
+  const ValuePlan &plan = plans[value];
+  if (!anyPadded || v.defOp >= 0 || v.uses.empty() ||
+      !paddedLevels(value, plan.gathers))
+    return false;
+  for (auto [k, u] : llvm::enumerate(v.uses)) {
+    const UsePlan &use = usePlans[v.firstUse + k];
+    if (u.second < 0 || use.argSlice || !use.ops.empty() || use.level != 0)
+      return false;
+  }
+  return true;
+}
+
 /// Marks the state unmodeled when use `k` of `value` meets padded
 /// collectives the optimizer treats otherwise than the divisible plan.
 void Evaluation::checkPaddedUse(unsigned value, unsigned k) {
@@ -62,33 +89,40 @@ void Evaluation::checkPaddedUse(unsigned value, unsigned k) {
   if (!hasPaddedDim(value, plan.sourceTiling) && !hasPaddedDim(value, slicing))
     return;
   auto padded = [&](ArrayRef<std::pair<unsigned, unsigned>> list) {
-    return list.size() > 1 && llvm::any_of(list, [&](auto level) {
-             return isPaddedDim(value, level.second,
-                                listAppend(0, level.first));
-           });
+    return paddedLevels(value, list);
   };
-  auto fail = [&] { unmodeled = true; };
+  auto fail = [&](const char *why) {
+    unmodeled = true;
+    static const bool print = getenv("TOAST_UNMODELED_WHY") != nullptr;
+    if (print)
+      llvm::errs() << "unmodeled: " << why << " (value " << value << ", use "
+                   << k << ")\n";
+  };
   // An argument's tiling slices do not merge either: the boundary takes
   // the first one only.
-  if (v.defOp < 0 && padded(plan.gathers))
-    return fail();
-  // The return drops the last gather only: padded levels stay gathered.
+  if (v.defOp < 0 && padded(plan.gathers)) {
+    if (!slicesArgumentByLevel(value))
+      fail("argument tiled over several levels");
+    return;
+  }
+  // The return drops the last gather only: padded levels stay gathered
+  // (planUse follows a single level left, planValue checks its place).
   if (operand == -2) {
-    if (plan.perUser && padded(plan.gathers))
-      fail();
+    if (plan.perUser && padded(plan.gathers) && !returnGathersInnerLevel(value))
+      fail("return of several gather levels");
     return;
   }
   // A reduce_scatter on top of one gather level: no padded collective
   // to regroup (scatterOutermostSum leaves padded slices alone).
   if (plan.scattersOnTop) {
     if (padded(plan.gathers))
-      fail();
+      fail("reduce_scatter over several gather levels");
     return;
   }
   if (llvm::any_of(use.ops, [](const Step &step) {
         return step.kind == StepKind::AllToAll;
       }))
-    return fail();
+    return fail("all_to_all");
   // Padded slices and gathers cancel only when equal: level by level,
   // outermost first.
   ArrayRef<std::pair<unsigned, unsigned>> gathers =
@@ -101,7 +135,7 @@ void Evaluation::checkPaddedUse(unsigned value, unsigned k) {
   if (plan.perUser && (dimsEmpty(slicing) || use.gatherLevel))
     cancelled = use.gatherLevel.value_or(0);
   if (cancelled != g)
-    return fail();
+    return fail("slices cancel other levels than the plan");
   ArrayRef<std::pair<unsigned, unsigned>> restGathers = gathers.drop_front(g);
   ArrayRef<std::pair<unsigned, unsigned>> restLevels =
       ArrayRef(levels).drop_front(l);
@@ -109,7 +143,10 @@ void Evaluation::checkPaddedUse(unsigned value, unsigned k) {
   // would merge if they did not pad.
   if ((!restGathers.empty() && !restLevels.empty()) || padded(restGathers) ||
       padded(restLevels))
-    return fail();
+    return fail(!restGathers.empty() && !restLevels.empty()
+                    ? "gather and slice left over"
+                : padded(restGathers) ? "several gathers left"
+                                      : "several slices left");
   if (use.argSlice) {
     // The argument's own tiling slices merge with the use's.
     llvm::SmallVector<std::pair<unsigned, unsigned>, 4> all;
@@ -118,7 +155,7 @@ void Evaluation::checkPaddedUse(unsigned value, unsigned k) {
         all.push_back({static_cast<unsigned>((rest & 0xff) - 1),
                        static_cast<unsigned>(d)});
     if (padded(all))
-      return fail();
+      return fail("argument slice over several levels");
   }
 }
 
