@@ -94,9 +94,26 @@ void Evaluation::checkPaddedUse(unsigned value, unsigned k) {
   auto fail = [&](const char *why) {
     unmodeled = true;
     static const bool print = getenv("TOAST_UNMODELED_WHY") != nullptr;
-    if (print)
+    if (print) {
       llvm::errs() << "unmodeled: " << why << " (value " << value << ", use "
-                   << k << ")\n";
+                   << k << ") shape";
+      for (int64_t n : v.shape)
+        llvm::errs() << " " << n;
+      llvm::errs() << " gathers";
+      for (auto [a, d] : plan.gathers)
+        llvm::errs() << " " << a << "@" << d;
+      llvm::errs() << " levels";
+      for (auto [a, d] : levels)
+        llvm::errs() << " " << a << "@" << d;
+      llvm::errs() << " ops";
+      for (const Step &st : use.ops) {
+        llvm::errs() << " " << static_cast<int>(st.kind) << "[";
+        for (AxisList l : st.dims)
+          llvm::errs() << l << ",";
+        llvm::errs() << "]";
+      }
+      llvm::errs() << "\n";
+    }
   };
   // An argument's tiling slices do not merge either: the boundary takes
   // the first one only.
@@ -139,10 +156,20 @@ void Evaluation::checkPaddedUse(unsigned value, unsigned k) {
   ArrayRef<std::pair<unsigned, unsigned>> restGathers = gathers.drop_front(g);
   ArrayRef<std::pair<unsigned, unsigned>> restLevels =
       ArrayRef(levels).drop_front(l);
-  // A gather and a slice left over, or several levels of either that
-  // would merge if they did not pad.
-  if ((!restGathers.empty() && !restLevels.empty()) || padded(restGathers) ||
-      padded(restLevels))
+  // One gather and one slice left stay two collectives, as in the plan.
+  // Read by a reduce or an in-place update, the pair disagreed with the
+  // simulator on the tiny GNS (by up to 6e-8 of the step, cause not found):
+  // those readers stay on the reference path.
+  const ProgramOp &reader = prog.ops[op];
+  bool gatherThenSlice =
+      restGathers.size() == 1 && restLevels.size() == 1 &&
+      use.ops.size() == 2 && use.ops[0].kind == StepKind::Gather &&
+      use.ops[1].kind == StepKind::Slice &&
+      reader.fusionKind != sim::FusionKind::Reduce && !reader.mayAlias;
+  // Otherwise a gather and a slice left over, or several levels of either
+  // that would merge if they did not pad.
+  if ((!restGathers.empty() && !restLevels.empty() && !gatherThenSlice) ||
+      padded(restGathers) || padded(restLevels))
     return fail(!restGathers.empty() && !restLevels.empty()
                     ? "gather and slice left over"
                 : padded(restGathers) ? "several gathers left"

@@ -254,7 +254,8 @@ UsePlan Evaluation::planUse(unsigned value, const DimAxes &slicing,
         // The slice moves this gather's axis to another dimension.
         int sd = onlyDim(s);
         if (sd >= 0 && sd != static_cast<int>(dim) &&
-            s[sd] == AxisList(axis + 1)) {
+            s[sd] == AxisList(axis + 1) &&
+            !isPaddedAllToAll(value, dim, sd, s[sd])) {
           a2a = Step{StepKind::AllToAll, DimAxes(s.size(), 0),
                      static_cast<int>(dim), sd};
           a2a->dims[dim] = a2a->dims[sd] = s[sd];
@@ -300,7 +301,8 @@ UsePlan Evaluation::planUse(unsigned value, const DimAxes &slicing,
       s = dimsDropPrefix(g, s);
     } else {
       int sd = onlyDim(s), gd = onlyDim(g);
-      if (sd >= 0 && gd >= 0 && sd != gd && s[sd] == g[gd]) {
+      if (sd >= 0 && gd >= 0 && sd != gd && s[sd] == g[gd] &&
+          !isPaddedAllToAll(value, gd, sd, s[sd])) {
         Step a2a{StepKind::AllToAll, g, gd, sd};
         a2a.dims[sd] = s[sd];
         use.ops.push_back(a2a);

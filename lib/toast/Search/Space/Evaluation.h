@@ -296,6 +296,13 @@ private:
   bool isPaddedDim(unsigned value, size_t dim, AxisList axes) const;
   bool hasPaddedDim(unsigned value, const DimAxes &tiling) const;
   void checkPaddedUse(unsigned value, unsigned k);
+  /// A padded all_gather of `from` and all_slice of `to` over `axes` stay
+  /// two collectives: they do not become an all_to_all.
+  bool isPaddedAllToAll(unsigned value, size_t from, size_t to,
+                        AxisList axes) const {
+    return anyPadded &&
+           (isPaddedDim(value, from, axes) || isPaddedDim(value, to, axes));
+  }
   /// Whether `levels` (axis, dim) would merge into one collective if none
   /// padded: several, one of them padded.
   bool paddedLevels(unsigned value,
