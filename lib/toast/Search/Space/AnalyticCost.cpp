@@ -104,19 +104,7 @@ void Evaluation::emitValue(unsigned value, int source) {
     const std::optional<DimAxes> &local = localArgs[value];
     buffers[argBuffer].bytes =
         bytesOf(value, local ? *local : DimAxes(v.shape.size(), 0));
-    if (local && sourceRead && *local != plan.sourceTiling) {
-      // A padded argument local on its first level: the other levels'
-      // slices, one per level (Evaluation::slicesArgumentByLevel).
-      DimAxes tiling = *local;
-      int slice = argBuffer;
-      for (auto [axis, dim] : llvm::ArrayRef(plan.gathers).drop_front()) {
-        tiling[dim] = listAppend(tiling[dim], axis);
-        touch(slice);
-        slice = newBuffer(bytesOf(value, tiling));
-        ++at;
-      }
-      plan.levelBuffers[0] = slice;
-    } else if (dimsEmpty(plan.sourceTiling) || local) {
+    if (dimsEmpty(plan.sourceTiling) || local) {
       plan.levelBuffers[0] = argBuffer;
     } else if (sourceRead) {
       touch(argBuffer);

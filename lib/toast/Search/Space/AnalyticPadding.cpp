@@ -53,20 +53,6 @@ bool Evaluation::returnGathersInnerLevel(unsigned value) const {
          paddedLevels(value, plan.gathers);
 }
 
-bool Evaluation::slicesArgumentByLevel(unsigned value) const {
-  const ProgramValue &v = prog.values[value];
-  const ValuePlan &plan = plans[value];
-  if (!anyPadded || v.defOp >= 0 || v.uses.empty() ||
-      !paddedLevels(value, plan.gathers))
-    return false;
-  for (auto [k, u] : llvm::enumerate(v.uses)) {
-    const UsePlan &use = usePlans[v.firstUse + k];
-    if (u.second < 0 || use.argSlice || !use.ops.empty() || use.level != 0)
-      return false;
-  }
-  return true;
-}
-
 /// Marks the state unmodeled when use `k` of `value` meets padded
 /// collectives the optimizer treats otherwise than the divisible plan.
 void Evaluation::checkPaddedUse(unsigned value, unsigned k) {
@@ -117,11 +103,8 @@ void Evaluation::checkPaddedUse(unsigned value, unsigned k) {
   };
   // An argument's tiling slices do not merge either: the boundary takes
   // the first one only.
-  if (v.defOp < 0 && padded(plan.gathers)) {
-    if (!slicesArgumentByLevel(value))
-      fail("argument tiled over several levels");
-    return;
-  }
+  if (v.defOp < 0 && padded(plan.gathers))
+    return fail("argument tiled over several levels");
   // The return drops the last gather only: padded levels stay gathered
   // (planUse follows a single level left, planValue checks its place).
   if (operand == -2) {

@@ -434,13 +434,6 @@ void Evaluation::planValue(unsigned value) {
   }
   if (v.uses.empty())
     return;
-  if (slicesArgumentByLevel(value)) {
-    DimAxes first(v.shape.size(), 0);
-    first[plan.gathers.front().second] =
-        listAppend(0, plan.gathers.front().first);
-    localArgs[arg] = std::move(first);
-    return;
-  }
   if (tiled && sourceRead) {
     // The tiling slice itself is a direct use.
     if (anySlice && *dims != plan.sourceTiling)

@@ -310,10 +310,6 @@ private:
   /// A padded return gathers all but the outermost level, one collective
   /// per level: whether this model follows it (a single level left).
   bool returnGathersInnerLevel(unsigned value) const;
-  /// An argument tiled over several levels, one padded, whose every use
-  /// reads its tiling as is: the boundary makes the first level's slice
-  /// local, the others stay slices (emitValue).
-  bool slicesArgumentByLevel(unsigned value) const;
   /// Op i's nest levels over padded reduction factors that reach operand
   /// k: (axis, operand dim), the masks lowering puts before the op.
   llvm::SmallVector<std::pair<unsigned, unsigned>, 1>
