@@ -791,4 +791,26 @@ TEST_F(ShardingSpaceTest, PaddedStatesAgreeWithSimulation) {
   }
   EXPECT_GT(byReference, 0u);
 }
+
+/// Vocabulary sharding is a search action where the vocabulary does not
+/// divide the mesh (issue 18): the padded t2b's embedding table (vocabulary
+/// 30, tied with the logits projection) belongs to an action, and sharding
+/// it on B (8 rows per device, 2 of padding) or M prices as the simulator.
+TEST_F(ShardingSpaceTest, PaddedVocabularyIsAnAction) {
+  AgreementChecker checker(ctx, kPaddedZoo[2], mesh({{"B", 4}, {"M", 2}}));
+  ASSERT_TRUE(checker.env);
+  NdaEnvironment &env = *checker.env;
+  int vocab = argDimNode(env, "params.embedder.embedding", 0);
+  ASSERT_GE(vocab, 0);
+  bool offered = false;
+  for (unsigned a = 0; a < env.getNumActions(); ++a)
+    offered |= llvm::is_contained(env.getAction(a).nodes,
+                                  static_cast<unsigned>(vocab));
+  EXPECT_TRUE(offered);
+  for (const char *axis : {"B", "M"}) {
+    SearchState state = env.getInitialState();
+    ASSERT_TRUE(applyShardingOf(env, state, vocab, axis)) << axis;
+    EXPECT_LE(checker.check(state, std::string("vocabulary on ") + axis), 1e-9);
+  }
+}
 } // namespace

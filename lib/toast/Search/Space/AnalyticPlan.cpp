@@ -228,8 +228,20 @@ UsePlan Evaluation::planUse(unsigned value, const DimAxes &slicing,
   DimAxes s = slicing;
   if (plan.scattersOnTop)
     return use;
-  if (isReturn)
-    return use; // The boundary returns what the gather would gather.
+  if (isReturn) {
+    // The boundary returns what the gather would gather: it drops the
+    // outermost gather, and padded levels do not merge, so the inner
+    // level's gather stays after the producer.
+    if (returnGathersInnerLevel(value)) {
+      auto [axis, dim] = plan.gathers[1];
+      DimAxes inner(s.size(), 0);
+      inner[dim] = listAppend(0, axis);
+      use.ops.push_back({StepKind::Gather, inner});
+      use.gatherAtDef = true;
+      use.gatherLevel = 1;
+    }
+    return use;
+  }
   if (plan.perUser && !dimsEmpty(s)) {
     // The optimizer visits the reader's (merged) slices before the
     // producer's per-level gathers merge: it cancels them outermost first.
@@ -242,7 +254,8 @@ UsePlan Evaluation::planUse(unsigned value, const DimAxes &slicing,
         // The slice moves this gather's axis to another dimension.
         int sd = onlyDim(s);
         if (sd >= 0 && sd != static_cast<int>(dim) &&
-            s[sd] == AxisList(axis + 1)) {
+            s[sd] == AxisList(axis + 1) &&
+            !isPaddedAllToAll(value, dim, sd, s[sd])) {
           a2a = Step{StepKind::AllToAll, DimAxes(s.size(), 0),
                      static_cast<int>(dim), sd};
           a2a->dims[dim] = a2a->dims[sd] = s[sd];
@@ -288,7 +301,8 @@ UsePlan Evaluation::planUse(unsigned value, const DimAxes &slicing,
       s = dimsDropPrefix(g, s);
     } else {
       int sd = onlyDim(s), gd = onlyDim(g);
-      if (sd >= 0 && gd >= 0 && sd != gd && s[sd] == g[gd]) {
+      if (sd >= 0 && gd >= 0 && sd != gd && s[sd] == g[gd] &&
+          !isPaddedAllToAll(value, gd, sd, s[sd])) {
         Step a2a{StepKind::AllToAll, g, gd, sd};
         a2a.dims[sd] = s[sd];
         use.ops.push_back(a2a);
@@ -350,9 +364,12 @@ void Evaluation::planValue(unsigned value) {
     several |= reader >= 0 && reader != static_cast<int>(u.first);
     reader = u.first;
   }
-  for (size_t k = 0; k < v.uses.size(); ++k) {
+  for (auto [k, u] : llvm::enumerate(v.uses)) {
     UsePlan &use = usePlans[v.firstUse + k];
     use.gatherAtDef &= !several && use.gatherLevel == outermost;
+    // A padded return's gather with other readers: not followed.
+    if (u.second == -2 && !use.ops.empty() && !use.gatherAtDef)
+      unmodeled = true;
   }
   // An argument's tiling loop with one use is fused into its reader's loop
   // when that loop slices what it tiles first: its gathers run there.

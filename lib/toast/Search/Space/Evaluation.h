@@ -296,6 +296,20 @@ private:
   bool isPaddedDim(unsigned value, size_t dim, AxisList axes) const;
   bool hasPaddedDim(unsigned value, const DimAxes &tiling) const;
   void checkPaddedUse(unsigned value, unsigned k);
+  /// A padded all_gather of `from` and all_slice of `to` over `axes` stay
+  /// two collectives: they do not become an all_to_all.
+  bool isPaddedAllToAll(unsigned value, size_t from, size_t to,
+                        AxisList axes) const {
+    return anyPadded &&
+           (isPaddedDim(value, from, axes) || isPaddedDim(value, to, axes));
+  }
+  /// Whether `levels` (axis, dim) would merge into one collective if none
+  /// padded: several, one of them padded.
+  bool paddedLevels(unsigned value,
+                    llvm::ArrayRef<std::pair<unsigned, unsigned>> levels) const;
+  /// A padded return gathers all but the outermost level, one collective
+  /// per level: whether this model follows it (a single level left).
+  bool returnGathersInnerLevel(unsigned value) const;
   /// Op i's nest levels over padded reduction factors that reach operand
   /// k: (axis, operand dim), the masks lowering puts before the op.
   llvm::SmallVector<std::pair<unsigned, unsigned>, 1>
