@@ -523,6 +523,41 @@ void Evaluation::collectTree(unsigned i) {
   emission.push_back({rootLevel(i, innermost), static_cast<unsigned>(i)});
 }
 
+/// Every op's nest (NdaEnvironment::Impl::getNest), from the compact
+/// tables: ops that are not ruled, or dead, keep an empty nest.
+void Evaluation::findNests() {
+  if (fresh)
+    nests.assign(prog.ops.size(), {});
+  for (auto [k, i] : llvm::enumerate(prog.nestOps)) {
+    Nest &nest = nests[i];
+    nest.clear();
+    for (unsigned j = prog.nestBegin[k]; j < prog.nestBegin[k + 1]; ++j) {
+      auto [factor, node] = prog.nestFactors[j];
+      for (AxisMask m = state.nodeAxes[node]; m; m &= m - 1)
+        nest.push_back({static_cast<unsigned>(llvm::countr_zero(m)), factor});
+    }
+    if (nest.size() > 1)
+      llvm::sort(nest);
+  }
+}
+
+/// Whether some node's axes do not divide a value dim it names (their
+/// product) or a factor it shards (one axis).
+bool Evaluation::findPadding() const {
+  for (auto [node, mask] : llvm::enumerate(state.nodeAxes)) {
+    if (!mask)
+      continue;
+    for (int64_t size : prog.nodeDimSizes[node])
+      if (partir::isPadded(size, axisProduct(mask)))
+        return true;
+    for (int64_t size : prog.nodeFactorSizes[node])
+      for (AxisMask m = mask; m; m &= m - 1)
+        if (partir::isPadded(size, impl.axisSizes[llvm::countr_zero(m)]))
+          return true;
+  }
+  return false;
+}
+
 AnalyticCost Evaluation::run() {
   buffers.clear();
   fusedInputs.clear();
@@ -533,20 +568,9 @@ AnalyticCost Evaluation::run() {
   returned.clear();
   returnOp = -1;
   transients.clear();
-  nests.assign(prog.ops.size(), {});
-  for (size_t i = 0; i < prog.ops.size(); ++i)
-    if (prog.ops[i].ruled && !prog.ops[i].dead)
-      nests[i] = impl.getNest(state, i);
-  anyPadded = unmodeled = false;
-  for (auto [i, nest] : llvm::enumerate(nests))
-    for (auto [axis, factor] : nest)
-      anyPadded |= partir::isPadded(prog.ops[i].factorSize[factor],
-                                    impl.axisSizes[axis]);
-  for (const ProgramValue &v : prog.values)
-    for (auto [d, node] : llvm::enumerate(v.dimNode))
-      anyPadded |=
-          node >= 0 && state.nodeAxes[node] &&
-          partir::isPadded(v.shape[d], axisProduct(state.nodeAxes[node]));
+  findNests();
+  anyPadded = findPadding();
+  unmodeled = false;
   buildChains();
   usePlans.assign(prog.numUses, {});
   localArgs.assign(prog.numArguments, std::nullopt);

@@ -185,6 +185,9 @@ using Nest = llvm::SmallVector<std::pair<unsigned, unsigned>, 4>;
 /// Scratch of one evaluation, kept per thread so that evaluations reuse
 /// their allocations (evaluations run concurrently on distinct threads).
 struct Workspace {
+  /// The program the scratch was last sized for: an evaluation of another
+  /// program resets it whole, one of the same program only what it fills.
+  const ProgramModel *owner = nullptr;
   std::vector<Nest> nests;
   std::vector<int> fusedInto;
   std::vector<llvm::SmallVector<std::tuple<unsigned, int, unsigned>, 1>>
@@ -221,7 +224,9 @@ public:
         buffers(ws.buffers), fusedInputs(ws.fusedInputs), stamp(ws.stamp),
         carryTies(ws.carryTies), inPlaceSavings(ws.inPlaceSavings),
         transients(ws.transients), delta(ws.delta),
-        validityBuffers(ws.validityBuffers), zeroBuffers(ws.zeroBuffers) {
+        validityBuffers(ws.validityBuffers), zeroBuffers(ws.zeroBuffers),
+        fresh(ws.owner != &impl.program) {
+    ws.owner = &impl.program;
     sim::SimulationOptions options = impl.getSimulationOptions();
     fusion = options.fusion;
     memoryBound = options.memoryBound;
@@ -252,6 +257,8 @@ private:
   }
   /// How op's loops slice what use `useId` (global number) reads.
   DimAxes useSlicing(unsigned op, int operand) const;
+  void findNests();
+  bool findPadding() const;
   void buildChains();
   bool scatterOutermostSum(unsigned value,
                            llvm::ArrayRef<std::pair<unsigned, int>> levels);
@@ -377,6 +384,8 @@ private:
   std::map<std::pair<int64_t, int64_t>, int> &validityBuffers;
   std::map<std::pair<llvm::SmallVector<int64_t, 4>, const void *>, int>
       &zeroBuffers;
+  /// The workspace last served another program (Workspace::owner).
+  bool fresh;
   AnalyticCost cost;
 };
 

@@ -93,6 +93,38 @@ static void hoistNestedConstants(ProgramModel &program, unsigned i,
       walkProgram(block, visit);
 }
 
+/// The compact nest and padding tables (ProgramModel::nestOps,
+/// nodeDimSizes, nodeFactorSizes).
+static void describeNests(ProgramModel &program, unsigned numNodes) {
+  auto addSize = [](llvm::SmallVector<int64_t, 1> &sizes, int64_t size) {
+    if (!llvm::is_contained(sizes, size))
+      sizes.push_back(size);
+  };
+  program.nodeDimSizes.assign(numNodes, {});
+  program.nodeFactorSizes.assign(numNodes, {});
+  for (const ProgramValue &v : program.values)
+    for (auto [d, node] : llvm::enumerate(v.dimNode))
+      if (node >= 0)
+        addSize(program.nodeDimSizes[node], v.shape[d]);
+  for (auto [i, p] : llvm::enumerate(program.ops)) {
+    if (!p.ruled || p.dead)
+      continue;
+    program.nestOps.push_back(i);
+    program.nestBegin.push_back(program.nestFactors.size());
+    auto add = [&](unsigned factor, int node) {
+      if (node < 0)
+        return;
+      program.nestFactors.push_back({factor, static_cast<unsigned>(node)});
+      addSize(program.nodeFactorSizes[node], p.factorSize[factor]);
+    };
+    for (auto [f, node] : llvm::enumerate(p.factorNode))
+      add(f, node);
+    for (auto [f, node] : p.minorNodes)
+      add(f, node);
+  }
+  program.nestBegin.push_back(program.nestFactors.size());
+}
+
 /// Fills the rule part of a ruled op.
 /// The fusion model's per-op facts the analytic cost reads.
 static void describeFusion(Operation *op, ProgramOp &p) {
@@ -100,8 +132,8 @@ static void describeFusion(Operation *op, ProgramOp &p) {
   p.expensiveToDuplicate = sim::isExpensiveToDuplicate(op);
   p.sliceView = sim::isContiguousSliceView(op);
   p.slicedOperand = sim::getSlicedOperand(op);
-  p.noRoofline = sim::isFreeOp(op) || isDataFlowRegionOp(op) ||
-                 isa<func::CallOp>(op);
+  p.noRoofline =
+      sim::isFreeOp(op) || isDataFlowRegionOp(op) || isa<func::CallOp>(op);
   for (unsigned r = 0; r < op->getNumResults(); ++r)
     p.updatesInPlace |= sim::getInPlaceOperand(op, r) >= 0;
 }
@@ -364,6 +396,7 @@ void NdaEnvironment::Impl::buildProgram() {
         use.operandDims = u.operandDims[operand];
     }
   }
+  describeNests(program, nda.getNumNodes());
   for (auto [i, p] : llvm::enumerate(program.ops)) {
     if (p.dead)
       continue;

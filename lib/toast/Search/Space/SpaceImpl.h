@@ -171,6 +171,19 @@ struct NestedOp {
 
 /// Everything state-independent the analytic cost needs.
 struct ProgramModel {
+  /// Compact copies of what every evaluation reads for every op, so that
+  /// a state's nests and padding are found without walking the ProgramOps
+  /// (hundreds of bytes each, a cache miss per op on the full-size
+  /// programs: issue 17). Ruled ops that are not dead, with their
+  /// (factor, node) pairs in nestFactors[nestBegin[k], nestBegin[k+1]):
+  /// factorNode's sharded factors, then minorNodes.
+  std::vector<unsigned> nestOps;
+  std::vector<unsigned> nestBegin;
+  std::vector<std::pair<unsigned, unsigned>> nestFactors;
+  /// Per node: the distinct sizes of the value dims it names (padded when
+  /// the product of its axes does not divide one) and of the factors of
+  /// nestOps it shards (padded when one of its axes does not divide one).
+  std::vector<llvm::SmallVector<int64_t, 1>> nodeDimSizes, nodeFactorSizes;
   /// Ops of loop and conditional bodies (walkProgram pre-order, depth > 0).
   std::vector<NestedOp> nestedOps;
   /// Per tied class (TiedValues order): the node of each dimension (-1:
