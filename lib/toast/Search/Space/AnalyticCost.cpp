@@ -572,7 +572,10 @@ AnalyticCost Evaluation::run() {
   anyPadded = findPadding();
   unmodeled = false;
   buildChains();
-  usePlans.assign(prog.numUses, {});
+  // planValue plans every use (every value with uses is an argument or a
+  // result of a live op): no reset needed.
+  if (fresh)
+    usePlans.assign(prog.numUses, {});
   localArgs.assign(prog.numArguments, std::nullopt);
   argBuffers.assign(prog.numArguments, -1);
   // Planning in program order: a reader's patterns see its operands'

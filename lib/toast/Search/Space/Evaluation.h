@@ -255,7 +255,10 @@ private:
     }
     return elements * v.elementBytes;
   }
-  /// How op's loops slice what use `useId` (global number) reads.
+  /// How op's loops slice what use `useId` (global number; operand
+  /// `operand` of op) reads.
+  DimAxes useSlicing(unsigned useId, unsigned op, int operand) const;
+  /// The same, read from the ProgramOp.
   DimAxes useSlicing(unsigned op, int operand) const;
   void findNests();
   bool findPadding() const;
