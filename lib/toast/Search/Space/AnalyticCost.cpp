@@ -215,11 +215,13 @@ void Evaluation::emitOp(unsigned i) {
   // is no view.
   int64_t tiles = 1;
   double padding = 1; // Work on padded rows, as the lowering's local types.
-  for (auto [axis, factor] : nests[i]) {
-    int64_t k = impl.axisSizes[axis], size = p.factorSize[factor];
-    tiles *= k;
-    if (size % k != 0)
-      padding *= static_cast<double>((size / k + 1) * k) / size;
+  if (looped[i]) {
+    for (auto [axis, factor] : nests[i]) {
+      int64_t k = impl.axisSizes[axis], size = p.factorSize[factor];
+      tiles *= k;
+      if (size % k != 0)
+        padding *= static_cast<double>((size / k + 1) * k) / size;
+    }
   }
   int firstResultBytes =
       p.results.empty()
@@ -455,11 +457,21 @@ void Evaluation::findDonations(std::vector<char> &donated) {
 /// and dimension as the op's outermost loop; it then runs at the reader's
 /// position (materializeCore, LoopFuser).
 void Evaluation::findFusions() {
-  fusedInto.assign(prog.ops.size(), -1);
-  fusedProducers.assign(prog.ops.size(), {});
-  fusedLevels.assign(prog.ops.size(), {});
-  for (auto [i, p] : llvm::enumerate(prog.ops)) {
-    if (p.dead || nests[i].empty() || p.results.size() != 1)
+  if (fresh) {
+    fusedInto.assign(prog.ops.size(), -1);
+    fusedProducers.assign(prog.ops.size(), {});
+    fusedLevels.assign(prog.ops.size(), {});
+  } else {
+    for (unsigned i : fusedOps) {
+      fusedProducers[fusedInto[i]].clear();
+      fusedLevels[i].clear();
+      fusedInto[i] = -1;
+    }
+  }
+  fusedOps.clear();
+  for (unsigned i : prog.nestOps) {
+    const ProgramOp &p = prog.ops[i];
+    if (!looped[i] || p.results.size() != 1)
       continue;
     const ProgramValue &v = prog.values[p.results[0]];
     if (v.uses.size() != 1 || v.uses[0].second < 0)
@@ -496,6 +508,7 @@ void Evaluation::findFusions() {
                    << " into " << user << " " << u.op->getName() << " at "
                    << depth << "\n";
     fusedInto[i] = user;
+    fusedOps.push_back(i);
     fusedProducers[user].push_back(
         {depth, -v.uses[0].second, static_cast<unsigned>(i)});
   }
@@ -526,8 +539,10 @@ void Evaluation::collectTree(unsigned i) {
 /// Every op's nest (NdaEnvironment::Impl::getNest), from the compact
 /// tables: ops that are not ruled, or dead, keep an empty nest.
 void Evaluation::findNests() {
-  if (fresh)
+  if (fresh) {
     nests.assign(prog.ops.size(), {});
+    looped.assign(prog.ops.size(), 0);
+  }
   for (auto [k, i] : llvm::enumerate(prog.nestOps)) {
     Nest &nest = nests[i];
     nest.clear();
@@ -538,6 +553,7 @@ void Evaluation::findNests() {
     }
     if (nest.size() > 1)
       llvm::sort(nest);
+    looped[i] = !nest.empty();
   }
 }
 
@@ -610,6 +626,10 @@ AnalyticCost Evaluation::run() {
   for (size_t i = 0; i < prog.ops.size(); ++i) {
     if (fusedInto[i] >= 0)
       continue;
+    if (fusedProducers[i].empty()) {
+      emitOp(i); // Alone in its body.
+      continue;
+    }
     emission.clear();
     collectTree(i);
     std::stable_sort(emission.begin(), emission.end(),

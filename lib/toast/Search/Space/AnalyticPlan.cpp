@@ -12,11 +12,10 @@ using namespace mlir;
 
 namespace toast::search::analytic {
 
-DimAxes Evaluation::useSlicing(unsigned useId, unsigned op,
-                               int operand) const {
+DimAxes Evaluation::useSlicing(unsigned useId, unsigned op, int operand) const {
   // Most readers are not partitioned: their use record has the rank,
   // without a read of the (large, cold) ProgramOp.
-  if (nests[op].empty())
+  if (!looped[op])
     return DimAxes(prog.uses[useId].operandDims.size(), 0);
   return useSlicing(op, operand);
 }
@@ -47,7 +46,7 @@ void Evaluation::buildChains() {
     plan.levelBuffers.clear();
     plan.levelTiling.clear();
     // An op without loops: no levels, no chain.
-    if (value.defOp >= 0 && nests[value.defOp].empty())
+    if (value.defOp >= 0 && !looped[value.defOp])
       continue;
     // Levels outermost first: (axis, dim or -1 for a sum).
     llvm::SmallVector<std::pair<unsigned, int>, 4> levels;

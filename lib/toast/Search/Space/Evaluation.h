@@ -156,17 +156,20 @@ struct UsePlan {
   int startBuffer = -1;
 };
 
+/// Plans live in the per-thread Workspace and are reset in place, so their
+/// vectors keep their heap capacity from state to state: no inline
+/// elements, which kept a plan at half a kilobyte (a cache miss per value).
 struct ValuePlan {
   DimAxes sourceTiling;
-  llvm::SmallVector<Step, 2> steps; ///< shared chain, innermost first
+  llvm::SmallVector<Step, 0> steps; ///< shared chain, innermost first
   std::optional<Step> perUser;      ///< all gathers, merged, per reader
   /// The chain ends in a reduce_scatter every reader reads as is.
   bool scattersOnTop = false;
   /// The gathers one per loop level (axis, dim), outermost first.
-  llvm::SmallVector<std::pair<unsigned, unsigned>, 2> gathers;
+  llvm::SmallVector<std::pair<unsigned, unsigned>, 0> gathers;
   /// Buffers of the levels (0: source), -1 when not materialized.
-  llvm::SmallVector<int, 3> levelBuffers;
-  llvm::SmallVector<DimAxes, 3> levelTiling;
+  llvm::SmallVector<int, 0> levelBuffers;
+  llvm::SmallVector<DimAxes, 0> levelTiling;
 };
 
 struct Buffer {
@@ -189,7 +192,9 @@ struct Workspace {
   /// program resets it whole, one of the same program only what it fills.
   const ProgramModel *owner = nullptr;
   std::vector<Nest> nests;
+  std::vector<char> looped;
   std::vector<int> fusedInto;
+  std::vector<unsigned> fusedOps;
   std::vector<llvm::SmallVector<std::tuple<unsigned, int, unsigned>, 1>>
       fusedProducers;
   std::vector<llvm::SmallVector<unsigned, 2>> fusedLevels;
@@ -217,15 +222,15 @@ public:
   Evaluation(const NdaEnvironment::Impl &impl, const SearchState &state,
              Workspace &ws)
       : impl(impl), prog(impl.program), state(state), nests(ws.nests),
-        fusedInto(ws.fusedInto), fusedProducers(ws.fusedProducers),
-        fusedLevels(ws.fusedLevels), emission(ws.emission), plans(ws.plans),
-        usePlans(ws.usePlans), localArgs(ws.localArgs),
-        argBuffers(ws.argBuffers), hoistedBuffers(ws.hoistedBuffers),
-        buffers(ws.buffers), fusedInputs(ws.fusedInputs), stamp(ws.stamp),
-        carryTies(ws.carryTies), inPlaceSavings(ws.inPlaceSavings),
-        transients(ws.transients), delta(ws.delta),
-        validityBuffers(ws.validityBuffers), zeroBuffers(ws.zeroBuffers),
-        fresh(ws.owner != &impl.program) {
+        looped(ws.looped), fusedInto(ws.fusedInto), fusedOps(ws.fusedOps),
+        fusedProducers(ws.fusedProducers), fusedLevels(ws.fusedLevels),
+        emission(ws.emission), plans(ws.plans), usePlans(ws.usePlans),
+        localArgs(ws.localArgs), argBuffers(ws.argBuffers),
+        hoistedBuffers(ws.hoistedBuffers), buffers(ws.buffers),
+        fusedInputs(ws.fusedInputs), stamp(ws.stamp), carryTies(ws.carryTies),
+        inPlaceSavings(ws.inPlaceSavings), transients(ws.transients),
+        delta(ws.delta), validityBuffers(ws.validityBuffers),
+        zeroBuffers(ws.zeroBuffers), fresh(ws.owner != &impl.program) {
     ws.owner = &impl.program;
     sim::SimulationOptions options = impl.getSimulationOptions();
     fusion = options.fusion;
@@ -336,10 +341,15 @@ private:
   const ProgramModel &prog;
   const SearchState &state;
   std::vector<Nest> &nests;
+  /// Per op: whether its nest has loops (nests[i] is not empty), a byte
+  /// per op where the checks would miss the cache on the nests.
+  std::vector<char> &looped;
   /// materializeCore's loop fusion: the op whose loop nest absorbs op i
   /// (-1: none), and per consumer its fused producers with the nest level
   /// and operand they fuse at.
   std::vector<int> &fusedInto;
+  /// The ops fused last time: only their entries need a reset.
+  std::vector<unsigned> &fusedOps;
   std::vector<llvm::SmallVector<std::tuple<unsigned, int, unsigned>, 1>>
       &fusedProducers;
   /// Per fused op: the reader's loop level each of its fused levels joined.
