@@ -82,6 +82,13 @@ void Evaluation::emitValue(unsigned value, int source) {
   currentValue = value;
   ValuePlan &plan = plans[value];
   const ProgramValue &v = prog.values[value];
+  // Most results have no chain: every reader reads the source (per-use
+  // gathers at the definition come from perUser only).
+  if (v.defOp >= 0 && plan.steps.empty() && !plan.perUser) {
+    plan.levelBuffers.assign(1, source);
+    plan.levelTiling.assign(1, plan.sourceTiling);
+    return;
+  }
   unsigned maxLevel = 0;
   bool sourceRead = false;
   for (size_t k = 0; k < v.uses.size(); ++k) {

@@ -339,11 +339,34 @@ UsePlan Evaluation::planUse(unsigned value, const DimAxes &slicing,
   return use;
 }
 
+/// What planUse returns for a use that reads the top of an empty chain.
+void Evaluation::resetUse(UsePlan &use) {
+  use.level = 0;
+  use.startBuffer = -1;
+  use.gatherLevel.reset();
+  use.argSlice = use.gatherAtDef = use.readerIsUser = false;
+  use.ops.clear();
+  if (!use.argDims.empty())
+    use.argDims.clear();
+}
+
 /// Plans every use of `value`, decides reduce_scatter and (for arguments)
 /// whether the boundary makes the argument device-local.
 void Evaluation::planValue(unsigned value) {
   ValuePlan &plan = plans[value];
   const ProgramValue &v = prog.values[value];
+  // A result without a chain read by ops without loops (most values of a
+  // state): every use reads the source as is (what planUse returns for an
+  // empty slicing), and nothing below applies.
+  if (v.defOp >= 0 && plan.steps.empty() && !plan.perUser &&
+      !plan.scattersOnTop && !anyPadded &&
+      llvm::all_of(v.uses, [&](auto &u) {
+        return u.second < 0 || !looped[u.first];
+      })) {
+    for (size_t k = 0; k < v.uses.size(); ++k)
+      resetUse(usePlans[v.firstUse + k]);
+    return;
+  }
   for (auto [k, u] : llvm::enumerate(v.uses)) {
     DimAxes s = u.second >= 0 ? useSlicing(v.firstUse + k, u.first, u.second)
                               : DimAxes(v.shape.size(), 0);

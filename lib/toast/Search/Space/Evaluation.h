@@ -274,6 +274,7 @@ private:
   void applyReductionPatterns(unsigned i);
   bool applyReductionPattern(unsigned i);
   void planValue(unsigned value);
+  static void resetUse(UsePlan &use);
   UsePlan planUse(unsigned value, const DimAxes &slicing, bool isReturn) const;
   void emitValue(unsigned value, int source);
   int emitUse(unsigned value, unsigned useId);
