@@ -158,6 +158,10 @@ int Evaluation::emitUse(unsigned value, unsigned useId) {
     return b;
   }
   int buffer = plan.levelBuffers[use.level];
+  if (use.ops.empty()) {
+    useTiling = plan.levelTiling[use.level];
+    return buffer;
+  }
   DimAxes tiling = plan.levelTiling[use.level];
   ArrayRef<Step> ops = use.ops;
   if (use.gatherAtDef && !ops.empty()) {
@@ -308,8 +312,9 @@ bool Evaluation::isFusedResult(unsigned i, llvm::ArrayRef<int> inputs,
     sim::FusionReader reader;
     reader.op = user.userOp;
     reader.kind = user.userKind;
-    reader.resultElements =
-        user.userResult < 0 ? 0 : localElements(user.userResult);
+    reader.resultElements = user.userResult < 0 ? 0
+                            : looped[user.user] ? localElements(user.userResult)
+                                                : user.userResultElements;
     // A masked operand is read by its mask's select.
     if (anyPadded && u.second >= 0 &&
         !maskedLevels(u.first, u.second).empty()) {

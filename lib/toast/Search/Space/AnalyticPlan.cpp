@@ -359,8 +359,7 @@ void Evaluation::planValue(unsigned value) {
   // state): every use reads the source as is (what planUse returns for an
   // empty slicing), and nothing below applies.
   if (v.defOp >= 0 && plan.steps.empty() && !plan.perUser &&
-      !plan.scattersOnTop && !anyPadded &&
-      llvm::all_of(v.uses, [&](auto &u) {
+      !plan.scattersOnTop && !anyPadded && llvm::all_of(v.uses, [&](auto &u) {
         return u.second < 0 || !looped[u.first];
       })) {
     for (size_t k = 0; k < v.uses.size(); ++k)

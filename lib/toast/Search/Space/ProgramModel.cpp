@@ -392,6 +392,13 @@ void NdaEnvironment::Impl::buildProgram() {
       use.userOp = u.op;
       use.userKind = u.fusionKind;
       use.userResult = u.results.empty() ? -1 : u.results[0];
+      use.user = user;
+      if (use.userResult >= 0) {
+        // As Evaluation::localElements computes it, without a tiling.
+        const ProgramValue &r = program.values[use.userResult];
+        use.userResultElements = r.getNumElements() * r.elementBytes /
+                                 std::max<int64_t>(r.elementBytes, 1);
+      }
       if (operand >= 0)
         use.operandDims = u.operandDims[operand];
     }

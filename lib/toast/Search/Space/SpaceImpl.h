@@ -154,6 +154,10 @@ struct ProgramUse {
   sim::FusionKind userKind = sim::FusionKind::Opaque;
   /// The user's first result value, -1 for none.
   int userResult = -1;
+  /// The user (program op) and the elements of its first result when the
+  /// user has no loops (its local result is the whole value).
+  unsigned user = 0;
+  int64_t userResultElements = 0;
   /// The user's operandDims of this operand (empty when it has none).
   llvm::SmallVector<int64_t, 4> operandDims;
 };
