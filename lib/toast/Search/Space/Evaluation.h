@@ -186,9 +186,10 @@ using Nest = llvm::SmallVector<std::pair<unsigned, unsigned>, 4>;
 /// Scratch of one evaluation, kept per thread so that evaluations reuse
 /// their allocations (evaluations run concurrently on distinct threads).
 struct Workspace {
-  /// The program the scratch was last sized for: an evaluation of another
+  /// The program (ProgramModel::id) the scratch was last sized for: an
+  /// evaluation of another
   /// program resets it whole, one of the same program only what it fills.
-  const ProgramModel *owner = nullptr;
+  uint64_t owner = 0;
   std::vector<Nest> nests;
   std::vector<char> looped;
   std::vector<int> fusedInto;
@@ -228,8 +229,8 @@ public:
         fusedInputs(ws.fusedInputs), stamp(ws.stamp), carryTies(ws.carryTies),
         inPlaceSavings(ws.inPlaceSavings), transients(ws.transients),
         delta(ws.delta), validityBuffers(ws.validityBuffers),
-        zeroBuffers(ws.zeroBuffers), fresh(ws.owner != &impl.program) {
-    ws.owner = &impl.program;
+        zeroBuffers(ws.zeroBuffers), fresh(ws.owner != impl.program.id) {
+    ws.owner = impl.program.id;
     sim::SimulationOptions options = impl.getSimulationOptions();
     fusion = options.fusion;
     memoryBound = options.memoryBound;

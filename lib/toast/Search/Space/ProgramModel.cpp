@@ -22,6 +22,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include <atomic>
 #include <map>
 
 using namespace mlir;
@@ -96,6 +97,8 @@ static void hoistNestedConstants(ProgramModel &program, unsigned i,
 /// The compact nest and padding tables (ProgramModel::nestOps,
 /// nodeDimSizes, nodeFactorSizes).
 static void describeNests(ProgramModel &program, unsigned numNodes) {
+  static std::atomic<uint64_t> models{0};
+  program.id = ++models;
   auto addSize = [](llvm::SmallVector<int64_t, 1> &sizes, int64_t size) {
     if (!llvm::is_contained(sizes, size))
       sizes.push_back(size);

@@ -178,6 +178,9 @@ struct NestedOp {
 
 /// Everything state-independent the analytic cost needs.
 struct ProgramModel {
+  /// Unique per model built: evaluation workspaces key on it (an address
+  /// may be reused by the next environment's model).
+  uint64_t id = 0;
   /// Compact copies of what every evaluation reads for every op, so that
   /// a state's nests and padding are found without walking the ProgramOps
   /// (hundreds of bytes each, a cache miss per op on the full-size
