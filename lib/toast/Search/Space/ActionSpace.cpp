@@ -164,8 +164,8 @@ void NdaEnvironment::Impl::findShardableNodes() {
     nodeInRegion[node] |= inRegion;
     const NamedDimensionAnalysis::Name &n = nda.getName(name);
     nodeGcd[node] = std::gcd(nodeGcd[node], n.size);
-    auto type = dyn_cast<RankedTensorType>(
-        nda.getSites()[n.site].value.getType());
+    auto type =
+        dyn_cast<RankedTensorType>(nda.getSites()[n.site].value.getType());
     if ((nodeSize[node] && nodeSize[node] != n.size) || !type ||
         type.getDimSize(n.dim) != n.size)
       nodePaddable[node] = 0;

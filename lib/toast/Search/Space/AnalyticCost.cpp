@@ -82,6 +82,13 @@ void Evaluation::emitValue(unsigned value, int source) {
   currentValue = value;
   ValuePlan &plan = plans[value];
   const ProgramValue &v = prog.values[value];
+  // Most results have no chain: every reader reads the source (per-use
+  // gathers at the definition come from perUser only).
+  if (v.defOp >= 0 && plan.steps.empty() && !plan.perUser) {
+    plan.levelBuffers.assign(1, source);
+    plan.levelTiling.assign(1, plan.sourceTiling);
+    return;
+  }
   unsigned maxLevel = 0;
   bool sourceRead = false;
   for (size_t k = 0; k < v.uses.size(); ++k) {
@@ -151,6 +158,10 @@ int Evaluation::emitUse(unsigned value, unsigned useId) {
     return b;
   }
   int buffer = plan.levelBuffers[use.level];
+  if (use.ops.empty()) {
+    useTiling = plan.levelTiling[use.level];
+    return buffer;
+  }
   DimAxes tiling = plan.levelTiling[use.level];
   ArrayRef<Step> ops = use.ops;
   if (use.gatherAtDef && !ops.empty()) {
@@ -215,11 +226,13 @@ void Evaluation::emitOp(unsigned i) {
   // is no view.
   int64_t tiles = 1;
   double padding = 1; // Work on padded rows, as the lowering's local types.
-  for (auto [axis, factor] : nests[i]) {
-    int64_t k = impl.axisSizes[axis], size = p.factorSize[factor];
-    tiles *= k;
-    if (size % k != 0)
-      padding *= static_cast<double>((size / k + 1) * k) / size;
+  if (looped[i]) {
+    for (auto [axis, factor] : nests[i]) {
+      int64_t k = impl.axisSizes[axis], size = p.factorSize[factor];
+      tiles *= k;
+      if (size % k != 0)
+        padding *= static_cast<double>((size / k + 1) * k) / size;
+    }
   }
   int firstResultBytes =
       p.results.empty()
@@ -299,8 +312,9 @@ bool Evaluation::isFusedResult(unsigned i, llvm::ArrayRef<int> inputs,
     sim::FusionReader reader;
     reader.op = user.userOp;
     reader.kind = user.userKind;
-    reader.resultElements =
-        user.userResult < 0 ? 0 : localElements(user.userResult);
+    reader.resultElements = user.userResult < 0 ? 0
+                            : looped[user.user] ? localElements(user.userResult)
+                                                : user.userResultElements;
     // A masked operand is read by its mask's select.
     if (anyPadded && u.second >= 0 &&
         !maskedLevels(u.first, u.second).empty()) {
@@ -455,11 +469,21 @@ void Evaluation::findDonations(std::vector<char> &donated) {
 /// and dimension as the op's outermost loop; it then runs at the reader's
 /// position (materializeCore, LoopFuser).
 void Evaluation::findFusions() {
-  fusedInto.assign(prog.ops.size(), -1);
-  fusedProducers.assign(prog.ops.size(), {});
-  fusedLevels.assign(prog.ops.size(), {});
-  for (auto [i, p] : llvm::enumerate(prog.ops)) {
-    if (p.dead || nests[i].empty() || p.results.size() != 1)
+  if (fresh) {
+    fusedInto.assign(prog.ops.size(), -1);
+    fusedProducers.assign(prog.ops.size(), {});
+    fusedLevels.assign(prog.ops.size(), {});
+  } else {
+    for (unsigned i : fusedOps) {
+      fusedProducers[fusedInto[i]].clear();
+      fusedLevels[i].clear();
+      fusedInto[i] = -1;
+    }
+  }
+  fusedOps.clear();
+  for (unsigned i : prog.nestOps) {
+    const ProgramOp &p = prog.ops[i];
+    if (!looped[i] || p.results.size() != 1)
       continue;
     const ProgramValue &v = prog.values[p.results[0]];
     if (v.uses.size() != 1 || v.uses[0].second < 0)
@@ -496,6 +520,7 @@ void Evaluation::findFusions() {
                    << " into " << user << " " << u.op->getName() << " at "
                    << depth << "\n";
     fusedInto[i] = user;
+    fusedOps.push_back(i);
     fusedProducers[user].push_back(
         {depth, -v.uses[0].second, static_cast<unsigned>(i)});
   }
@@ -523,6 +548,44 @@ void Evaluation::collectTree(unsigned i) {
   emission.push_back({rootLevel(i, innermost), static_cast<unsigned>(i)});
 }
 
+/// Every op's nest (NdaEnvironment::Impl::getNest), from the compact
+/// tables: ops that are not ruled, or dead, keep an empty nest.
+void Evaluation::findNests() {
+  if (fresh) {
+    nests.assign(prog.ops.size(), {});
+    looped.assign(prog.ops.size(), 0);
+  }
+  for (auto [k, i] : llvm::enumerate(prog.nestOps)) {
+    Nest &nest = nests[i];
+    nest.clear();
+    for (unsigned j = prog.nestBegin[k]; j < prog.nestBegin[k + 1]; ++j) {
+      auto [factor, node] = prog.nestFactors[j];
+      for (AxisMask m = state.nodeAxes[node]; m; m &= m - 1)
+        nest.push_back({static_cast<unsigned>(llvm::countr_zero(m)), factor});
+    }
+    if (nest.size() > 1)
+      llvm::sort(nest);
+    looped[i] = !nest.empty();
+  }
+}
+
+/// Whether some node's axes do not divide a value dim it names (their
+/// product) or a factor it shards (one axis).
+bool Evaluation::findPadding() const {
+  for (auto [node, mask] : llvm::enumerate(state.nodeAxes)) {
+    if (!mask)
+      continue;
+    for (int64_t size : prog.nodeDimSizes[node])
+      if (partir::isPadded(size, axisProduct(mask)))
+        return true;
+    for (int64_t size : prog.nodeFactorSizes[node])
+      for (AxisMask m = mask; m; m &= m - 1)
+        if (partir::isPadded(size, impl.axisSizes[llvm::countr_zero(m)]))
+          return true;
+  }
+  return false;
+}
+
 AnalyticCost Evaluation::run() {
   buffers.clear();
   fusedInputs.clear();
@@ -533,22 +596,14 @@ AnalyticCost Evaluation::run() {
   returned.clear();
   returnOp = -1;
   transients.clear();
-  nests.assign(prog.ops.size(), {});
-  for (size_t i = 0; i < prog.ops.size(); ++i)
-    if (prog.ops[i].ruled && !prog.ops[i].dead)
-      nests[i] = impl.getNest(state, i);
-  anyPadded = unmodeled = false;
-  for (auto [i, nest] : llvm::enumerate(nests))
-    for (auto [axis, factor] : nest)
-      anyPadded |= partir::isPadded(prog.ops[i].factorSize[factor],
-                                    impl.axisSizes[axis]);
-  for (const ProgramValue &v : prog.values)
-    for (auto [d, node] : llvm::enumerate(v.dimNode))
-      anyPadded |=
-          node >= 0 && state.nodeAxes[node] &&
-          partir::isPadded(v.shape[d], axisProduct(state.nodeAxes[node]));
+  findNests();
+  anyPadded = findPadding();
+  unmodeled = false;
   buildChains();
-  usePlans.assign(prog.numUses, {});
+  // planValue plans every use (every value with uses is an argument or a
+  // result of a live op): no reset needed.
+  if (fresh)
+    usePlans.assign(prog.numUses, {});
   localArgs.assign(prog.numArguments, std::nullopt);
   argBuffers.assign(prog.numArguments, -1);
   // Planning in program order: a reader's patterns see its operands'
@@ -583,6 +638,10 @@ AnalyticCost Evaluation::run() {
   for (size_t i = 0; i < prog.ops.size(); ++i) {
     if (fusedInto[i] >= 0)
       continue;
+    if (fusedProducers[i].empty()) {
+      emitOp(i); // Alone in its body.
+      continue;
+    }
     emission.clear();
     collectTree(i);
     std::stable_sort(emission.begin(), emission.end(),

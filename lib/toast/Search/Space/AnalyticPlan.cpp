@@ -12,6 +12,14 @@ using namespace mlir;
 
 namespace toast::search::analytic {
 
+DimAxes Evaluation::useSlicing(unsigned useId, unsigned op, int operand) const {
+  // Most readers are not partitioned: their use record has the rank,
+  // without a read of the (large, cold) ProgramOp.
+  if (!looped[op])
+    return DimAxes(prog.uses[useId].operandDims.size(), 0);
+  return useSlicing(op, operand);
+}
+
 DimAxes Evaluation::useSlicing(unsigned op, int operand) const {
   const ProgramOp &p = prog.ops[op];
   DimAxes dims(p.operandDims[operand].size(), 0);
@@ -24,10 +32,22 @@ DimAxes Evaluation::useSlicing(unsigned op, int operand) const {
 /// Lowered chains before user-dependent rewrites: all_reduces first (they
 /// move before gathers), then the gathers; single-use gathers merge.
 void Evaluation::buildChains() {
-  plans.assign(prog.values.size(), {});
+  // Plans are reset in place: assigning fresh ones freed and zeroed
+  // megabytes per state on the full-size programs.
+  if (fresh)
+    plans.assign(prog.values.size(), {});
   for (auto [v, value] : llvm::enumerate(prog.values)) {
     ValuePlan &plan = plans[v];
     plan.sourceTiling.assign(value.shape.size(), 0);
+    plan.steps.clear();
+    plan.perUser.reset();
+    plan.scattersOnTop = false;
+    plan.gathers.clear();
+    plan.levelBuffers.clear();
+    plan.levelTiling.clear();
+    // An op without loops: no levels, no chain.
+    if (value.defOp >= 0 && !looped[value.defOp])
+      continue;
     // Levels outermost first: (axis, dim or -1 for a sum).
     llvm::SmallVector<std::pair<unsigned, int>, 4> levels;
     if (value.defOp < 0) {
@@ -75,7 +95,7 @@ bool Evaluation::scatterOutermostSum(
   for (auto [k, u] : llvm::enumerate(v.uses)) {
     if (u.second < 0)
       return false;
-    DimAxes s = useSlicing(u.first, u.second);
+    DimAxes s = useSlicing(v.firstUse + k, u.first, u.second);
     if (k == 0)
       first = std::move(s);
     else if (s != first)
@@ -333,13 +353,35 @@ UsePlan Evaluation::planUse(unsigned value, const DimAxes &slicing,
   return use;
 }
 
+/// What planUse returns for a use that reads the top of an empty chain.
+void Evaluation::resetUse(UsePlan &use) {
+  use.level = 0;
+  use.startBuffer = -1;
+  use.gatherLevel.reset();
+  use.argSlice = use.gatherAtDef = use.readerIsUser = false;
+  use.ops.clear();
+  if (!use.argDims.empty())
+    use.argDims.clear();
+}
+
 /// Plans every use of `value`, decides reduce_scatter and (for arguments)
 /// whether the boundary makes the argument device-local.
 void Evaluation::planValue(unsigned value) {
   ValuePlan &plan = plans[value];
   const ProgramValue &v = prog.values[value];
+  // A result without a chain read by ops without loops (most values of a
+  // state): every use reads the source as is (what planUse returns for an
+  // empty slicing), and nothing below applies.
+  if (v.defOp >= 0 && plan.steps.empty() && !plan.perUser &&
+      !plan.scattersOnTop && !anyPadded && llvm::all_of(v.uses, [&](auto &u) {
+        return u.second < 0 || !looped[u.first];
+      })) {
+    for (size_t k = 0; k < v.uses.size(); ++k)
+      resetUse(usePlans[v.firstUse + k]);
+    return;
+  }
   for (auto [k, u] : llvm::enumerate(v.uses)) {
-    DimAxes s = u.second >= 0 ? useSlicing(u.first, u.second)
+    DimAxes s = u.second >= 0 ? useSlicing(v.firstUse + k, u.first, u.second)
                               : DimAxes(v.shape.size(), 0);
     usePlans[v.firstUse + k] = planUse(value, s, u.second == -2);
   }

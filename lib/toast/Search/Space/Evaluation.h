@@ -136,37 +136,38 @@ struct Step {
 };
 
 /// What one use reads: the shared level of its value's chain, then
-/// per-use ops placed right before the user.
+/// per-use ops placed right before the user. The fields every evaluation
+/// reads for every use come first, in one cache line (issue 17).
 struct UsePlan {
   unsigned level = 0;
-  llvm::SmallVector<Step, 1> ops;
-  /// The use slices the argument directly (merged slice), with these dims.
-  bool argSlice = false;
-  DimAxes argDims;
-  /// ops[0] is the producer's own gather, which stays right after the
-  /// producer when this is its only reader left (copies go to readers).
-  bool gatherAtDef = false;
+  /// Where ops[0] was emitted, when gatherAtDef.
+  int startBuffer = -1;
   /// The outermost gather level (op) this use still reads once its slices
   /// have cancelled the outer ones (levels outermost first), if any.
   std::optional<unsigned> gatherLevel;
+  /// The use slices the argument directly (merged slice), with argDims.
+  bool argSlice = false;
+  /// ops[0] is the producer's own gather, which stays right after the
+  /// producer when this is its only reader left (copies go to readers).
+  bool gatherAtDef = false;
   /// ops is one gather the user op reads directly (no slice left): its
   /// copy goes right before the user, after the other operands' slices.
   bool readerIsUser = false;
-  /// Where ops[0] was emitted, when gatherAtDef.
-  int startBuffer = -1;
+  llvm::SmallVector<Step, 1> ops;
+  DimAxes argDims;
 };
 
 struct ValuePlan {
   DimAxes sourceTiling;
-  llvm::SmallVector<Step, 2> steps; ///< shared chain, innermost first
+  llvm::SmallVector<Step, 0> steps; ///< shared chain, innermost first
   std::optional<Step> perUser;      ///< all gathers, merged, per reader
   /// The chain ends in a reduce_scatter every reader reads as is.
   bool scattersOnTop = false;
   /// The gathers one per loop level (axis, dim), outermost first.
-  llvm::SmallVector<std::pair<unsigned, unsigned>, 2> gathers;
+  llvm::SmallVector<std::pair<unsigned, unsigned>, 0> gathers;
   /// Buffers of the levels (0: source), -1 when not materialized.
-  llvm::SmallVector<int, 3> levelBuffers;
-  llvm::SmallVector<DimAxes, 3> levelTiling;
+  llvm::SmallVector<int, 0> levelBuffers;
+  llvm::SmallVector<DimAxes, 0> levelTiling;
 };
 
 struct Buffer {
@@ -185,8 +186,14 @@ using Nest = llvm::SmallVector<std::pair<unsigned, unsigned>, 4>;
 /// Scratch of one evaluation, kept per thread so that evaluations reuse
 /// their allocations (evaluations run concurrently on distinct threads).
 struct Workspace {
+  /// The program (ProgramModel::id) the scratch was last sized for: an
+  /// evaluation of another
+  /// program resets it whole, one of the same program only what it fills.
+  uint64_t owner = 0;
   std::vector<Nest> nests;
+  std::vector<char> looped;
   std::vector<int> fusedInto;
+  std::vector<unsigned> fusedOps;
   std::vector<llvm::SmallVector<std::tuple<unsigned, int, unsigned>, 1>>
       fusedProducers;
   std::vector<llvm::SmallVector<unsigned, 2>> fusedLevels;
@@ -214,14 +221,16 @@ public:
   Evaluation(const NdaEnvironment::Impl &impl, const SearchState &state,
              Workspace &ws)
       : impl(impl), prog(impl.program), state(state), nests(ws.nests),
-        fusedInto(ws.fusedInto), fusedProducers(ws.fusedProducers),
-        fusedLevels(ws.fusedLevels), emission(ws.emission), plans(ws.plans),
-        usePlans(ws.usePlans), localArgs(ws.localArgs),
-        argBuffers(ws.argBuffers), hoistedBuffers(ws.hoistedBuffers),
-        buffers(ws.buffers), fusedInputs(ws.fusedInputs), stamp(ws.stamp),
-        carryTies(ws.carryTies), inPlaceSavings(ws.inPlaceSavings),
-        transients(ws.transients), delta(ws.delta),
-        validityBuffers(ws.validityBuffers), zeroBuffers(ws.zeroBuffers) {
+        looped(ws.looped), fusedInto(ws.fusedInto), fusedOps(ws.fusedOps),
+        fusedProducers(ws.fusedProducers), fusedLevels(ws.fusedLevels),
+        emission(ws.emission), plans(ws.plans), usePlans(ws.usePlans),
+        localArgs(ws.localArgs), argBuffers(ws.argBuffers),
+        hoistedBuffers(ws.hoistedBuffers), buffers(ws.buffers),
+        fusedInputs(ws.fusedInputs), stamp(ws.stamp), carryTies(ws.carryTies),
+        inPlaceSavings(ws.inPlaceSavings), transients(ws.transients),
+        delta(ws.delta), validityBuffers(ws.validityBuffers),
+        zeroBuffers(ws.zeroBuffers), fresh(ws.owner != impl.program.id) {
+    ws.owner = impl.program.id;
     sim::SimulationOptions options = impl.getSimulationOptions();
     fusion = options.fusion;
     memoryBound = options.memoryBound;
@@ -250,8 +259,13 @@ private:
     }
     return elements * v.elementBytes;
   }
-  /// How op's loops slice what use `useId` (global number) reads.
+  /// How op's loops slice what use `useId` (global number; operand
+  /// `operand` of op) reads.
+  DimAxes useSlicing(unsigned useId, unsigned op, int operand) const;
+  /// The same, read from the ProgramOp.
   DimAxes useSlicing(unsigned op, int operand) const;
+  void findNests();
+  bool findPadding() const;
   void buildChains();
   bool scatterOutermostSum(unsigned value,
                            llvm::ArrayRef<std::pair<unsigned, int>> levels);
@@ -261,6 +275,7 @@ private:
   void applyReductionPatterns(unsigned i);
   bool applyReductionPattern(unsigned i);
   void planValue(unsigned value);
+  static void resetUse(UsePlan &use);
   UsePlan planUse(unsigned value, const DimAxes &slicing, bool isReturn) const;
   void emitValue(unsigned value, int source);
   int emitUse(unsigned value, unsigned useId);
@@ -340,10 +355,15 @@ private:
   const ProgramModel &prog;
   const SearchState &state;
   std::vector<Nest> &nests;
+  /// Per op: whether its nest has loops (nests[i] is not empty), a byte
+  /// per op where the checks would miss the cache on the nests.
+  std::vector<char> &looped;
   /// materializeCore's loop fusion: the op whose loop nest absorbs op i
   /// (-1: none), and per consumer its fused producers with the nest level
   /// and operand they fuse at.
   std::vector<int> &fusedInto;
+  /// The ops fused last time: only their entries need a reset.
+  std::vector<unsigned> &fusedOps;
   std::vector<llvm::SmallVector<std::tuple<unsigned, int, unsigned>, 1>>
       &fusedProducers;
   /// Per fused op: the reader's loop level each of its fused levels joined.
@@ -391,6 +411,8 @@ private:
   std::map<std::pair<int64_t, int64_t>, int> &validityBuffers;
   std::map<std::pair<llvm::SmallVector<int64_t, 4>, const void *>, int>
       &zeroBuffers;
+  /// The workspace last served another program (Workspace::owner).
+  bool fresh;
   AnalyticCost cost;
 };
 

@@ -22,6 +22,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include <atomic>
 #include <map>
 
 using namespace mlir;
@@ -93,6 +94,40 @@ static void hoistNestedConstants(ProgramModel &program, unsigned i,
       walkProgram(block, visit);
 }
 
+/// The compact nest and padding tables (ProgramModel::nestOps,
+/// nodeDimSizes, nodeFactorSizes).
+static void describeNests(ProgramModel &program, unsigned numNodes) {
+  static std::atomic<uint64_t> models{0};
+  program.id = ++models;
+  auto addSize = [](llvm::SmallVector<int64_t, 1> &sizes, int64_t size) {
+    if (!llvm::is_contained(sizes, size))
+      sizes.push_back(size);
+  };
+  program.nodeDimSizes.assign(numNodes, {});
+  program.nodeFactorSizes.assign(numNodes, {});
+  for (const ProgramValue &v : program.values)
+    for (auto [d, node] : llvm::enumerate(v.dimNode))
+      if (node >= 0)
+        addSize(program.nodeDimSizes[node], v.shape[d]);
+  for (auto [i, p] : llvm::enumerate(program.ops)) {
+    if (!p.ruled || p.dead)
+      continue;
+    program.nestOps.push_back(i);
+    program.nestBegin.push_back(program.nestFactors.size());
+    auto add = [&](unsigned factor, int node) {
+      if (node < 0)
+        return;
+      program.nestFactors.push_back({factor, static_cast<unsigned>(node)});
+      addSize(program.nodeFactorSizes[node], p.factorSize[factor]);
+    };
+    for (auto [f, node] : llvm::enumerate(p.factorNode))
+      add(f, node);
+    for (auto [f, node] : p.minorNodes)
+      add(f, node);
+  }
+  program.nestBegin.push_back(program.nestFactors.size());
+}
+
 /// Fills the rule part of a ruled op.
 /// The fusion model's per-op facts the analytic cost reads.
 static void describeFusion(Operation *op, ProgramOp &p) {
@@ -100,8 +135,8 @@ static void describeFusion(Operation *op, ProgramOp &p) {
   p.expensiveToDuplicate = sim::isExpensiveToDuplicate(op);
   p.sliceView = sim::isContiguousSliceView(op);
   p.slicedOperand = sim::getSlicedOperand(op);
-  p.noRoofline = sim::isFreeOp(op) || isDataFlowRegionOp(op) ||
-                 isa<func::CallOp>(op);
+  p.noRoofline =
+      sim::isFreeOp(op) || isDataFlowRegionOp(op) || isa<func::CallOp>(op);
   for (unsigned r = 0; r < op->getNumResults(); ++r)
     p.updatesInPlace |= sim::getInPlaceOperand(op, r) >= 0;
 }
@@ -360,10 +395,18 @@ void NdaEnvironment::Impl::buildProgram() {
       use.userOp = u.op;
       use.userKind = u.fusionKind;
       use.userResult = u.results.empty() ? -1 : u.results[0];
+      use.user = user;
+      if (use.userResult >= 0) {
+        // As Evaluation::localElements computes it, without a tiling.
+        const ProgramValue &r = program.values[use.userResult];
+        use.userResultElements = r.getNumElements() * r.elementBytes /
+                                 std::max<int64_t>(r.elementBytes, 1);
+      }
       if (operand >= 0)
         use.operandDims = u.operandDims[operand];
     }
   }
+  describeNests(program, nda.getNumNodes());
   for (auto [i, p] : llvm::enumerate(program.ops)) {
     if (p.dead)
       continue;

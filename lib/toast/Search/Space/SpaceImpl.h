@@ -23,21 +23,22 @@ namespace toast::search {
 
 /// A top-level value of the entry function (argument or op result).
 struct ProgramValue {
-  llvm::SmallVector<int64_t, 4> shape;
+  // The fields every evaluation reads first (issue 17: cache lines).
+  /// Defining program op, or -1 for entry arguments.
+  int defOp = -1;
+  unsigned resultNumber = 0;
+  /// Global number of uses[0] (uses are numbered value by value).
+  unsigned firstUse = 0;
   int64_t elementBytes = 0;
+  /// (program op, operand number) of every use; operand -1 for uses that
+  /// need the whole value (opaque or nested users), -2 for the return.
+  llvm::SmallVector<std::pair<unsigned, int>, 2> uses;
+  llvm::SmallVector<int64_t, 4> shape;
   /// Node of each definition dim, -1 where the dim cannot be sharded.
   llvm::SmallVector<int, 4> dimNode;
   /// The minor parts of split dims (a flatten's B*S: S), major to minor:
   /// (dim, node). Their axes tile the dim after the dimNode's.
   llvm::SmallVector<std::pair<unsigned, int>, 0> minorNodes;
-  /// Defining program op, or -1 for entry arguments.
-  int defOp = -1;
-  unsigned resultNumber = 0;
-  /// (program op, operand number) of every use; operand -1 for uses that
-  /// need the whole value (opaque or nested users), -2 for the return.
-  llvm::SmallVector<std::pair<unsigned, int>, 2> uses;
-  /// Global number of uses[0] (uses are numbered value by value).
-  unsigned firstUse = 0;
   /// Whether dim `d` (its major or a minor part) carries mesh axis `axis`.
   bool carriesAxis(const SearchState &state, unsigned d, unsigned axis) const {
     auto has = [&](int node) {
@@ -73,8 +74,23 @@ struct ProgramOp {
   /// sinking and merging patterns of --partir-optimize-collectives).
   bool isLayout = false;
   bool isAdd = false;
-  /// transpose: result dim i is operand dim permutation[i].
-  llvm::SmallVector<int64_t, 4> permutation;
+  // Then the fields emitOp reads for every op, the rule's after them
+  // (issue 17: a ProgramOp spans several cache lines).
+  /// Program values of the operands (-1: not a top-level value) and
+  /// results; values captured by nested regions are extra operands.
+  llvm::SmallVector<int, 2> operands;
+  llvm::SmallVector<int, 1> results;
+  /// Global use numbers of the operands (-1 where `operands` is -1).
+  llvm::SmallVector<int, 2> operandUses;
+  /// Seconds per global execution of the op's contractions (nested ones
+  /// included, with trip counts) and FLOPs.
+  double computeTime = 0;
+  double flops = 0;
+  /// Region ops: the ops sim::simulateRegions walks (the op included; 0
+  /// for other ops) and the bytes their buffers add at the regions' peak
+  /// (none is left at the op itself: what the regions yield dies with them).
+  int64_t nestedOps = 0;
+  int64_t nestedPeakBytes = 0;
   /// reshape / bitcast_convert: the result aliases the operand when local
   /// byte counts agree.
   bool mayAlias = false;
@@ -89,6 +105,8 @@ struct ProgramOp {
   bool noRoofline = false;
   /// Some result is updated in place (sim::getInPlaceOperand).
   bool updatesInPlace = false;
+  /// transpose: result dim i is operand dim permutation[i].
+  llvm::SmallVector<int64_t, 4> permutation;
   /// Rule factors: node (-1: never sharded), size, reduction kind.
   llvm::SmallVector<int, 4> factorNode;
   llvm::SmallVector<int64_t, 4> factorSize;
@@ -120,21 +138,6 @@ struct ProgramOp {
         return m.dim;
     return -1;
   }
-  /// Program values of the operands (-1: not a top-level value) and
-  /// results; values captured by nested regions are extra operands.
-  llvm::SmallVector<int, 2> operands;
-  llvm::SmallVector<int, 1> results;
-  /// Global use numbers of the operands (-1 where `operands` is -1).
-  llvm::SmallVector<int, 2> operandUses;
-  /// Seconds per global execution of the op's contractions (nested ones
-  /// included, with trip counts) and FLOPs.
-  double computeTime = 0;
-  double flops = 0;
-  /// Region ops: the ops sim::simulateRegions walks (the op included; 0
-  /// for other ops) and the bytes their buffers add at the regions' peak
-  /// (none is left at the op itself: what the regions yield dies with them).
-  int64_t nestedOps = 0;
-  int64_t nestedPeakBytes = 0;
   /// Region ops: how each result gets its buffer (a loop's carries).
   llvm::SmallVector<sim::TiedResult, 1> tiedResults;
   /// Region ops: the hoisted body constants they read
@@ -151,6 +154,10 @@ struct ProgramUse {
   sim::FusionKind userKind = sim::FusionKind::Opaque;
   /// The user's first result value, -1 for none.
   int userResult = -1;
+  /// The user (program op) and the elements of its first result when the
+  /// user has no loops (its local result is the whole value).
+  unsigned user = 0;
+  int64_t userResultElements = 0;
   /// The user's operandDims of this operand (empty when it has none).
   llvm::SmallVector<int64_t, 4> operandDims;
 };
@@ -171,6 +178,22 @@ struct NestedOp {
 
 /// Everything state-independent the analytic cost needs.
 struct ProgramModel {
+  /// Unique per model built: evaluation workspaces key on it (an address
+  /// may be reused by the next environment's model).
+  uint64_t id = 0;
+  /// Compact copies of what every evaluation reads for every op, so that
+  /// a state's nests and padding are found without walking the ProgramOps
+  /// (hundreds of bytes each, a cache miss per op on the full-size
+  /// programs: issue 17). Ruled ops that are not dead, with their
+  /// (factor, node) pairs in nestFactors[nestBegin[k], nestBegin[k+1]):
+  /// factorNode's sharded factors, then minorNodes.
+  std::vector<unsigned> nestOps;
+  std::vector<unsigned> nestBegin;
+  std::vector<std::pair<unsigned, unsigned>> nestFactors;
+  /// Per node: the distinct sizes of the value dims it names (padded when
+  /// the product of its axes does not divide one) and of the factors of
+  /// nestOps it shards (padded when one of its axes does not divide one).
+  std::vector<llvm::SmallVector<int64_t, 1>> nodeDimSizes, nodeFactorSizes;
   /// Ops of loop and conditional bodies (walkProgram pre-order, depth > 0).
   std::vector<NestedOp> nestedOps;
   /// Per tied class (TiedValues order): the node of each dimension (-1:
