@@ -165,8 +165,11 @@ TEST(Mcts, PerturbationsLeaveALocalOptimum) {
   });
   SearchOptions options = smallBudget(1, 3);
   options.maxRollouts = 3000;
-  // Rounds get 60 rollouts: too few to meet the trio by chance.
+  // Rounds get 60 rollouts of geometric playouts: too few to meet the trio
+  // by chance (uniform playouts, 15 random bits on average, meet it in a
+  // few dozen: the trio ignores the other bits).
   options.polishShare = 0.98;
+  options.uniformPlayouts = false;
   options.perturb = false;
   SearchResult climbed = runMcts(env, options);
   EXPECT_DOUBLE_EQ(climbed.bestCost, 0.5);
