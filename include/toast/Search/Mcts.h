@@ -76,7 +76,8 @@ struct SearchOptions {
   /// a random action and a playout (and, without `uniformPlayouts`, that a
   /// playout stops before each further random action).
   double playoutStop = 0.5;
-  /// Playouts take a uniformly random number of random actions, from 0 to
+  /// Playouts from wide nodes (more than roundRollouts / 4 actions, with
+  /// `widen`) take a uniformly random number of random actions, from 0 to
   /// the depth cap, as random search's trajectories do, rather than a
   /// geometric number (one on average). A node's value then samples states
   /// deep below it: on wide spaces good strategies need many actions
@@ -85,12 +86,13 @@ struct SearchOptions {
   /// Weight of the best reward (vs. the mean) in an edge's value.
   double maxWeight = 0.5;
   /// Progressive widening: a node visited n times has at most
-  /// ceil(widen * sqrt(n + 1)) of its actions open to selection, opened in
-  /// the order of their all-moves-as-first value (the rewards of every
-  /// rollout whose trajectory contains the action, wherever it occurs).
-  /// On wide spaces (GNS: 474 actions) trying every action of a node once
-  /// costs more rollouts than a short budget has; 0: every legal action is
-  /// open at once, as in TOAST.
+  /// max(roundRollouts / 4, ceil(widen * sqrt(n + 1))) of its actions open
+  /// to selection, opened in the order of their all-moves-as-first value
+  /// (the rewards of every rollout whose trajectory contains the action,
+  /// wherever it occurs). On wide spaces (GNS: 474 actions) trying every
+  /// action of a node costs more rollouts than a short budget has; nodes
+  /// with at most roundRollouts / 4 actions open them all, as in TOAST,
+  /// but in that order. 0: every action open at once, in random order.
   double widen = 2;
   /// After the rounds, improve the best trajectory by hill climbing over
   /// its neighbours (one action replaced, dropped or appended) until none

@@ -83,11 +83,18 @@ private:
   /// The worker's statistics record for `key`, created on first use with
   /// the edge layout of `layout`.
   Node &record(Worker &worker, const StateKey &key, const Node &layout) const;
-  /// A random playout from `state`: a uniformly random number of random
-  /// actions up to the depth cap, or (without `uniformPlayouts`) random
-  /// actions until it stops, with probability `playoutStop` before each.
+  /// A random playout from `state`: on a wide node (`uniform`), a
+  /// uniformly random number of random actions up to the depth cap;
+  /// otherwise random actions until it stops, with probability
+  /// `playoutStop` before each.
   void playout(SearchState &state, std::vector<unsigned> &actions,
-               unsigned &depth, Rng &rng) const;
+               unsigned &depth, Rng &rng, bool uniform) const;
+  /// Whether a node with `numActions` legal actions is wide: progressive
+  /// widening does not open them all at once.
+  bool isWide(size_t numActions) const {
+    return options.widen > 0 &&
+           numActions > std::max(1u, options.roundRollouts) / 4;
+  }
   double reward(double cost, size_t length) const;
   void runRound(std::vector<std::unique_ptr<Worker>> &workers,
                 uint64_t rollouts);
@@ -212,7 +219,13 @@ unsigned Search::select(const Node *shared, const Node *mine,
     size_t opened = 0;
     for (size_t i = 1; i != numEdges; ++i)
       opened += isOpen(i);
-    double allowed = std::ceil(options.widen * std::sqrt(total + 1.0));
+    // At least a quarter of a round's rollouts: narrow nodes (every
+    // model's but GNS's and U-Net's, up to 64 actions) open every action
+    // as in TOAST, only in the prior's order. With fewer open actions, a
+    // 64-rollout search of a tiny ITX decode loop (44 actions) never tried
+    // the one action that helps (test/Search/auto-loops.mlir).
+    double allowed = std::max(std::ceil(options.widen * std::sqrt(total + 1.0)),
+                              std::max(1u, options.roundRollouts) / 4.0);
     if (opened + 1 < numEdges && static_cast<double>(opened) < allowed)
       return openNext(layout, isOpen, worker);
   }
@@ -240,8 +253,8 @@ unsigned Search::select(const Node *shared, const Node *mine,
 }
 
 void Search::playout(SearchState &state, std::vector<unsigned> &actions,
-                     unsigned &depth, Rng &rng) const {
-  if (options.uniformPlayouts) {
+                     unsigned &depth, Rng &rng, bool uniform) const {
+  if (uniform) {
     // Random search's trajectory lengths: on GNS the best strategies found
     // shard 15-30 of 474 actions, which geometric playouts (one more
     // action on average) never sample.
@@ -290,7 +303,11 @@ Trajectory Search::rollout(Worker &worker) {
         env.apply(state, action);
         trajectory.actions.push_back(action);
         ++depth;
-        playout(state, trajectory.actions, depth, worker.rng);
+        // Uniform playouts only where the space is wide: on full-size ITX
+        // (24 actions) they priced long trajectories through the reference
+        // path, 6.7x the CPU for a worse state at 400 rollouts.
+        playout(state, trajectory.actions, depth, worker.rng,
+                options.uniformPlayouts && isWide(node.edges.size() - 1));
       }
       break;
     }
@@ -392,9 +409,10 @@ SearchResult Search::run(const ProgressFn &progress) {
   unsigned idle = 0;
   while (true) {
     // Without progressive widening, every legal action of the root is
-    // tried at least twice per round. With it, a round is
-    // `roundRollouts`: on GNS two per action is 948 rollouts, more than a
-    // 30 s budget prices under load, and the rounds would never commit.
+    // tried at least twice per round. With it, a round is `roundRollouts`
+    // (which opens at least a quarter as many): on GNS two per action is 948
+    // rollouts, more than a 30 s budget prices under load, and the rounds
+    // would never commit.
     std::vector<unsigned> rootActions = legalActions(env, root);
     SearchOptions roundOptions = options;
     if (!(options.widen > 0))
@@ -483,12 +501,7 @@ SearchResult Search::run(const ProgressFn &progress) {
 
 SearchResult runMcts(const SearchEnvironment &env, const SearchOptions &options,
                      const ProgressFn &progress) {
-  SearchOptions o = options; // EXPERIMENT-ONLY
-  if (const char *w = getenv("TOAST_WIDEN_EXP"))
-    o.widen = atof(w);
-  if (const char *w = getenv("TOAST_UNIFORM_EXP"))
-    o.uniformPlayouts = atoi(w);
-  Search search(env, o);
+  Search search(env, options);
   return search.run(progress);
 }
 

@@ -298,8 +298,8 @@ static std::string restart(const SearchEnvironment &env,
     // not the prior's best: restarts are there to leave what the rounds
     // believed, and with the prior's order the actions of poor rollouts
     // would never be tried (Mcts.PerturbationsLeaveALocalOptimum).
-    climb(env, options, cache, clock, candidate, fixedPrefix, rollouts, rng,
-          {}, kPerturbedCoverage);
+    climb(env, options, cache, clock, candidate, fixedPrefix, rollouts, rng, {},
+          kPerturbedCoverage);
     if (candidate.betterThan(best)) {
       // Finish the climb over every neighbour, so that the best is a local
       // optimum whenever the search stops by itself.
