@@ -72,10 +72,28 @@ struct SearchOptions {
   double exploration = 0.7;
   /// Reward factor per action: shorter trajectories win near-ties.
   double discount = 0.995;
-  /// Probability that a playout stops before each random action.
+  /// Probability that a rollout leaves a new node by `stop` rather than by
+  /// a random action and a playout (and, without `uniformPlayouts`, that a
+  /// playout stops before each further random action).
   double playoutStop = 0.5;
+  /// Playouts from wide nodes (more than roundRollouts / 4 actions, with
+  /// `widen`) take a uniformly random number of random actions, from 0 to
+  /// the depth cap, as random search's trajectories do, rather than a
+  /// geometric number (one on average). A node's value then samples states
+  /// deep below it: on wide spaces good strategies need many actions
+  /// (GNS: 15-30), and geometric playouts never reach them.
+  bool uniformPlayouts = true;
   /// Weight of the best reward (vs. the mean) in an edge's value.
   double maxWeight = 0.5;
+  /// Progressive widening: a node visited n times has at most
+  /// max(roundRollouts / 4, ceil(widen * sqrt(n + 1))) of its actions open
+  /// to selection, opened in the order of their all-moves-as-first value
+  /// (the rewards of every rollout whose trajectory contains the action,
+  /// wherever it occurs). On wide spaces (GNS: 474 actions) trying every
+  /// action of a node costs more rollouts than a short budget has; nodes
+  /// with at most roundRollouts / 4 actions open them all, as in TOAST,
+  /// but in that order. 0: every action open at once, in random order.
+  double widen = 2;
   /// After the rounds, improve the best trajectory by hill climbing over
   /// its neighbours (one action replaced, dropped or appended) until none
   /// improves.

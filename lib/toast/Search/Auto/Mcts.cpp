@@ -4,6 +4,9 @@
 
 #include "SearchDriver.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
+
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -32,11 +35,25 @@ struct Node {
 
 using Table = std::unordered_map<StateKey, Node, StateKeyHash>;
 
+/// All-moves-as-first statistics of an action (Gelly and Silver's RAVE):
+/// the rewards of every rollout whose trajectory from the root contains
+/// it, at any position. NDA actions mostly commute (a state is the set of
+/// axes its actions put on nodes), so an action that shows up in good
+/// trajectories anywhere is a good candidate everywhere.
+struct ActionStat {
+  uint32_t visits = 0;
+  double sum = 0;
+  double best = -std::numeric_limits<double>::infinity();
+};
+using ActionStats = std::vector<ActionStat>;
+
 /// One thread's state across rounds and its statistics for one round.
 struct Worker {
   explicit Worker(uint64_t seed, unsigned thread) : rng(seed, thread) {}
   Rng rng;
   Table local;
+  /// This round's all-moves-as-first statistics, merged like `local`.
+  ActionStats actions;
   Trajectory best;
   bool found = false;
   uint64_t rollouts = 0;
@@ -54,15 +71,30 @@ public:
 
 private:
   Trajectory rollout(Worker &worker);
-  /// The edge UCT picks at a node known to the table or to the worker.
-  unsigned select(const Node *shared, const Node *mine, Rng &rng) const;
+  /// The edge UCT picks at a node known to the table or to the worker,
+  /// among the edges progressive widening has opened; opens the next one
+  /// when the node's visits allow it.
+  unsigned select(const Node *shared, const Node *mine, Worker &worker) const;
+  /// The unvisited edge of `layout` with the best all-moves-as-first value
+  /// (ties broken at random).
+  unsigned openNext(const Node &layout, llvm::function_ref<bool(size_t)> open,
+                    Worker &worker) const;
   Node makeNode(const SearchState &state) const;
   /// The worker's statistics record for `key`, created on first use with
   /// the edge layout of `layout`.
   Node &record(Worker &worker, const StateKey &key, const Node &layout) const;
-  /// A random playout from `state` until it stops or hits the depth cap.
+  /// A random playout from `state`: on a wide node (`uniform`), a
+  /// uniformly random number of random actions up to the depth cap;
+  /// otherwise random actions until it stops, with probability
+  /// `playoutStop` before each.
   void playout(SearchState &state, std::vector<unsigned> &actions,
-               unsigned &depth, Rng &rng) const;
+               unsigned &depth, Rng &rng, bool uniform) const;
+  /// Whether a node with `numActions` legal actions is wide: progressive
+  /// widening does not open them all at once.
+  bool isWide(size_t numActions) const {
+    return options.widen > 0 &&
+           numActions > std::max(1u, options.roundRollouts) / 4;
+  }
   double reward(double cost, size_t length) const;
   void runRound(std::vector<std::unique_ptr<Worker>> &workers,
                 uint64_t rollouts);
@@ -76,6 +108,8 @@ private:
   Clock roundClock;
   CoverageTracker coverage;
   Table table;
+  /// All-moves-as-first statistics as of the last round boundary.
+  ActionStats actionStats;
   double initialCost = 0;
   SearchState root;
   std::vector<unsigned> committed;
@@ -98,7 +132,56 @@ Node &Search::record(Worker &worker, const StateKey &key,
   return it->second;
 }
 
-unsigned Search::select(const Node *shared, const Node *mine, Rng &rng) const {
+/// Each action's all-moves-as-first value (the mean and best reward mixed
+/// like an edge's) normalized to [0, 1] over the actions seen; 0.5 for
+/// actions no rollout has tried yet. `extra`, if any, adds a worker's
+/// statistics of the running round.
+static std::vector<double> actionPrior(const ActionStats &stats,
+                                       const ActionStats *extra,
+                                       double maxWeight) {
+  std::vector<double> value(stats.size(), 0);
+  std::vector<char> seen(stats.size(), 0);
+  double lo = INFINITY, hi = -INFINITY;
+  for (size_t a = 0; a != stats.size(); ++a) {
+    uint32_t n = stats[a].visits + (extra ? (*extra)[a].visits : 0);
+    if (!n)
+      continue;
+    double sum = stats[a].sum + (extra ? (*extra)[a].sum : 0);
+    double best = std::max(stats[a].best, extra ? (*extra)[a].best : -INFINITY);
+    value[a] = (1 - maxWeight) * (sum / n) + maxWeight * best;
+    seen[a] = 1;
+    lo = std::min(lo, value[a]);
+    hi = std::max(hi, value[a]);
+  }
+  for (size_t a = 0; a != stats.size(); ++a)
+    value[a] = !seen[a] || hi - lo <= 1e-12 ? 0.5 : (value[a] - lo) / (hi - lo);
+  return value;
+}
+
+unsigned Search::openNext(const Node &layout,
+                          llvm::function_ref<bool(size_t)> open,
+                          Worker &worker) const {
+  std::vector<double> prior =
+      actionPrior(actionStats, &worker.actions, options.maxWeight);
+  double bestPrior = -INFINITY;
+  std::vector<unsigned> ties;
+  for (size_t i = 1, e = layout.edges.size(); i != e; ++i) {
+    if (open(i))
+      continue;
+    double p = prior[layout.edges[i].action];
+    if (p > bestPrior + 1e-12) {
+      bestPrior = p;
+      ties.assign(1, i);
+    } else if (p >= bestPrior - 1e-12) {
+      ties.push_back(i);
+    }
+  }
+  return ties[ties.size() == 1 ? 0 : worker.rng.below(ties.size())];
+}
+
+unsigned Search::select(const Node *shared, const Node *mine,
+                        Worker &worker) const {
+  Rng &rng = worker.rng;
   const Node &layout = shared ? *shared : *mine;
   size_t numEdges = layout.edges.size();
   auto visitsOf = [&](size_t i) {
@@ -127,12 +210,33 @@ unsigned Search::select(const Node *shared, const Node *mine, Rng &rng) const {
   // measured before any longer trajectory through it is compared with it.
   if (visitsOf(0) == 0)
     return 0;
+  // Progressive widening: a node opens its actions one at a time, best
+  // all-moves-as-first value first, as its visits grow; UCT chooses among
+  // the open ones. Without it a wide node (474 actions on GNS) spends its
+  // first 474 visits on one visit per action.
+  auto isOpen = [&](size_t i) { return i == 0 || visitsOf(i) != 0; };
+  if (options.widen > 0) {
+    size_t opened = 0;
+    for (size_t i = 1; i != numEdges; ++i)
+      opened += isOpen(i);
+    // At least a quarter of a round's rollouts: narrow nodes (every
+    // model's but GNS's and U-Net's, up to 64 actions) open every action
+    // as in TOAST, only in the prior's order. With fewer open actions, a
+    // 64-rollout search of a tiny ITX decode loop (44 actions) never tried
+    // the one action that helps (test/Search/auto-loops.mlir).
+    double allowed = std::max(std::ceil(options.widen * std::sqrt(total + 1.0)),
+                              std::max(1u, options.roundRollouts) / 4.0);
+    if (opened + 1 < numEdges && static_cast<double>(opened) < allowed)
+      return openNext(layout, isOpen, worker);
+  }
   // Rewards are normalized per node so that one exploration constant fits
   // every model; unvisited edges get the middle of the range.
   double logTotal = std::log(static_cast<double>(total) + 1);
   double bestScore = -INFINITY;
   std::vector<unsigned> ties;
   for (size_t i = 0; i != numEdges; ++i) {
+    if (options.widen > 0 && !isOpen(i))
+      continue;
     uint32_t n = visitsOf(i);
     double q = 0.5;
     if (n && hi - lo > 1e-12)
@@ -149,7 +253,17 @@ unsigned Search::select(const Node *shared, const Node *mine, Rng &rng) const {
 }
 
 void Search::playout(SearchState &state, std::vector<unsigned> &actions,
-                     unsigned &depth, Rng &rng) const {
+                     unsigned &depth, Rng &rng, bool uniform) const {
+  if (uniform) {
+    // Random search's trajectory lengths: on GNS the best strategies found
+    // shard 15-30 of 474 actions, which geometric playouts (one more
+    // action on average) never sample.
+    size_t before = actions.size();
+    appendRandomActions(env, state, actions,
+                        rng.below(options.maxDepth - depth + 1), rng);
+    depth += actions.size() - before;
+    return;
+  }
   while (depth < options.maxDepth && rng.uniform() >= options.playoutStop) {
     if (!applyRandomAction(env, state, actions, rng))
       return;
@@ -189,12 +303,16 @@ Trajectory Search::rollout(Worker &worker) {
         env.apply(state, action);
         trajectory.actions.push_back(action);
         ++depth;
-        playout(state, trajectory.actions, depth, worker.rng);
+        // Uniform playouts only where the space is wide: on full-size ITX
+        // (24 actions) they priced long trajectories through the reference
+        // path, 6.7x the CPU for a worse state at 400 rollouts.
+        playout(state, trajectory.actions, depth, worker.rng,
+                options.uniformPlayouts && isWide(node.edges.size() - 1));
       }
       break;
     }
     unsigned edge =
-        depth >= options.maxDepth ? 0 : select(shared, mine, worker.rng);
+        depth >= options.maxDepth ? 0 : select(shared, mine, worker);
     path.push_back({key, edge});
     if (edge == 0)
       break;
@@ -216,6 +334,15 @@ Trajectory Search::rollout(Worker &worker) {
     e.sum += r;
     e.best = std::max(e.best, r);
   }
+  std::vector<unsigned> distinct = trajectory.actions;
+  std::sort(distinct.begin(), distinct.end());
+  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+  for (unsigned action : distinct) {
+    ActionStat &stat = worker.actions[action];
+    ++stat.visits;
+    stat.sum += r;
+    stat.best = std::max(stat.best, r);
+  }
   return trajectory;
 }
 
@@ -235,6 +362,13 @@ void Search::merge(Worker &worker) {
     }
   }
   worker.local.clear();
+  for (size_t a = 0, e = actionStats.size(); a != e; ++a) {
+    ActionStat &into = actionStats[a], &from = worker.actions[a];
+    into.visits += from.visits;
+    into.sum += from.sum;
+    into.best = std::max(into.best, from.best);
+    from = ActionStat{};
+  }
 }
 
 void Search::runRound(std::vector<std::unique_ptr<Worker>> &workers,
@@ -267,15 +401,23 @@ SearchResult Search::run(const ProgressFn &progress) {
   Trajectory best{initialCost, {}, clock.elapsed()};
   unsigned threads = std::max(1u, options.threads);
   std::vector<std::unique_ptr<Worker>> workers;
-  for (unsigned t = 0; t != threads; ++t)
+  actionStats.resize(env.getNumActions());
+  for (unsigned t = 0; t != threads; ++t) {
     workers.push_back(std::make_unique<Worker>(options.seed, t));
+    workers.back()->actions.resize(env.getNumActions());
+  }
   unsigned idle = 0;
   while (true) {
-    // Every legal action of the root is tried at least twice per round.
+    // Without progressive widening, every legal action of the root is
+    // tried at least twice per round. With it, a round is `roundRollouts`
+    // (which opens at least a quarter as many): on GNS two per action is 948
+    // rollouts, more than a 30 s budget prices under load, and the rounds
+    // would never commit.
     std::vector<unsigned> rootActions = legalActions(env, root);
     SearchOptions roundOptions = options;
-    roundOptions.roundRollouts =
-        std::max<uint64_t>(options.roundRollouts, 2 * rootActions.size());
+    if (!(options.widen > 0))
+      roundOptions.roundRollouts =
+          std::max<uint64_t>(options.roundRollouts, 2 * rootActions.size());
     // Rounds leave the same share of a rollout budget to polishing as of a
     // time budget.
     if (options.polish && options.maxRollouts)
@@ -347,7 +489,8 @@ SearchResult Search::run(const ProgressFn &progress) {
   if (options.polish && result.stopReason != kEveryStatePriced &&
       !budgetReason(options, clock, result.rollouts))
     result.stopReason =
-        polish(env, options, cache, clock, best, 0, result.rollouts, coverage);
+        polish(env, options, cache, clock, best, 0, result.rollouts, coverage,
+               actionPrior(actionStats, nullptr, options.maxWeight));
   result.complete = result.stopReason == kEveryStatePriced;
   result.initialCost = initialCost;
   finishResult(result, env, std::move(best), cache.getNumEvaluations(), clock);

@@ -73,35 +73,74 @@ swapAxes(const SearchEnvironment &env, const std::vector<unsigned> &actions,
   return swapped;
 }
 
+/// A neighbour of a trajectory, and the action it brings in (appended or
+/// put in place of another), if any.
+struct Neighbour {
+  std::vector<unsigned> actions;
+  int added = -1;
+};
+
 /// The neighbours of `actions`: one action replaced, dropped or appended,
 /// or two axes exchanged in all of them.
-static std::vector<std::vector<unsigned>>
-neighbours(const SearchEnvironment &env, const std::vector<unsigned> &actions,
-           size_t fixedPrefix, unsigned maxDepth) {
-  std::vector<std::vector<unsigned>> result;
+static std::vector<Neighbour> neighbours(const SearchEnvironment &env,
+                                         const std::vector<unsigned> &actions,
+                                         size_t fixedPrefix,
+                                         unsigned maxDepth) {
+  std::vector<Neighbour> result;
   if (actions.size() < maxDepth)
     for (unsigned a = 0, e = env.getNumActions(); a != e; ++a) {
-      result.push_back(actions);
-      result.back().push_back(a);
+      result.push_back({actions, static_cast<int>(a)});
+      result.back().actions.push_back(a);
     }
   // The whole strategy (after the fixed prefix) with two axes exchanged.
   for (unsigned a = 0, e = env.getNumAxes(); a < e; ++a)
     for (unsigned b = a + 1; b < e; ++b)
       if (std::optional<std::vector<unsigned>> swapped =
               swapAxes(env, actions, fixedPrefix, a, b))
-        result.push_back(std::move(*swapped));
+        result.push_back({std::move(*swapped)});
   for (size_t i = fixedPrefix; i < actions.size(); ++i) {
     std::vector<unsigned> dropped = actions;
     dropped.erase(dropped.begin() + i);
-    result.push_back(std::move(dropped));
+    result.push_back({std::move(dropped)});
     for (unsigned a = 0, e = env.getNumActions(); a != e; ++a) {
       if (a == actions[i])
         continue;
-      result.push_back(actions);
-      result.back()[i] = a;
+      result.push_back({actions, static_cast<int>(a)});
+      result.back().actions[i] = a;
     }
   }
   return result;
+}
+
+/// `candidates` in a seeded random order, then, given a prior, stably by
+/// the prior of the action each brings in (drops and axis exchanges, a
+/// few per trajectory, first; actions `current` has already, which can
+/// only be illegal again, last). On wide spaces a sweep is thousands of
+/// states; the prior puts the actions of good rollouts before the rest.
+static std::vector<std::vector<unsigned>>
+order(std::vector<Neighbour> candidates, const std::vector<unsigned> &current,
+      const std::vector<double> &prior, Rng &rng) {
+  for (size_t i = candidates.size(); i > 1; --i)
+    std::swap(candidates[i - 1], candidates[rng.below(i)]);
+  if (!prior.empty()) {
+    std::vector<char> has(prior.size(), 0);
+    for (unsigned a : current)
+      has[a] = 1;
+    auto rank = [&](const Neighbour &n) {
+      if (n.added < 0)
+        return 2.0;
+      return has[n.added] ? -1.0 : prior[n.added];
+    };
+    std::stable_sort(candidates.begin(), candidates.end(),
+                     [&](const Neighbour &a, const Neighbour &b) {
+                       return rank(a) > rank(b);
+                     });
+  }
+  std::vector<std::vector<unsigned>> ordered;
+  ordered.reserve(candidates.size());
+  for (Neighbour &n : candidates)
+    ordered.push_back(std::move(n.actions));
+  return ordered;
 }
 
 /// Prices one chunk of candidates in parallel and moves `best` to the best
@@ -157,13 +196,12 @@ static bool climbChunk(const SearchEnvironment &env,
 static bool climb(const SearchEnvironment &env, const SearchOptions &options,
                   CostCache &cache, const Clock &clock, Trajectory &best,
                   size_t fixedPrefix, uint64_t &rollouts, Rng &rng,
-                  double coverage = 1) {
+                  const std::vector<double> &prior, double coverage = 1) {
   size_t chunkSize = 8 * std::max(1u, options.threads);
   while (true) {
     std::vector<std::vector<unsigned>> candidates =
-        neighbours(env, best.actions, fixedPrefix, options.maxDepth);
-    for (size_t i = candidates.size(); i > 1; --i)
-      std::swap(candidates[i - 1], candidates[rng.below(i)]);
+        order(neighbours(env, best.actions, fixedPrefix, options.maxDepth),
+              best.actions, prior, rng);
     candidates.resize(
         std::max<size_t>(std::min(candidates.size(), chunkSize),
                          static_cast<size_t>(candidates.size() * coverage)));
@@ -237,7 +275,8 @@ static std::string restart(const SearchEnvironment &env,
                            const SearchOptions &options, CostCache &cache,
                            const Clock &clock, Trajectory &best,
                            size_t fixedPrefix, uint64_t &rollouts,
-                           CoverageTracker &coverage, Rng &rng) {
+                           CoverageTracker &coverage,
+                           const std::vector<double> &prior, Rng &rng) {
   for (unsigned failed = 0;;) {
     if (const char *spent = budgetReason(options, clock, rollouts))
       return spent;
@@ -255,13 +294,17 @@ static std::string restart(const SearchEnvironment &env,
     ++rollouts;
     // A quarter of the neighbours decides that a perturbed climb is stuck:
     // confirming a local optimum costs a whole sweep, and most perturbed
-    // climbs end far from the best anyway.
-    climb(env, options, cache, clock, candidate, fixedPrefix, rollouts, rng,
+    // climbs end far from the best anyway. That quarter is a random one,
+    // not the prior's best: restarts are there to leave what the rounds
+    // believed, and with the prior's order the actions of poor rollouts
+    // would never be tried (Mcts.PerturbationsLeaveALocalOptimum).
+    climb(env, options, cache, clock, candidate, fixedPrefix, rollouts, rng, {},
           kPerturbedCoverage);
     if (candidate.betterThan(best)) {
       // Finish the climb over every neighbour, so that the best is a local
       // optimum whenever the search stops by itself.
-      climb(env, options, cache, clock, candidate, fixedPrefix, rollouts, rng);
+      climb(env, options, cache, clock, candidate, fixedPrefix, rollouts, rng,
+            prior);
       best = std::move(candidate);
       failed = 0;
     } else {
@@ -275,11 +318,13 @@ static std::string restart(const SearchEnvironment &env,
 std::string polish(const SearchEnvironment &env, const SearchOptions &options,
                    CostCache &cache, const Clock &clock, Trajectory &best,
                    size_t fixedPrefix, uint64_t &rollouts,
-                   CoverageTracker &coverage) {
+                   CoverageTracker &coverage,
+                   const std::vector<double> &prior) {
   // One stream for the whole polish, so its result depends on the seed
   // only (chunks are priced in parallel but compared in order).
   Rng rng(options.seed, kPolishStream);
-  if (!climb(env, options, cache, clock, best, fixedPrefix, rollouts, rng)) {
+  if (!climb(env, options, cache, clock, best, fixedPrefix, rollouts, rng,
+             prior)) {
     const char *spent = budgetReason(options, clock, rollouts);
     return spent ? spent : "rollout budget";
   }
@@ -288,7 +333,7 @@ std::string polish(const SearchEnvironment &env, const SearchOptions &options,
   if (!options.perturb || options.restartPatience == 0)
     return "no neighbour improves";
   return restart(env, options, cache, clock, best, fixedPrefix, rollouts,
-                 coverage, rng);
+                 coverage, prior, rng);
 }
 
 } // namespace toast::search::detail

@@ -184,11 +184,14 @@ private:
 /// perturbation restarts until `restartPatience` fail in a row (unless
 /// `perturb` is off). Stops earlier when the budget is spent or `coverage`
 /// finds every state priced. Adds the evaluations to `rollouts`; returns
-/// why it stopped.
+/// why it stopped. `prior`, if not empty, ranks actions (higher first, one
+/// value per action): neighbours that append or put in a higher-ranked
+/// action are tried first, the others in a seeded random order.
 std::string polish(const SearchEnvironment &env, const SearchOptions &options,
                    CostCache &cache, const Clock &clock, Trajectory &best,
                    size_t fixedPrefix, uint64_t &rollouts,
-                   CoverageTracker &coverage);
+                   CoverageTracker &coverage,
+                   const std::vector<double> &prior = {});
 
 /// Why the search must stop now: "time budget", "rollout budget" (for
 /// `rollouts` done) or null.
