@@ -80,7 +80,8 @@ def ToastAutoPartitionPass
            "mcts, random, automap, exhaustive or ilp">,
     Option<"seed", "seed", "uint64_t", /*default=*/"1", "Random seed">,
     Option<"budgetSeconds", "budget-s", "double", /*default=*/"30",
-           "Time budget in seconds, an upper bound (0: none)">,
+           "Time budget in seconds of the whole tactic (building the search "
+           "space included), an upper bound (0: none)">,
     Option<"threads", "threads", "unsigned", /*default=*/"1",
            "Rollout threads">,
     Option<"rollouts", "rollouts", "uint64_t", /*default=*/"0",

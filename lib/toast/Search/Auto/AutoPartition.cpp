@@ -131,6 +131,18 @@ static std::string describeCost(const AnalyticCost &cost) {
   return text;
 }
 
+/// The options of the search proper: a time budget bounds the whole tactic,
+/// so building the space spends part of it (never all: a budget of 0 means
+/// none, and a search whose budget is gone still returns its start state).
+static AutoOptions withSetupSpent(const AutoOptions &options,
+                                  double setupSeconds) {
+  AutoOptions searchOptions = options;
+  double &budget = searchOptions.search.budgetSeconds;
+  if (budget > 0)
+    budget = std::max(budget - setupSeconds, 1e-6);
+  return searchOptions;
+}
+
 FailureOr<AutoReport> automaticPartition(partition::ShardingState &state,
                                          const AutoOptions &options) {
   FailureOr<sim::DeviceSpec> device = validateOptions(state, options);
@@ -174,7 +186,8 @@ FailureOr<AutoReport> automaticPartition(partition::ShardingState &state,
     if (failed(runIlp(**space, state, options, report)))
       return failure();
   } else {
-    FailureOr<Outcome> outcome = runSearch(**space, state, options, progress);
+    FailureOr<Outcome> outcome = runSearch(
+        **space, state, withSetupSpent(options, report.setupSeconds), progress);
     if (failed(outcome) || failed((*space)->materialize(outcome->best, state)))
       return failure();
     report.search = std::move(outcome->result);
