@@ -321,6 +321,27 @@ TEST_F(ShardingSpaceTest, ActionCountIsConstantInDepth) {
   }
 }
 
+/// GNS's MLPs have square hidden layers whose weights form one argument
+/// group, so one mirrored family chains every hidden dim of every MLP and
+/// collides; its colors are split by role (which layer's dim they are), not
+/// into one action per color: message-passing steps add no actions (474
+/// actions on the full-size GNS before, 40 after).
+TEST_F(ShardingSpaceTest, GnsStepsAddNoActions) {
+  partir::MeshAttr m = mesh({{"B", 2}, {"M", 2}});
+  std::vector<unsigned> counts;
+  for (const char *steps : {"3", "4", "6"}) {
+    std::string spec = (llvm::Twine("gns --nodes 8 --edges 16 --mp-steps ") +
+                        steps + " --latent 8 --hidden 12 --mlp-layers 3")
+                           .str();
+    AgreementChecker checker(ctx, spec, m);
+    ASSERT_TRUE(checker.env) << spec;
+    counts.push_back(checker.env->getNumActions());
+  }
+  EXPECT_EQ(counts[0], counts[1]);
+  EXPECT_EQ(counts[0], counts[2]);
+  EXPECT_GT(counts[0], 0u);
+}
+
 /// Every action's counterpart on another axis shards the same colors with
 /// the same resolution; on its own axis an action is its own counterpart.
 TEST_F(ShardingSpaceTest, ActionsAreLinkedAcrossAxes) {

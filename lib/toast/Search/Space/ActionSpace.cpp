@@ -279,6 +279,29 @@ argumentFreeSignature(const NamedDimensionAnalysis &nda, unsigned color) {
   return signature;
 }
 
+/// The role of each color among the entry's arguments: the (argument
+/// group, dim) pairs of the argument names it holds. Within a mirrored
+/// family, colors of one role are the same dim of the same layer position
+/// of a repeated block.
+static std::vector<std::set<std::pair<unsigned, unsigned>>>
+argumentRoles(const NamedDimensionAnalysis &nda) {
+  std::vector<std::set<std::pair<unsigned, unsigned>>> roles(
+      nda.getNumColors());
+  func::FuncOp entry = nda.getEntry();
+  if (!entry)
+    return roles;
+  for (auto [g, group] : llvm::enumerate(nda.getArgumentGroups()))
+    for (unsigned arg : group) {
+      int site = nda.getDefSite(entry.getArgument(arg));
+      if (site < 0)
+        continue;
+      for (auto [d, n] : llvm::enumerate(nda.getSiteNames(site)))
+        roles[nda.getColorOfName(n)].insert(
+            {static_cast<unsigned>(g), static_cast<unsigned>(d)});
+    }
+  return roles;
+}
+
 static std::vector<unsigned> buildFamilies(const NamedDimensionAnalysis &nda,
                                            bool mirror) {
   unsigned numColors = nda.getNumColors();
@@ -373,12 +396,25 @@ void NdaEnvironment::Impl::buildActions() {
     families[colorFamily[c]].push_back(c);
 
   unsigned minDims = getPruningThreshold(families);
+  std::vector<std::set<std::pair<unsigned, unsigned>>> roles =
+      argumentRoles(nda);
   for (auto &[rep, colors] : families) {
     // A mirrored family whose colors meet at one site or op cannot shard
-    // all of them on one axis; its colors also get actions of their own.
-    if (addFamilyActions(colors, minDims) && colors.size() > 1)
-      for (unsigned c : colors)
-        addFamilyActions({c}, minDims);
+    // all of them on one axis; its colors also get actions of their own,
+    // by role first: one argument group may hold the weights of several
+    // layers of one repeated block (GNS's square hidden layers), whose
+    // hidden dims chain into one family.
+    if (!addFamilyActions(colors, minDims) || colors.size() == 1)
+      continue;
+    std::map<std::set<std::pair<unsigned, unsigned>>, SmallVector<unsigned, 1>>
+        byRole;
+    for (unsigned c : colors)
+      byRole[roles[c]].push_back(c);
+    for (auto &[role, members] : byRole)
+      if (byRole.size() == 1 ||
+          (addFamilyActions(members, minDims) && members.size() > 1))
+        for (unsigned c : members)
+          addFamilyActions({c}, minDims);
   }
   linkActionsAcrossAxes();
 }
