@@ -258,6 +258,34 @@ protected:
     ctx.appendDialectRegistry(registry);
     ctx.loadAllAvailableDialects();
   }
+
+  /// A program of the source tree on {B:4, M:2}, formulated for the a100.
+  struct Formulated {
+    OwningOpRef<ModuleOp> module;
+    func::FuncOp entry;
+    std::unique_ptr<partition::ShardingState> state;
+    std::optional<sim::DeviceSpec> device;
+    std::optional<ilp::Formulation> formulation;
+  };
+  void formulateFile(StringRef path, Formulated &out) {
+    out.module = parseSourceFile<ModuleOp>(
+        std::string(TOAST_SOURCE_DIR) + "/" + path.str(), ParserConfig(&ctx));
+    ASSERT_TRUE(out.module);
+    auto entry = partition::getEntryFunction(*out.module);
+    ASSERT_TRUE(succeeded(entry));
+    out.entry = *entry;
+    auto mesh = partition::resolveMesh(*out.module, {{"B", 4}, {"M", 2}});
+    ASSERT_TRUE(succeeded(mesh));
+    out.state = std::make_unique<partition::ShardingState>(*entry, *mesh);
+    auto device = sim::getBuiltinDevice("a100");
+    ASSERT_TRUE(static_cast<bool>(device));
+    out.device = *device;
+    FailureOr<ilp::Formulation> formulation =
+        ilp::formulate(*out.state, {}, *device);
+    ASSERT_TRUE(succeeded(formulation));
+    out.formulation = std::move(*formulation);
+  }
+
   MLIRContext ctx;
 };
 
@@ -267,18 +295,9 @@ protected:
 // problem survives IOPDDL, and CBC's choice is batch parallelism on all 8
 // devices (the exhaustive optimum, ExhaustiveTest).
 TEST_F(IlpFormulation, MlpIsBatchParallelAndSurvivesIopddl) {
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(
-      std::string(TOAST_SOURCE_DIR) + "/examples/mlp.mlir", ParserConfig(&ctx));
-  ASSERT_TRUE(module);
-  auto entry = partition::getEntryFunction(*module);
-  ASSERT_TRUE(succeeded(entry));
-  auto mesh = partition::resolveMesh(*module, {{"B", 4}, {"M", 2}});
-  ASSERT_TRUE(succeeded(mesh));
-  partition::ShardingState state(*entry, *mesh);
-  auto device = sim::getBuiltinDevice("a100");
-  ASSERT_TRUE(static_cast<bool>(device));
-  FailureOr<ilp::Formulation> formulation = ilp::formulate(state, {}, *device);
-  ASSERT_TRUE(succeeded(formulation));
+  Formulated mlp;
+  ASSERT_NO_FATAL_FAILURE(formulateFile("examples/mlp.mlir", mlp));
+  const std::optional<ilp::Formulation> &formulation = mlp.formulation;
   const ilp::Problem &problem = formulation->problem;
   // The broadcast of the zero constant is a follower node too: its buffer
   // counts in the memory model.
@@ -286,7 +305,7 @@ TEST_F(IlpFormulation, MlpIsBatchParallelAndSurvivesIopddl) {
   EXPECT_EQ(llvm::count_if(problem.nodes,
                            [](auto &node) { return node.follows >= 0; }),
             2);
-  EXPECT_EQ(problem.usageLimit, device->memoryBytes);
+  EXPECT_EQ(problem.usageLimit, mlp.device->memoryBytes);
   ASSERT_EQ(formulation->userFollowers.size(), 1u);
 
   std::optional<ilp::Problem> read = writeAndReadBack(problem);
@@ -298,12 +317,12 @@ TEST_F(IlpFormulation, MlpIsBatchParallelAndSurvivesIopddl) {
   llvm::Expected<ilp::Solution> solution = ilp::solve(problem, {});
   ASSERT_TRUE(static_cast<bool>(solution));
   EXPECT_TRUE(solution->optimal);
-  ASSERT_TRUE(
-      succeeded(ilp::applySolution(*formulation, solution->strategies, state)));
-  for (Operation &op : entry->getBody().front()) {
+  ASSERT_TRUE(succeeded(
+      ilp::applySolution(*formulation, solution->strategies, *mlp.state)));
+  for (Operation &op : mlp.entry.getBody().front()) {
     if (!isa<stablehlo::DotGeneralOp>(op))
       continue;
-    auto nest = state.getLoopNest(&op);
+    auto nest = mlp.state->getLoopNest(&op);
     ASSERT_EQ(nest.size(), 2u);
     EXPECT_EQ(nest[0].axis, "B");
     EXPECT_EQ(nest[0].factor, 0);
@@ -331,20 +350,10 @@ ilp::Problem withoutEdgeBuffers(ilp::Problem problem) {
 TEST_F(IlpFormulation, EdgeBuffersChangeTheChoiceUnderAMemoryLimit) {
   if (!ilp::haveSolver())
     GTEST_SKIP() << "built without CBC";
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(
-      std::string(TOAST_SOURCE_DIR) + "/test/Search/Inputs/mlp-batch4.mlir",
-      ParserConfig(&ctx));
-  ASSERT_TRUE(module);
-  auto entry = partition::getEntryFunction(*module);
-  ASSERT_TRUE(succeeded(entry));
-  auto mesh = partition::resolveMesh(*module, {{"B", 4}, {"M", 2}});
-  ASSERT_TRUE(succeeded(mesh));
-  partition::ShardingState state(*entry, *mesh);
-  auto device = sim::getBuiltinDevice("a100");
-  ASSERT_TRUE(static_cast<bool>(device));
-  FailureOr<ilp::Formulation> formulation = ilp::formulate(state, {}, *device);
-  ASSERT_TRUE(succeeded(formulation));
-  ilp::Problem problem = formulation->problem;
+  Formulated mlp;
+  ASSERT_NO_FATAL_FAILURE(
+      formulateFile("test/Search/Inputs/mlp-batch4.mlir", mlp));
+  ilp::Problem problem = mlp.formulation->problem;
   EXPECT_TRUE(llvm::any_of(problem.edges, [](const ilp::Problem::Edge &e) {
     return !e.usages.empty();
   }));
