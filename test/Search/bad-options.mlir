@@ -6,6 +6,7 @@
 // RUN: not toast-opt %s --toast-auto-partition="axes=B mesh=B=4 threads=0" 2>&1 | FileCheck %s --check-prefix=THREADS
 // RUN: not toast-opt %s --partir-schedule=file=%S/Inputs/bad-algorithm.json 2>&1 | FileCheck %s --check-prefix=JSON
 // RUN: not toast-opt %s --partir-schedule=file=%S/Inputs/bad-axis.json 2>&1 | FileCheck %s --check-prefix=JSONAXIS
+// RUN: not toast-opt %s --partir-schedule=file=%S/Inputs/bad-list-actions.json 2>&1 | FileCheck %s --check-prefix=JSONLIST
 
 // AXIS: bad-options.mlir:[[@LINE+5]]:3: error: automatic partition: axis "X" is not in the mesh #partir.mesh<["B"=4]>
 // DEVICE: bad-options.mlir:[[@LINE+4]]:3: error: automatic partition: unknown device 'z80'
@@ -22,3 +23,4 @@
 
 // ALGO: error: --toast-auto-partition: unknown algorithm 'greedy' (expected mcts, random, automap, exhaustive or ilp)
 // JSON: error: in schedule '{{.*}}bad-algorithm.json': schedule.tactics[1].algorithm: unknown algorithm 'greedy'
+// JSONLIST: error: in schedule '{{.*}}bad-list-actions.json': schedule.tactics[0].list_actions: expected true or false

@@ -8,6 +8,14 @@
 // CHECK-DAG: auto-partition:   shard color {{[0-9]+}} ({{inputs\['x'\]|params\['w1'\]|fc2.weight}}[{{[01]}}]: {{[0-9]+}} dims) on axis {{B|M}}
 // CHECK-NOT: (arg{{[0-9]}}[
 //
+// `list-actions` prints the whole space before searching, in the same terms.
+// RUN: toast-opt %s --toast-auto-partition="mesh=B=4,M=2 device=a100 seed=1 rollouts=1 budget-s=0 min-dims=1 list-actions" -o /dev/null 2>&1 | FileCheck %s --check-prefix=LIST
+// LIST: auto-partition: mcts, 8 NDA actions
+// LIST-NEXT: auto-partition: action 0: shard color 0 (inputs['x'][0]: 5 dims) on axis B
+// LIST-NEXT: auto-partition: action 1: shard color 0 (inputs['x'][0]: 5 dims) on axis M
+// LIST: auto-partition: action 7: shard color 3 (fc2.weight[1]: 3 dims) on axis M
+// LIST-NEXT: auto-partition: round 1
+//
 // The named dimension analysis reports them by the same names: its
 // argument groups and its dimension listing.
 // RUN: toast-opt %s --toast-nda=json=%t.json -o /dev/null

@@ -72,6 +72,8 @@ struct AutomaticTactic {
   /// Also shard dimensions an axis does not divide, padded (`pad=false`
   /// turns it off).
   bool pad = true;
+  /// Print every action of the search space in words before searching.
+  bool listActions = false;
   /// Progress and the final report on stderr.
   bool progress = true;
   /// Runs after the first `position` manual tactics of the schedule.

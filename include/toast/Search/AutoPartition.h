@@ -59,6 +59,9 @@ struct AutoOptions {
   bool tf32 = false;
   /// Shard indivisible dimensions by padding them (NdaEnvironmentOptions).
   bool pad = true;
+  /// Writes every action of the space in words to `progress` before the
+  /// search (what the search chooses from).
+  bool listActions = false;
   /// Receives progress lines (rounds, best cost, elapsed time) and the
   /// final report; null: silent.
   llvm::raw_ostream *progress = &llvm::errs();

@@ -65,7 +65,8 @@ def ToastAutoPartitionPass
 
     **Options:** `axes`, `mesh`, `device`, `algorithm`, `seed`, `budget-s`,
     `threads`, `rollouts`, `restart-patience`, `max-states`, `min-dims`,
-    `ilp-time-limit-s`, `iopddl-out`, `report`, `progress`, `materialize`,
+    `ilp-time-limit-s`, `iopddl-out`, `list-actions`, `report`, `progress`,
+    `materialize`,
     `schedule-out`.
   }];
   let options = [
@@ -113,6 +114,9 @@ def ToastAutoPartitionPass
            "offers divisible shardings only">,
     Option<"iopddlOut", "iopddl-out", "std::string", /*default=*/"\"\"",
            "algorithm=ilp: write the decision problem as IOPDDL JSON here">,
+    Option<"listActions", "list-actions", "bool", /*default=*/"false",
+           "Print every action of the search space in words before "
+           "searching (with progress)">,
     Option<"report", "report", "bool", /*default=*/"false",
            "Emit the chosen actions as a remark">,
     Option<"progress", "progress", "bool", /*default=*/"true",

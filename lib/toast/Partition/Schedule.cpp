@@ -91,6 +91,7 @@ parseAutomaticTactic(const llvm::json::Object &object, const std::string &path,
       "donate",
       "tf32",
       "pad",
+      "list_actions",
   };
   for (const auto &entry : object)
     if (!llvm::is_contained(keys, StringRef(entry.first)))
@@ -98,7 +99,8 @@ parseAutomaticTactic(const llvm::json::Object &object, const std::string &path,
                   "' of an automatic tactic (expected name, kind, axes, "
                   "device, algorithm, seed, budget_s, threads, rollouts, "
                   "min_dims, restart_patience, max_states, "
-                  "ilp_time_limit_s, iopddl_out, donate, tf32, pad)");
+                  "ilp_time_limit_s, iopddl_out, donate, tf32, pad, "
+                  "list_actions)");
   AutomaticTactic tactic;
   tactic.name = object.getString("name").value_or("auto").str();
   if (const llvm::json::Value *axes = object.get("axes")) {
@@ -151,7 +153,8 @@ parseAutomaticTactic(const llvm::json::Object &object, const std::string &path,
   };
   if (failed(readBool("donate", tactic.donate)) ||
       failed(readBool("tf32", tactic.tf32)) ||
-      failed(readBool("pad", tactic.pad)))
+      failed(readBool("pad", tactic.pad)) ||
+      failed(readBool("list_actions", tactic.listActions)))
     return failure();
   if (failed(readInt("seed", 0, tactic.seed)) ||
       failed(readInt("threads", 1, tactic.threads)) ||

@@ -172,6 +172,10 @@ FailureOr<AutoReport> automaticPartition(partition::ShardingState &state,
         << " NDA actions on " << device->name << " (setup "
         << llvm::format("%.2f", report.setupSeconds) << " s); start "
         << describeCost(report.initial) << "\n";
+  if (os && options.listActions)
+    for (unsigned a = 0, e = (*space)->getNumActions(); a != e; ++a)
+      *os << "auto-partition: action " << a << ": "
+          << (*space)->describeAction(a) << "\n";
   ProgressFn progress;
   if (os)
     progress = [&](const RoundInfo &round) {
@@ -241,6 +245,7 @@ runAutomaticTactic(partition::ShardingState &state,
   options.donate = tactic.donate;
   options.tf32 = tactic.tf32;
   options.pad = tactic.pad;
+  options.listActions = tactic.listActions;
   if (!tactic.progress)
     options.progress = nullptr;
   FailureOr<AutoReport> searched = automaticPartition(state, options);

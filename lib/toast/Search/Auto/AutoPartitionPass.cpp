@@ -80,6 +80,7 @@ struct ToastAutoPartitionPass
     tactic.donate = donate;
     tactic.tf32 = tf32;
     tactic.pad = pad;
+    tactic.listActions = listActions;
     tactic.progress = progress;
     partition::Schedule schedule;
     schedule.mesh = *mesh;
