@@ -104,9 +104,10 @@ static Value norm(GraphBuilder &b, const Config &c, Value x, Value scale,
 // --flatten-linear: the same layer as PyTorch writes it. nn.Linear flattens
 // [B, T, In] to [B*T, In], multiplies by a 2-D weight and unflattens; heads
 // are split and merged by reshapes of [B, T, N*K]. The parameters keep the
-// layout above (reshaped to 2-D here), so schedules apply to both forms; a
-// fused weight (qkv, kv, gate and up) stays one linear layer whose output
-// is split, so both forms have one gradient contraction per weight.
+// layout above (reshaped to 2-D here), so schedules apply to both forms. A
+// fused attention weight (qkv, kv) is one linear layer whose output is
+// split, as the batched form contracts it once: one transpose to 2-D and
+// one gradient contraction (one all_reduce under batch sharding).
 //===----------------------------------------------------------------------===//
 
 /// x [B, T, In] times w [In, Out] through [B*T, In] and [B*T, Out].
@@ -230,12 +231,14 @@ static Value attention(GraphBuilder &b, const Config &c, const LayerParams &p,
 static Value mlp(GraphBuilder &b, const Config &c, const LayerParams &p,
                  Value h) {
   if (c.flatten) {
-    // One linear layer for gate and up (a fused gate_up projection) with
-    // the 2-D weight [D, F*2], hidden major so that sharding F stays a
-    // block of its columns; [B, T, F, 2] then one slice each.
-    Value both = linearParam(b, h, p.up, {1, 2, 0});
-    Value gate = gelu(b, b.index(both, 3, 0));
-    Value up = b.index(both, 3, 1);
+    // Gate and up as two linear layers (gate_proj and up_proj) on the
+    // weight's halves [D, F], which are contiguous 2-D weights already. One
+    // fused [D, F*2] layer (hidden major, for Megatron's F sharding) would
+    // have one gradient all_reduce instead of two but must transpose the
+    // whole [2, D, F] weight every step: under batch sharding that copy
+    // costs more than the all_reduce it saves (docs/performance.md).
+    Value gate = gelu(b, linearFlat(b, h, b.index(p.up, 0, 0)));
+    Value up = linearFlat(b, h, b.index(p.up, 0, 1));
     return linearFlat(b, b.mul(gate, up), p.down);
   }
   // 'BTD,CDF->BTCF' with the whole [2, D, F] weight, so that its gradient
