@@ -104,7 +104,10 @@ static Value norm(GraphBuilder &b, const Config &c, Value x, Value scale,
 // --flatten-linear: the same layer as PyTorch writes it. nn.Linear flattens
 // [B, T, In] to [B*T, In], multiplies by a 2-D weight and unflattens; heads
 // are split and merged by reshapes of [B, T, N*K]. The parameters keep the
-// layout above (reshaped to 2-D here), so schedules apply to both forms.
+// layout above (reshaped to 2-D here), so schedules apply to both forms. A
+// fused attention weight (qkv, kv) is one linear layer whose output is
+// split, as the batched form contracts it once: one transpose to 2-D and
+// one gradient contraction (one all_reduce under batch sharding).
 //===----------------------------------------------------------------------===//
 
 /// x [B, T, In] times w [In, Out] through [B*T, In] and [B*T, Out].
@@ -116,13 +119,42 @@ static Value linearFlat(GraphBuilder &b, Value x, Value w) {
                    {xs[0], xs[1], out});
 }
 
+/// h [B, T, D] through the weight w: one linear layer whose 2-D weight is
+/// w transposed by `order` (D = w's dimension order[0] first) with the
+/// other dimensions merged, unflattened to [B, T, those dimensions...].
+static Value linearParam(GraphBuilder &b, Value h, Value w,
+                         ArrayRef<int64_t> order) {
+  ArrayRef<int64_t> ws = GraphBuilder::shapeOf(w);
+  ArrayRef<int64_t> hs = GraphBuilder::shapeOf(h);
+  SmallVector<int64_t> out{hs[0], hs[1]};
+  int64_t width = 1;
+  for (int64_t d : order.drop_front()) {
+    out.push_back(ws[d]);
+    width *= ws[d];
+  }
+  Value w2d = b.reshape(b.transpose(w, order), {ws[order[0]], width});
+  return b.reshape(linearFlat(b, h, w2d), out);
+}
+
 /// h [B, T, D] projected to heads [B, T, N, K] by w [N, D, K]: a linear
 /// layer with the 2-D weight [D, N*K] (heads major), then the head split.
 static Value projectHeads(GraphBuilder &b, Value h, Value w) {
-  ArrayRef<int64_t> ws = GraphBuilder::shapeOf(w);
-  ArrayRef<int64_t> hs = GraphBuilder::shapeOf(h);
-  Value w2d = b.reshape(b.transpose(w, {1, 0, 2}), {ws[1], ws[0] * ws[2]});
-  return b.reshape(linearFlat(b, h, w2d), {hs[0], hs[1], ws[0], ws[2]});
+  return linearParam(b, h, w, {1, 0, 2});
+}
+
+/// The C projections of a fused weight w [C, N, D, K] (q/k/v or k/v) from
+/// one linear layer, as a fused PyTorch projection (Bloom's and GPT-NeoX's
+/// query_key_value, Megatron's QKV) writes them: the 2-D weight
+/// [D, N*C*K] with the heads major, so that head sharding stays a block of
+/// the merged columns, then [B, T, N, C, K] and one slice per projection.
+/// One weight, one gradient contraction, as in the batched form.
+static SmallVector<Value, 3> projectFusedHeads(GraphBuilder &b, Value h,
+                                               Value w) {
+  Value all = linearParam(b, h, w, {2, 1, 0, 3});
+  SmallVector<Value, 3> parts;
+  for (int64_t i = 0, e = GraphBuilder::shapeOf(w)[0]; i < e; ++i)
+    parts.push_back(b.index(all, 3, i));
+  return parts;
 }
 
 /// encoded [B, T, H, K] through the output projection w [H, K, D]: heads
@@ -139,13 +171,15 @@ static Value attention(GraphBuilder &b, const Config &c, const LayerParams &p,
   int64_t B = c.batch, T = c.seq, H = c.heads, KV = c.kvHeads, K = c.keySize;
   Value q, k, v;
   if (c.flatten && p.qkv) {
-    q = projectHeads(b, h, b.index(p.qkv, 0, 0));
-    k = projectHeads(b, h, b.index(p.qkv, 0, 1));
-    v = projectHeads(b, h, b.index(p.qkv, 0, 2));
+    SmallVector<Value, 3> qkv = projectFusedHeads(b, h, p.qkv);
+    q = qkv[0];
+    k = qkv[1];
+    v = qkv[2];
   } else if (c.flatten) {
     q = projectHeads(b, h, p.q);
-    k = projectHeads(b, h, b.index(p.kv, 0, 0));
-    v = projectHeads(b, h, b.index(p.kv, 0, 1));
+    SmallVector<Value, 3> kv = projectFusedHeads(b, h, p.kv);
+    k = kv[0];
+    v = kv[1];
   } else if (p.qkv) {
     // 'BTD,SNDH->BTSNH'
     Value qkv = b.dotGeneral(h, p.qkv, {{}, {}, {2}, {2}});
@@ -153,7 +187,7 @@ static Value attention(GraphBuilder &b, const Config &c, const LayerParams &p,
     k = b.index(qkv, 2, 1);
     v = b.index(qkv, 2, 2);
   } else {
-    q = b.dotGeneral(h, p.q, {{}, {}, {2}, {1}});       // [B,T,H,K]
+    q = b.dotGeneral(h, p.q, {{}, {}, {2}, {1}});         // [B,T,H,K]
     Value kv = b.dotGeneral(h, p.kv, {{}, {}, {2}, {2}}); // [B,T,2,KV,K]
     k = b.index(kv, 2, 0);
     v = b.index(kv, 2, 1);
@@ -167,8 +201,9 @@ static Value attention(GraphBuilder &b, const Config &c, const LayerParams &p,
     // 'BTNH,BSNH->BNTS'
     Value logits = b.dotGeneral(q, k, {{0, 2}, {0, 2}, {3}, {3}});
     SmallVector<int64_t> shape{B, H, T, T};
-    logits = b.select(b.broadcastInDim(mask, shape, {2, 3}), logits,
-                      b.full(kMaskValue, shape, GraphBuilder::elementTypeOf(q)));
+    logits =
+        b.select(b.broadcastInDim(mask, shape, {2, 3}), logits,
+                 b.full(kMaskValue, shape, GraphBuilder::elementTypeOf(q)));
     Value probs = softmax(b, logits, 3);
     // 'BNTS,BSNH->BNTH' then to BTNH.
     encoded = b.dotGeneral(probs, v, {{0, 1}, {0, 2}, {3}, {1}});
@@ -179,8 +214,9 @@ static Value attention(GraphBuilder &b, const Config &c, const LayerParams &p,
     // 'BTKGH,BSKH->BKTGS'
     Value logits = b.dotGeneral(qg, k, {{0, 2}, {0, 2}, {4}, {3}});
     SmallVector<int64_t> shape{B, KV, T, G, T};
-    logits = b.select(b.broadcastInDim(mask, shape, {2, 4}), logits,
-                      b.full(kMaskValue, shape, GraphBuilder::elementTypeOf(q)));
+    logits =
+        b.select(b.broadcastInDim(mask, shape, {2, 4}), logits,
+                 b.full(kMaskValue, shape, GraphBuilder::elementTypeOf(q)));
     Value probs = softmax(b, logits, 4);
     // 'BKTGS,BSKH->BKTGH' then to BTKGH and BTNH.
     encoded = b.dotGeneral(probs, v, {{0, 1}, {0, 2}, {4}, {1}});
@@ -195,6 +231,12 @@ static Value attention(GraphBuilder &b, const Config &c, const LayerParams &p,
 static Value mlp(GraphBuilder &b, const Config &c, const LayerParams &p,
                  Value h) {
   if (c.flatten) {
+    // Gate and up as two linear layers (gate_proj and up_proj) on the
+    // weight's halves [D, F], which are contiguous 2-D weights already. One
+    // fused [D, F*2] layer (hidden major, for Megatron's F sharding) would
+    // have one gradient all_reduce instead of two but must transpose the
+    // whole [2, D, F] weight every step: under batch sharding that copy
+    // costs more than the all_reduce it saves (docs/performance.md).
     Value gate = gelu(b, linearFlat(b, h, b.index(p.up, 0, 0)));
     Value up = linearFlat(b, h, b.index(p.up, 0, 1));
     return linearFlat(b, b.mul(gate, up), p.down);
@@ -282,10 +324,9 @@ static SmallVector<Value> scanGradients(GraphBuilder &b, ScannedLayer &blocks,
   return grads;
 }
 
-OwningOpRef<ModuleOp> gen::buildTransformer(MLIRContext *ctx,
-                                               StringRef preset,
-                                               const ModelOptions &options,
-                                               std::string &error) {
+OwningOpRef<ModuleOp> gen::buildTransformer(MLIRContext *ctx, StringRef preset,
+                                            const ModelOptions &options,
+                                            std::string &error) {
   Config c;
   if (!presetConfig(preset, c, error))
     return nullptr;
@@ -318,8 +359,8 @@ OwningOpRef<ModuleOp> gen::buildTransformer(MLIRContext *ctx,
              "--remat applies to training steps (not --inference)", error))
     return nullptr;
 
-  GraphBuilder b(ctx, (name + (options.inference ? "_forward" : "_train_step"))
-                          .str());
+  GraphBuilder b(
+      ctx, (name + (options.inference ? "_forward" : "_train_step")).str());
   Type elt = paramType(b, options);
   Params params;
   Value embedding =
@@ -353,10 +394,9 @@ OwningOpRef<ModuleOp> gen::buildTransformer(MLIRContext *ctx,
   if (!options.embedding.empty())
     c.oneHotEmbedding = options.embedding == "onehot";
   // 'BTV,VD->BTD' or embedding[tokens].
-  Value x = c.oneHotEmbedding
-                ? b.dotGeneral(oneHot(b, tokens, c.vocab, elt), embedding,
-                               {{}, {}, {2}, {0}})
-                : b.take(embedding, tokens);
+  Value x = c.oneHotEmbedding ? b.dotGeneral(oneHot(b, tokens, c.vocab, elt),
+                                             embedding, {{}, {}, {2}, {0}})
+                              : b.take(embedding, tokens);
   if (c.gemma)
     x = b.mulScalar(x, std::sqrt(static_cast<double>(c.dModel)));
   Value embedded = x;
