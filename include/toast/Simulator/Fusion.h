@@ -18,7 +18,12 @@
 //  * a reduce absorbs the loop ops feeding it (input fusion), and its
 //    result is fused into its reader only as an epilogue: a single use by
 //    an elementwise op with as many elements as the reduce's result;
-//  * a contiguous dynamic_slice is a view (isContiguousSliceView);
+//  * partir_hlo.all_slice is the dynamic-slice at partition-id offsets XLA
+//    lowers it to: a loop reader (a producer whose readers are loop ops,
+//    reduces or all_slices fuses into it, and the fusion writes only the
+//    slice), whose own result is stored (FusionKind::Slice);
+//  * a contiguous dynamic_slice is a view, and so is a contiguous all_slice
+//    of an entry-function argument (isContiguousSliceView);
 //  * everything else (contractions, collectives, gathers, scatters,
 //    other dynamic slices and updates, sorts, custom calls, loops, calls, the
 //    return and a loop's yield) is a boundary: its operands are buffers.
@@ -49,6 +54,10 @@ enum class FusionKind {
   /// stablehlo.reduce: absorbs loop producers, fuses forward as an
   /// epilogue only.
   Reduce,
+  /// partir_hlo.all_slice: absorbs loop producers (XLA fuses a
+  /// broadcast or elementwise producer into the dynamic-slice an all_slice
+  /// becomes) and stores its slice, never fused into its readers.
+  Slice,
 };
 
 FusionKind getFusionKind(mlir::Operation *op);
@@ -66,6 +75,9 @@ struct FusionReader {
   /// getFusionKind(op) (Opaque when op is null), for
   /// isFusedIntoReadersByKind; isFusedIntoReaders computes it.
   FusionKind kind = FusionKind::Opaque;
+  /// Tells readers apart when set (instead of `op`): the search's analytic
+  /// cost reads through all_slices it does not build as ops.
+  const void *key = nullptr;
 };
 
 /// Whether `producer`'s single result, of `elements` elements and
@@ -90,19 +102,28 @@ bool isFusedIntoReadersByKind(FusionKind kind, bool expensive, int64_t elements,
                               llvm::function_ref<double()> inputBytes,
                               double resultBytes);
 
-/// Ops that take no time in any mode: constants, partition and replica
-/// ids, optimization barriers and all_slice (which keeps this device's
-/// chunk of a buffer). A view (a reshape that aliases its operand) takes
-/// none either; the caller knows whether the op is one.
-bool isFreeOp(mlir::Operation *op);
+/// Ops that take no time: constants, partition and replica ids,
+/// optimization barriers, and all_slice without the fusion model (`fusion`
+/// false: it then keeps this device's chunk at no cost, the model before
+/// all_slice was priced as the dynamic-slice XLA makes of it). A view (a
+/// reshape that aliases its operand) takes none either; the caller knows
+/// whether the op is one.
+bool isFreeOp(mlir::Operation *op, bool fusion);
 
 /// A dynamic_slice that reads a contiguous block of its operand (size 1 in
 /// every dimension before the first partial one, whole after it) and whose
 /// readers are ops: an XLA-like backend reads such a slice where it lies
 /// (the dynamic-slice fusion of a scan's stacked weights), so it is a view
 /// of its operand: no time and no buffer of its own, its readers read its
-/// bytes.
+/// bytes. An all_slice is such a view only of an entry-function argument,
+/// which lives through the whole step anyway: a view of an intermediate
+/// would keep the whole buffer alive as long as the slice, where XLA's
+/// dynamic-slice copies the slice out and frees the buffer.
 bool isContiguousSliceView(mlir::Operation *op);
+/// Whether a slice to `sizes` of a buffer of shape `whole` is one
+/// contiguous block (isContiguousSliceView's shape test).
+bool isContiguousSlice(llvm::ArrayRef<int64_t> sizes,
+                       llvm::ArrayRef<int64_t> whole);
 
 /// A dynamic_update_slice: when it updates in place and its update is
 /// read nowhere else, the update's producer writes it into the slot (XLA
@@ -111,8 +132,8 @@ bool isContiguousSliceView(mlir::Operation *op);
 bool writesUpdateInPlace(mlir::Operation *op);
 
 /// The operand of which `op` reads only what it returns (slice,
-/// dynamic_slice, gather: operand 0), or -1. An unfused such op counts the
-/// result's bytes for that operand, not the whole buffer.
+/// dynamic_slice, gather, all_slice: operand 0), or -1. An unfused such op
+/// counts the result's bytes for that operand, not the whole buffer.
 int getSlicedOperand(mlir::Operation *op);
 
 /// Calls `visit(buffer)` once per materialized buffer a fusion whose root

@@ -5,6 +5,8 @@
 #include "toast/Dialect/PartIR/HLO/IR/PartIRHLO.h"
 #include "toast/Dialect/StableHLO/IR/StablehloOps.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
@@ -24,6 +26,8 @@ toast::sim::FusionKind toast::sim::getFusionKind(Operation *op) {
     return FusionKind::Movement;
   if (isa<hlo::ReduceOp>(op))
     return FusionKind::Reduce;
+  if (isa<phlo::AllSliceOp>(op))
+    return FusionKind::Slice;
   return FusionKind::Opaque;
 }
 
@@ -58,17 +62,19 @@ bool toast::sim::isFusedIntoReadersByKind(FusionKind kind, bool expensive,
                                           ArrayRef<FusionReader> readers,
                                           function_ref<double()> inputBytes,
                                           double resultBytes) {
-  if (kind == FusionKind::Opaque || readers.empty())
+  // A slice's fusion is the one that writes it (XLA's dynamic-slice).
+  if (kind == FusionKind::Opaque || kind == FusionKind::Slice ||
+      readers.empty())
     return false;
   for (const FusionReader &reader : readers)
-    if (!reader.op || reader.kind == FusionKind::Opaque)
+    if ((!reader.op && !reader.key) || reader.kind == FusionKind::Opaque)
       return false;
   if (kind == FusionKind::Reduce)
     return readers.size() == 1 && readers[0].kind == FusionKind::Elementwise &&
            readers[0].resultElements == elements;
-  llvm::SmallPtrSet<Operation *, 4> ops;
+  llvm::SmallPtrSet<const void *, 4> ops;
   for (const FusionReader &reader : readers)
-    ops.insert(reader.op);
+    ops.insert(reader.key ? reader.key : reader.op);
   double n = static_cast<double>(ops.size());
   // Duplicated into n fusions, its inputs are read n times; stored, they
   // are read once, the result written once and read n times. XLA
@@ -77,25 +83,21 @@ bool toast::sim::isFusedIntoReadersByKind(FusionKind kind, bool expensive,
          (!expensive && (n - 1) * inputBytes() <= (n + 1) * resultBytes);
 }
 
-bool toast::sim::isFreeOp(Operation *op) {
+bool toast::sim::isFreeOp(Operation *op, bool fusion) {
   return isa<hlo::ConstantOp, hlo::PartitionIdOp, hlo::ReplicaIdOp,
-             hlo::OptimizationBarrierOp, phlo::AllSliceOp>(op);
+             hlo::OptimizationBarrierOp>(op) ||
+         (!fusion && isa<phlo::AllSliceOp>(op));
 }
 
-bool toast::sim::isContiguousSliceView(Operation *op) {
-  auto slice = dyn_cast<hlo::DynamicSliceOp>(op);
-  if (!slice)
-    return false;
-  auto in = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
-  auto out = dyn_cast<RankedTensorType>(op->getResult(0).getType());
-  if (!in || !out || !in.hasStaticShape() || !out.hasStaticShape())
-    return false;
-  // A view must not outlive the loop iteration or the function that
-  // defines it (a terminator's operand is a buffer of its own).
-  for (Operation *user : op->getResult(0).getUsers())
-    if (user->hasTrait<OpTrait::IsTerminator>())
-      return false;
-  ArrayRef<int64_t> sizes = out.getShape(), whole = in.getShape();
+/// Whether `value` is an argument of a function (not of a loop body: a
+/// carried value changes every iteration).
+static bool isFunctionArgument(Value value) {
+  auto arg = dyn_cast<BlockArgument>(value);
+  return arg && isa<func::FuncOp>(arg.getOwner()->getParentOp());
+}
+
+bool toast::sim::isContiguousSlice(ArrayRef<int64_t> sizes,
+                                   ArrayRef<int64_t> whole) {
   size_t d = 0;
   while (d < sizes.size() && sizes[d] == 1)
     ++d;
@@ -106,10 +108,29 @@ bool toast::sim::isContiguousSliceView(Operation *op) {
   return true;
 }
 
+bool toast::sim::isContiguousSliceView(Operation *op) {
+  if (!isa<hlo::DynamicSliceOp>(op) &&
+      !(isa<phlo::AllSliceOp>(op) && isFunctionArgument(op->getOperand(0))))
+    return false;
+  auto in = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
+  auto out = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (!in || !out || !in.hasStaticShape() || !out.hasStaticShape())
+    return false;
+  // A view must not outlive the loop iteration or the function that
+  // defines it (a terminator's operand is a buffer of its own).
+  for (Operation *user : op->getResult(0).getUsers())
+    if (user->hasTrait<OpTrait::IsTerminator>())
+      return false;
+  return isContiguousSlice(out.getShape(), in.getShape());
+}
+
 bool toast::sim::writesUpdateInPlace(Operation *op) {
   return isa<hlo::DynamicUpdateSliceOp>(op);
 }
 
 int toast::sim::getSlicedOperand(Operation *op) {
-  return isa<hlo::SliceOp, hlo::DynamicSliceOp, hlo::GatherOp>(op) ? 0 : -1;
+  return isa<hlo::SliceOp, hlo::DynamicSliceOp, hlo::GatherOp,
+             phlo::AllSliceOp>(op)
+             ? 0
+             : -1;
 }

@@ -759,7 +759,7 @@ double Simulation::tieInPlaceUpdates(Operation *op,
       Operation *producer = updateValue.getDefiningOp();
       bool producerWrites =
           options.fusion && writesUpdateInPlace(op) && producer &&
-          !isFreeOp(producer) &&
+          !isFreeOp(producer, options.fusion) &&
           !isa<toast::partir_hlo::PartIRHLODialect>(producer->getDialect()) &&
           updateValue.hasOneUse() && !buffers[operandBuffers[update]].fused;
       saved += producerWrites ? updateBytes : -updateBytes;
@@ -847,7 +847,7 @@ LogicalResult Simulation::emit(Operation *op, ValueMap &values) {
   trafficBytes -= tieInPlaceUpdates(op, operandBuffers, resultBuffers, at);
   // Views, fused ops, loops and calls (their bodies are priced) take no
   // time of their own.
-  bool priced = !aliasing && !view && !fused && !isFreeOp(op) &&
+  bool priced = !aliasing && !view && !fused && !isFreeOp(op, options.fusion) &&
                 !toast::isDataFlowRegionOp(op) && !isa<func::CallOp>(op);
 
   if (collective) {

@@ -245,7 +245,7 @@ Layout Formulator::layoutOf(const ShardingRule &rule,
 /// counts twice, a small overcount).
 double Formulator::trafficBytes(Operation *op, const ShardingRule &rule,
                                 ArrayRef<partition::AxisFactor> nest) {
-  if (sim::isFreeOp(op))
+  if (sim::isFreeOp(op, options.fusion))
     return 0;
   double bytes = 0;
   int sliced = sim::getSlicedOperand(op);

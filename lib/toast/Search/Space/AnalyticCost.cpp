@@ -22,7 +22,10 @@
 // (toast/Simulator/Fusion.h): a value is fused when every reader reads the
 // local result directly (no collective or slice in between) and the rule
 // allows it; a materialized op takes the roofline of its FLOPs and the
-// bytes of what it reads (through its fused operands) and writes.
+// bytes of what it reads (through its fused operands) and writes. An
+// all_slice is the dynamic-slice XLA makes of it (emitSlice): a fusion
+// reader of the value it slices, whose fusion writes the slice, or a view
+// of a contiguous block of an argument.
 //
 //===----------------------------------------------------------------------===//
 
@@ -114,8 +117,9 @@ void Evaluation::emitValue(unsigned value, int source) {
     if (dimsEmpty(plan.sourceTiling) || local) {
       plan.levelBuffers[0] = argBuffer;
     } else if (sourceRead) {
-      touch(argBuffer);
-      plan.levelBuffers[0] = newBuffer(bytesOf(value, plan.sourceTiling));
+      plan.levelBuffers[0] =
+          emitSlice(value, argBuffer, DimAxes(v.shape.size(), 0),
+                    plan.sourceTiling, !isReturnedDirectly(value));
       ++at;
     }
   }
@@ -152,8 +156,8 @@ int Evaluation::emitUse(unsigned value, unsigned useId) {
     useTiling = use.argDims;
     if (local)
       return arg;
-    touch(arg);
-    int b = newBuffer(bytesOf(value, use.argDims));
+    int b = emitSlice(value, arg, DimAxes(prog.values[value].shape.size(), 0),
+                      use.argDims, !prog.ops[prog.uses[useId].user].isReturn);
     ++at;
     return b;
   }
@@ -172,9 +176,14 @@ int Evaluation::emitUse(unsigned value, unsigned useId) {
   for (const Step &step : ops) {
     DimAxes next = apply(step, tiling);
     int64_t in = bytesOf(value, tiling), out = bytesOf(value, next);
-    touch(buffer);
-    buffer = newBuffer(out);
-    price(step, in, out);
+    if (step.kind == StepKind::Slice) {
+      // Of a gather's result or an op's: never an argument's view.
+      buffer = emitSlice(value, buffer, tiling, next, /*viewable=*/false);
+    } else {
+      touch(buffer);
+      buffer = newBuffer(out);
+      price(step, in, out);
+    }
     ++at;
     tiling = std::move(next);
   }
@@ -291,9 +300,17 @@ void Evaluation::emitOp(unsigned i) {
     emitValue(r, source);
 }
 
+/// Whether `use` reads the local result through one all_slice and nothing
+/// else: that all_slice is a fusion reader of the producer.
+static bool isSliceOfSource(const UsePlan &use) {
+  return !use.argSlice && use.level == 0 && use.ops.size() == 1 &&
+         use.ops[0].kind == StepKind::Slice;
+}
+
 /// Whether op i's result is fused into its readers (the simulator's rule,
 /// sim::isFusedIntoReaders): a reader is an op that reads the local result
-/// directly, with no collective or slice in between. `inputs` are the
+/// directly, with no collective or slice in between, or the use's own
+/// all_slice of it (isSliceOfSource). `inputs` are the
 /// buffers the op reads, `sliceBytes` its first result's.
 bool Evaluation::isFusedResult(unsigned i, llvm::ArrayRef<int> inputs,
                                double sliceBytes) {
@@ -307,7 +324,9 @@ bool Evaluation::isFusedResult(unsigned i, llvm::ArrayRef<int> inputs,
     const ProgramUse &user = prog.uses[v.firstUse + k];
     // A reader that is no op, or a boundary, rules fusion out (the rule's
     // first test): skip the other readers.
-    if (u.second == -2 || use.argSlice || use.level != 0 || !use.ops.empty())
+    bool sliced = isSliceOfSource(use);
+    if (u.second == -2 || use.argSlice || use.level != 0 ||
+        (!use.ops.empty() && !sliced))
       return false;
     sim::FusionReader reader;
     reader.op = user.userOp;
@@ -315,9 +334,16 @@ bool Evaluation::isFusedResult(unsigned i, llvm::ArrayRef<int> inputs,
     reader.resultElements = user.userResult < 0 ? 0
                             : looped[user.user] ? localElements(user.userResult)
                                                 : user.userResultElements;
-    // A masked operand is read by its mask's select.
-    if (anyPadded && u.second >= 0 &&
-        !maskedLevels(u.first, u.second).empty()) {
+    if (sliced) {
+      // The use's own all_slice (Evaluation::emitSlice), one per use.
+      reader.op = nullptr;
+      reader.key = &use;
+      reader.kind = sim::FusionKind::Slice;
+      // Only a reduce's epilogue rule reads it, for elementwise readers.
+      reader.resultElements = 0;
+    } else if (anyPadded && u.second >= 0 &&
+               !maskedLevels(u.first, u.second).empty()) {
+      // A masked operand is read by its mask's select.
       reader.op = prog.maskSelect;
       reader.kind = sim::FusionKind::Elementwise;
       reader.resultElements = localElements(p.results[0]);
@@ -332,6 +358,49 @@ bool Evaluation::isFusedResult(unsigned i, llvm::ArrayRef<int> inputs,
       [&] { return peekInputBytes(inputs, p.slicedOperand, sliceBytes); },
       static_cast<double>(
           bytesOf(p.results[0], plans[p.results[0]].sourceTiling)));
+}
+
+/// Whether the return reads argument `value` as it is, without slicing
+/// it: the all_slice it would read is then no view (a terminator's operand
+/// is a buffer of its own, sim::isContiguousSliceView).
+bool Evaluation::isReturnedDirectly(unsigned value) const {
+  const ProgramValue &v = prog.values[value];
+  for (size_t k = 0; k < v.uses.size(); ++k) {
+    const UsePlan &use = usePlans[v.firstUse + k];
+    if (!use.argSlice && use.level == 0 && use.ops.empty() &&
+        prog.ops[prog.uses[v.firstUse + k].user].isReturn)
+      return true;
+  }
+  return false;
+}
+
+/// An all_slice of `value` from `from` to `to` reading buffer `source` at
+/// the current position, as Simulation::emit prices it: with the fusion
+/// model, a view of `source` when `viewable` (an argument read by no
+/// return) and contiguous, else the dynamic-slice XLA makes of it, which
+/// reads the slice (or what a fused producer reads) and writes it;
+/// without, a free copy. Returns the buffer its readers read.
+int Evaluation::emitSlice(unsigned value, int source, const DimAxes &from,
+                          const DimAxes &to, bool viewable) {
+  int64_t bytes = bytesOf(value, to);
+  if (fusion && viewable &&
+      sim::isContiguousSlice(localShape(value, to), localShape(value, from))) {
+    touch(source);
+    int view = newBuffer(bytes);
+    buffers[view].viewOf = source;
+    return view;
+  }
+  return copySlice(source, bytes);
+}
+
+/// An all_slice of `bytes` that is no view (emitSlice), reading `source`.
+int Evaluation::copySlice(int source, int64_t bytes) {
+  double traffic = readInputs({source}, 0, static_cast<double>(bytes));
+  int slice = newBuffer(bytes);
+  if (fusion && memoryBound)
+    cost.computeTime +=
+        (traffic + static_cast<double>(bytes)) / impl.device.memoryBandwidth;
+  return slice;
 }
 
 /// The bytes readInputs would count, without touching anything.

@@ -232,7 +232,7 @@ double Evaluation::materialize(int buffer, ArrayRef<int> inputs) {
 }
 
 /// Operand k of op i, read through the masks of its padded reduction
-/// levels: per level the validity all_slice (free), its broadcast and the
+/// levels: per level the validity all_slice (copySlice), its broadcast and the
 /// select, which the op or the next select reads. A gather copy the op
 /// reads directly goes right before the first select (its reader).
 int Evaluation::emitMaskedUse(unsigned i, unsigned k) {
@@ -256,8 +256,7 @@ int Evaluation::emitMaskedUse(unsigned i, unsigned k) {
     int64_t size = prog.values[value].shape[d];
     int64_t chunk = partir::chunkSize(size, n);
     int valid = validityBuffers.at({n * chunk, size});
-    touch(valid);
-    int sliced = newBuffer(chunk);
+    int sliced = copySlice(valid, chunk);
     ++at;
     sim::FusionReader select{prog.maskSelect, elements};
     int pred = newBuffer(elements);

@@ -304,6 +304,10 @@ private:
            std::max<int64_t>(prog.values[value].elementBytes, 1);
   }
   bool isFusedResult(unsigned i, llvm::ArrayRef<int> inputs, double sliceBytes);
+  bool isReturnedDirectly(unsigned value) const;
+  int emitSlice(unsigned value, int source, const DimAxes &from,
+                const DimAxes &to, bool viewable);
+  int copySlice(int source, int64_t bytes);
   double peekInputBytes(llvm::ArrayRef<int> inputs, int sliced,
                         double sliceBytes);
 

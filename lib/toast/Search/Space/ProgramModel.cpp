@@ -135,8 +135,10 @@ static void describeFusion(Operation *op, ProgramOp &p) {
   p.expensiveToDuplicate = sim::isExpensiveToDuplicate(op);
   p.sliceView = sim::isContiguousSliceView(op);
   p.slicedOperand = sim::getSlicedOperand(op);
-  p.noRoofline =
-      sim::isFreeOp(op) || isDataFlowRegionOp(op) || isa<func::CallOp>(op);
+  // The unpartitioned program has no all_slice, whose pricing alone
+  // depends on the fusion model.
+  p.noRoofline = sim::isFreeOp(op, /*fusion=*/true) || isDataFlowRegionOp(op) ||
+                 isa<func::CallOp>(op);
   for (unsigned r = 0; r < op->getNumResults(); ++r)
     p.updatesInPlace |= sim::getInPlaceOperand(op, r) >= 0;
 }
