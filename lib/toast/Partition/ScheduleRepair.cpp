@@ -67,9 +67,14 @@ public:
 
   /// `#N[.R]` for an op result, the argument's selector for an argument of
   /// the function, nullopt for a block argument of a region.
+  /// `#N` for op N.
+  std::string ofOp(Operation *op) {
+    return "#" + std::to_string(index.lookup(op));
+  }
+
   std::optional<std::string> of(Value value) {
     if (auto result = dyn_cast<OpResult>(value)) {
-      std::string text = "#" + std::to_string(index.lookup(result.getOwner()));
+      std::string text = ofOp(result.getOwner());
       if (result.getResultNumber() != 0)
         text += "." + std::to_string(result.getResultNumber());
       return text;
@@ -111,34 +116,67 @@ static bool touchesAxis(ShardingState &state, Value value, StringRef axis) {
   return llvm::any_of(value.getUsers(), onAxis);
 }
 
-/// The tiling that makes `op` (of `found`) loop in the replay as it does in
-/// `found`, judged at the first level where the nests differ.
-static std::optional<ValueTiling>
-repairFor(ShardingState &found, Operation *op, ArrayRef<AxisFactor> wanted,
-          ArrayRef<AxisFactor> got, size_t level, ValueSelectors &selectors) {
+/// An operand dimension of `op` whose major factor is `factor`, as the
+/// `operandO:D` spec names it, or nullopt.
+static std::optional<InputSpec>
+operandSpecOf(Operation *op, const ShardingRule &rule, int64_t factor) {
+  for (unsigned o = 0; o < op->getNumOperands(); ++o) {
+    int64_t dim = rule.getOperandDim(o, factor);
+    if (dim == kNoFactor || rule.getDimFactors(false, o, dim).front() != factor)
+      continue;
+    InputSpec spec{InputSpec::Kind::OperandDim, dim};
+    spec.operand = o;
+    return spec;
+  }
+  return std::nullopt;
+}
+
+/// Tilings that may make `op` (of `found`) loop in the replay as it does
+/// in `found`, judged at the first level where the nests differ, most
+/// preferred first: for a loop the op lacks, the tiling of the value that
+/// carries the factor, then a request that the op loop over the factor
+/// (which also reaches a reduction factor of an operand tiled on the axis
+/// by another dimension); for a loop the op should not have, keeping the
+/// value whole on the axis, then keeping the op itself whole (its
+/// consumers may still slice its result).
+static SmallVector<ValueTiling>
+repairsFor(ShardingState &found, Operation *op, ArrayRef<AxisFactor> wanted,
+           ArrayRef<AxisFactor> got, size_t level, ValueSelectors &selectors) {
+  SmallVector<ValueTiling> repairs;
   const ShardingRule *rule = found.getRule(op);
   if (!rule)
-    return std::nullopt;
+    return repairs;
+  std::string opSelector = selectors.ofOp(op);
+  auto add = [&](std::string selector, StringRef axis, size_t at,
+                 InputSpec spec) {
+    repairs.push_back({std::move(selector), axis.str(), at, spec});
+  };
   bool keep = level >= wanted.size();
   const AxisFactor &at = keep ? got[level] : wanted[level];
   auto value = valueOfFactor(op, *rule, at.factor);
-  if (!value)
-    return std::nullopt;
-  std::optional<std::string> selector = selectors.of(value->first);
-  if (!selector || (keep && touchesAxis(found, value->first, at.axis)))
-    return std::nullopt;
-  ValueTiling tiling;
-  tiling.selector = *selector;
-  tiling.axis = at.axis;
-  tiling.level = keep ? 0 : level;
-  tiling.spec = keep ? InputSpec{InputSpec::Kind::Replicated, 0}
-                     : InputSpec{InputSpec::Kind::Dim, value->second};
-  return tiling;
+  std::optional<std::string> selector =
+      value ? selectors.of(value->first) : std::nullopt;
+  if (!keep) {
+    if (selector)
+      add(*selector, at.axis, level, {InputSpec::Kind::Dim, value->second});
+    if (std::optional<InputSpec> spec = operandSpecOf(op, *rule, at.factor);
+        spec)
+      add(opSelector, at.axis, level, *spec);
+  } else if (selector && !touchesAxis(found, value->first, at.axis)) {
+    add(*selector, at.axis, 0, {InputSpec::Kind::Replicated, 0});
+  }
+  // The replay loops over an axis that `found` does not use at all.
+  if (level < got.size() && !llvm::any_of(wanted, [&](const AxisFactor &l) {
+        return l.axis == got[level].axis;
+      }))
+    add(opSelector, got[level].axis, 0, {InputSpec::Kind::WholeOp, 0});
+  return repairs;
 }
 
 static bool sameTiling(const ValueTiling &a, const ValueTiling &b) {
   return a.selector == b.selector && a.axis == b.axis && a.level == b.level &&
-         a.spec.kind == b.spec.kind && a.spec.dim == b.spec.dim;
+         a.spec.kind == b.spec.kind && a.spec.dim == b.spec.dim &&
+         a.spec.operand == b.spec.operand;
 }
 
 FailureOr<WrittenSchedule> writeScheduleFromState(ShardingState &found,
@@ -170,12 +208,17 @@ FailureOr<WrittenSchedule> writeScheduleFromState(ShardingState &found,
     for (auto [x, y] : llvm::zip(foundOps, replayedOps)) {
       ArrayRef<AxisFactor> wanted = found.getLoopNest(x);
       ArrayRef<AxisFactor> got = replayed->state->getLoopNest(y);
-      if (std::optional<size_t> level = firstNestDifference(wanted, got)) {
-        repair = repairFor(found, x, wanted, got, *level, selectors);
-        if (repair && !isTried(*repair))
+      std::optional<size_t> level = firstNestDifference(wanted, got);
+      if (!level)
+        continue;
+      for (ValueTiling &candidate :
+           repairsFor(found, x, wanted, got, *level, selectors))
+        if (!isTried(candidate)) {
+          repair = std::move(candidate);
           break;
-        repair.reset();
-      }
+        }
+      if (repair)
+        break;
     }
     if (!repair)
       break;
