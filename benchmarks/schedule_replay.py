@@ -6,7 +6,9 @@ test sizes), two meshes and three seeds, runs the automatic partitioner on a
 slow device with `schedule-out=` and reads how many ops, loops or arguments
 the written schedule's replay still partitions differently (the pass's
 warning; none means an exact replay) and how many selectors of op results
-(`#N`) the schedule needed.
+(`#N`) the schedule needed; then lowers the search's program and the
+replay's and compares them (test/Export/Inputs/whole_roundtrip.py --compare:
+same ops, local types, collectives, simulated step time and peak memory).
 
 Usage: schedule_replay.py BUILD_BIN_DIR [OUT_DIR] [--details]
 """
@@ -34,6 +36,7 @@ MODELS = {
 }
 MESHES = ["B=2,S=2,M=2", "B=4,M=2"]
 SEEDS = [1, 2, 3]
+LOWER = ["--partir-lower-to-hlo", "--partir-optimize-collectives"]
 PARTIAL = re.compile(r"reproduces the strategy only in part: (\d+) ops")
 
 
@@ -50,6 +53,10 @@ def main():
     differing = []
     exact = 0
     failed = 0
+    same_programs = 0
+    toast_opt = os.path.join(bindir, "toast-opt")
+    roundtrip = os.path.join(here, "..", "test", "Export", "Inputs",
+                             "whole_roundtrip.py")
     start = time.time()
     cpu0 = os.times()
     for model, args in MODELS.items():
@@ -63,10 +70,11 @@ def main():
                 options = ("mesh=%s device=file:%s seed=%d rollouts=300 "
                            "budget-s=0 min-dims=2 progress=false "
                            "schedule-out=%s" % (mesh, device, seed, found))
+                auto = os.path.join(out, name + ".auto.mlir")
+                replayed = os.path.join(out, name + ".replayed.mlir")
                 run = subprocess.run([
-                    os.path.join(bindir, "toast-opt"), source,
-                    "--toast-auto-partition=" + options, "-o", os.devnull
-                ], capture_output=True, text=True)
+                    toast_opt, source, "--toast-auto-partition=" + options
+                ] + LOWER + ["-o", auto], capture_output=True, text=True)
                 if run.returncode != 0:
                     errors = [l[:300] for l in run.stderr.splitlines()
                               if "error:" in l]
@@ -79,16 +87,30 @@ def main():
                     schedule = json.load(f)
                 pins = sum(1 for t in schedule["tactics"]
                            for s in t["inputs"] if s.startswith("#"))
+                # The device-local programs of the search and of the replay:
+                # same ops, local types, collectives, step time and memory.
+                subprocess.run([
+                    toast_opt, source, "--partir-schedule=file=" + found
+                ] + LOWER + ["-o", replayed], check=True)
+                compare = subprocess.run(
+                    [sys.executable, roundtrip, toast_opt, "--compare", auto,
+                     replayed], capture_output=True, text=True)
+                same = compare.stdout.startswith("ok compare")
+                same_programs += same
                 if diff == 0:
                     exact += 1
                 else:
                     differing.append(diff)
                 if details:
-                    print("%-40s differing %3d  pins %2d" % (name, diff, pins))
+                    print("%-40s differing %3d  pins %2d  %s" %
+                          (name, diff, pins,
+                           "same program" if same else "OTHER PROGRAM"))
     cpu1 = os.times()
     runs = exact + len(differing)
     print("%d of %d replay exactly (%d runs failed)" %
           (exact, runs + failed, failed))
+    print("%d of %d give the search's device-local program (ops, local "
+          "types, collectives, step time, peak memory)" % (same_programs, runs))
     if differing:
         print("the other %d differ in %d to %d ops (median %g): %s" %
               (len(differing), min(differing), max(differing),

@@ -572,6 +572,12 @@ FailureOr<TacticReport> applyManualTactic(ShardingState &state,
         ++report.actions;
         continue;
       }
+      // A value already tiled on the axis along the dimension asked for
+      // (e.g. deep tiling adopted its consumers' slicing) is left as it is.
+      if (spec.kind == InputSpec::Kind::Dim &&
+          llvm::is_contained(state.getTiling(value),
+                             AxisDim{tactic.axis, spec.dim}))
+        continue;
       int64_t dim = spec.dim;
       if (spec.kind == InputSpec::Kind::FirstDivisible) {
         std::optional<int64_t> found =

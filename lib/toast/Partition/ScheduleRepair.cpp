@@ -159,9 +159,12 @@ repairsFor(ShardingState &found, Operation *op, ArrayRef<AxisFactor> wanted,
   if (!keep) {
     if (selector)
       add(*selector, at.axis, level, {InputSpec::Kind::Dim, value->second});
-    if (std::optional<InputSpec> spec = operandSpecOf(op, *rule, at.factor);
-        spec)
-      add(opSelector, at.axis, level, *spec);
+    // The request at its level, then in earlier tactics: where the replay
+    // loops over another axis first (its tactic runs before this one), the
+    // loop moves ahead of it, and propagation carries the order on.
+    if (std::optional<InputSpec> spec = operandSpecOf(op, *rule, at.factor))
+      for (size_t l = level + 1; l-- > 0;)
+        add(opSelector, at.axis, l, *spec);
   } else if (selector && !touchesAxis(found, value->first, at.axis)) {
     add(*selector, at.axis, 0, {InputSpec::Kind::Replicated, 0});
   }
