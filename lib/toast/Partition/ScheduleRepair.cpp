@@ -131,25 +131,30 @@ operandSpecOf(Operation *op, const ShardingRule &rule, int64_t factor) {
   return std::nullopt;
 }
 
-/// Tilings that may make `op` (of `found`) loop in the replay as it does
+/// One repair: tilings added to the schedule together.
+using Repair = SmallVector<ValueTiling, 1>;
+
+/// Repairs that may make `op` (of `found`) loop in the replay as it does
 /// in `found`, judged at the first level where the nests differ, most
 /// preferred first: for a loop the op lacks, the tiling of the value that
 /// carries the factor, then a request that the op loop over the factor
 /// (which also reaches a reduction factor of an operand tiled on the axis
-/// by another dimension); for a loop the op should not have, keeping the
-/// value whole on the axis, then keeping the op itself whole (its
-/// consumers may still slice its result).
-static SmallVector<ValueTiling>
-repairsFor(ShardingState &found, Operation *op, ArrayRef<AxisFactor> wanted,
-           ArrayRef<AxisFactor> got, size_t level, ValueSelectors &selectors) {
-  SmallVector<ValueTiling> repairs;
+/// by another dimension), then requests for all its missing levels at once
+/// (one level alone may not bring the replay closer); for a loop the op
+/// should not have, keeping the value whole on the axis, then keeping the
+/// op itself whole (its consumers may still slice its result).
+static SmallVector<Repair> repairsFor(ShardingState &found, Operation *op,
+                                      ArrayRef<AxisFactor> wanted,
+                                      ArrayRef<AxisFactor> got, size_t level,
+                                      ValueSelectors &selectors) {
+  SmallVector<Repair> repairs;
   const ShardingRule *rule = found.getRule(op);
   if (!rule)
     return repairs;
   std::string opSelector = selectors.ofOp(op);
   auto add = [&](std::string selector, StringRef axis, size_t at,
                  InputSpec spec) {
-    repairs.push_back({std::move(selector), axis.str(), at, spec});
+    repairs.push_back({{std::move(selector), axis.str(), at, spec}});
   };
   bool keep = level >= wanted.size();
   const AxisFactor &at = keep ? got[level] : wanted[level];
@@ -165,6 +170,13 @@ repairsFor(ShardingState &found, Operation *op, ArrayRef<AxisFactor> wanted,
     if (std::optional<InputSpec> spec = operandSpecOf(op, *rule, at.factor))
       for (size_t l = level + 1; l-- > 0;)
         add(opSelector, at.axis, l, *spec);
+    Repair all;
+    for (size_t l = level; l < wanted.size(); ++l)
+      if (std::optional<InputSpec> spec =
+              operandSpecOf(op, *rule, wanted[l].factor))
+        all.push_back({opSelector, wanted[l].axis, l, *spec});
+    if (all.size() > 1)
+      repairs.push_back(std::move(all));
   } else if (selector && !touchesAxis(found, value->first, at.axis)) {
     add(*selector, at.axis, 0, {InputSpec::Kind::Replicated, 0});
   }
@@ -182,17 +194,24 @@ static bool sameTiling(const ValueTiling &a, const ValueTiling &b) {
          a.spec.operand == b.spec.operand;
 }
 
+static bool sameRepair(const Repair &a, const Repair &b) {
+  return a.size() == b.size() && llvm::all_of(llvm::zip(a, b), [](auto pair) {
+           return sameTiling(std::get<0>(pair), std::get<1>(pair));
+         });
+}
+
 FailureOr<WrittenSchedule> writeScheduleFromState(ShardingState &found,
                                                   ModuleOp original,
                                                   unsigned maxRepairs) {
   func::FuncOp func = found.getFunction();
   SmallVector<Operation *> foundOps = numberedOps(func);
   ValueSelectors selectors(func);
-  // Accepted tilings, and every tiling tried (accepted or not).
-  SmallVector<ValueTiling> extra, tried;
-  auto isTried = [&](const ValueTiling &tiling) {
-    return llvm::any_of(
-        tried, [&](const ValueTiling &t) { return sameTiling(t, tiling); });
+  // Accepted tilings, and every repair tried (accepted or not).
+  SmallVector<ValueTiling> extra;
+  SmallVector<Repair> tried;
+  auto isTried = [&](const Repair &repair) {
+    return llvm::any_of(tried,
+                        [&](const Repair &t) { return sameRepair(t, repair); });
   };
   WrittenSchedule written;
   written.schedule = scheduleFromState(found);
@@ -207,14 +226,14 @@ FailureOr<WrittenSchedule> writeScheduleFromState(ShardingState &found,
     if (replayedOps.size() != foundOps.size())
       break;
     // The first op partitioned differently that an untried tiling may pin.
-    std::optional<ValueTiling> repair;
+    std::optional<Repair> repair;
     for (auto [x, y] : llvm::zip(foundOps, replayedOps)) {
       ArrayRef<AxisFactor> wanted = found.getLoopNest(x);
       ArrayRef<AxisFactor> got = replayed->state->getLoopNest(y);
       std::optional<size_t> level = firstNestDifference(wanted, got);
       if (!level)
         continue;
-      for (ValueTiling &candidate :
+      for (Repair &candidate :
            repairsFor(found, x, wanted, got, *level, selectors))
         if (!isTried(candidate)) {
           repair = std::move(candidate);
@@ -226,7 +245,7 @@ FailureOr<WrittenSchedule> writeScheduleFromState(ShardingState &found,
     if (!repair)
       break;
     tried.push_back(*repair);
-    extra.push_back(*repair);
+    extra.append(repair->begin(), repair->end());
     Schedule next = scheduleFromState(found, extra);
     FailureOr<Replay> attempt =
         replay(original, next, found.getMesh(), /*reportErrors=*/false);
@@ -235,7 +254,7 @@ FailureOr<WrittenSchedule> writeScheduleFromState(ShardingState &found,
                                : written.differences;
     // A tiling that does not bring the replay closer is dropped.
     if (differences >= written.differences) {
-      extra.pop_back();
+      extra.pop_back_n(repair->size());
       continue;
     }
     written.schedule = std::move(next);
