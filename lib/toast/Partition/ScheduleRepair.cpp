@@ -142,7 +142,8 @@ using Repair = SmallVector<ValueTiling, 1>;
 /// by another dimension), then requests for all its missing levels at once
 /// (one level alone may not bring the replay closer); for a loop the op
 /// should not have, keeping the value whole on the axis, then keeping the
-/// op itself whole (its consumers may still slice its result).
+/// op itself whole on it (its consumers may still slice its result), then
+/// on every axis it should not loop over at once.
 static SmallVector<Repair> repairsFor(ShardingState &found, Operation *op,
                                       ArrayRef<AxisFactor> wanted,
                                       ArrayRef<AxisFactor> got, size_t level,
@@ -180,11 +181,20 @@ static SmallVector<Repair> repairsFor(ShardingState &found, Operation *op,
   } else if (selector && !touchesAxis(found, value->first, at.axis)) {
     add(*selector, at.axis, 0, {InputSpec::Kind::Replicated, 0});
   }
-  // The replay loops over an axis that `found` does not use at all.
-  if (level < got.size() && !llvm::any_of(wanted, [&](const AxisFactor &l) {
-        return l.axis == got[level].axis;
-      }))
+  // The replay loops over axes that `found` does not use at all: keep the
+  // op whole on the first, then on all of them at once.
+  auto unwanted = [&](const AxisFactor &g) {
+    return !llvm::any_of(wanted,
+                         [&](const AxisFactor &l) { return l.axis == g.axis; });
+  };
+  if (level < got.size() && unwanted(got[level]))
     add(opSelector, got[level].axis, 0, {InputSpec::Kind::WholeOp, 0});
+  Repair whole;
+  for (const AxisFactor &g : got.drop_front(std::min(level, got.size())))
+    if (unwanted(g))
+      whole.push_back({opSelector, g.axis, 0, {InputSpec::Kind::WholeOp, 0}});
+  if (whole.size() > 1)
+    repairs.push_back(std::move(whole));
   return repairs;
 }
 
