@@ -22,6 +22,19 @@
 // RUN: toast-opt %t.t32.mlir --partir-schedule=file=%t.t32.json --partir-lower-to-hlo --partir-optimize-collectives -o %t.t32.replayed.mlir
 // RUN: %python %S/../Export/Inputs/whole_roundtrip.py toast-opt --compare %t.t32.auto.mlir %t.t32.replayed.mlir | FileCheck %s --check-prefix=SAME
 //
+// Where the replay loops over the axes of an op in another order (the
+// search put S before M in the gather of the embedding, the arguments'
+// tactics run M first), the schedule asks the op for its loop in an
+// earlier tactic (`"#N": "operandO:D"`, docs/schedules.md), and the replay
+// gives the search's device-local program, which computes what the
+// original does:
+// RUN: toast-models t2b --flatten-linear --layers 1 --batch 2 --seq 8 --d-model 16 --heads 4 --key-size 4 --vocab 32 --hidden 24 --quiet -o %t.flat.mlir
+// RUN: toast-opt %t.flat.mlir --toast-auto-partition="mesh=B=2,S=2,M=2 device=file:%S/Inputs/slow.json seed=3 rollouts=300 budget-s=0 min-dims=2 progress=false schedule-out=%t.flat.json" --partir-lower-to-hlo --partir-optimize-collectives -o %t.flat.auto.mlir 2>&1 | FileCheck %s --check-prefix=QUIET --allow-empty
+// RUN: FileCheck %s --check-prefix=OPSPEC < %t.flat.json
+// RUN: toast-opt %t.flat.mlir --partir-schedule=file=%t.flat.json --partir-lower-to-hlo --partir-optimize-collectives -o %t.flat.replayed.mlir
+// RUN: %python %S/../Export/Inputs/whole_roundtrip.py toast-opt --compare %t.flat.auto.mlir %t.flat.replayed.mlir | FileCheck %s --check-prefix=SAME
+// RUN: toast-run --compare %t.flat.mlir %t.flat.replayed.mlir --seed 5 | FileCheck %s --check-prefix=AGREE
+//
 // Where no tiling of a value can pin an op (a contraction whose operand is
 // tiled on the axis by another dimension), the pass says how much differs:
 // RUN: toast-models gns --nodes 8 --edges 16 --mp-steps 2 --latent 8 --hidden 8 --quiet -o %t.gns.mlir
@@ -41,6 +54,9 @@
 // SAME: ok compare
 // PINS: "kind": "manual",
 // PINS: "#{{[0-9]+}}": {{[0-9]}}
+// OPSPEC: "name": "S-0",
+// OPSPEC: "#{{[0-9]+}}": "operand{{[0-9]}}:{{[0-9]}}"
+// AGREE: results agree
 // PART: warning: schedule-out: applying '{{.*}}gns.json' reproduces the strategy only in part: {{[0-9]+}} ops, loops or arguments are partitioned differently after its propagation ({{[0-9]+}} intermediate values pinned)
 
 // JAX names; a name two arguments share falls back to the position.

@@ -65,8 +65,13 @@ def PartirManualPartitionPass
     ```
 
     `inputs` is a `;`-separated list of `selector=spec`: the selector is
-    `argN`, an input name, or `re:REGEX`; the spec is a dimension,
-    `first_divisible` or `replicated`. Leaves the annotated program.
+    `argN`, an input name, `#N` / `#N.R` (a result of op N), or
+    `re:REGEX`; the spec is a dimension, `first_divisible` or `replicated`.
+    With an op selector `#N`, the spec may also act on the op itself:
+    `operandO:D` makes it loop over the axis on the factor that dimension D
+    of its operand O maps (a contraction's reduction factor included), and
+    `whole_op` keeps it from looping over the axis (docs/schedules.md).
+    Leaves the annotated program.
 
     **Options:** `name`, `axis`, `inputs`, `mesh`.
   }];

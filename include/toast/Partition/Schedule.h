@@ -18,11 +18,17 @@
 
 namespace toast::partition {
 
-/// What to do with a selected input.
+/// What to do with a selected input. Dim, FirstDivisible and Replicated
+/// act on values; OperandDim and WholeOp act on the op an `#N` selector
+/// names: OperandDim makes it loop over the factor that dimension `dim` of
+/// its operand `operand` maps (ShardingState::tileOp; e.g. the contracting
+/// factor of a dot), WholeOp keeps it from looping over the axis
+/// (ShardingState::atomicOp).
 struct InputSpec {
-  enum class Kind { Dim, FirstDivisible, Replicated };
+  enum class Kind { Dim, FirstDivisible, Replicated, OperandDim, WholeOp };
   Kind kind = Kind::Dim;
   int64_t dim = 0;
+  int64_t operand = 0;
 };
 
 /// ManualPartition(inputs -> dim, axis). A selector is `argN`, a value
@@ -126,9 +132,12 @@ parseMeshOption(mlir::ModuleOp module, llvm::StringRef text);
 mlir::FailureOr<Schedule> parseSchedule(llvm::StringRef json,
                                         std::string &error);
 
-/// Parses `value` of an input spec: an integer, "first_divisible" or
-/// "replicated".
+/// Parses `value` of an input spec: an integer, "first_divisible",
+/// "replicated", "operandO:D" or "whole_op".
 mlir::FailureOr<InputSpec> parseInputSpec(llvm::StringRef value);
+
+/// The text parseInputSpec reads back for a spec that is not a Dim.
+std::string printInputSpec(const InputSpec &spec);
 
 /// The function tactics act on: `main` if present, else the only public
 /// function. Emits an error and fails otherwise.

@@ -24,12 +24,19 @@ std::string argumentSelector(mlir::func::FuncOp func, unsigned i);
 /// A tiling a schedule adds to those of the arguments: the value
 /// `selector` selects (`#N[.R]` for an op result) tiled on `spec.dim` by
 /// `axis` in the tactic of tiling level `level`, or kept whole on `axis`
-/// (a Replicated spec, in the keep tactics).
+/// (a Replicated spec, in the keep tactics); or, with an `#N` selector, op
+/// N asked to loop over a factor (OperandDim, at `level`) or kept from
+/// looping over `axis` (WholeOp, in the keep tactics).
 struct ValueTiling {
   std::string selector;
   std::string axis;
   size_t level = 0;
   InputSpec spec;
+  /// Whether the entry belongs in a keep tactic.
+  bool keepsWhole() const {
+    return spec.kind == InputSpec::Kind::Replicated ||
+           spec.kind == InputSpec::Kind::WholeOp;
+  }
 };
 
 /// Manual tactics that tile and keep whole the entry function's arguments

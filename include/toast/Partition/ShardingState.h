@@ -101,6 +101,24 @@ public:
   /// atomic<value, axis>: keeps `value` whole on `axis`.
   mlir::LogicalResult atomic(mlir::Value value, llvm::StringRef axis);
 
+  /// tile<op, factor, axis>: asks `op` to loop over `axis` on `factor` of
+  /// its rule, including a reduction factor no result maps (a contraction
+  /// whose partial sums are added). The request decides the op's candidate
+  /// on the axis when propagation visits it, over every other evidence, as
+  /// an explicitly tiled result does; operands are sliced or resharded to
+  /// suit. Fails (with a diagnostic) for an op without a rule, an unknown or
+  /// manual axis, a factor that cannot be looped over (isLoopableFactor),
+  /// sizes the axis does not divide, or an op that already loops over,
+  /// requests or is atomic on the axis.
+  mlir::LogicalResult tileOp(mlir::Operation *op, int64_t factor,
+                             llvm::StringRef axis);
+  /// atomic<op, axis>: `op` never loops over `axis`; it computes its whole
+  /// result on every device while its operands and results may stay tiled
+  /// around it (gathered before it, sliced after it by their consumers).
+  /// Fails for an op without a rule, an unknown axis, or an op that loops
+  /// over or requests the axis.
+  mlir::LogicalResult atomicOp(mlir::Operation *op, llvm::StringRef axis);
+
   /// Propagates tilings to a fixed point.
   PropagationStats propagate();
 
@@ -139,6 +157,10 @@ public:
   llvm::ArrayRef<std::string> getAtomicAxes(mlir::Value value);
   /// The loop nest of `op` (empty for ops without a rule).
   llvm::ArrayRef<AxisFactor> getLoopNest(mlir::Operation *op);
+  /// The loops tileOp asked `op` for, and the axes atomicOp keeps it
+  /// whole on.
+  llvm::ArrayRef<AxisFactor> getRequestedLoops(mlir::Operation *op);
+  llvm::ArrayRef<std::string> getAtomicOpAxes(mlir::Operation *op);
   /// The rule of `op`, or null when the op is opaque to partitioning.
   const ShardingRule *getRule(mlir::Operation *op);
   /// The tied classes of the function's loops and conditionals.
@@ -163,7 +185,8 @@ public:
   //===- Persistence ------------------------------------------------------===//
 
   /// Stores the state as discardable attributes (`partir.tiling`,
-  /// `partir.atomic` on arguments and ops, `partir.loops` on ops,
+  /// `partir.atomic` on arguments and ops, `partir.loops`,
+  /// `partir.op_tiles` and `partir.op_atomic` on ops,
   /// `partir.edge_loops` on loops and conditionals, one list per result) so
   /// that tactic passes can be chained in a pipeline.
   void save();
@@ -198,6 +221,9 @@ private:
     /// sliced so; outputs: produced so).
     llvm::SmallVector<AxisDim> manualLevels;
     bool manualOnInputs = false;
+    /// Loops asked for by tileOp, and axes kept by atomicOp.
+    llvm::SmallVector<AxisFactor> requested;
+    llvm::SmallVector<std::string> atomicAxes;
   };
   struct ValueInfo {
     llvm::SmallVector<AxisDim> tiling; ///< explicit tilings
@@ -242,12 +268,13 @@ private:
                         llvm::ArrayRef<AxisDim> tiling, size_t l) const;
   /// One node per tied class, ordered where its region op is; `fixed`
   /// gives the manual axes each region op's body runs per device on.
-  void addEdges(
-      const llvm::DenseMap<mlir::Operation *, unsigned> &regionOrder,
-      const llvm::DenseMap<mlir::Operation *, llvm::SmallVector<std::string>>
-          &fixed);
+  void addEdges(const llvm::DenseMap<mlir::Operation *, unsigned> &regionOrder,
+                const llvm::DenseMap<mlir::Operation *,
+                                     llvm::SmallVector<std::string>> &fixed);
   void saveEdges(mlir::Builder &b);
   mlir::LogicalResult loadEdges(mlir::Operation *op);
+  /// Reads the tileOp requests and atomicOp axes save() stored on `op`.
+  mlir::LogicalResult loadOpActions(mlir::Operation *op);
   mlir::LogicalResult loadNest(mlir::Attribute attr, const ShardingRule &rule,
                                llvm::SmallVectorImpl<AxisFactor> &nest);
 

@@ -13,8 +13,7 @@ struct PartirManualPartitionPass
   using PartirManualPartitionPassBase::PartirManualPartitionPassBase;
 
   /// Parses `selector=spec;...`.
-  mlir::LogicalResult parseTactic(mlir::ModuleOp module,
-                                  ManualTactic &tactic) {
+  mlir::LogicalResult parseTactic(mlir::ModuleOp module, ManualTactic &tactic) {
     tactic.name = tacticName;
     tactic.axis = axis;
     if (axis.empty())
@@ -30,8 +29,8 @@ struct PartirManualPartitionPass
       if (selector.trim().empty() || mlir::failed(spec))
         return module.emitError("invalid input '")
                << entry
-               << "': expected selector=DIM, selector=first_divisible or "
-                  "selector=replicated";
+               << "': expected selector=DIM, selector=first_divisible, "
+                  "selector=replicated, #N=operandO:D or #N=whole_op";
       tactic.inputs.push_back({selector.trim().str(), *spec});
     }
     return mlir::success();

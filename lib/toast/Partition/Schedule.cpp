@@ -30,9 +30,38 @@ FailureOr<InputSpec> parseInputSpec(StringRef value) {
     spec.kind = InputSpec::Kind::Replicated;
     return spec;
   }
+  if (value == "whole_op") {
+    spec.kind = InputSpec::Kind::WholeOp;
+    return spec;
+  }
+  if (value.consume_front("operand")) {
+    auto [operand, dim] = value.split(':');
+    spec.kind = InputSpec::Kind::OperandDim;
+    if (operand.getAsInteger(10, spec.operand) || spec.operand < 0 ||
+        dim.getAsInteger(10, spec.dim) || spec.dim < 0)
+      return failure();
+    return spec;
+  }
   if (value.getAsInteger(10, spec.dim) || spec.dim < 0)
     return failure();
   return spec;
+}
+
+std::string printInputSpec(const InputSpec &spec) {
+  switch (spec.kind) {
+  case InputSpec::Kind::Dim:
+    return std::to_string(spec.dim);
+  case InputSpec::Kind::FirstDivisible:
+    return "first_divisible";
+  case InputSpec::Kind::Replicated:
+    return "replicated";
+  case InputSpec::Kind::OperandDim:
+    return "operand" + std::to_string(spec.operand) + ":" +
+           std::to_string(spec.dim);
+  case InputSpec::Kind::WholeOp:
+    return "whole_op";
+  }
+  llvm_unreachable("unknown input spec kind");
 }
 
 /// Axis names of the "mesh" object in the order the text gives them
@@ -266,8 +295,14 @@ FailureOr<Schedule> parseSchedule(StringRef json, std::string &error) {
       FailureOr<InputSpec> parsedSpec = parseInputSpec(text);
       if (text.empty() || failed(parsedSpec))
         return fail(path + ".inputs." + selector +
-                    ": expected a dimension, \"first_divisible\" or "
-                    "\"replicated\"");
+                    ": expected a dimension, \"first_divisible\", "
+                    "\"replicated\", \"operandO:D\" or \"whole_op\"");
+      bool onOp = parsedSpec->kind == InputSpec::Kind::OperandDim ||
+                  parsedSpec->kind == InputSpec::Kind::WholeOp;
+      if (onOp && (!StringRef(selector).starts_with("#") ||
+                   StringRef(selector).contains('.')))
+        return fail(path + ".inputs." + selector + ": \"" + text +
+                    "\" acts on an op: select it by position, \"#N\"");
       manual.inputs.push_back({selector, *parsedSpec});
     }
     schedule.tactics.push_back(std::move(manual));
@@ -346,9 +381,9 @@ SmallVector<Operation *> numberedOps(func::FuncOp func) {
   return ops;
 }
 
-/// The value `#N` (result 0 of op N, numberedOps order) or `#N.R`.
-static FailureOr<Value> selectOpResult(func::FuncOp func, StringRef selector,
-                                       StringRef tacticName) {
+/// Op N of `#N` or `#N.R` (numberedOps order) and R (0 for `#N`).
+static FailureOr<std::pair<Operation *, unsigned>>
+selectNumberedOp(func::FuncOp func, StringRef selector, StringRef tacticName) {
   StringRef opText = selector.drop_front(), resultText = "0";
   std::tie(opText, resultText) = opText.split('.');
   unsigned opIndex, result = 0;
@@ -365,10 +400,21 @@ static FailureOr<Value> selectOpResult(func::FuncOp func, StringRef selector,
   if (opIndex >= ops.size())
     return fail() << "is out of range (@" << func.getSymName() << " has "
                   << ops.size() << " ops)";
-  Operation *op = ops[opIndex];
+  return std::make_pair(ops[opIndex], result);
+}
+
+/// The value `#N` (result 0 of op N, numberedOps order) or `#N.R`.
+static FailureOr<Value> selectOpResult(func::FuncOp func, StringRef selector,
+                                       StringRef tacticName) {
+  auto selected = selectNumberedOp(func, selector, tacticName);
+  if (failed(selected))
+    return failure();
+  auto [op, result] = *selected;
   if (result >= op->getNumResults())
-    return fail() << "selects result " << result << " of '" << op->getName()
-                  << "', which has " << op->getNumResults() << " results";
+    return func.emitError()
+           << "tactic '" << tacticName << "': selector '" << selector
+           << "' selects result " << result << " of '" << op->getName()
+           << "', which has " << op->getNumResults() << " results";
   return op->getResult(result);
 }
 
@@ -455,6 +501,48 @@ static std::optional<int64_t> firstDivisibleDim(ShardingState &state,
   return std::nullopt;
 }
 
+/// Applies an OperandDim or WholeOp spec to the op `selector` (`#N`)
+/// names.
+static LogicalResult applyOpSpec(ShardingState &state,
+                                 const ManualTactic &tactic, StringRef selector,
+                                 const InputSpec &spec) {
+  func::FuncOp func = state.getFunction();
+  if (!selector.starts_with("#") || selector.contains('.'))
+    return func.emitError()
+           << "tactic '" << tactic.name << "': \"" << printInputSpec(spec)
+           << "\" acts on an op: select it by position, \"#N\" (not '"
+           << selector << "')";
+  auto selected = selectNumberedOp(func, selector, tactic.name);
+  if (failed(selected))
+    return failure();
+  Operation *op = selected->first;
+  if (spec.kind == InputSpec::Kind::WholeOp)
+    return state.atomicOp(op, tactic.axis);
+  auto fail = [&]() -> InFlightDiagnostic {
+    return func.emitError() << "tactic '" << tactic.name << "': selector '"
+                            << selector << "' (" << op->getName() << "): ";
+  };
+  const ShardingRule *rule = state.getRule(op);
+  if (!rule)
+    return fail() << "the op has no sharding rule, so it cannot loop";
+  if (spec.operand >= op->getNumOperands())
+    return fail() << "operand " << spec.operand << " is out of range (the op "
+                  << "has " << op->getNumOperands() << " operands)";
+  auto type =
+      dyn_cast<RankedTensorType>(op->getOperand(spec.operand).getType());
+  if (!type || spec.dim >= type.getRank())
+    return fail() << "dimension " << spec.dim << " is out of range for operand "
+                  << spec.operand << " of type "
+                  << op->getOperand(spec.operand).getType();
+  SmallVector<int64_t, 2> factors =
+      rule->getDimFactors(/*isResult=*/false, spec.operand, spec.dim);
+  int64_t factor = factors.empty() ? kNoFactor : factors.front();
+  if (factor == kNoFactor)
+    return fail() << "dimension " << spec.dim << " of operand " << spec.operand
+                  << " maps no factor of the op's rule";
+  return state.tileOp(op, factor, tactic.axis);
+}
+
 FailureOr<TacticReport> applyManualTactic(ShardingState &state,
                                           const ManualTactic &tactic) {
   func::FuncOp func = state.getFunction();
@@ -465,6 +553,13 @@ FailureOr<TacticReport> applyManualTactic(ShardingState &state,
   TacticReport report;
   report.name = tactic.name;
   for (auto &[selector, spec] : tactic.inputs) {
+    if (spec.kind == InputSpec::Kind::OperandDim ||
+        spec.kind == InputSpec::Kind::WholeOp) {
+      if (failed(applyOpSpec(state, tactic, selector, spec)))
+        return failure();
+      ++report.actions;
+      continue;
+    }
     FailureOr<SmallVector<Value>> values =
         selectValues(func, selector, tactic.name);
     if (failed(values))
@@ -480,6 +575,12 @@ FailureOr<TacticReport> applyManualTactic(ShardingState &state,
         ++report.actions;
         continue;
       }
+      // A value already tiled on the axis along the dimension asked for
+      // (e.g. deep tiling adopted its consumers' slicing) is left as it is.
+      if (spec.kind == InputSpec::Kind::Dim &&
+          llvm::is_contained(state.getTiling(value),
+                             AxisDim{tactic.axis, spec.dim}))
+        continue;
       int64_t dim = spec.dim;
       if (spec.kind == InputSpec::Kind::FirstDivisible) {
         std::optional<int64_t> found =

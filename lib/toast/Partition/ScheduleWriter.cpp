@@ -50,7 +50,7 @@ Schedule scheduleFromState(ShardingState &state, ArrayRef<ValueTiling> extra) {
   auto addExtra = [&](ManualTactic &tactic, size_t level, bool keep) {
     for (const ValueTiling &tiling : extra)
       if (tiling.axis == tactic.axis && tiling.level == level &&
-          (tiling.spec.kind == InputSpec::Kind::Replicated) == keep)
+          tiling.keepsWhole() == keep)
         tactic.inputs.push_back({tiling.selector, tiling.spec});
   };
   // Axes kept whole first, so that no tiling propagates onto them.
@@ -101,10 +101,10 @@ std::string printScheduleJson(const Schedule &schedule) {
           json.attribute("axis", tactic.axis);
           json.attributeObject("inputs", [&] {
             for (auto &[selector, spec] : tactic.inputs) {
-              if (spec.kind == InputSpec::Kind::Replicated)
-                json.attribute(selector, "replicated");
-              else
+              if (spec.kind == InputSpec::Kind::Dim)
                 json.attribute(selector, spec.dim);
+              else
+                json.attribute(selector, printInputSpec(spec));
             }
           });
         });

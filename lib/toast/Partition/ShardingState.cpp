@@ -15,6 +15,8 @@ static constexpr StringLiteral kLoopsAttr = "partir.loops";
 static constexpr StringLiteral kResultTilingsAttr = "partir.result_tilings";
 static constexpr StringLiteral kResultAtomicAttr = "partir.result_atomic";
 static constexpr StringLiteral kEdgeLoopsAttr = "partir.edge_loops";
+static constexpr StringLiteral kOpTilesAttr = "partir.op_tiles";
+static constexpr StringLiteral kOpAtomicAttr = "partir.op_atomic";
 
 /// Whether an op's regions are scalar computations (reduce bodies,
 /// comparators) that stay valid when the op runs on tiles. Ops whose regions
@@ -527,6 +529,10 @@ std::optional<int64_t> ShardingState::candidateFactor(NodeInfo &node,
         candidates.push_back(factor);
     }
   };
+  // A loop the op was asked for (tileOp) decides before anything else.
+  for (const AxisFactor &request : node.requested)
+    if (request.axis == axis)
+      return request.factor;
   // An intermediate value tiled explicitly on the axis (a tile action on
   // an op's result, e.g. a schedule's `#N` selector), among the node's
   // results or operands, decides over what propagation derived: as with
@@ -594,6 +600,7 @@ bool ShardingState::visit(NodeInfo &node, PropagationStats &stats) {
     for (StringAttr axisAttr : mesh.getNames()) {
       StringRef axis = axisAttr.getValue();
       if (isFixed(node.fixedAxes, axis) ||
+          llvm::is_contained(node.atomicAxes, axis) ||
           llvm::any_of(node.nest,
                        [&](const AxisFactor &l) { return l.axis == axis; }))
         continue;
@@ -659,6 +666,89 @@ bool ShardingState::isLoopableFactor(Operation *op, int64_t factor) {
   FactorKind kind = info->rule.factors[factor].kind;
   return kind == FactorKind::Parallel ||
          (kind == FactorKind::Reduction && combinesBySum(op));
+}
+
+//===----------------------------------------------------------------------===//
+// Actions on ops
+//===----------------------------------------------------------------------===//
+
+/// Whether `nest` (or a list of requests) has a level on `axis`.
+static bool hasAxis(ArrayRef<AxisFactor> nest, StringRef axis) {
+  return llvm::any_of(nest,
+                      [&](const AxisFactor &l) { return l.axis == axis; });
+}
+
+LogicalResult ShardingState::tileOp(Operation *op, int64_t factor,
+                                    StringRef axis) {
+  NodeInfo *info = getInfo(op);
+  auto fail = [&]() {
+    return op->emitError() << "tile: op '" << op->getName() << "' ";
+  };
+  if (!info)
+    return fail() << "has no sharding rule (it is opaque to partitioning)";
+  std::optional<int64_t> size = mesh.getAxisSize(axis);
+  if (!size)
+    return fail() << "cannot loop over axis \"" << axis
+                  << "\": it is not in the mesh " << mesh;
+  if (isFixed(info->fixedAxes, axis))
+    return fail() << "is in a shard_map body that is manual on axis \"" << axis
+                  << "\"";
+  int64_t numFactors = info->rule.getNumFactors();
+  if (factor < 0 || factor >= numFactors)
+    return fail() << "has no factor " << factor << " (its rule has "
+                  << numFactors << ")";
+  if (!isLoopableFactor(op, factor))
+    return fail() << "cannot loop over factor " << factor
+                  << (info->rule.factors[factor].kind == FactorKind::Reduction
+                          ? ": its partial results cannot be added"
+                          : ": the factor is not tileable");
+  // A loop the op already has is satisfied.
+  if (llvm::any_of(info->nest, [&](const AxisFactor &l) {
+        return l.axis == axis && l.factor == factor;
+      }))
+    return success();
+  if (hasAxis(info->nest, axis) || hasAxis(info->requested, axis))
+    return fail() << "already loops over axis \"" << axis << "\"";
+  if (llvm::is_contained(info->atomicAxes, axis))
+    return fail() << "is atomic on axis \"" << axis << "\"";
+  int64_t tiles = *size * tilesOf(info->nest, factor, *this) *
+                  tilesOf(info->requested, factor, *this);
+  int64_t factorSize = info->rule.factors[factor].size;
+  if (factorSize % tiles != 0)
+    return fail() << "cannot loop over factor " << factor << " of size "
+                  << factorSize << " in " << tiles << " tiles (axis \"" << axis
+                  << "\" has size " << *size << ")";
+  info->requested.push_back({axis.str(), factor});
+  enqueue(NodePort{info, 0});
+  return success();
+}
+
+LogicalResult ShardingState::atomicOp(Operation *op, StringRef axis) {
+  NodeInfo *info = getInfo(op);
+  if (!info)
+    return op->emitError() << "atomic: op '" << op->getName()
+                           << "' has no sharding rule (it is opaque to "
+                              "partitioning and never loops)";
+  if (!mesh.getAxisSize(axis))
+    return op->emitError() << "atomic: axis \"" << axis
+                           << "\" is not in the mesh " << mesh;
+  if (hasAxis(info->nest, axis) || hasAxis(info->requested, axis))
+    return op->emitError() << "atomic: op '" << op->getName()
+                           << "' already loops over axis \"" << axis << "\"";
+  if (!llvm::is_contained(info->atomicAxes, axis))
+    info->atomicAxes.push_back(axis.str());
+  return success();
+}
+
+ArrayRef<AxisFactor> ShardingState::getRequestedLoops(Operation *op) {
+  NodeInfo *info = getInfo(op);
+  return info ? ArrayRef<AxisFactor>(info->requested) : ArrayRef<AxisFactor>();
+}
+
+ArrayRef<std::string> ShardingState::getAtomicOpAxes(Operation *op) {
+  NodeInfo *info = getInfo(op);
+  return info ? ArrayRef<std::string>(info->atomicAxes)
+              : ArrayRef<std::string>();
 }
 
 /// Checks `nest` against `rule` for ShardingState::setLoopNest and
@@ -792,8 +882,8 @@ void ShardingState::clearSavedState(func::FuncOp func) {
     func.removeArgAttr(i, kAtomicAttr);
   }
   func.walk([](Operation *op) {
-    for (StringRef name :
-         {kLoopsAttr, kResultTilingsAttr, kResultAtomicAttr, kEdgeLoopsAttr})
+    for (StringRef name : {kLoopsAttr, kResultTilingsAttr, kResultAtomicAttr,
+                           kEdgeLoopsAttr, kOpTilesAttr, kOpAtomicAttr})
       op->removeAttr(name);
   });
 }
@@ -814,8 +904,14 @@ void ShardingState::save() {
               [&](Operation *op, const Scope &) { program.push_back(op); });
   for (Operation *opPtr : program) {
     Operation &op = *opPtr;
-    if (NodeInfo *info = getInfo(&op); info && !info->nest.empty())
-      op.setAttr(kLoopsAttr, nestAttr(b, info->nest));
+    if (NodeInfo *info = getInfo(&op)) {
+      if (!info->nest.empty())
+        op.setAttr(kLoopsAttr, nestAttr(b, info->nest));
+      if (!info->requested.empty())
+        op.setAttr(kOpTilesAttr, nestAttr(b, info->requested));
+      if (!info->atomicAxes.empty())
+        op.setAttr(kOpAtomicAttr, stringsAttr(b, info->atomicAxes));
+    }
     bool anyTiling = false, anyAtomic = false;
     SmallVector<Attribute> tilings, atomics;
     for (Value result : op.getResults()) {
@@ -920,6 +1016,29 @@ LogicalResult ShardingState::loadEdges(Operation *op) {
   return success();
 }
 
+LogicalResult ShardingState::loadOpActions(Operation *op) {
+  Attribute tiles = op->getAttr(kOpTilesAttr);
+  Attribute atomics = op->getAttr(kOpAtomicAttr);
+  NodeInfo *info = getInfo(op);
+  if ((tiles || atomics) && !info)
+    return op->emitError() << "unexpected " << kOpTilesAttr << " or "
+                           << kOpAtomicAttr << " on an op without a rule";
+  if (tiles) {
+    // Requests were checked when made; a satisfied one is in the nest.
+    if (failed(loadNest(tiles, info->rule, info->requested)))
+      return op->emitError() << "malformed " << kOpTilesAttr << " " << tiles;
+  }
+  if (atomics) {
+    auto axes = parseStrings(atomics);
+    if (failed(axes))
+      return op->emitError() << "malformed " << kOpAtomicAttr << " " << atomics;
+    for (const std::string &axis : *axes)
+      if (failed(atomicOp(op, axis)))
+        return failure();
+  }
+  return success();
+}
+
 LogicalResult ShardingState::load() {
   auto loadValue = [&](Value value, Attribute tiling, Attribute atomicAxes,
                        Location loc) -> LogicalResult {
@@ -965,6 +1084,8 @@ LogicalResult ShardingState::load() {
         return op.emitError()
                << "malformed or unexpected " << kLoopsAttr << " " << loops;
     }
+    if (failed(loadOpActions(&op)))
+      return failure();
     if (failed(loadEdges(&op)))
       return failure();
     auto tilings = op.getAttrOfType<ArrayAttr>(kResultTilingsAttr);
