@@ -433,13 +433,22 @@ unsigned envUnsigned(const char *name, unsigned fallback) {
 
 /// The initial state and random legal states (up to 1, 2, 4, 8 actions)
 /// for several seeds agree within `bound`; prints the worst error.
-void expectRandomStatesAgree(AgreementChecker &checker, double bound = 0.01) {
+/// `extraSeeds` are checked too when TOAST_AGREEMENT_SEEDS stops short of
+/// them (regressions found with more seeds).
+void expectRandomStatesAgree(AgreementChecker &checker, double bound = 0.01,
+                             ArrayRef<unsigned> extraSeeds = {}) {
   ASSERT_TRUE(checker.env) << checker.spec;
   EXPECT_GT(checker.env->getNumActions(), 0u) << checker.spec;
-  unsigned seeds = envUnsigned("TOAST_AGREEMENT_SEEDS", 3);
+  unsigned numSeeds = envUnsigned("TOAST_AGREEMENT_SEEDS", 3);
+  std::vector<unsigned> seeds;
+  for (unsigned seed = 1; seed <= numSeeds; ++seed)
+    seeds.push_back(seed);
+  for (unsigned seed : extraSeeds)
+    if (seed > numSeeds)
+      seeds.push_back(seed);
   double worst = checker.check(checker.env->getInitialState(), "initial");
   unsigned states = 1;
-  for (unsigned seed = 1; seed <= seeds; ++seed) {
+  for (unsigned seed : seeds) {
     std::mt19937 rng(seed);
     for (unsigned steps : {1u, 2u, 4u, 8u}) {
       SearchState state = checker.randomState(rng, steps);
@@ -587,12 +596,16 @@ module @slice_update {
 }
 )mlir";
 
+/// Seed 6 shards the activation's batch and feature dimensions and the
+/// weight's columns: the activation's tiling loop fuses into the dot's
+/// batch loop, so its gather comes before the weight's slice in the dot's
+/// column loop (Evaluation::emitInputs; the peak, 1 KiB apart, sits there).
 TEST_F(ShardingSpaceTest, SliceViewsAndInPlaceUpdatesAgree) {
   for (partir::MeshAttr m :
        {mesh({{"B", 2}, {"M", 2}}), mesh({{"B", 4}, {"M", 2}})}) {
     AgreementChecker checker(
         "slice-update", parseSourceString<ModuleOp>(kSliceUpdate, &ctx), m);
-    expectRandomStatesAgree(checker);
+    expectRandomStatesAgree(checker, 0.01, {6});
   }
 }
 

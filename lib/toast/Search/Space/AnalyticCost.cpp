@@ -195,28 +195,11 @@ void Evaluation::emitOp(unsigned i) {
   const ProgramOp &p = prog.ops[i];
   if (p.dead || p.constant)
     return;
-  // Slice-position ops in operand order, then gather copies the op reads
-  // directly (the optimizer inserts those right before their reader).
   llvm::SmallVector<int, 4> inputs(p.operands.size(), -1);
-  int64_t firstInputBytes = -1;
   currentUser = i;
   if (p.isReturn)
     returnedTiling.assign(p.operands.size(), {});
-  for (bool copies : {false, true})
-    for (auto [k, v] : llvm::enumerate(p.operands)) {
-      if (v < 0 || p.operandUses[k] < 0)
-        continue;
-      const UsePlan &use = usePlans[p.operandUses[k]];
-      // A masked operand's gather copy is read by its mask.
-      bool masked = !maskedLevels(i, k).empty();
-      if ((use.readerIsUser && !use.gatherAtDef && !masked) != copies)
-        continue;
-      inputs[k] = masked ? emitMaskedUse(i, k) : emitUse(v, p.operandUses[k]);
-      if (k == 0)
-        firstInputBytes = bytesOf(v, useTiling);
-      if (p.isReturn)
-        returnedTiling[k] = useTiling;
-    }
+  int64_t firstInputBytes = emitInputs(i, inputs);
   if (p.isReturn) {
     returned = inputs;
     returnOp = i;
@@ -298,6 +281,73 @@ void Evaluation::emitOp(unsigned i) {
   currentUser = -1;
   for (auto [r, source] : llvm::zip_equal(p.results, sources))
     emitValue(r, source);
+}
+
+/// The innermost level of op i's nest that slices operand k, -1 if none:
+/// lowering merges the slices of a use into its innermost one.
+int Evaluation::lastSlicingLevel(unsigned i, unsigned k) const {
+  const ProgramOp &p = prog.ops[i];
+  int last = -1;
+  for (auto [level, entry] : llvm::enumerate(nests[i]))
+    if (p.operandDim(k, entry.second) >= 0)
+      last = static_cast<int>(level);
+  return last;
+}
+
+/// Emits what op i reads, in the lowered program's order, into `inputs`;
+/// returns the bytes of the first operand as read. The reader's slices sit
+/// in the bodies of its loop levels, each body starting with the loops
+/// fused into it: an argument's tiling loop fused at a level leaves its
+/// gather before the slices of that level and deeper (MaterializeCore
+/// splices the fused body first). Gather copies the op reads directly come
+/// last: the optimizer inserts those right before their reader.
+int64_t Evaluation::emitInputs(unsigned i, llvm::MutableArrayRef<int> inputs) {
+  const ProgramOp &p = prog.ops[i];
+  int64_t firstInputBytes = -1;
+  // Fused arguments' gathers by level, then slice-position uses (operand
+  // order), then copies.
+  llvm::SmallVector<std::pair<int, unsigned>, 2> fused;
+  llvm::SmallVector<unsigned, 4> slices, copies;
+  for (auto [k, v] : llvm::enumerate(p.operands)) {
+    if (v < 0 || p.operandUses[k] < 0)
+      continue;
+    const UsePlan &use = usePlans[p.operandUses[k]];
+    // A masked operand's gather copy is read by its mask.
+    bool masked = !maskedLevels(i, k).empty();
+    if (!use.readerIsUser || use.gatherAtDef || masked)
+      slices.push_back(k);
+    else if (use.fusedLevel >= 0)
+      fused.push_back({use.fusedLevel, k});
+    else
+      copies.push_back(k);
+  }
+  llvm::stable_sort(fused, llvm::less_first());
+  auto *nextFused = fused.begin();
+  for (unsigned k : slices) {
+    int level = fused.empty() ? -1 : lastSlicingLevel(i, k);
+    for (; nextFused != fused.end() && nextFused->first <= level; ++nextFused)
+      emitInput(i, nextFused->second, inputs, firstInputBytes);
+    emitInput(i, k, inputs, firstInputBytes);
+  }
+  for (; nextFused != fused.end(); ++nextFused)
+    emitInput(i, nextFused->second, inputs, firstInputBytes);
+  for (unsigned k : copies)
+    emitInput(i, k, inputs, firstInputBytes);
+  return firstInputBytes;
+}
+
+/// Emits what op i reads of operand k into inputs[k].
+void Evaluation::emitInput(unsigned i, unsigned k,
+                           llvm::MutableArrayRef<int> inputs,
+                           int64_t &firstInputBytes) {
+  const ProgramOp &p = prog.ops[i];
+  unsigned v = p.operands[k];
+  bool masked = !maskedLevels(i, k).empty();
+  inputs[k] = masked ? emitMaskedUse(i, k) : emitUse(v, p.operandUses[k]);
+  if (k == 0)
+    firstInputBytes = bytesOf(v, useTiling);
+  if (p.isReturn)
+    returnedTiling[k] = useTiling;
 }
 
 /// Whether `use` reads the local result through one all_slice and nothing

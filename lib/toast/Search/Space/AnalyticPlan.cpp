@@ -359,6 +359,7 @@ void Evaluation::resetUse(UsePlan &use) {
   use.startBuffer = -1;
   use.gatherLevel.reset();
   use.argSlice = use.gatherAtDef = use.readerIsUser = false;
+  use.fusedLevel = -1;
   use.ops.clear();
   if (!use.argDims.empty())
     use.argDims.clear();
@@ -419,12 +420,15 @@ void Evaluation::planValue(unsigned value) {
       !plan.gathers.empty()) {
     auto [axis, dim] = plan.gathers.front();
     const ProgramOp &reader = prog.ops[v.uses[0].first];
-    for (auto [readerAxis, factor] : nests[v.uses[0].first]) {
+    for (auto [level, entry] : llvm::enumerate(nests[v.uses[0].first])) {
+      auto [readerAxis, factor] = entry;
       int readerDim = reader.operandDim(v.uses[0].second, factor);
       if (readerDim < 0)
         continue;
-      if (readerAxis == axis && static_cast<unsigned>(readerDim) == dim)
+      if (readerAxis == axis && static_cast<unsigned>(readerDim) == dim) {
         usePlans[v.firstUse].gatherAtDef = false;
+        usePlans[v.firstUse].fusedLevel = static_cast<int>(level);
+      }
       break;
     }
   }

@@ -153,6 +153,10 @@ struct UsePlan {
   /// ops is one gather the user op reads directly (no slice left): its
   /// copy goes right before the user, after the other operands' slices.
   bool readerIsUser = false;
+  /// The reader's loop level into whose body the argument's tiling loop
+  /// fused (-1: none): the gather left of it runs there, before the
+  /// reader's slices of that level and deeper.
+  int fusedLevel = -1;
   llvm::SmallVector<Step, 1> ops;
   DimAxes argDims;
 };
@@ -280,6 +284,10 @@ private:
   void emitValue(unsigned value, int source);
   int emitUse(unsigned value, unsigned useId);
   void emitOp(unsigned i);
+  int64_t emitInputs(unsigned i, llvm::MutableArrayRef<int> inputs);
+  void emitInput(unsigned i, unsigned k, llvm::MutableArrayRef<int> inputs,
+                 int64_t &firstInputBytes);
+  int lastSlicingLevel(unsigned i, unsigned k) const;
   llvm::SmallVector<int, 1> newCarries(const ProgramOp &p);
   void tieCarries(const ProgramOp &p, llvm::ArrayRef<int> carries,
                   llvm::ArrayRef<int> inputs, llvm::ArrayRef<int> results);
