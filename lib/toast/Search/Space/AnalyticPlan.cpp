@@ -271,16 +271,27 @@ UsePlan Evaluation::planUse(unsigned value, const DimAxes &slicing,
       auto [axis, dim] = plan.gathers[k];
       AxisList first = s[dim] & 0xff;
       if (first != AxisList(axis + 1)) {
-        // The slice moves this gather's axis to another dimension.
+        // The slice moves the axes of this gather, or of a run of outer
+        // gathers of one dimension, to another dimension; the inner
+        // gathers stay before the all_to_all.
         int sd = onlyDim(s);
-        if (sd >= 0 && sd != static_cast<int>(dim) &&
-            s[sd] == AxisList(axis + 1) &&
-            !isPaddedAllToAll(value, dim, sd, s[sd])) {
-          a2a = Step{StepKind::AllToAll, DimAxes(s.size(), 0),
-                     static_cast<int>(dim), sd};
-          a2a->dims[dim] = a2a->dims[sd] = s[sd];
-          s[sd] = 0;
-          ++k;
+        if (sd >= 0 && sd != static_cast<int>(dim)) {
+          AxisList run = 0;
+          size_t j = k;
+          while (j < plan.gathers.size() && plan.gathers[j].second == dim &&
+                 run != s[sd])
+            run = listAppend(run, plan.gathers[j++].first);
+          // A run of every gather is the all_to_all of the whole gather
+          // (below).
+          bool inner = j == k + 1 || j < plan.gathers.size();
+          if (run == s[sd] && inner &&
+              !isPaddedAllToAll(value, dim, sd, s[sd])) {
+            a2a = Step{StepKind::AllToAll, DimAxes(s.size(), 0),
+                       static_cast<int>(dim), sd};
+            a2a->dims[dim] = a2a->dims[sd] = s[sd];
+            s[sd] = 0;
+            k = j;
+          }
         }
         break;
       }
