@@ -279,6 +279,18 @@ argumentFreeSignature(const NamedDimensionAnalysis &nda, unsigned color) {
   return signature;
 }
 
+/// The colors of every name of entry argument `arg`: its dims, then the
+/// parts of its split dims (grouped arguments are split alike).
+static SmallVector<unsigned> argumentColors(const NamedDimensionAnalysis &nda,
+                                            unsigned arg) {
+  SmallVector<unsigned> colors;
+  int site = nda.getDefSite(nda.getEntry().getArgument(arg));
+  if (site >= 0)
+    for (unsigned n : nda.getSiteNames(site))
+      colors.push_back(nda.getColorOfName(n));
+  return colors;
+}
+
 /// The role of each color among the entry's arguments: the (argument
 /// group, dim) pairs of the argument names it holds. Within a mirrored
 /// family, colors of one role are the same dim of the same layer position
@@ -287,18 +299,10 @@ static std::vector<std::set<std::pair<unsigned, unsigned>>>
 argumentRoles(const NamedDimensionAnalysis &nda) {
   std::vector<std::set<std::pair<unsigned, unsigned>>> roles(
       nda.getNumColors());
-  func::FuncOp entry = nda.getEntry();
-  if (!entry)
-    return roles;
   for (auto [g, group] : llvm::enumerate(nda.getArgumentGroups()))
-    for (unsigned arg : group) {
-      int site = nda.getDefSite(entry.getArgument(arg));
-      if (site < 0)
-        continue;
-      for (auto [d, n] : llvm::enumerate(nda.getSiteNames(site)))
-        roles[nda.getColorOfName(n)].insert(
-            {static_cast<unsigned>(g), static_cast<unsigned>(d)});
-    }
+    for (unsigned arg : group)
+      for (auto [d, c] : llvm::enumerate(argumentColors(nda, arg)))
+        roles[c].insert({static_cast<unsigned>(g), static_cast<unsigned>(d)});
   return roles;
 }
 
@@ -313,23 +317,12 @@ static std::vector<unsigned> buildFamilies(const NamedDimensionAnalysis &nda,
     return c;
   };
   if (mirror) {
-    func::FuncOp entry = nda.getEntry();
-    // The colors of every name of an argument: its dims, then the parts of
-    // its split dims (grouped arguments are split alike).
-    auto argColors = [&](unsigned arg) {
-      SmallVector<unsigned> colors;
-      int site = nda.getDefSite(entry.getArgument(arg));
-      if (site >= 0)
-        for (unsigned n : nda.getSiteNames(site))
-          colors.push_back(nda.getColorOfName(n));
-      return colors;
-    };
     for (const auto &group : nda.getArgumentGroups()) {
       if (group.size() < 2)
         continue;
-      SmallVector<unsigned> first = argColors(group[0]);
+      SmallVector<unsigned> first = argumentColors(nda, group[0]);
       for (unsigned arg : llvm::drop_begin(group)) {
-        SmallVector<unsigned> colors = argColors(arg);
+        SmallVector<unsigned> colors = argumentColors(nda, arg);
         for (size_t d = 0; d < std::min(first.size(), colors.size()); ++d) {
           unsigned a = find(first[d]), b = find(colors[d]);
           if (a != b)
