@@ -88,3 +88,74 @@ func.func @nested(%v: tensor<4x8xf32>) -> tensor<4x8xf32> {
   }
   return %0#1 : tensor<4x8xf32>
 }
+
+// A decode loop as JAX's generate writes it: the counter starts at `7 + 1`
+// and the loop goes on while `!(i == 20 || all(done))`. The counted term
+// bounds it to 12 iterations; the other term may end it sooner, so 12 is a
+// maximum.
+// CHECK-LABEL: func.func @early_exit(
+func.func @early_exit(%done: tensor<1xi1>, %v: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %c7 = stablehlo.constant dense<7> : tensor<i32>
+  %c1 = stablehlo.constant dense<1> : tensor<i32>
+  %start = stablehlo.add %c7, %c1 : tensor<i32>
+  // CHECK: stablehlo.while{{.*}}trips<=12"
+  %0:3 = stablehlo.while(%i = %start, %d = %done, %x = %v) : tensor<i32>, tensor<1xi1>, tensor<4x8xf32>
+   cond {
+    %n = stablehlo.constant dense<20> : tensor<i32>
+    %last = stablehlo.compare EQ, %i, %n, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    %true = stablehlo.constant dense<true> : tensor<i1>
+    %all = stablehlo.reduce(%d init: %true) applies stablehlo.and across dimensions = [0] : (tensor<1xi1>, tensor<i1>) -> tensor<i1>
+    %false = stablehlo.constant dense<false> : tensor<i1>
+    %isLast = stablehlo.compare NE, %last, %false, UNSIGNED : (tensor<i1>, tensor<i1>) -> tensor<i1>
+    %stop = stablehlo.or %isLast, %all : tensor<i1>
+    %go = stablehlo.not %stop : tensor<i1>
+    stablehlo.return %go : tensor<i1>
+  } do {
+    %one = stablehlo.constant dense<1> : tensor<i32>
+    %next = stablehlo.add %i, %one : tensor<i32>
+    stablehlo.return %next, %d, %x : tensor<i32>, tensor<1xi1>, tensor<4x8xf32>
+  }
+  return %0#2 : tensor<4x8xf32>
+}
+
+// Two counted terms joined by `and`: the first to end decides, exactly.
+// CHECK-LABEL: func.func @two_counters(
+func.func @two_counters(%v: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %c0 = stablehlo.constant dense<0> : tensor<i32>
+  // CHECK: stablehlo.while{{.*}}trips=3"
+  %0:3 = stablehlo.while(%i = %c0, %j = %c0, %x = %v) : tensor<i32>, tensor<i32>, tensor<4x8xf32>
+   cond {
+    %n = stablehlo.constant dense<5> : tensor<i32>
+    %m = stablehlo.constant dense<6> : tensor<i32>
+    %p = stablehlo.compare LT, %i, %n : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    %q = stablehlo.compare LT, %j, %m : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    %both = stablehlo.and %p, %q : tensor<i1>
+    stablehlo.return %both : tensor<i1>
+  } do {
+    %one = stablehlo.constant dense<1> : tensor<i32>
+    %two = stablehlo.constant dense<2> : tensor<i32>
+    %i1 = stablehlo.add %i, %one : tensor<i32>
+    %j1 = stablehlo.add %j, %two : tensor<i32>
+    stablehlo.return %i1, %j1, %x : tensor<i32>, tensor<i32>, tensor<4x8xf32>
+  }
+  return %0#2 : tensor<4x8xf32>
+}
+
+// `or` of two terms goes on while either holds: no bound.
+// CHECK-LABEL: func.func @either(
+func.func @either(%go: tensor<i1>, %v: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %c0 = stablehlo.constant dense<0> : tensor<i32>
+  // CHECK: stablehlo.while{{.*}}region 1 arg 2)"}
+  %0:3 = stablehlo.while(%i = %c0, %g = %go, %x = %v) : tensor<i32>, tensor<i1>, tensor<4x8xf32>
+   cond {
+    %n = stablehlo.constant dense<5> : tensor<i32>
+    %p = stablehlo.compare LT, %i, %n : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    %any = stablehlo.or %p, %g : tensor<i1>
+    stablehlo.return %any : tensor<i1>
+  } do {
+    %one = stablehlo.constant dense<1> : tensor<i32>
+    %next = stablehlo.add %i, %one : tensor<i32>
+    stablehlo.return %next, %g, %x : tensor<i32>, tensor<i1>, tensor<4x8xf32>
+  }
+  return %0#2 : tensor<4x8xf32>
+}

@@ -31,12 +31,15 @@ namespace toast {
 
 /// What a counted loop's pattern says: carried value `counter` starts at
 /// `init` and moves by `step` per iteration; `tripCount` is the number of
-/// body runs.
+/// body runs, or their maximum when the condition has other terms that may
+/// end the loop earlier (`earlyExit`, e.g. a decode loop that stops when
+/// every sequence is done).
 struct LoopFacts {
   unsigned counter = 0;
   int64_t init = 0;
   int64_t step = 1;
   int64_t tripCount = 0;
+  bool earlyExit = false;
 };
 
 /// The manual (per-device) axes on the global side of an edge into or out
@@ -72,6 +75,9 @@ struct Scope {
   unsigned depth = 0;
   /// Whether some enclosing loop has an unknown trip count.
   bool uncounted = false;
+  /// Whether some enclosing loop counts its maximum trip count (it may exit
+  /// earlier, LoopFacts::earlyExit).
+  bool atMost = false;
 };
 
 /// Visits the ops of `entry` and of every region of the data-flow edge ops

@@ -144,6 +144,9 @@ struct SimulationResult {
   /// While loops whose trip count is not a constant: priced as one
   /// iteration (counted loops are priced trip-count times).
   int64_t uncountedLoops = 0;
+  /// While loops priced at their maximum trip count: their condition has
+  /// other terms (an early exit) that may end them sooner.
+  int64_t atMostLoops = 0;
   /// Per collective kind, indexed by CollectiveKind.
   std::array<CollectiveStats, kNumCollectiveKinds> collectives{};
 

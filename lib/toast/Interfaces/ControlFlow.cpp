@@ -22,6 +22,9 @@ SmallVector<Scope> getRegionScopes(Operation *op, const Scope &outer) {
       scope.repeat = outer.repeat * static_cast<double>(*runs);
     else
       scope.uncounted = true;
+    if (iface)
+      if (std::optional<LoopFacts> facts = iface.getLoopFacts())
+        scope.atMost |= facts->earlyExit;
     scopes.push_back(scope);
   }
   return scopes;

@@ -2,8 +2,8 @@
 
 #include "toast/Simulator/Simulator.h"
 
-#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 
 #include <cmath>
@@ -57,6 +57,7 @@ std::string toast::sim::toJSON(const SimulationResult &result,
     json.attribute("function", result.function);
     json.attribute("num_ops", result.numOps);
     json.attribute("uncounted_loops", result.uncountedLoops);
+    json.attribute("at_most_loops", result.atMostLoops);
     number("memory_traffic_bytes", result.memoryTraffic);
     json.attribute("argument_bytes", result.argumentBytes);
     json.attribute("peak_memory_op", result.peakOpName);
@@ -125,8 +126,8 @@ static std::string formatBytes(double bytes) {
 void toast::sim::printSummary(llvm::raw_ostream &os,
                               const SimulationResult &result,
                               const RelativeCost *relative) {
-  os << "=== partir-simulate: @" << result.function << " on "
-     << result.device << " (" << result.numOps << " ops) ===\n";
+  os << "=== partir-simulate: @" << result.function << " on " << result.device
+     << " (" << result.numOps << " ops) ===\n";
   os << "  step time      : " << formatTime(result.stepTime) << " (compute "
      << formatTime(result.computeTime) << ", communication "
      << formatTime(result.commTime) << ")\n";
@@ -134,11 +135,10 @@ void toast::sim::printSummary(llvm::raw_ostream &os,
   os << "  comm bytes     : " << formatBytes(result.commBytes) << "\n";
   os << "  peak memory    : " << formatBytes(result.peakMemoryBytes) << " of "
      << formatBytes(result.deviceMemoryBytes) << " ("
-     << llvm::formatv("{0:F1}",
-                      result.deviceMemoryBytes
-                          ? 100.0 * result.peakMemoryBytes /
-                                result.deviceMemoryBytes
-                          : 0.0)
+     << llvm::formatv("{0:F1}", result.deviceMemoryBytes
+                                    ? 100.0 * result.peakMemoryBytes /
+                                          result.deviceMemoryBytes
+                                    : 0.0)
      << "%)";
   if (result.peakOpIndex >= 0)
     os << " at op #" << result.peakOpIndex << " " << result.peakOpName << " "
@@ -170,6 +170,10 @@ void toast::sim::printSummary(llvm::raw_ostream &os,
     os << "  note           : " << result.uncountedLoops
        << " while loop(s) without a constant trip count priced as one "
           "iteration\n";
+  if (result.atMostLoops > 0)
+    os << "  note           : " << result.atMostLoops
+       << " while loop(s) priced at their maximum trip count (they may exit "
+          "earlier)\n";
   if (relative)
     os << "  relative cost  : C = RT + MP = "
        << llvm::formatv("{0:F4} + {1:F4} = {2:F4}", relative->runtime,

@@ -769,6 +769,15 @@ double Simulation::tieInPlaceUpdates(Operation *op,
 }
 
 void Simulation::noteUncounted(Operation *op, ArrayRef<toast::Scope> scopes) {
+  if (llvm::any_of(scopes, [](const toast::Scope &s) { return s.atMost; })) {
+    ++result->atMostLoops;
+    std::optional<int64_t> trips = toast::getTripCount(op);
+    if (options.warnUncountedLoops && trips && warnedLoops.insert(op).second)
+      op->emitRemark() << "this loop may end before its " << *trips
+                       << " iterations (its condition has other terms); "
+                          "priced at "
+                       << *trips;
+  }
   if (llvm::none_of(scopes, [](const toast::Scope &s) { return s.uncounted; }))
     return;
   ++result->uncountedLoops;

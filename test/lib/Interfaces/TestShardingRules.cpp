@@ -16,7 +16,8 @@
 // instead of a rule, one `edge` per result:
 //   "edges: #0 (operand 0, region 1 return 0)->(result 0, region 0 arg 0,
 //    region 1 arg 0)"
-// with the trip count of a counted loop appended (`trips=4`).
+// with the trip count of a counted loop appended (`trips=4`, or `trips<=4`
+// for a maximum: the condition has other terms that may end it earlier).
 //
 // Not annotated: the pass root, symbol tables and functions, terminators,
 // and scalar-only ops nested in another op's regions (reducer and
@@ -124,8 +125,8 @@ std::string edgesText(DataFlowEdgeOpInterface op) {
     llvm::interleaveComma(targets, os, [&](Value v) { os << describe(op, v); });
     os << ")";
   }
-  if (std::optional<int64_t> trips = getTripCount(op))
-    os << " trips=" << *trips;
+  if (std::optional<LoopFacts> facts = op.getLoopFacts())
+    os << (facts->earlyExit ? " trips<=" : " trips=") << facts->tripCount;
   return text;
 }
 

@@ -6,7 +6,9 @@
 // return operand i to result i. The counted-loop matcher recognizes the
 // counter pattern JAX emits for `fori_loop` and `scan`:
 // `compare <dir> %counter, constant` in the condition and
-// `add/subtract %counter, constant` in the body, with a constant init.
+// `add/subtract %counter, constant` in the body, with a constant init; a
+// condition that also has other terms (`i != n and not all(done)`, a
+// decode loop that stops early) gives a maximum trip count.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +17,8 @@
 #include "toast/Dialect/StableHLO/IR/StablehloOps.h"
 #include "toast/Interfaces/ControlFlow.h"
 
+#include "llvm/Support/CheckedArithmetic.h"
+
 using namespace mlir;
 
 namespace toast::rules {
@@ -22,15 +26,34 @@ namespace {
 
 using namespace stablehlo;
 
-/// The value of a scalar (or splat) integer constant.
-std::optional<int64_t> getConstantInt(Value value) {
-  auto constant = value.getDefiningOp<ConstantOp>();
-  if (!constant)
+/// The value of a scalar (or splat) integer computed from constants: a
+/// constant, or add/subtract/multiply/convert/reshape/broadcast of such
+/// values (JAX writes a loop's start as `7 + 1` rather than `8`). `depth`
+/// bounds the walk.
+std::optional<int64_t> getConstantInt(Value value, unsigned depth = 8) {
+  Operation *def = value.getDefiningOp();
+  auto type = dyn_cast<ShapedType>(value.getType());
+  if (!def || depth == 0 || !type || !type.getElementType().isInteger())
     return std::nullopt;
-  auto elements = dyn_cast<DenseIntElementsAttr>(constant.getValue());
-  if (!elements || !elements.isSplat())
+  if (auto constant = dyn_cast<ConstantOp>(def)) {
+    auto elements = dyn_cast<DenseIntElementsAttr>(constant.getValue());
+    if (!elements || !elements.isSplat())
+      return std::nullopt;
+    return elements.getSplatValue<APInt>().getSExtValue();
+  }
+  if (isa<ConvertOp, ReshapeOp, BroadcastInDimOp>(def))
+    return getConstantInt(def->getOperand(0), depth - 1);
+  if (!isa<AddOp, SubtractOp, MulOp>(def))
     return std::nullopt;
-  return elements.getSplatValue<APInt>().getSExtValue();
+  std::optional<int64_t> a = getConstantInt(def->getOperand(0), depth - 1);
+  std::optional<int64_t> b = getConstantInt(def->getOperand(1), depth - 1);
+  if (!a || !b)
+    return std::nullopt;
+  if (isa<AddOp>(def))
+    return llvm::checkedAdd(*a, *b);
+  if (isa<SubtractOp>(def))
+    return llvm::checkedSub(*a, *b);
+  return llvm::checkedMul(*a, *b);
 }
 
 /// The counter's step: the body's next counter is `counter +/- constant`.
@@ -99,19 +122,89 @@ ComparisonDirection swapDirection(ComparisonDirection dir) {
   }
 }
 
-std::optional<LoopFacts> matchCountedLoop(WhileOp loop) {
-  if (loop.getCond().empty() || loop.getBody().empty())
-    return std::nullopt;
+/// The direction of `!(a <dir> b)`.
+ComparisonDirection negateDirection(ComparisonDirection dir) {
+  using Dir = ComparisonDirection;
+  switch (dir) {
+  case Dir::LT:
+    return Dir::GE;
+  case Dir::LE:
+    return Dir::GT;
+  case Dir::GT:
+    return Dir::LE;
+  case Dir::GE:
+    return Dir::LT;
+  case Dir::EQ:
+    return Dir::NE;
+  case Dir::NE:
+    return Dir::EQ;
+  }
+  return dir;
+}
+
+/// A condition split into the terms that must all hold for the loop to go
+/// on: integer comparisons (with their direction as the term reads) and a
+/// count of the other terms.
+struct Conjuncts {
+  SmallVector<std::pair<CompareOp, ComparisonDirection>> compares;
+  unsigned others = 0;
+};
+
+bool isBoolean(Value value) {
+  auto type = dyn_cast<ShapedType>(value.getType());
+  return type && type.getElementType().isInteger(1);
+}
+
+/// Adds the terms of `value` (of `!value` when `negated`) to `terms`:
+/// through `not`, `and` (or `or` under a negation, De Morgan) and a
+/// comparison of a boolean with a constant, as JAX writes
+/// `while i != n and not all(done)`.
+void collectConjuncts(Value value, bool negated, Conjuncts &terms,
+                      unsigned depth = 16) {
+  Operation *def = value.getDefiningOp();
+  if (!def || depth == 0 || !isBoolean(value)) {
+    ++terms.others;
+    return;
+  }
+  if (isa<NotOp>(def))
+    return collectConjuncts(def->getOperand(0), !negated, terms, depth - 1);
+  if ((isa<AndOp>(def) && !negated) || (isa<OrOp>(def) && negated)) {
+    collectConjuncts(def->getOperand(0), negated, terms, depth - 1);
+    collectConjuncts(def->getOperand(1), negated, terms, depth - 1);
+    return;
+  }
+  auto compare = dyn_cast<CompareOp>(def);
+  if (!compare) {
+    ++terms.others;
+    return;
+  }
+  ComparisonDirection dir = compare.getComparisonDirection();
+  if (isBoolean(compare.getLhs())) {
+    // `b == true`, `b != false` are `b`; `b == false`, `b != true` are `!b`.
+    Value b = compare.getLhs();
+    std::optional<int64_t> constant = getConstantInt(compare.getRhs());
+    if (!constant) {
+      b = compare.getRhs();
+      constant = getConstantInt(compare.getLhs());
+    }
+    bool eq = dir == ComparisonDirection::EQ;
+    if (!constant || (!eq && dir != ComparisonDirection::NE)) {
+      ++terms.others;
+      return;
+    }
+    bool same = eq == (*constant != 0);
+    return collectConjuncts(b, same ? negated : !negated, terms, depth - 1);
+  }
+  terms.compares.push_back({compare, negated ? negateDirection(dir) : dir});
+}
+
+/// The loop's facts if `compare` (read with direction `dir`) compares a
+/// carried counter with a constant.
+std::optional<LoopFacts> matchCounter(WhileOp loop, CompareOp compare,
+                                      ComparisonDirection dir) {
   Block &cond = loop.getCond().front();
   Block &body = loop.getBody().front();
-  Operation *condReturn = cond.getTerminator();
-  if (condReturn->getNumOperands() != 1)
-    return std::nullopt;
-  auto compare = condReturn->getOperand(0).getDefiningOp<CompareOp>();
-  if (!compare)
-    return std::nullopt;
   // counter <dir> limit, or limit <dir> counter (swap the direction).
-  ComparisonDirection dir = compare.getComparisonDirection();
   Value counter = compare.getLhs();
   std::optional<int64_t> limit = getConstantInt(compare.getRhs());
   if (!limit) {
@@ -129,10 +222,37 @@ std::optional<LoopFacts> matchCountedLoop(WhileOp loop) {
   std::optional<int64_t> step = getStep(body, index);
   if (!init || !step || *step == 0)
     return std::nullopt;
-  std::optional<int64_t> trips = countIterations(dir, *limit - *init, *step);
+  std::optional<int64_t> distance = llvm::checkedSub(*limit, *init);
+  std::optional<int64_t> trips =
+      distance ? countIterations(dir, *distance, *step) : std::nullopt;
   if (!trips)
     return std::nullopt;
   return LoopFacts{index, *init, *step, *trips};
+}
+
+/// The counted term that ends the loop first. With other terms in the
+/// condition (an early exit such as "every sequence is done") the loop may
+/// end sooner: its trip count is then a maximum (`earlyExit`).
+std::optional<LoopFacts> matchCountedLoop(WhileOp loop) {
+  if (loop.getCond().empty() || loop.getBody().empty())
+    return std::nullopt;
+  Operation *condReturn = loop.getCond().front().getTerminator();
+  if (condReturn->getNumOperands() != 1)
+    return std::nullopt;
+  Conjuncts terms;
+  collectConjuncts(condReturn->getOperand(0), /*negated=*/false, terms);
+  std::optional<LoopFacts> first;
+  unsigned uncounted = terms.others;
+  for (auto [compare, dir] : terms.compares) {
+    std::optional<LoopFacts> facts = matchCounter(loop, compare, dir);
+    if (!facts)
+      ++uncounted;
+    else if (!first || facts->tripCount < first->tripCount)
+      first = facts;
+  }
+  if (first)
+    first->earlyExit = uncounted > 0;
+  return first;
 }
 
 struct WhileModel

@@ -26,16 +26,21 @@ NdaEnvironment::Impl::Impl(func::FuncOp entry, partir::MeshAttr mesh,
       nda(entry) {}
 
 /// Loops whose trip count is not a constant are priced as one iteration
-/// (the simulator's rule); the search says so once per loop.
+/// (the simulator's rule), loops that may exit early at their maximum; the
+/// search says so once per loop.
 static void warnUncountedLoops(func::FuncOp entry) {
   walkProgram(entry.getBody().front(), [](Operation *op, const Scope &scope) {
     if (!isDataFlowRegionOp(op) || scope.uncounted)
       return;
-    if (llvm::any_of(getRegionScopes(op, scope),
-                     [](const Scope &s) { return s.uncounted; }))
+    SmallVector<Scope> inner = getRegionScopes(op, Scope());
+    if (llvm::any_of(inner, [](const Scope &s) { return s.uncounted; }))
       op->emitWarning("automatic partitioning: the trip count of this loop "
                       "is not a constant; its body is priced as one "
                       "iteration");
+    else if (llvm::any_of(inner, [](const Scope &s) { return s.atMost; }))
+      op->emitRemark() << "automatic partitioning: this loop may end before "
+                       << *getTripCount(op)
+                       << " iterations; its body is priced that many times";
   });
 }
 
