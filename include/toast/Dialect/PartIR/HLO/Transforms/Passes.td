@@ -23,7 +23,9 @@ def PartirLowerToHloPass : Pass<"partir-lower-to-hlo", "::mlir::ModuleOp"> {
     takes the sliced type, a result produced by an all_gather returns the
     gathered operand. Each sharded argument and result
     records its per-dimension axes in `partir.sharding`, and the function
-    records the mesh in `partir.mesh`.
+    records the mesh in `partir.mesh`. A program that still carries the
+    tactic passes' state (`partir.tiling`, `partir.loops`) is an error: run
+    `--partir-materialize-core` (or a `--partir-schedule`) first.
 
     Input:
     ```mlir
