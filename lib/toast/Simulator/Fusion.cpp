@@ -24,6 +24,12 @@ toast::sim::FusionKind toast::sim::getFusionKind(Operation *op) {
           hlo::TransposeOp, hlo::SliceOp, hlo::ConcatenateOp, hlo::PadOp,
           hlo::ReverseOp, hlo::BitcastConvertOp, hlo::IotaOp>(op))
     return FusionKind::Movement;
+  // A splat constant of more than one element is a broadcast of a scalar
+  // (XLA's simplifier rewrites it so), computed where it is read.
+  if (auto constant = dyn_cast<hlo::ConstantOp>(op))
+    if (constant.getValue().isSplat() &&
+        cast<ShapedType>(constant.getType()).getNumElements() > 1)
+      return FusionKind::Movement;
   if (isa<hlo::ReduceOp>(op))
     return FusionKind::Reduce;
   if (isa<phlo::AllSliceOp>(op))

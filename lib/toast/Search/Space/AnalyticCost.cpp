@@ -739,7 +739,14 @@ AnalyticCost Evaluation::run() {
 
   for (unsigned c : prog.constants) {
     int r = prog.ops[c].results[0];
-    int source = newBuffer(bytesOf(r, plans[r].sourceTiling));
+    int64_t bytes = bytesOf(r, plans[r].sourceTiling);
+    int source = newBuffer(bytes);
+    // A splat constant fuses into its readers like a broadcast
+    // (sim::getFusionKind): it reads nothing.
+    if (fusion && isFusedResult(c, {}, static_cast<double>(bytes))) {
+      buffers[source].fused = true;
+      fusedInputs[source].clear();
+    }
     ++at;
     emitValue(r, source);
   }

@@ -216,7 +216,13 @@ void Evaluation::emitMaskConstants() {
       std::pair<llvm::SmallVector<int64_t, 4>, const void *> key{
           localShape(v, tiling), element.getAsOpaquePointer()};
       if (zeroBuffers.try_emplace(key, buffers.size()).second) {
-        newBuffer(bytesOf(v, tiling));
+        // A zero tile is a splat constant: it fuses into the mask selects
+        // that read it (sim::getFusionKind), stored only without fusion.
+        int b = newBuffer(bytesOf(v, tiling));
+        if (fusion) {
+          buffers[b].fused = true;
+          fusedInputs[b].clear();
+        }
         ++at;
       }
     }
