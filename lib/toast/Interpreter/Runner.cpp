@@ -10,6 +10,7 @@
 #include "toast/Dialect/StableHLO/IR/StablehloOps.h"
 #include "toast/Export/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Parser/Parser.h"
@@ -23,10 +24,11 @@ using namespace mlir;
 using namespace toast::interp;
 
 void toast::interp::registerInterpreterDialects(DialectRegistry &registry) {
-  registry.insert<func::FuncDialect, toast::stablehlo::StableHLODialect,
-                  toast::chlo::CHLODialect, toast::partir::PartIRDialect,
-                  toast::partir_hlo::PartIRHLODialect,
-                  toast::sdy::SdyDialect>();
+  registry
+      .insert<func::FuncDialect, arith::ArithDialect,
+              toast::stablehlo::StableHLODialect, toast::chlo::CHLODialect,
+              toast::partir::PartIRDialect, toast::partir_hlo::PartIRHLODialect,
+              toast::sdy::SdyDialect>();
 }
 
 OwningOpRef<ModuleOp>

@@ -100,7 +100,8 @@ LogicalResult fillFromBytes(Operation *op, Tensor &t, ArrayRef<char> bytes) {
 
 LogicalResult evalConstant(Interpreter &, Operation *op, ArrayRef<Tensor>,
                            SmallVectorImpl<Tensor> &results) {
-  // stablehlo.constant and sdy.constant.
+  // stablehlo.constant, sdy.constant and arith.constant (torch-mlir
+  // exports write some tensor constants with arith).
   if (failed(checkSupportedTypes(op)))
     return failure();
   Tensor result = makeResult(op);
@@ -161,9 +162,9 @@ LogicalResult broadcastInto(Operation *op, const Tensor &x,
 LogicalResult evalBroadcastInDim(Interpreter &, Operation *op,
                                  ArrayRef<Tensor> operands,
                                  SmallVectorImpl<Tensor> &results) {
-  return broadcastInto(
-      op, operands[0],
-      cast<hlo::BroadcastInDimOp>(op).getBroadcastDimensions(), results);
+  return broadcastInto(op, operands[0],
+                       cast<hlo::BroadcastInDimOp>(op).getBroadcastDimensions(),
+                       results);
 }
 
 /// broadcast: the operand's dimensions are the result's minor ones.
@@ -384,6 +385,7 @@ LogicalResult evalReverse(Interpreter &, Operation *op,
 void toast::interp::detail::registerShapeOps(OpRegistry &r) {
   r.add("stablehlo.constant", evalConstant);
   r.add("sdy.constant", evalConstant);
+  r.add("arith.constant", evalConstant);
   r.add("stablehlo.iota", evalIota);
   r.add("stablehlo.broadcast_in_dim", evalBroadcastInDim);
   r.add("stablehlo.transpose", evalTranspose);
