@@ -4,7 +4,7 @@
 // (device-local PartIR:HLO and exported StableHLO run SPMD, one simulated
 // device per mesh coordinate; docs/interpreter.md):
 //
-//   toast-run FILE [--entry NAME] [--seed N] [--print-results]
+//   toast-run FILE [--entry NAME] [--seed N] [--print-results] [--fill-elided]
 //   toast-run --compare ORIGINAL PARTITIONED [--seed N] [--rtol X] [--atol X]
 //
 // The work is done by the ToastInterpreter library (Runner.h).
@@ -64,6 +64,13 @@ static cl::opt<int64_t> maxWhileIterations(
              "limit)"),
     cl::init(0), cl::cat(category));
 
+static cl::opt<bool> fillElided(
+    "fill-elided",
+    cl::desc("Fill constants whose data the exporter elided "
+             "(dense_resource<__elided__>) with random values drawn from "
+             "their type and the seed, equal in both programs of --compare"),
+    cl::cat(category));
+
 static cl::opt<bool> reportCheckErrors(
     "report-check-errors",
     cl::desc("Remark the largest errors of every passing expect_close / "
@@ -72,7 +79,7 @@ static cl::opt<bool> reportCheckErrors(
 
 static const char *const kOverview = R"(Toast reference interpreter
 
-  toast-run FILE [--entry NAME] [--seed N] [--print-results]
+  toast-run FILE [--entry NAME] [--seed N] [--print-results] [--fill-elided]
       Runs @NAME (default @main) of FILE. A function without arguments runs
       as is; one with arguments gets seeded random inputs and its results
       are printed (a device-local program runs SPMD on random global
@@ -80,7 +87,9 @@ static const char *const kOverview = R"(Toast reference interpreter
       stablehlo.custom_call @check.expect_eq / expect_close /
       expect_almost_eq compare values; a failing check is reported at its
       location with the first differing element. Exit status 0 iff the
-      program ran and every check passed.
+      program ran and every check passed. --fill-elided runs exports whose
+      weights were elided (dense_resource<__elided__>) on random values,
+      the same for every constant of one type.
 
   toast-run --compare ORIGINAL PARTITIONED [--seed N] [--rtol X] [--atol X]
       Runs @NAME of both programs on the same seeded random arguments and
@@ -136,6 +145,7 @@ int main(int argc, char **argv) {
   toast::interp::InterpreterOptions interpreterOptions;
   interpreterOptions.maxWhileIterations = maxWhileIterations;
   interpreterOptions.reportCheckErrors = reportCheckErrors;
+  interpreterOptions.fillElided = fillElided;
 
   if (compareMode) {
     toast::interp::CompareOptions options;

@@ -109,6 +109,11 @@ struct InterpreterOptions {
   /// Key of the Philox stream that `stablehlo.rng` draws from (runEntry and
   /// compareModules set it to their seed).
   uint64_t rngSeed = 0;
+  /// Fill constants whose data the exporter elided (`dense_resource
+  /// <__elided__>`) with random values drawn from their type and rngSeed,
+  /// so constants of one type are equal in both programs of a comparison
+  /// (otherwise such a constant is an error).
+  bool fillElided = false;
 };
 
 /// Outcome counters of `check.expect_*` calls.

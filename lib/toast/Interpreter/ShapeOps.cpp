@@ -10,12 +10,15 @@
 
 #include "OpImpl.h"
 
+#include "toast/Interpreter/Runner.h"
+
 #include "toast/Dialect/StableHLO/IR/StablehloOps.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 
 #include <cstring>
+#include <random>
 
 using namespace mlir;
 using namespace toast::interp;
@@ -98,7 +101,17 @@ LogicalResult fillFromBytes(Operation *op, Tensor &t, ArrayRef<char> bytes) {
   return success();
 }
 
-LogicalResult evalConstant(Interpreter &, Operation *op, ArrayRef<Tensor>,
+/// Random values for an elided constant, drawn from a hash of its type and
+/// the seed: the same for every constant of that type, in any program.
+Tensor makeElidedTensor(const Tensor &shape, Type type, uint64_t seed) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  type.print(os);
+  std::mt19937_64 rng(llvm::hash_combine(text, seed));
+  return makeRandomTensor(shape.getElementType(), shape.getShape(), rng);
+}
+
+LogicalResult evalConstant(Interpreter &interp, Operation *op, ArrayRef<Tensor>,
                            SmallVectorImpl<Tensor> &results) {
   // stablehlo.constant, sdy.constant and arith.constant (torch-mlir
   // exports write some tensor constants with arith).
@@ -110,11 +123,15 @@ LogicalResult evalConstant(Interpreter &, Operation *op, ArrayRef<Tensor>,
     fillFromDense(result, dense);
   } else if (auto resource = dyn_cast<DenseResourceElementsAttr>(value)) {
     AsmResourceBlob *blob = resource.getRawHandle().getBlob();
-    if (!blob)
+    if (!blob && interp.getOptions().fillElided)
+      result = makeElidedTensor(result, op->getResult(0).getType(),
+                                interp.getOptions().rngSeed);
+    else if (!blob)
       return op->emitError("toast-run: elided constant (dense_resource '")
              << resource.getRawHandle().getKey()
-             << "' has no data); cannot evaluate";
-    if (failed(fillFromBytes(op, result, blob->getData())))
+             << "' has no data); cannot evaluate (--fill-elided draws "
+                "random values)";
+    else if (failed(fillFromBytes(op, result, blob->getData())))
       return failure();
   } else {
     return op->emitError("toast-run: unsupported constant attribute ") << value;
