@@ -114,12 +114,13 @@ void Evaluation::emitValue(unsigned value, int source) {
     const std::optional<DimAxes> &local = localArgs[value];
     buffers[argBuffer].bytes =
         bytesOf(value, local ? *local : DimAxes(v.shape.size(), 0));
-    if (dimsEmpty(plan.sourceTiling) || local) {
+    if (dimsEmpty(plan.sourceTiling) ||
+        (local && *local == plan.sourceTiling)) {
       plan.levelBuffers[0] = argBuffer;
     } else if (sourceRead) {
-      plan.levelBuffers[0] =
-          emitSlice(value, argBuffer, DimAxes(v.shape.size(), 0),
-                    plan.sourceTiling, !isReturnedDirectly(value));
+      plan.levelBuffers[0] = emitSlice(
+          value, argBuffer, local ? *local : DimAxes(v.shape.size(), 0),
+          plan.sourceTiling, !isReturnedDirectly(value));
       ++at;
     }
   }

@@ -459,8 +459,7 @@ void Evaluation::planValue(unsigned value) {
     AxisList reduced = plan.steps.back().dims[0];
     // A padded slice of a sum stays one (reduce_scatter does not pad).
     if (alike && anyPadded &&
-        hasPaddedDim(value, apply({StepKind::Slice, *dims},
-                                  tilingAt(value, plan.steps.size()))))
+        slicePads(value, tilingAt(value, plan.steps.size()), *dims))
       alike = false;
     if (alike && dimsMask(*dims) == listMask(reduced) &&
         llvm::popcount(dimsMask(*dims)) ==
@@ -496,7 +495,7 @@ void Evaluation::planValue(unsigned value) {
     if (anySlice && *dims != plan.sourceTiling)
       alike = false;
     if (alike)
-      localArgs[arg] = plan.sourceTiling;
+      localArgs[arg] = boundaryTiling(arg);
   } else if (!sourceRead && anySlice && alike) {
     localArgs[arg] = *dims;
   }

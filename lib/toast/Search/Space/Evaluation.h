@@ -323,6 +323,12 @@ private:
   bool isPaddedDim(unsigned value, size_t dim, AxisList axes) const;
   bool hasPaddedDim(unsigned value, const DimAxes &tiling) const;
   void checkPaddedUse(unsigned value, unsigned k);
+  /// Whether an all_slice by `dims` of `value` tiled by `tiling` pads: the
+  /// optimizer asks the dimensions it slices only.
+  bool slicePads(unsigned value, const DimAxes &tiling,
+                 const DimAxes &dims) const;
+  /// What the boundary makes device-local of tiled argument `arg`.
+  DimAxes boundaryTiling(unsigned arg) const;
   /// A padded all_gather of `from` and all_slice of `to` over `axes` stay
   /// two collectives: they do not become an all_to_all.
   bool isPaddedAllToAll(unsigned value, size_t from, size_t to,

@@ -236,6 +236,12 @@ FailureOr<sim::SimulationResult> NdaEnvironment::Impl::simulateMaterialized(
   if (!module)
     return entry.emitError("simulateMaterialized: no enclosing module");
   OwningOpRef<ModuleOp> copy(module.clone());
+  // The collective optimizer tells padded collectives by the mesh it finds
+  // on the module (partir::getMesh), as the pipeline's module has it:
+  // without one, a chunk that divides the padded size (6 rows on 4
+  // devices, 2 each) looked even and its slices merged.
+  if (!partir::getMesh(*copy))
+    (*copy)->setAttr(partir::PartIRDialect::kMeshAttrName, mesh);
   auto func = copy->lookupSymbol<func::FuncOp>(entry.getSymName());
   partition::ShardingState sharding(func, mesh);
   if (failed(writeState(*this, state, sharding)) ||

@@ -11,7 +11,9 @@
 #include "toast/Interfaces/ControlFlow.h"
 
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
 
+#include <cstdlib>
 #include <limits>
 #include <mutex>
 
@@ -141,6 +143,10 @@ AnalyticCost NdaEnvironment::Impl::price(const SearchState &state) const {
   }
   AnalyticCost cost;
   cost.byReference = true;
+  // Counted by grep on the search's stderr (docs/search.md).
+  static const bool print = getenv("TOAST_UNMODELED_WHY") != nullptr;
+  if (print)
+    llvm::errs() << "unmodeled state: priced by the reference path\n";
   // Search threads build IR here concurrently; a context without
   // multithreading does not lock its uniquers, so they take turns.
   static std::mutex serial;
