@@ -582,28 +582,6 @@ void Evaluation::findDonations(std::vector<char> &donated) {
   }
 }
 
-/// The loop level of the root of op's fusion tree at which op's loop
-/// `level` ended up: fused levels map to the reader's, the rest stay
-/// inside the op's own loops at the deepest level it fused into.
-unsigned Evaluation::rootLevel(unsigned op, unsigned level) const {
-  for (; fusedInto[op] >= 0; op = fusedInto[op]) {
-    const auto &levels = fusedLevels[op];
-    level = level < levels.size() ? levels[level] : levels.back();
-  }
-  return level;
-}
-
-/// Op i's fusion tree in the order its body holds it: fused producers
-/// before their reader (the last fused, highest operand, first).
-void Evaluation::collectTree(unsigned i) {
-  auto &producers = fusedProducers[i];
-  llvm::sort(producers);
-  for (auto &[level, negOperand, producer] : producers)
-    collectTree(producer);
-  unsigned innermost = nests[i].empty() ? 0 : nests[i].size() - 1;
-  emission.push_back({rootLevel(i, innermost), static_cast<unsigned>(i)});
-}
-
 AnalyticCost Evaluation::pricePlan() {
   buffers.clear();
   fusedInputs.clear();
@@ -647,7 +625,7 @@ AnalyticCost Evaluation::pricePlan() {
       continue;
     }
     emission.clear();
-    collectTree(i);
+    collectFusionTree(collectivePlan, i, emission);
     std::stable_sort(emission.begin(), emission.end(),
                      [](auto &a, auto &b) { return a.first < b.first; });
     for (auto [level, op] : emission)

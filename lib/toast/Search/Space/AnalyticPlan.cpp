@@ -215,27 +215,7 @@ bool Evaluation::applyReductionPattern(unsigned i) {
 }
 
 DimAxes Evaluation::apply(const Step &step, const DimAxes &tiling) const {
-  DimAxes out = tiling;
-  switch (step.kind) {
-  case StepKind::Gather:
-    for (size_t d = 0; d < out.size(); ++d)
-      out[d] = listDropSuffix(out[d], step.dims[d]);
-    break;
-  case StepKind::Reduce:
-    break;
-  case StepKind::ReduceScatter:
-  case StepKind::Slice:
-    for (size_t d = 0; d < out.size(); ++d)
-      out[d] = listConcat(out[d], step.dims[d]);
-    break;
-  case StepKind::AllToAll: {
-    AxisList moved = step.dims[step.from];
-    out[step.from] = listDropSuffix(out[step.from], moved);
-    out[step.to] = listConcat(out[step.to], moved);
-    break;
-  }
-  }
-  return out;
+  return applyStep(step, tiling);
 }
 
 /// Per-use rewriting of the chain's end against the use's slices: the
@@ -629,6 +609,29 @@ const CollectivePlan &Evaluation::makePlan() {
   }
   findFusions();
   return collectivePlan;
+}
+
+/// The loop level of the root of op's fusion tree at which op's loop
+/// `level` ended up: fused levels map to the reader's, the rest stay
+/// inside the op's own loops at the deepest level it fused into.
+unsigned rootLevel(const CollectivePlan &plan, unsigned op, unsigned level) {
+  for (; plan.fusedInto[op] >= 0; op = plan.fusedInto[op]) {
+    const auto &levels = plan.fusedLevels[op];
+    level = level < levels.size() ? levels[level] : levels.back();
+  }
+  return level;
+}
+
+/// Op i's fusion tree in the order its body holds it: fused producers
+/// before their reader (the last fused, highest operand, first).
+void collectFusionTree(CollectivePlan &plan, unsigned i,
+                       std::vector<std::pair<unsigned, unsigned>> &emission) {
+  auto &producers = plan.fusedProducers[i];
+  llvm::sort(producers);
+  for (auto &[level, negOperand, producer] : producers)
+    collectFusionTree(plan, producer, emission);
+  unsigned innermost = plan.nests[i].empty() ? 0 : plan.nests[i].size() - 1;
+  emission.push_back({rootLevel(plan, i, innermost), i});
 }
 
 } // namespace toast::search::analytic

@@ -130,6 +130,31 @@ struct Step {
   int from = -1, to = -1;
 };
 
+/// `tiling` after `step`.
+inline DimAxes applyStep(const Step &step, const DimAxes &tiling) {
+  DimAxes out = tiling;
+  switch (step.kind) {
+  case StepKind::Gather:
+    for (size_t d = 0; d < out.size(); ++d)
+      out[d] = listDropSuffix(out[d], step.dims[d]);
+    break;
+  case StepKind::Reduce:
+    break;
+  case StepKind::ReduceScatter:
+  case StepKind::Slice:
+    for (size_t d = 0; d < out.size(); ++d)
+      out[d] = listConcat(out[d], step.dims[d]);
+    break;
+  case StepKind::AllToAll: {
+    AxisList moved = step.dims[step.from];
+    out[step.from] = listDropSuffix(out[step.from], moved);
+    out[step.to] = listConcat(out[step.to], moved);
+    break;
+  }
+  }
+  return out;
+}
+
 /// What one use reads: the shared level of its value's chain, then
 /// per-use ops placed right before the user. The fields every evaluation
 /// reads for every use come first, in one cache line (issue 17).
@@ -198,6 +223,14 @@ struct CollectivePlan {
   /// follow: its cost must come from the reference path.
   bool unmodeled = false;
 };
+
+/// The loop level of the root of op's fusion tree at which op's loop
+/// `level` ended up (AnalyticPlan.cpp).
+unsigned rootLevel(const CollectivePlan &plan, unsigned op, unsigned level);
+/// Appends op i's fusion tree to `emission` as (root level, op) in the
+/// order its body holds it; sorts plan.fusedProducers (AnalyticPlan.cpp).
+void collectFusionTree(CollectivePlan &plan, unsigned i,
+                       std::vector<std::pair<unsigned, unsigned>> &emission);
 
 } // namespace toast::search::analytic
 

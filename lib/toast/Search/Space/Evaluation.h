@@ -160,8 +160,6 @@ private:
                                            const DimAxes &tiling) const;
   void findDonations(std::vector<char> &donated);
   void findFusions();
-  void collectTree(unsigned i);
-  unsigned rootLevel(unsigned op, unsigned level) const;
   DimAxes apply(const Step &step, const DimAxes &tiling) const;
   void price(const Step &step, int64_t operandBytes, int64_t resultBytes);
   int newBuffer(int64_t bytes) {
