@@ -295,6 +295,12 @@ private:
   void enqueueNeighbours(mlir::Value value);
 };
 
+/// Rewrites size attributes of a tile-local clone of `original` whose full
+/// dimensions shrank (slice limits, dynamic_slice and gather slice sizes):
+/// materializeCore's loop bodies and the search's planned programs
+/// (search::NdaEnvironment::emitPlanned) clone ops onto local shapes alike.
+void adjustLocalAttributes(mlir::Operation *clone, mlir::Operation *original);
+
 } // namespace toast::partition
 
 #endif // TOAST_PARTITION_SHARDINGSTATE_H

@@ -128,4 +128,39 @@ def ToastAutoPartitionPass
                            "::toast::partir_hlo::PartIRHLODialect"];
 }
 
+def ToastEmitPlannedPass
+    : Pass<"toast-emit-planned", "::mlir::ModuleOp"> {
+  let summary = "The device-local program of the saved sharding state, "
+                "built from the search's plan (a check of the planner)";
+  let description = [{
+    Reads the sharding state earlier tactic passes saved on the entry
+    function (e.g. `--partir-manual-partition`), imports it as a search
+    state and replaces the entry by the device-local PartIR:HLO that the
+    search's planner describes for it (`NdaEnvironment::emitPlanned`):
+    every op cloned onto its local types and exactly the collectives the
+    analytic cost prices, without `--partir-materialize-core`,
+    `--partir-lower-to-hlo` or `--partir-optimize-collectives`. A debugging
+    and testing aid (docs/search.md, "Planner and pricer"): the result is
+    compared with the original by `toast-run --compare` and simulated by
+    `--partir-simulate`, whose step time is the analytic cost's. It covers
+    straight-line programs without padded tilings; other states fail with
+    a diagnostic. The partitioned program the search itself produces still
+    comes from the PartIR:Core path.
+
+    ```
+    toast-opt m.mlir --partir-manual-partition="name=BP axis=B inputs=re:batch.*=0 mesh=B=2,M=2" \
+      --toast-emit-planned -o planned.mlir
+    ```
+  }];
+  let options = [
+    Option<"device", "device", "std::string", /*default=*/"\"a100\"",
+           "Device the state is priced on (a built-in name or file:path)">,
+    Option<"report", "report", "bool", /*default=*/"false",
+           "Emit the analytic step time and collective counts as a remark">,
+  ];
+  let dependentDialects = ["::toast::partir::PartIRDialect",
+                           "::toast::partir_hlo::PartIRHLODialect",
+                           "::mlir::func::FuncDialect"];
+}
+
 #endif // TOAST_SEARCH_PASSES_TD

@@ -210,6 +210,14 @@ public:
       const SearchState &state,
       mlir::OwningOpRef<mlir::ModuleOp> *lowered = nullptr) const;
 
+  /// A clone of the entry's module whose entry is the device-local
+  /// PartIR:HLO of `state` built straight from the planner's CollectivePlan
+  /// (no materializeCore, lowering or collective optimization): the
+  /// program the analytic cost prices. Straight-line programs without
+  /// padding only; failure (with a diagnostic) otherwise.
+  mlir::FailureOr<mlir::OwningOpRef<mlir::ModuleOp>>
+  emitPlanned(const SearchState &state) const;
+
   //===- Queries
   //--------------------------------------------------------------===//
 

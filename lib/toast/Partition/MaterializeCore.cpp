@@ -107,8 +107,7 @@ static Value tileValue(OpBuilder &b, Location loc, Value value,
     levels.push_back({level.axis,
                       {partir::TileAttr::get(b.getContext(), level.dim)},
                       {levelType}});
-    levelType =
-        divideDim(levelType, level.dim, *mesh.getAxisSize(level.axis));
+    levelType = divideDim(levelType, level.dim, *mesh.getAxisSize(level.axis));
   }
   SmallVector<Value> ranges;
   return buildNest(
@@ -156,10 +155,8 @@ static void wrapValue(OpBuilder &b, Value value, ArrayRef<AxisDim> tiling,
   }
 }
 
-/// Rewrites size attributes of a tile-local clone whose full dimensions
-/// shrank (slice limits, dynamic_slice and gather slice sizes). Done by
-/// attribute name so that this library needs no StableHLO classes.
-static void adjustLocalAttributes(Operation *clone, Operation *original) {
+/// Done by attribute name so that this library needs no StableHLO classes.
+void adjustLocalAttributes(Operation *clone, Operation *original) {
   StringRef name = clone->getName().getStringRef();
   auto rewrite = [&](StringRef attrName, auto fn) {
     auto attr = dyn_cast_or_null<DenseI64ArrayAttr>(
@@ -198,9 +195,8 @@ static void adjustLocalAttributes(Operation *clone, Operation *original) {
 /// reduction factors of `nest` that the mesh pads: partial sums over a
 /// padded tile must not add the padding. (Only sum-combined reductions are
 /// looped over, and zero is their identity.)
-static FailureOr<Value> maskReductions(OpBuilder &b, Operation *op,
-                                       unsigned k, Value tile,
-                                       const ShardingRule &rule,
+static FailureOr<Value> maskReductions(OpBuilder &b, Operation *op, unsigned k,
+                                       Value tile, const ShardingRule &rule,
                                        ArrayRef<AxisFactor> nest,
                                        ArrayRef<Value> ranges) {
   for (auto [l, level] : llvm::enumerate(nest)) {
@@ -210,8 +206,8 @@ static FailureOr<Value> maskReductions(OpBuilder &b, Operation *op,
     if (factor.kind != FactorKind::Reduction || dim == kNoFactor ||
         !partir::isPadded(factor.size, n))
       continue;
-    FailureOr<Value> masked = zeroPadding(b, op->getLoc(), tile, dim,
-                                          ranges[l], factor.size);
+    FailureOr<Value> masked =
+        zeroPadding(b, op->getLoc(), tile, dim, ranges[l], factor.size);
     if (failed(masked))
       return failure();
     tile = *masked;

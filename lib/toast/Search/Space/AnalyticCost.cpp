@@ -83,13 +83,13 @@ void Evaluation::price(const Step &step, int64_t operandBytes,
 /// (`source`: the buffer of the defining op's local result).
 void Evaluation::emitValue(unsigned value, int source) {
   currentValue = value;
-  ValuePlan &plan = plans[value];
+  const ValuePlan &plan = plans[value];
   const ProgramValue &v = prog.values[value];
   // Most results have no chain: every reader reads the source (per-use
   // gathers at the definition come from perUser only).
   if (v.defOp >= 0 && plan.steps.empty() && !plan.perUser) {
-    plan.levelBuffers.assign(1, source);
-    plan.levelTiling.assign(1, plan.sourceTiling);
+    levelBuffers[value].assign(1, source);
+    levelTiling[value].assign(1, plan.sourceTiling);
     return;
   }
   unsigned maxLevel = 0;
@@ -101,11 +101,11 @@ void Evaluation::emitValue(unsigned value, int source) {
     sourceRead = true;
     maxLevel = std::max(maxLevel, use.level);
   }
-  plan.levelBuffers.assign(plan.steps.size() + 1, -1);
-  plan.levelBuffers[0] = source;
-  plan.levelTiling.assign(plan.steps.size() + 1, plan.sourceTiling);
+  levelBuffers[value].assign(plan.steps.size() + 1, -1);
+  levelBuffers[value][0] = source;
+  levelTiling[value].assign(plan.steps.size() + 1, plan.sourceTiling);
   for (size_t l = 0; l < plan.steps.size(); ++l)
-    plan.levelTiling[l + 1] = apply(plan.steps[l], plan.levelTiling[l]);
+    levelTiling[value][l + 1] = apply(plan.steps[l], levelTiling[value][l]);
   if (v.defOp < 0) {
     // Arguments: the argument buffer itself, then its tiling slice.
     int argBuffer = newBuffer(0);
@@ -116,31 +116,31 @@ void Evaluation::emitValue(unsigned value, int source) {
         bytesOf(value, local ? *local : DimAxes(v.shape.size(), 0));
     if (dimsEmpty(plan.sourceTiling) ||
         (local && *local == plan.sourceTiling)) {
-      plan.levelBuffers[0] = argBuffer;
+      levelBuffers[value][0] = argBuffer;
     } else if (sourceRead) {
-      plan.levelBuffers[0] = emitSlice(
+      levelBuffers[value][0] = emitSlice(
           value, argBuffer, local ? *local : DimAxes(v.shape.size(), 0),
           plan.sourceTiling, !isReturnedDirectly(value));
       ++at;
     }
   }
   for (size_t l = 0; l < plan.steps.size() && l < maxLevel; ++l) {
-    int64_t in = bytesOf(value, plan.levelTiling[l]);
-    int64_t out = bytesOf(value, plan.levelTiling[l + 1]);
-    touch(plan.levelBuffers[l]);
-    plan.levelBuffers[l + 1] = newBuffer(out);
+    int64_t in = bytesOf(value, levelTiling[value][l]);
+    int64_t out = bytesOf(value, levelTiling[value][l + 1]);
+    touch(levelBuffers[value][l]);
+    levelBuffers[value][l + 1] = newBuffer(out);
     price(plan.steps[l], in, out);
     ++at;
   }
   // A single reader's gather stays here.
   for (size_t k = 0; k < v.uses.size(); ++k) {
-    UsePlan &use = usePlans[v.firstUse + k];
+    const UsePlan &use = usePlans[v.firstUse + k];
     if (!use.gatherAtDef || use.argSlice || use.ops.empty())
       continue;
-    const DimAxes &tiling = plan.levelTiling[use.level];
+    const DimAxes &tiling = levelTiling[value][use.level];
     DimAxes next = apply(use.ops[0], tiling);
-    touch(plan.levelBuffers[use.level]);
-    use.startBuffer = newBuffer(bytesOf(value, next));
+    touch(levelBuffers[value][use.level]);
+    startBuffers[v.firstUse + k] = newBuffer(bytesOf(value, next));
     price(use.ops[0], bytesOf(value, tiling), bytesOf(value, next));
     ++at;
   }
@@ -150,7 +150,6 @@ void Evaluation::emitValue(unsigned value, int source) {
 int Evaluation::emitUse(unsigned value, unsigned useId) {
   currentValue = value;
   const UsePlan &use = usePlans[useId];
-  const ValuePlan &plan = plans[value];
   if (use.argSlice) {
     const std::optional<DimAxes> &local = localArgs[value];
     int arg = argBuffers[value];
@@ -162,15 +161,15 @@ int Evaluation::emitUse(unsigned value, unsigned useId) {
     ++at;
     return b;
   }
-  int buffer = plan.levelBuffers[use.level];
+  int buffer = levelBuffers[value][use.level];
   if (use.ops.empty()) {
-    useTiling = plan.levelTiling[use.level];
+    useTiling = levelTiling[value][use.level];
     return buffer;
   }
-  DimAxes tiling = plan.levelTiling[use.level];
+  DimAxes tiling = levelTiling[value][use.level];
   ArrayRef<Step> ops = use.ops;
   if (use.gatherAtDef && !ops.empty()) {
-    buffer = use.startBuffer;
+    buffer = startBuffers[useId];
     tiling = apply(ops.front(), tiling);
     ops = ops.drop_front();
   }
@@ -584,129 +583,7 @@ void Evaluation::findDonations(std::vector<char> &donated) {
   }
 }
 
-/// A single-result op whose result has one use is fused into its reader
-/// when the reader's first loop slicing that operand is over the same axis
-/// and dimension as the op's outermost loop; it then runs at the reader's
-/// position (materializeCore, LoopFuser).
-void Evaluation::findFusions() {
-  if (fresh) {
-    fusedInto.assign(prog.ops.size(), -1);
-    fusedProducers.assign(prog.ops.size(), {});
-    fusedLevels.assign(prog.ops.size(), {});
-  } else {
-    for (unsigned i : fusedOps) {
-      fusedProducers[fusedInto[i]].clear();
-      fusedLevels[i].clear();
-      fusedInto[i] = -1;
-    }
-  }
-  fusedOps.clear();
-  for (unsigned i : prog.nestOps) {
-    const ProgramOp &p = prog.ops[i];
-    if (!looped[i] || p.results.size() != 1)
-      continue;
-    const ProgramValue &v = prog.values[p.results[0]];
-    if (v.uses.size() != 1 || v.uses[0].second < 0)
-      continue;
-    auto [outerAxis, outerFactor] = nests[i].front();
-    int dim = p.resultDim(0, outerFactor);
-    if (dim < 0)
-      continue;
-    unsigned user = v.uses[0].first;
-    const ProgramOp &u = prog.ops[user];
-    // The reader's loops that slice this operand, outermost first.
-    llvm::SmallVector<std::pair<unsigned, int>, 4> slicing; // (level, dim)
-    for (auto [level, entry] : llvm::enumerate(nests[user]))
-      if (int d = u.operandDim(v.uses[0].second, entry.second); d >= 0)
-        slicing.push_back({static_cast<unsigned>(level), d});
-    if (slicing.empty() || nests[user][slicing[0].first].first != outerAxis ||
-        slicing[0].second != dim)
-      continue;
-    // Inner loops keep fusing level by level while they tile what the next
-    // slicing loop slices; the op's body ends up in the deepest one.
-    unsigned depth = slicing[0].first;
-    fusedLevels[i].push_back(depth);
-    for (size_t j = 1; j < slicing.size() && j < nests[i].size(); ++j) {
-      auto [axis, factor] = nests[i][j];
-      int tiled = p.resultDim(0, factor);
-      if (axis != nests[user][slicing[j].first].first ||
-          tiled != slicing[j].second)
-        break;
-      depth = slicing[j].first;
-      fusedLevels[i].push_back(depth);
-    }
-    if (traceEnabled())
-      llvm::errs() << "analytic: fuse " << i << " " << p.op->getName()
-                   << " into " << user << " " << u.op->getName() << " at "
-                   << depth << "\n";
-    fusedInto[i] = user;
-    fusedOps.push_back(i);
-    fusedProducers[user].push_back(
-        {depth, -v.uses[0].second, static_cast<unsigned>(i)});
-  }
-}
-
-/// The loop level of the root of op's fusion tree at which op's loop
-/// `level` ended up: fused levels map to the reader's, the rest stay
-/// inside the op's own loops at the deepest level it fused into.
-unsigned Evaluation::rootLevel(unsigned op, unsigned level) const {
-  for (; fusedInto[op] >= 0; op = fusedInto[op]) {
-    const auto &levels = fusedLevels[op];
-    level = level < levels.size() ? levels[level] : levels.back();
-  }
-  return level;
-}
-
-/// Op i's fusion tree in the order its body holds it: fused producers
-/// before their reader (the last fused, highest operand, first).
-void Evaluation::collectTree(unsigned i) {
-  auto &producers = fusedProducers[i];
-  llvm::sort(producers);
-  for (auto &[level, negOperand, producer] : producers)
-    collectTree(producer);
-  unsigned innermost = nests[i].empty() ? 0 : nests[i].size() - 1;
-  emission.push_back({rootLevel(i, innermost), static_cast<unsigned>(i)});
-}
-
-/// Every op's nest (NdaEnvironment::Impl::getNest), from the compact
-/// tables: ops that are not ruled, or dead, keep an empty nest.
-void Evaluation::findNests() {
-  if (fresh) {
-    nests.assign(prog.ops.size(), {});
-    looped.assign(prog.ops.size(), 0);
-  }
-  for (auto [k, i] : llvm::enumerate(prog.nestOps)) {
-    Nest &nest = nests[i];
-    nest.clear();
-    for (unsigned j = prog.nestBegin[k]; j < prog.nestBegin[k + 1]; ++j) {
-      auto [factor, node] = prog.nestFactors[j];
-      for (AxisMask m = state.nodeAxes[node]; m; m &= m - 1)
-        nest.push_back({static_cast<unsigned>(llvm::countr_zero(m)), factor});
-    }
-    if (nest.size() > 1)
-      llvm::sort(nest);
-    looped[i] = !nest.empty();
-  }
-}
-
-/// Whether some node's axes do not divide a value dim it names (their
-/// product) or a factor it shards (one axis).
-bool Evaluation::findPadding() const {
-  for (auto [node, mask] : llvm::enumerate(state.nodeAxes)) {
-    if (!mask)
-      continue;
-    for (int64_t size : prog.nodeDimSizes[node])
-      if (partir::isPadded(size, axisProduct(mask)))
-        return true;
-    for (int64_t size : prog.nodeFactorSizes[node])
-      for (AxisMask m = mask; m; m &= m - 1)
-        if (partir::isPadded(size, impl.axisSizes[llvm::countr_zero(m)]))
-          return true;
-  }
-  return false;
-}
-
-AnalyticCost Evaluation::run() {
+AnalyticCost Evaluation::pricePlan() {
   buffers.clear();
   fusedInputs.clear();
   stamp.clear();
@@ -716,27 +593,14 @@ AnalyticCost Evaluation::run() {
   returned.clear();
   returnOp = -1;
   transients.clear();
-  findNests();
-  anyPadded = findPadding();
-  unmodeled = false;
-  buildChains();
-  // planValue plans every use (every value with uses is an argument or a
-  // result of a live op): no reset needed.
-  if (fresh)
-    usePlans.assign(prog.numUses, {});
-  localArgs.assign(prog.numArguments, std::nullopt);
   argBuffers.assign(prog.numArguments, -1);
-  // Planning in program order: a reader's patterns see its operands'
-  // plans, and may change them before its own results are planned.
-  for (unsigned a = 0; a < prog.numArguments; ++a)
-    planValue(a);
-  for (auto [i, p] : llvm::enumerate(prog.ops)) {
-    if (p.dead)
-      continue;
-    applyReductionPatterns(i);
-    for (int r : p.results)
-      planValue(r);
+  levelBuffers.resize(prog.values.size());
+  levelTiling.resize(prog.values.size());
+  for (size_t v = 0; v < prog.values.size(); ++v) {
+    levelBuffers[v].clear();
+    levelTiling[v].clear();
   }
+  startBuffers.assign(prog.numUses, -1);
 
   for (unsigned c : prog.constants) {
     int r = prog.ops[c].results[0];
@@ -759,7 +623,6 @@ AnalyticCost Evaluation::run() {
   emitMaskConstants();
   for (unsigned a = 0; a < prog.numArguments; ++a)
     emitValue(a, -1);
-  findFusions();
   // A fusion tree runs at its root's position, each op in the body of the
   // root's loop level it ended up in (outer levels first).
   for (size_t i = 0; i < prog.ops.size(); ++i) {
@@ -770,7 +633,7 @@ AnalyticCost Evaluation::run() {
       continue;
     }
     emission.clear();
-    collectTree(i);
+    collectFusionTree(collectivePlan, i, emission);
     std::stable_sort(emission.begin(), emission.end(),
                      [](auto &a, auto &b) { return a.first < b.first; });
     for (auto [level, op] : emission)

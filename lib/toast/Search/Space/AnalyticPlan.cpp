@@ -1,8 +1,12 @@
 //===- AnalyticPlan.cpp - Planning a state's collectives per value --------===//
 //
-// The first half of an evaluation (AnalyticCost.cpp): the chain each value
-// gets from lowering, the optimizer's reduction patterns, and per use what
-// remains of the chain once the reader's slices cancel against it.
+// The planner, the first half of an evaluation: every op's loop nest, the
+// chain each value gets from lowering, the optimizer's reduction patterns,
+// per use what remains of the chain once the reader's slices cancel
+// against it, the arguments the boundary makes device-local, and
+// materializeCore's loop fusion. Its output is the CollectivePlan
+// (CollectivePlan.h), which the pricer (AnalyticCost.cpp) and the planned
+// program's emitter (PlannedHLO.cpp) read.
 //
 //===----------------------------------------------------------------------===//
 
@@ -43,8 +47,6 @@ void Evaluation::buildChains() {
     plan.perUser.reset();
     plan.scattersOnTop = false;
     plan.gathers.clear();
-    plan.levelBuffers.clear();
-    plan.levelTiling.clear();
     // An op without loops: no levels, no chain.
     if (value.defOp >= 0 && !looped[value.defOp])
       continue;
@@ -213,27 +215,7 @@ bool Evaluation::applyReductionPattern(unsigned i) {
 }
 
 DimAxes Evaluation::apply(const Step &step, const DimAxes &tiling) const {
-  DimAxes out = tiling;
-  switch (step.kind) {
-  case StepKind::Gather:
-    for (size_t d = 0; d < out.size(); ++d)
-      out[d] = listDropSuffix(out[d], step.dims[d]);
-    break;
-  case StepKind::Reduce:
-    break;
-  case StepKind::ReduceScatter:
-  case StepKind::Slice:
-    for (size_t d = 0; d < out.size(); ++d)
-      out[d] = listConcat(out[d], step.dims[d]);
-    break;
-  case StepKind::AllToAll: {
-    AxisList moved = step.dims[step.from];
-    out[step.from] = listDropSuffix(out[step.from], moved);
-    out[step.to] = listConcat(out[step.to], moved);
-    break;
-  }
-  }
-  return out;
+  return applyStep(step, tiling);
 }
 
 /// Per-use rewriting of the chain's end against the use's slices: the
@@ -367,7 +349,6 @@ UsePlan Evaluation::planUse(unsigned value, const DimAxes &slicing,
 /// What planUse returns for a use that reads the top of an empty chain.
 void Evaluation::resetUse(UsePlan &use) {
   use.level = 0;
-  use.startBuffer = -1;
   use.gatherLevel.reset();
   use.argSlice = use.gatherAtDef = use.readerIsUser = false;
   use.fusedLevel = -1;
@@ -499,6 +480,157 @@ void Evaluation::planValue(unsigned value) {
   } else if (!sourceRead && anySlice && alike) {
     localArgs[arg] = *dims;
   }
+}
+
+/// Every op's nest (NdaEnvironment::Impl::getNest), from the compact
+/// tables: ops that are not ruled, or dead, keep an empty nest.
+void Evaluation::findNests() {
+  if (fresh) {
+    nests.assign(prog.ops.size(), {});
+    looped.assign(prog.ops.size(), 0);
+  }
+  for (auto [k, i] : llvm::enumerate(prog.nestOps)) {
+    Nest &nest = nests[i];
+    nest.clear();
+    for (unsigned j = prog.nestBegin[k]; j < prog.nestBegin[k + 1]; ++j) {
+      auto [factor, node] = prog.nestFactors[j];
+      for (AxisMask m = state.nodeAxes[node]; m; m &= m - 1)
+        nest.push_back({static_cast<unsigned>(llvm::countr_zero(m)), factor});
+    }
+    if (nest.size() > 1)
+      llvm::sort(nest);
+    looped[i] = !nest.empty();
+  }
+}
+
+/// Whether some node's axes do not divide a value dim it names (their
+/// product) or a factor it shards (one axis).
+bool Evaluation::findPadding() const {
+  for (auto [node, mask] : llvm::enumerate(state.nodeAxes)) {
+    if (!mask)
+      continue;
+    for (int64_t size : prog.nodeDimSizes[node])
+      if (partir::isPadded(size, axisProduct(mask)))
+        return true;
+    for (int64_t size : prog.nodeFactorSizes[node])
+      for (AxisMask m = mask; m; m &= m - 1)
+        if (partir::isPadded(size, impl.axisSizes[llvm::countr_zero(m)]))
+          return true;
+  }
+  return false;
+}
+
+/// A single-result op whose result has one use is fused into its reader
+/// when the reader's first loop slicing that operand is over the same axis
+/// and dimension as the op's outermost loop; it then runs at the reader's
+/// position (materializeCore, LoopFuser).
+void Evaluation::findFusions() {
+  if (fresh) {
+    fusedInto.assign(prog.ops.size(), -1);
+    fusedProducers.assign(prog.ops.size(), {});
+    fusedLevels.assign(prog.ops.size(), {});
+  } else {
+    for (unsigned i : fusedOps) {
+      fusedProducers[fusedInto[i]].clear();
+      fusedLevels[i].clear();
+      fusedInto[i] = -1;
+    }
+  }
+  fusedOps.clear();
+  for (unsigned i : prog.nestOps) {
+    const ProgramOp &p = prog.ops[i];
+    if (!looped[i] || p.results.size() != 1)
+      continue;
+    const ProgramValue &v = prog.values[p.results[0]];
+    if (v.uses.size() != 1 || v.uses[0].second < 0)
+      continue;
+    auto [outerAxis, outerFactor] = nests[i].front();
+    int dim = p.resultDim(0, outerFactor);
+    if (dim < 0)
+      continue;
+    unsigned user = v.uses[0].first;
+    const ProgramOp &u = prog.ops[user];
+    // The reader's loops that slice this operand, outermost first.
+    llvm::SmallVector<std::pair<unsigned, int>, 4> slicing; // (level, dim)
+    for (auto [level, entry] : llvm::enumerate(nests[user]))
+      if (int d = u.operandDim(v.uses[0].second, entry.second); d >= 0)
+        slicing.push_back({static_cast<unsigned>(level), d});
+    if (slicing.empty() || nests[user][slicing[0].first].first != outerAxis ||
+        slicing[0].second != dim)
+      continue;
+    // Inner loops keep fusing level by level while they tile what the next
+    // slicing loop slices; the op's body ends up in the deepest one.
+    unsigned depth = slicing[0].first;
+    fusedLevels[i].push_back(depth);
+    for (size_t j = 1; j < slicing.size() && j < nests[i].size(); ++j) {
+      auto [axis, factor] = nests[i][j];
+      int tiled = p.resultDim(0, factor);
+      if (axis != nests[user][slicing[j].first].first ||
+          tiled != slicing[j].second)
+        break;
+      depth = slicing[j].first;
+      fusedLevels[i].push_back(depth);
+    }
+    if (traceEnabled())
+      llvm::errs() << "analytic: fuse " << i << " " << p.op->getName()
+                   << " into " << user << " " << u.op->getName() << " at "
+                   << depth << "\n";
+    fusedInto[i] = user;
+    fusedOps.push_back(i);
+    fusedProducers[user].push_back(
+        {depth, -v.uses[0].second, static_cast<unsigned>(i)});
+  }
+}
+
+/// The planner: every op's nest, the chains, the optimizer's patterns
+/// and per-use rewrites in program order, then materializeCore's loop
+/// fusion.
+const CollectivePlan &Evaluation::makePlan() {
+  findNests();
+  anyPadded = findPadding();
+  unmodeled = false;
+  buildChains();
+  // planValue plans every use (every value with uses is an argument or a
+  // result of a live op): no reset needed.
+  if (fresh)
+    usePlans.assign(prog.numUses, {});
+  localArgs.assign(prog.numArguments, std::nullopt);
+  // Planning in program order: a reader's patterns see its operands'
+  // plans, and may change them before its own results are planned.
+  for (unsigned a = 0; a < prog.numArguments; ++a)
+    planValue(a);
+  for (auto [i, p] : llvm::enumerate(prog.ops)) {
+    if (p.dead)
+      continue;
+    applyReductionPatterns(i);
+    for (int r : p.results)
+      planValue(r);
+  }
+  findFusions();
+  return collectivePlan;
+}
+
+/// The loop level of the root of op's fusion tree at which op's loop
+/// `level` ended up: fused levels map to the reader's, the rest stay
+/// inside the op's own loops at the deepest level it fused into.
+unsigned rootLevel(const CollectivePlan &plan, unsigned op, unsigned level) {
+  for (; plan.fusedInto[op] >= 0; op = plan.fusedInto[op]) {
+    const auto &levels = plan.fusedLevels[op];
+    level = level < levels.size() ? levels[level] : levels.back();
+  }
+  return level;
+}
+
+/// Op i's fusion tree in the order its body holds it: fused producers
+/// before their reader (the last fused, highest operand, first).
+void collectFusionTree(CollectivePlan &plan, unsigned i,
+                       std::vector<std::pair<unsigned, unsigned>> &emission) {
+  auto &producers = plan.fusedProducers[i];
+  llvm::sort(producers);
+  for (auto &[level, negOperand, producer] : producers)
+    collectFusionTree(plan, producer, emission);
+  unsigned innermost = plan.nests[i].empty() ? 0 : plan.nests[i].size() - 1;
+  emission.push_back({rootLevel(plan, i, innermost), i});
 }
 
 } // namespace toast::search::analytic

@@ -9,7 +9,7 @@
 #ifndef TOAST_LIB_SEARCH_SPACE_EVALUATION_H
 #define TOAST_LIB_SEARCH_SPACE_EVALUATION_H
 
-#include "SpaceImpl.h"
+#include "CollectivePlan.h"
 
 #include "toast/Interfaces/ControlFlow.h"
 #include "toast/Simulator/Fusion.h"
@@ -27,153 +27,6 @@ inline bool traceEnabled() {
   return enabled;
 }
 
-//===- Axis lists ---------------------------------------------------------===//
-// The mesh axes on one tensor dimension, major first, packed one byte per
-// axis (axis + 1), the major axis in the low byte; at most kMaxListLength
-// per dim (ActionSpace never gives a node more). Shifts by a whole word are
-// undefined, so every shift goes through shiftBytes/byteMask.
-
-using AxisList = uint64_t;
-using DimAxes = llvm::SmallVector<AxisList, 4>;
-constexpr unsigned kMaxListLength = 8;
-
-/// v moved up by n bytes (0 when everything moves out).
-inline AxisList shiftBytes(AxisList v, unsigned n) {
-  return n >= kMaxListLength ? 0 : v << (8 * n);
-}
-/// The low n bytes set.
-inline AxisList byteMask(unsigned n) {
-  return n >= kMaxListLength ? ~AxisList(0) : (AxisList(1) << (8 * n)) - 1;
-}
-inline unsigned listLength(AxisList l) {
-  unsigned n = 0;
-  while (l) {
-    ++n;
-    l >>= 8;
-  }
-  return n;
-}
-inline AxisList listAppend(AxisList l, unsigned axis) {
-  return l | shiftBytes(AxisList(axis + 1), listLength(l));
-}
-inline AxisList listConcat(AxisList a, AxisList b) {
-  return a | shiftBytes(b, listLength(a));
-}
-/// Whether `p` is a prefix of `l`.
-inline bool listIsPrefix(AxisList p, AxisList l) {
-  return (l & byteMask(listLength(p))) == p;
-}
-inline AxisList listDropPrefix(AxisList p, AxisList l) {
-  unsigned n = listLength(p);
-  return n >= kMaxListLength ? 0 : l >> (8 * n);
-}
-/// `l` without its suffix `s` (s must be a suffix of l).
-inline AxisList listDropSuffix(AxisList l, AxisList s) {
-  return l & byteMask(listLength(l) - listLength(s));
-}
-inline AxisMask listMask(AxisList l) {
-  AxisMask m = 0;
-  for (; l; l >>= 8)
-    m |= AxisMask(1) << ((l & 0xff) - 1);
-  return m;
-}
-inline AxisMask dimsMask(const DimAxes &dims) {
-  AxisMask m = 0;
-  for (AxisList l : dims)
-    m |= listMask(l);
-  return m;
-}
-inline bool dimsEmpty(const DimAxes &dims) {
-  // A plain loop: llvm::all_of was left an out-of-line call (2% of
-  // pricing a state).
-  for (AxisList l : dims)
-    if (l)
-      return false;
-  return true;
-}
-inline bool dimsIsPrefix(const DimAxes &p, const DimAxes &l) {
-  for (size_t d = 0; d < p.size(); ++d)
-    if (!listIsPrefix(p[d], l[d]))
-      return false;
-  return true;
-}
-inline DimAxes dimsDropPrefix(const DimAxes &p, const DimAxes &l) {
-  DimAxes rest(l.size());
-  for (size_t d = 0; d < l.size(); ++d)
-    rest[d] = listDropPrefix(p[d], l[d]);
-  return rest;
-}
-/// The single dim with axes, or -1.
-inline int onlyDim(const DimAxes &dims) {
-  int found = -1;
-  for (size_t d = 0; d < dims.size(); ++d) {
-    if (!dims[d])
-      continue;
-    if (found >= 0)
-      return -1;
-    found = d;
-  }
-  return found;
-}
-
-//===- Chains -------------------------------------------------------------===//
-
-enum class StepKind : uint8_t {
-  Gather,
-  Reduce,
-  ReduceScatter,
-  AllToAll,
-  Slice
-};
-
-struct Step {
-  StepKind kind;
-  /// Gather / reduce_scatter / slice: the dims; all_reduce: one list in
-  /// dims[0] (axes in order).
-  DimAxes dims;
-  /// all_to_all: from dim -> to dim.
-  int from = -1, to = -1;
-};
-
-/// What one use reads: the shared level of its value's chain, then
-/// per-use ops placed right before the user. The fields every evaluation
-/// reads for every use come first, in one cache line (issue 17).
-struct UsePlan {
-  unsigned level = 0;
-  /// Where ops[0] was emitted, when gatherAtDef.
-  int startBuffer = -1;
-  /// The outermost gather level (op) this use still reads once its slices
-  /// have cancelled the outer ones (levels outermost first), if any.
-  std::optional<unsigned> gatherLevel;
-  /// The use slices the argument directly (merged slice), with argDims.
-  bool argSlice = false;
-  /// ops[0] is the producer's own gather, which stays right after the
-  /// producer when this is its only reader left (copies go to readers).
-  bool gatherAtDef = false;
-  /// ops is one gather the user op reads directly (no slice left): its
-  /// copy goes right before the user, after the other operands' slices.
-  bool readerIsUser = false;
-  /// The reader's loop level into whose body the argument's tiling loop
-  /// fused (-1: none): the gather left of it runs there, before the
-  /// reader's slices of that level and deeper.
-  int fusedLevel = -1;
-  llvm::SmallVector<Step, 1> ops;
-  DimAxes argDims;
-};
-
-struct ValuePlan {
-  DimAxes sourceTiling;
-  llvm::SmallVector<Step, 0> steps; ///< shared chain, innermost first
-  std::optional<Step> perUser;      ///< all gathers, merged, per reader
-  /// The chain ends in a reduce_scatter every reader reads as is.
-  bool scattersOnTop = false;
-  /// The gathers one per loop level (axis, dim), outermost first.
-  llvm::SmallVector<std::pair<unsigned, unsigned>, 0> gathers;
-  /// Buffers of the levels (0: source), -1 when not materialized.
-  llvm::SmallVector<int, 0> levelBuffers;
-  llvm::SmallVector<DimAxes, 0> levelTiling;
-};
-
 struct Buffer {
   int64_t bytes = 0;
   int64_t def = 0;
@@ -185,8 +38,6 @@ struct Buffer {
   int viewOf = -1;
 };
 
-using Nest = llvm::SmallVector<std::pair<unsigned, unsigned>, 4>;
-
 /// Scratch of one evaluation, kept per thread so that evaluations reuse
 /// their allocations (evaluations run concurrently on distinct threads).
 struct Workspace {
@@ -194,17 +45,16 @@ struct Workspace {
   /// evaluation of another
   /// program resets it whole, one of the same program only what it fills.
   uint64_t owner = 0;
-  std::vector<Nest> nests;
-  std::vector<char> looped;
-  std::vector<int> fusedInto;
-  std::vector<unsigned> fusedOps;
-  std::vector<llvm::SmallVector<std::tuple<unsigned, int, unsigned>, 1>>
-      fusedProducers;
-  std::vector<llvm::SmallVector<unsigned, 2>> fusedLevels;
+  /// The planner's output, read by the pricer.
+  CollectivePlan plan;
+  // The pricer's scratch.
   std::vector<std::pair<unsigned, unsigned>> emission;
-  std::vector<ValuePlan> plans;
-  std::vector<UsePlan> usePlans;
-  std::vector<std::optional<DimAxes>> localArgs;
+  /// Per value: the buffers of its chain's levels (0: source), -1 when not
+  /// materialized, and their tilings.
+  std::vector<llvm::SmallVector<int, 0>> levelBuffers;
+  std::vector<llvm::SmallVector<DimAxes, 0>> levelTiling;
+  /// Per use: where its ops[0] was emitted, when gatherAtDef.
+  std::vector<int> startBuffers;
   std::vector<int> argBuffers;
   std::vector<int> hoistedBuffers;
   std::vector<Buffer> buffers;
@@ -224,22 +74,35 @@ class Evaluation {
 public:
   Evaluation(const NdaEnvironment::Impl &impl, const SearchState &state,
              Workspace &ws)
-      : impl(impl), prog(impl.program), state(state), nests(ws.nests),
-        looped(ws.looped), fusedInto(ws.fusedInto), fusedOps(ws.fusedOps),
-        fusedProducers(ws.fusedProducers), fusedLevels(ws.fusedLevels),
-        emission(ws.emission), plans(ws.plans), usePlans(ws.usePlans),
-        localArgs(ws.localArgs), argBuffers(ws.argBuffers),
-        hoistedBuffers(ws.hoistedBuffers), buffers(ws.buffers),
-        fusedInputs(ws.fusedInputs), stamp(ws.stamp), carryTies(ws.carryTies),
-        inPlaceSavings(ws.inPlaceSavings), transients(ws.transients),
-        delta(ws.delta), validityBuffers(ws.validityBuffers),
-        zeroBuffers(ws.zeroBuffers), fresh(ws.owner != impl.program.id) {
+      : impl(impl), prog(impl.program), state(state), collectivePlan(ws.plan),
+        nests(ws.plan.nests), looped(ws.plan.looped),
+        fusedInto(ws.plan.fusedInto), fusedOps(ws.plan.fusedOps),
+        fusedProducers(ws.plan.fusedProducers),
+        fusedLevels(ws.plan.fusedLevels), plans(ws.plan.values),
+        usePlans(ws.plan.uses), localArgs(ws.plan.localArgs),
+        anyPadded(ws.plan.anyPadded), unmodeled(ws.plan.unmodeled),
+        emission(ws.emission), levelBuffers(ws.levelBuffers),
+        levelTiling(ws.levelTiling), startBuffers(ws.startBuffers),
+        argBuffers(ws.argBuffers), hoistedBuffers(ws.hoistedBuffers),
+        buffers(ws.buffers), fusedInputs(ws.fusedInputs), stamp(ws.stamp),
+        carryTies(ws.carryTies), inPlaceSavings(ws.inPlaceSavings),
+        transients(ws.transients), delta(ws.delta),
+        validityBuffers(ws.validityBuffers), zeroBuffers(ws.zeroBuffers),
+        fresh(ws.owner != impl.program.id) {
     ws.owner = impl.program.id;
     sim::SimulationOptions options = impl.getSimulationOptions();
     fusion = options.fusion;
     memoryBound = options.memoryBound;
   }
-  AnalyticCost run();
+  /// Plans the state (the planner: findNests to findFusions, in
+  /// AnalyticPlan.cpp) into the workspace's CollectivePlan.
+  const CollectivePlan &makePlan();
+  /// Prices the plan just made (the pricer, AnalyticCost.cpp).
+  AnalyticCost pricePlan();
+  AnalyticCost run() {
+    makePlan();
+    return pricePlan();
+  }
   /// Whether the state pads a collective or a slice in a way this model
   /// does not follow (AnalyticPadding.cpp): its cost must come from the
   /// reference path.
@@ -297,8 +160,6 @@ private:
                                            const DimAxes &tiling) const;
   void findDonations(std::vector<char> &donated);
   void findFusions();
-  void collectTree(unsigned i);
-  unsigned rootLevel(unsigned op, unsigned level) const;
   DimAxes apply(const Step &step, const DimAxes &tiling) const;
   void price(const Step &step, int64_t operandBytes, int64_t resultBytes);
   int newBuffer(int64_t bytes) {
@@ -372,26 +233,28 @@ private:
   const NdaEnvironment::Impl &impl;
   const ProgramModel &prog;
   const SearchState &state;
+  CollectivePlan &collectivePlan;
+  // Its fields, made by the planner half (AnalyticPlan.cpp)
+  // and only read by the pricer half (AnalyticCost.cpp).
   std::vector<Nest> &nests;
-  /// Per op: whether its nest has loops (nests[i] is not empty), a byte
-  /// per op where the checks would miss the cache on the nests.
   std::vector<char> &looped;
-  /// materializeCore's loop fusion: the op whose loop nest absorbs op i
-  /// (-1: none), and per consumer its fused producers with the nest level
-  /// and operand they fuse at.
   std::vector<int> &fusedInto;
-  /// The ops fused last time: only their entries need a reset.
   std::vector<unsigned> &fusedOps;
   std::vector<llvm::SmallVector<std::tuple<unsigned, int, unsigned>, 1>>
       &fusedProducers;
-  /// Per fused op: the reader's loop level each of its fused levels joined.
   std::vector<llvm::SmallVector<unsigned, 2>> &fusedLevels;
-  /// (root loop level, op) in emission order.
-  std::vector<std::pair<unsigned, unsigned>> &emission;
   std::vector<ValuePlan> &plans;
   std::vector<UsePlan> &usePlans;
-  /// Per argument: device-local dims when every use slices it alike.
   std::vector<std::optional<DimAxes>> &localArgs;
+  bool &anyPadded;
+  bool &unmodeled;
+
+  // The pricer's scratch.
+  /// (root loop level, op) in emission order.
+  std::vector<std::pair<unsigned, unsigned>> &emission;
+  std::vector<llvm::SmallVector<int, 0>> &levelBuffers;
+  std::vector<llvm::SmallVector<DimAxes, 0>> &levelTiling;
+  std::vector<int> &startBuffers;
   std::vector<int> &argBuffers;
   /// Buffers of ProgramModel::hoistedConstantBytes.
   std::vector<int> &hoistedBuffers;
@@ -421,9 +284,6 @@ private:
   int64_t at = 0;
   int currentValue = -1;
   int currentUser = -1;
-  /// Some node's axes do not divide its size.
-  bool anyPadded = false;
-  bool unmodeled = false;
   /// Hoisted mask constants: validity vectors by (elements, valid
   /// elements), zeros by local shape and element type.
   std::map<std::pair<int64_t, int64_t>, int> &validityBuffers;

@@ -273,6 +273,10 @@ NdaEnvironment::simulateMaterialized(const SearchState &state,
                                      OwningOpRef<ModuleOp> *lowered) const {
   return impl->simulateMaterialized(state, lowered);
 }
+FailureOr<OwningOpRef<ModuleOp>>
+NdaEnvironment::emitPlanned(const SearchState &state) const {
+  return impl->emitPlanned(state);
+}
 const NamedDimensionAnalysis &NdaEnvironment::getAnalysis() const {
   return impl->nda;
 }

@@ -260,6 +260,10 @@ public:
   simulateMaterialized(const SearchState &state,
                        mlir::OwningOpRef<mlir::ModuleOp> *lowered) const;
 
+  // PlannedHLO.cpp
+  mlir::FailureOr<mlir::OwningOpRef<mlir::ModuleOp>>
+  emitPlanned(const SearchState &state) const;
+
   /// The nest of program op `i` under `state`: (mesh axis, factor) in mesh
   /// order.
   llvm::SmallVector<std::pair<unsigned, unsigned>, 4>

@@ -1,0 +1,237 @@
+//===- CollectivePlan.h - What lowering does to one search state -*- C++
+//-*-===//
+//
+// Private to lib/toast/Search/Space: the plan of one state, made once by
+// the planner (AnalyticPlan.cpp) and read by the pricer (AnalyticCost.cpp)
+// and the planned-program emitter (PlannedHLO.cpp). Per op its loop nest
+// (the axes tiling its factors, hence its local shapes) and the op whose
+// loops it fuses into; per value the collective chain at its definition;
+// per use the residual collectives and slices placed before the reader;
+// per argument its boundary localization. design.md section 6 ("One
+// planner, not a mirror") and docs/search.md describe the split.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TOAST_LIB_SEARCH_SPACE_COLLECTIVEPLAN_H
+#define TOAST_LIB_SEARCH_SPACE_COLLECTIVEPLAN_H
+
+#include "SpaceImpl.h"
+
+#include <optional>
+#include <tuple>
+#include <vector>
+
+namespace toast::search::analytic {
+
+//===- Axis lists ---------------------------------------------------------===//
+// The mesh axes on one tensor dimension, major first, packed one byte per
+// axis (axis + 1), the major axis in the low byte; at most kMaxListLength
+// per dim (ActionSpace never gives a node more). Shifts by a whole word are
+// undefined, so every shift goes through shiftBytes/byteMask.
+
+using AxisList = uint64_t;
+using DimAxes = llvm::SmallVector<AxisList, 4>;
+constexpr unsigned kMaxListLength = 8;
+
+/// v moved up by n bytes (0 when everything moves out).
+inline AxisList shiftBytes(AxisList v, unsigned n) {
+  return n >= kMaxListLength ? 0 : v << (8 * n);
+}
+/// The low n bytes set.
+inline AxisList byteMask(unsigned n) {
+  return n >= kMaxListLength ? ~AxisList(0) : (AxisList(1) << (8 * n)) - 1;
+}
+inline unsigned listLength(AxisList l) {
+  unsigned n = 0;
+  while (l) {
+    ++n;
+    l >>= 8;
+  }
+  return n;
+}
+inline AxisList listAppend(AxisList l, unsigned axis) {
+  return l | shiftBytes(AxisList(axis + 1), listLength(l));
+}
+inline AxisList listConcat(AxisList a, AxisList b) {
+  return a | shiftBytes(b, listLength(a));
+}
+/// Whether `p` is a prefix of `l`.
+inline bool listIsPrefix(AxisList p, AxisList l) {
+  return (l & byteMask(listLength(p))) == p;
+}
+inline AxisList listDropPrefix(AxisList p, AxisList l) {
+  unsigned n = listLength(p);
+  return n >= kMaxListLength ? 0 : l >> (8 * n);
+}
+/// `l` without its suffix `s` (s must be a suffix of l).
+inline AxisList listDropSuffix(AxisList l, AxisList s) {
+  return l & byteMask(listLength(l) - listLength(s));
+}
+inline AxisMask listMask(AxisList l) {
+  AxisMask m = 0;
+  for (; l; l >>= 8)
+    m |= AxisMask(1) << ((l & 0xff) - 1);
+  return m;
+}
+inline AxisMask dimsMask(const DimAxes &dims) {
+  AxisMask m = 0;
+  for (AxisList l : dims)
+    m |= listMask(l);
+  return m;
+}
+inline bool dimsEmpty(const DimAxes &dims) {
+  // A plain loop: llvm::all_of was left an out-of-line call (2% of
+  // pricing a state).
+  for (AxisList l : dims)
+    if (l)
+      return false;
+  return true;
+}
+inline bool dimsIsPrefix(const DimAxes &p, const DimAxes &l) {
+  for (size_t d = 0; d < p.size(); ++d)
+    if (!listIsPrefix(p[d], l[d]))
+      return false;
+  return true;
+}
+inline DimAxes dimsDropPrefix(const DimAxes &p, const DimAxes &l) {
+  DimAxes rest(l.size());
+  for (size_t d = 0; d < l.size(); ++d)
+    rest[d] = listDropPrefix(p[d], l[d]);
+  return rest;
+}
+/// The single dim with axes, or -1.
+inline int onlyDim(const DimAxes &dims) {
+  int found = -1;
+  for (size_t d = 0; d < dims.size(); ++d) {
+    if (!dims[d])
+      continue;
+    if (found >= 0)
+      return -1;
+    found = d;
+  }
+  return found;
+}
+
+//===- Chains -------------------------------------------------------------===//
+
+enum class StepKind : uint8_t {
+  Gather,
+  Reduce,
+  ReduceScatter,
+  AllToAll,
+  Slice
+};
+
+struct Step {
+  StepKind kind;
+  /// Gather / reduce_scatter / slice: the dims; all_reduce: one list in
+  /// dims[0] (axes in order).
+  DimAxes dims;
+  /// all_to_all: from dim -> to dim.
+  int from = -1, to = -1;
+};
+
+/// `tiling` after `step`.
+inline DimAxes applyStep(const Step &step, const DimAxes &tiling) {
+  DimAxes out = tiling;
+  switch (step.kind) {
+  case StepKind::Gather:
+    for (size_t d = 0; d < out.size(); ++d)
+      out[d] = listDropSuffix(out[d], step.dims[d]);
+    break;
+  case StepKind::Reduce:
+    break;
+  case StepKind::ReduceScatter:
+  case StepKind::Slice:
+    for (size_t d = 0; d < out.size(); ++d)
+      out[d] = listConcat(out[d], step.dims[d]);
+    break;
+  case StepKind::AllToAll: {
+    AxisList moved = step.dims[step.from];
+    out[step.from] = listDropSuffix(out[step.from], moved);
+    out[step.to] = listConcat(out[step.to], moved);
+    break;
+  }
+  }
+  return out;
+}
+
+/// What one use reads: the shared level of its value's chain, then
+/// per-use ops placed right before the user. The fields every evaluation
+/// reads for every use come first, in one cache line (issue 17).
+struct UsePlan {
+  unsigned level = 0;
+  /// The outermost gather level (op) this use still reads once its slices
+  /// have cancelled the outer ones (levels outermost first), if any.
+  std::optional<unsigned> gatherLevel;
+  /// The use slices the argument directly (merged slice), with argDims.
+  bool argSlice = false;
+  /// ops[0] is the producer's own gather, which stays right after the
+  /// producer when this is its only reader left (copies go to readers).
+  bool gatherAtDef = false;
+  /// ops is one gather the user op reads directly (no slice left): its
+  /// copy goes right before the user, after the other operands' slices.
+  bool readerIsUser = false;
+  /// The reader's loop level into whose body the argument's tiling loop
+  /// fused (-1: none): the gather left of it runs there, before the
+  /// reader's slices of that level and deeper.
+  int fusedLevel = -1;
+  llvm::SmallVector<Step, 1> ops;
+  DimAxes argDims;
+};
+
+struct ValuePlan {
+  DimAxes sourceTiling;
+  llvm::SmallVector<Step, 0> steps; ///< shared chain, innermost first
+  std::optional<Step> perUser;      ///< all gathers, merged, per reader
+  /// The chain ends in a reduce_scatter every reader reads as is.
+  bool scattersOnTop = false;
+  /// The gathers one per loop level (axis, dim), outermost first.
+  llvm::SmallVector<std::pair<unsigned, unsigned>, 0> gathers;
+};
+
+using Nest = llvm::SmallVector<std::pair<unsigned, unsigned>, 4>;
+
+/// The plan of one state (NdaEnvironment::Impl::plan). Its vectors are
+/// reused from state to state (Workspace), so that planning allocates
+/// nothing once warm.
+struct CollectivePlan {
+  /// Per op: its loop nest, (axis, factor) sorted by axis; empty for ops
+  /// that are not partitioned, not ruled or dead.
+  std::vector<Nest> nests;
+  /// Per op: whether its nest has loops (nests[i] is not empty), a byte
+  /// per op where the checks would miss the cache on the nests.
+  std::vector<char> looped;
+  /// materializeCore's loop fusion: the op whose loop nest absorbs op i
+  /// (-1: none), and per consumer its fused producers with the nest level
+  /// and operand they fuse at.
+  std::vector<int> fusedInto;
+  /// The ops fused in this plan: only their entries need a reset.
+  std::vector<unsigned> fusedOps;
+  std::vector<llvm::SmallVector<std::tuple<unsigned, int, unsigned>, 1>>
+      fusedProducers;
+  /// Per fused op: the reader's loop level each of its fused levels joined.
+  std::vector<llvm::SmallVector<unsigned, 2>> fusedLevels;
+  /// Per value (ProgramModel::values): its chain.
+  std::vector<ValuePlan> values;
+  /// Per use (ProgramModel::uses): what it reads of its value's chain.
+  std::vector<UsePlan> uses;
+  /// Per argument: device-local dims when every use slices it alike.
+  std::vector<std::optional<DimAxes>> localArgs;
+  /// Some node's axes do not divide its size.
+  bool anyPadded = false;
+  /// The state pads a collective or a slice in a way the planner does not
+  /// follow: its cost must come from the reference path.
+  bool unmodeled = false;
+};
+
+/// The loop level of the root of op's fusion tree at which op's loop
+/// `level` ended up (AnalyticPlan.cpp).
+unsigned rootLevel(const CollectivePlan &plan, unsigned op, unsigned level);
+/// Appends op i's fusion tree to `emission` as (root level, op) in the
+/// order its body holds it; sorts plan.fusedProducers (AnalyticPlan.cpp).
+void collectFusionTree(CollectivePlan &plan, unsigned i,
+                       std::vector<std::pair<unsigned, unsigned>> &emission);
+
+} // namespace toast::search::analytic
+
+#endif // TOAST_LIB_SEARCH_SPACE_COLLECTIVEPLAN_H

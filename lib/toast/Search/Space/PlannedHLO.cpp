@@ -1,0 +1,374 @@
+//===- PlannedHLO.cpp - A state's device-local program from its plan ------===//
+//
+// Builds the device-local PartIR:HLO of a search state straight from its
+// CollectivePlan, without materializeCore, lowering or the collective
+// optimizer: each op is cloned onto its local types, and exactly the
+// planned collectives and slices are inserted where the pricer
+// (AnalyticCost.cpp) places them, in the pricer's order, so that the
+// simulator's cost of the emitted program is the analytic price.
+//
+// Coverage (docs/search.md, "Planner and pricer"): straight-line programs
+// the planner models. Loop and conditional ops, padded tilings and
+// unmodeled states return failure; the reference path
+// (simulateMaterialized) covers them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Evaluation.h"
+
+#include "toast/Dialect/PartIR/Core/IR/PartIRCore.h"
+#include "toast/Dialect/PartIR/HLO/IR/PartIRHLO.h"
+#include "toast/Partition/ShardingState.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+
+using namespace mlir;
+
+namespace toast::search {
+
+using namespace analytic;
+
+namespace {
+
+/// One emission: mirrors the pricer's walk (Evaluation::pricePlan) with IR
+/// values where the pricer has buffers.
+class PlannedEmitter {
+public:
+  PlannedEmitter(const NdaEnvironment::Impl &impl, CollectivePlan &plan,
+                 func::FuncOp func)
+      : impl(impl), prog(impl.program), plan(plan), func(func),
+        b(func.getContext()) {}
+  LogicalResult emit();
+
+private:
+  Type localType(unsigned value, const DimAxes &tiling) const;
+  ArrayAttr dimAxesAttr(const DimAxes &dims);
+  ArrayAttr axesAttr(AxisList list);
+  Value emitStep(const Step &step, Value input, unsigned value,
+                 const DimAxes &to);
+  void emitValue(unsigned value, Value source);
+  Value emitUse(unsigned value, unsigned useId);
+  LogicalResult emitOp(unsigned i);
+  void emitInputs(unsigned i, MutableArrayRef<Value> inputs);
+  void emitInput(unsigned i, unsigned k, MutableArrayRef<Value> inputs);
+  int lastSlicingLevel(unsigned i, unsigned k) const;
+
+  const NdaEnvironment::Impl &impl;
+  const ProgramModel &prog;
+  CollectivePlan &plan;
+  func::FuncOp func;
+  OpBuilder b;
+  /// The entry's body and ops (by ProgramModel::ops index), replaced at
+  /// the end.
+  Block *oldBlock = nullptr;
+  std::vector<Operation *> ops;
+  /// Per value: the IR value of each chain level, and its tiling.
+  std::vector<SmallVector<Value, 1>> levels;
+  std::vector<SmallVector<DimAxes, 1>> levelTiling;
+  /// Per use: the gather emitted at the definition (gatherAtDef).
+  std::vector<Value> starts;
+  /// Per argument: the new function's block argument.
+  SmallVector<Value> args;
+  /// The tiling of what the last emitUse returned.
+  DimAxes useTiling;
+  SmallVector<DimAxes> returnedTiling;
+};
+
+} // namespace
+
+Type PlannedEmitter::localType(unsigned value, const DimAxes &tiling) const {
+  const ProgramValue &v = prog.values[value];
+  Value original = v.defOp < 0 ? Value(oldBlock->getArgument(value))
+                               : Value(ops[v.defOp]->getResult(v.resultNumber));
+  Type type = original.getType();
+  auto ranked = dyn_cast<RankedTensorType>(type);
+  if (!ranked)
+    return type;
+  SmallVector<int64_t> shape(ranked.getShape());
+  for (auto [d, size] : llvm::enumerate(shape))
+    if (d < tiling.size() && tiling[d])
+      size = partir::chunkSize(size, impl.maskProduct(listMask(tiling[d])));
+  return RankedTensorType::get(shape, ranked.getElementType(),
+                               ranked.getEncoding());
+}
+
+ArrayAttr PlannedEmitter::axesAttr(AxisList list) {
+  SmallVector<Attribute> names;
+  for (; list; list >>= 8)
+    names.push_back(b.getStringAttr(impl.axisNames[(list & 0xff) - 1]));
+  return b.getArrayAttr(names);
+}
+
+ArrayAttr PlannedEmitter::dimAxesAttr(const DimAxes &dims) {
+  SmallVector<Attribute> perDim;
+  for (AxisList l : dims)
+    perDim.push_back(axesAttr(l));
+  return b.getArrayAttr(perDim);
+}
+
+/// The collective (or all_slice) of `step` on `input`, a local tile of
+/// `value`, giving its tiling `to`.
+Value PlannedEmitter::emitStep(const Step &step, Value input, unsigned value,
+                               const DimAxes &to) {
+  Location loc = input.getLoc();
+  Type type = localType(value, to);
+  switch (step.kind) {
+  case StepKind::Gather:
+    return partir_hlo::AllGatherOp::create(b, loc, type, input,
+                                           dimAxesAttr(step.dims));
+  case StepKind::Reduce:
+    return partir_hlo::AllReduceOp::create(b, loc, type, input, "sum",
+                                           axesAttr(step.dims[0]));
+  case StepKind::ReduceScatter:
+    return partir_hlo::ReduceScatterOp::create(b, loc, type, input, "sum",
+                                               dimAxesAttr(step.dims));
+  case StepKind::AllToAll:
+    return partir_hlo::AllToAllOp::create(
+        b, loc, type, input, b.getI64IntegerAttr(step.from),
+        b.getI64IntegerAttr(step.to), axesAttr(step.dims[step.to]));
+  case StepKind::Slice:
+    return partir_hlo::AllSliceOp::create(b, loc, type, input,
+                                          dimAxesAttr(step.dims));
+  }
+  llvm_unreachable("unknown step");
+}
+
+/// The shared levels of `value` (Evaluation::emitValue).
+void PlannedEmitter::emitValue(unsigned value, Value source) {
+  const ValuePlan &vp = plan.values[value];
+  const ProgramValue &v = prog.values[value];
+  levels[value].assign(vp.steps.size() + 1, Value());
+  levels[value][0] = source;
+  levelTiling[value].assign(vp.steps.size() + 1, vp.sourceTiling);
+  for (size_t l = 0; l < vp.steps.size(); ++l)
+    levelTiling[value][l + 1] = applyStep(vp.steps[l], levelTiling[value][l]);
+  unsigned maxLevel = 0;
+  bool sourceRead = false;
+  for (size_t k = 0; k < v.uses.size(); ++k) {
+    const UsePlan &use = plan.uses[v.firstUse + k];
+    if (use.argSlice)
+      continue;
+    sourceRead = true;
+    maxLevel = std::max(maxLevel, use.level);
+  }
+  if (v.defOp < 0) {
+    Value arg = args[value];
+    if (dimsEmpty(vp.sourceTiling) || plan.localArgs[value])
+      levels[value][0] = arg;
+    else if (sourceRead)
+      levels[value][0] = emitStep({StepKind::Slice, vp.sourceTiling}, arg,
+                                  value, vp.sourceTiling);
+  }
+  for (size_t l = 0; l < vp.steps.size() && l < maxLevel; ++l)
+    levels[value][l + 1] = emitStep(vp.steps[l], levels[value][l], value,
+                                    levelTiling[value][l + 1]);
+  for (size_t k = 0; k < v.uses.size(); ++k) {
+    const UsePlan &use = plan.uses[v.firstUse + k];
+    if (!use.gatherAtDef || use.argSlice || use.ops.empty())
+      continue;
+    starts[v.firstUse + k] =
+        emitStep(use.ops[0], levels[value][use.level], value,
+                 applyStep(use.ops[0], levelTiling[value][use.level]));
+  }
+}
+
+/// The per-use ops of one use (Evaluation::emitUse); returns what the user
+/// reads.
+Value PlannedEmitter::emitUse(unsigned value, unsigned useId) {
+  const UsePlan &use = plan.uses[useId];
+  if (use.argSlice) {
+    useTiling = use.argDims;
+    if (plan.localArgs[value])
+      return args[value];
+    return emitStep({StepKind::Slice, use.argDims}, args[value], value,
+                    use.argDims);
+  }
+  Value current = levels[value][use.level];
+  DimAxes tiling = levelTiling[value][use.level];
+  ArrayRef<Step> steps = use.ops;
+  if (use.gatherAtDef && !steps.empty()) {
+    current = starts[useId];
+    tiling = applyStep(steps.front(), tiling);
+    steps = steps.drop_front();
+  }
+  for (const Step &step : steps) {
+    tiling = applyStep(step, tiling);
+    current = emitStep(step, current, value, tiling);
+  }
+  useTiling = std::move(tiling);
+  return current;
+}
+
+int PlannedEmitter::lastSlicingLevel(unsigned i, unsigned k) const {
+  const ProgramOp &p = prog.ops[i];
+  int last = -1;
+  for (auto [level, entry] : llvm::enumerate(plan.nests[i]))
+    if (p.operandDim(k, entry.second) >= 0)
+      last = static_cast<int>(level);
+  return last;
+}
+
+/// What op i reads, in the pricer's order (Evaluation::emitInputs).
+void PlannedEmitter::emitInputs(unsigned i, MutableArrayRef<Value> inputs) {
+  const ProgramOp &p = prog.ops[i];
+  SmallVector<std::pair<int, unsigned>, 2> fused;
+  SmallVector<unsigned, 4> slices, copies;
+  for (auto [k, v] : llvm::enumerate(p.operands)) {
+    if (v < 0 || p.operandUses[k] < 0)
+      continue;
+    const UsePlan &use = plan.uses[p.operandUses[k]];
+    if (!use.readerIsUser || use.gatherAtDef)
+      slices.push_back(k);
+    else if (use.fusedLevel >= 0)
+      fused.push_back({use.fusedLevel, k});
+    else
+      copies.push_back(k);
+  }
+  llvm::stable_sort(fused, llvm::less_first());
+  auto *nextFused = fused.begin();
+  for (unsigned k : slices) {
+    int level = fused.empty() ? -1 : lastSlicingLevel(i, k);
+    for (; nextFused != fused.end() && nextFused->first <= level; ++nextFused)
+      emitInput(i, nextFused->second, inputs);
+    emitInput(i, k, inputs);
+  }
+  for (; nextFused != fused.end(); ++nextFused)
+    emitInput(i, nextFused->second, inputs);
+  for (unsigned k : copies)
+    emitInput(i, k, inputs);
+}
+
+void PlannedEmitter::emitInput(unsigned i, unsigned k,
+                               MutableArrayRef<Value> inputs) {
+  const ProgramOp &p = prog.ops[i];
+  inputs[k] = emitUse(p.operands[k], p.operandUses[k]);
+  if (p.isReturn)
+    returnedTiling[k] = useTiling;
+}
+
+/// Op i on its local types, then its results' chains.
+LogicalResult PlannedEmitter::emitOp(unsigned i) {
+  const ProgramOp &p = prog.ops[i];
+  if (p.dead || p.constant)
+    return success();
+  Operation *op = ops[i];
+  SmallVector<Value, 4> inputs(p.operands.size());
+  if (p.isReturn)
+    returnedTiling.assign(p.operands.size(), {});
+  emitInputs(i, inputs);
+  for (auto [k, input] : llvm::enumerate(inputs))
+    if (!input)
+      return op->emitError("planned program: an operand the plan does not "
+                           "cover");
+  if (p.isReturn) {
+    func::ReturnOp::create(b, op->getLoc(), ValueRange(inputs));
+    return success();
+  }
+  Operation *clone = b.clone(*op);
+  for (auto [k, input] : llvm::enumerate(inputs))
+    clone->setOperand(k, input);
+  for (auto [r, result] : llvm::zip_equal(p.results, clone->getResults()))
+    result.setType(localType(r, plan.values[r].sourceTiling));
+  if (clone->getNumOperands() && clone->getNumResults() &&
+      isa<RankedTensorType>(clone->getOperand(0).getType()) &&
+      isa<RankedTensorType>(clone->getResult(0).getType()))
+    partition::adjustLocalAttributes(clone, op);
+  for (auto [r, result] : llvm::zip_equal(p.results, clone->getResults()))
+    emitValue(r, result);
+  return success();
+}
+
+/// Whether the emitter follows every op of the plan: straight-line ops
+/// whose operands are all program values, nothing padded or unmodeled.
+static LogicalResult checkCoverage(const ProgramModel &prog,
+                                   const CollectivePlan &plan,
+                                   func::FuncOp entry) {
+  if (plan.anyPadded || plan.unmodeled)
+    return entry.emitError("planned program: padded or unmodeled state");
+  if (!prog.hoistedConstantBytes.empty() || !prog.nestedOps.empty())
+    return entry.emitError("planned program: loops and conditionals are "
+                           "not planned yet");
+  for (const ProgramOp &p : prog.ops) {
+    if (p.dead || p.constant)
+      continue;
+    if (p.nestedOps > 0 || !p.tiedResults.empty() ||
+        p.operands.size() != p.op->getNumOperands() ||
+        llvm::is_contained(p.operands, -1))
+      return p.op->emitError("planned program: op not planned yet");
+  }
+  return success();
+}
+
+LogicalResult PlannedEmitter::emit() {
+  oldBlock = &func.getBody().front();
+  for (Operation &op : *oldBlock)
+    ops.push_back(&op);
+  levels.resize(prog.values.size());
+  levelTiling.resize(prog.values.size());
+  starts.assign(prog.numUses, Value());
+  // The new body: arguments device-local where the plan localizes them.
+  Block *block = new Block();
+  func.getBody().push_front(block);
+  for (unsigned a = 0; a < prog.numArguments; ++a) {
+    const std::optional<DimAxes> &local = plan.localArgs[a];
+    Type type =
+        local ? localType(a, *local) : oldBlock->getArgument(a).getType();
+    args.push_back(block->addArgument(type, oldBlock->getArgument(a).getLoc()));
+    if (local && !dimsEmpty(*local))
+      func.setArgAttr(a, "partir.sharding", dimAxesAttr(*local));
+  }
+  // localType reads the old arguments' types: keep them until the end.
+  b.setInsertionPointToEnd(block);
+  for (unsigned c : prog.constants) {
+    Operation *clone = b.clone(*ops[c]);
+    emitValue(prog.ops[c].results[0], clone->getResult(0));
+  }
+  for (unsigned a = 0; a < prog.numArguments; ++a)
+    emitValue(a, Value());
+  std::vector<std::pair<unsigned, unsigned>> emission;
+  for (size_t i = 0; i < prog.ops.size(); ++i) {
+    if (plan.fusedInto[i] >= 0)
+      continue;
+    emission.clear();
+    collectFusionTree(plan, i, emission);
+    std::stable_sort(emission.begin(), emission.end(),
+                     [](auto &x, auto &y) { return x.first < y.first; });
+    for (auto [level, op] : emission)
+      if (failed(emitOp(op)))
+        return failure();
+  }
+  // The return's tiles are the results; their tiling is the boundary's.
+  for (auto [k, tiling] : llvm::enumerate(returnedTiling))
+    if (!dimsEmpty(tiling))
+      func.setResultAttr(k, "partir.sharding", dimAxesAttr(tiling));
+  oldBlock->dropAllDefinedValueUses();
+  oldBlock->erase();
+  auto ret = cast<func::ReturnOp>(block->getTerminator());
+  func.setFunctionType(FunctionType::get(
+      func.getContext(), block->getArgumentTypes(), ret->getOperandTypes()));
+  func->setAttr("partir.mesh", impl.mesh);
+  return success();
+}
+
+FailureOr<OwningOpRef<ModuleOp>>
+NdaEnvironment::Impl::emitPlanned(const SearchState &state) const {
+  Workspace workspace;
+  Evaluation evaluation(*this, state, workspace);
+  evaluation.makePlan();
+  if (failed(checkCoverage(program, workspace.plan, entry)))
+    return failure();
+  auto module = entry->getParentOfType<ModuleOp>();
+  if (!module)
+    return entry.emitError("planned program: no enclosing module");
+  OwningOpRef<ModuleOp> copy(module.clone());
+  auto func = copy->lookupSymbol<func::FuncOp>(entry.getSymName());
+  PlannedEmitter emitter(*this, workspace.plan, func);
+  if (failed(emitter.emit()))
+    return failure();
+  (*copy)->setAttr("partir.mesh", mesh);
+  return copy;
+}
+
+} // namespace toast::search
