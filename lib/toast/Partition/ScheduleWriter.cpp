@@ -123,6 +123,22 @@ std::optional<size_t> firstNestDifference(ArrayRef<AxisFactor> a,
   return std::nullopt;
 }
 
+SmallVector<Value> partitionedValues(func::FuncOp func) {
+  SmallVector<Value> values(func.getArguments());
+  for (Operation *op : numberedOps(func)) {
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        llvm::append_range(values, block.getArguments());
+    llvm::append_range(values, op->getResults());
+  }
+  return values;
+}
+
+bool samePartitioning(ShardingState &a, Value x, ShardingState &b, Value y) {
+  return a.getTiling(x) == b.getTiling(y) &&
+         a.getAtomicAxes(x) == b.getAtomicAxes(y);
+}
+
 unsigned countStateDifferences(ShardingState &a, ShardingState &b) {
   SmallVector<Operation *> opsA = numberedOps(a.getFunction()),
                            opsB = numberedOps(b.getFunction());
@@ -136,9 +152,13 @@ unsigned countStateDifferences(ShardingState &a, ShardingState &b) {
        llvm::zip(a.getTiedValues().getEdges(), b.getTiedValues().getEdges()))
     differences +=
         firstNestDifference(a.getEdgeNest(x), b.getEdgeNest(y)).has_value();
-  for (auto [x, y] : llvm::zip(a.getFunction().getArguments(),
-                               b.getFunction().getArguments()))
-    differences += a.getTiling(x) != b.getTiling(y);
+  // A value's tiling beyond its producer's nest (an explicit tiling the
+  // nest does not provide) and its atomic axes become loops of their own
+  // that reshard it (e.g. a reduce_scatter and an all_gather where equal
+  // nests alone would all-reduce), so they count as well.
+  for (auto [x, y] : llvm::zip(partitionedValues(a.getFunction()),
+                               partitionedValues(b.getFunction())))
+    differences += !samePartitioning(a, x, b, y);
   return differences;
 }
 
