@@ -43,9 +43,12 @@ struct ValueTiling {
 /// as `state` does: one tactic per level of the arguments' tilings and
 /// mesh axis, so that every argument's axes keep their order, plus the
 /// `extra` tilings. Arguments are selected by their first name that
-/// selects only them, else by `argN`.
+/// selects only them, else by `argN`. With `early`, an argument's level
+/// goes in the first tactic of its axis after its previous level's, not in
+/// the tactics of level i for its level i.
 Schedule scheduleFromState(ShardingState &state,
-                           llvm::ArrayRef<ValueTiling> extra = {});
+                           llvm::ArrayRef<ValueTiling> extra = {},
+                           bool early = false);
 
 /// A schedule written from a state, and how far replaying it is from the
 /// state.

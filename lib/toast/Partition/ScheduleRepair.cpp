@@ -309,6 +309,8 @@ private:
   SmallVector<ValueTiling> accepted;
   SmallVector<Repair> tried, rejected;
   unsigned tries = 0, pairTries = 0;
+  /// Whether the arguments' levels go in their earliest tactics.
+  bool early = false;
   WrittenSchedule written;
   std::optional<Replay> replayed;
   static constexpr unsigned kMaxPairs = 64;
@@ -318,7 +320,7 @@ private:
 std::optional<Repairer::Attempt>
 Repairer::attempt(const SmallVector<ValueTiling> &extra) {
   ++tries;
-  Attempt result{scheduleFromState(found, extra), {}, 0, extra};
+  Attempt result{scheduleFromState(found, extra, early), {}, 0, extra};
   FailureOr<Replay> replayedAttempt =
       replay(original, result.schedule, found.getMesh(),
              /*reportErrors=*/false);
@@ -415,11 +417,25 @@ bool Repairer::dropOne() {
 }
 
 FailureOr<WrittenSchedule> Repairer::run() {
+  // Each argument level in the tactics of its index; where that does not
+  // apply (deep tiling nested another axis's slicing first, so the
+  // argument's own level of that axis is refused), each level as early as
+  // its order allows.
   written.schedule = scheduleFromState(found);
   FailureOr<Replay> first = replay(original, written.schedule, found.getMesh(),
-                                   /*reportErrors=*/true);
-  if (failed(first))
+                                   /*reportErrors=*/false);
+  if (failed(first)) {
+    early = true;
+    written.schedule = scheduleFromState(found, {}, early);
+    first = replay(original, written.schedule, found.getMesh(),
+                   /*reportErrors=*/false);
+  }
+  // Neither applies: the first form's errors say why.
+  if (failed(first)) {
+    (void)replay(original, scheduleFromState(found), found.getMesh(),
+                 /*reportErrors=*/true);
     return failure();
+  }
   replayed = std::move(*first);
   written.differences = countStateDifferences(found, *replayed->state);
   while (written.differences && (addSingle() || addPair() || dropOne()))
