@@ -25,8 +25,8 @@ std::string argumentSelector(mlir::func::FuncOp func, unsigned i);
 /// `selector` selects (`#N[.R]` for an op result) tiled on `spec.dim` by
 /// `axis` in the tactic of tiling level `level`, or kept whole on `axis`
 /// (a Replicated spec, in the keep tactics); or, with an `#N` selector, op
-/// N asked to loop over a factor (OperandDim, at `level`) or kept from
-/// looping over `axis` (WholeOp, in the keep tactics).
+/// N asked to loop over a factor (OperandDim or ResultDim, at `level`) or
+/// kept from looping over `axis` (WholeOp, in the keep tactics).
 struct ValueTiling {
   std::string selector;
   std::string axis;

@@ -117,16 +117,24 @@ static bool touchesAxis(ShardingState &state, Value value, StringRef axis) {
 }
 
 /// An operand dimension of `op` whose major factor is `factor`, as the
-/// `operandO:D` spec names it, or nullopt.
+/// `operandO:D` spec names it, else such a result dimension (`resultR:D`,
+/// for an op without operands such as iota), or nullopt.
 static std::optional<InputSpec>
-operandSpecOf(Operation *op, const ShardingRule &rule, int64_t factor) {
-  for (unsigned o = 0; o < op->getNumOperands(); ++o) {
-    int64_t dim = rule.getOperandDim(o, factor);
-    if (dim == kNoFactor || rule.getDimFactors(false, o, dim).front() != factor)
-      continue;
-    InputSpec spec{InputSpec::Kind::OperandDim, dim};
-    spec.operand = o;
-    return spec;
+opSpecOf(Operation *op, const ShardingRule &rule, int64_t factor) {
+  for (bool onResult : {false, true}) {
+    unsigned count = onResult ? op->getNumResults() : op->getNumOperands();
+    for (unsigned o = 0; o < count; ++o) {
+      int64_t dim = onResult ? rule.getResultDim(o, factor)
+                             : rule.getOperandDim(o, factor);
+      if (dim == kNoFactor ||
+          rule.getDimFactors(onResult, o, dim).front() != factor)
+        continue;
+      InputSpec spec{onResult ? InputSpec::Kind::ResultDim
+                              : InputSpec::Kind::OperandDim,
+                     dim};
+      spec.operand = o;
+      return spec;
+    }
   }
   return std::nullopt;
 }
@@ -168,13 +176,12 @@ static SmallVector<Repair> repairsFor(ShardingState &found, Operation *op,
     // The request at its level, then in earlier tactics: where the replay
     // loops over another axis first (its tactic runs before this one), the
     // loop moves ahead of it, and propagation carries the order on.
-    if (std::optional<InputSpec> spec = operandSpecOf(op, *rule, at.factor))
+    if (std::optional<InputSpec> spec = opSpecOf(op, *rule, at.factor))
       for (size_t l = level + 1; l-- > 0;)
         add(opSelector, at.axis, l, *spec);
     Repair all;
     for (size_t l = level; l < wanted.size(); ++l)
-      if (std::optional<InputSpec> spec =
-              operandSpecOf(op, *rule, wanted[l].factor))
+      if (std::optional<InputSpec> spec = opSpecOf(op, *rule, wanted[l].factor))
         all.push_back({opSelector, wanted[l].axis, l, *spec});
     if (all.size() > 1)
       repairs.push_back(std::move(all));
