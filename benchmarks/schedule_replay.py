@@ -3,9 +3,9 @@
 
 For the tiny zoo (transformer, itx, t2b, t2b --flatten-linear, gns, t32 at
 test sizes), two meshes and three seeds, runs the automatic partitioner on a
-slow device with `schedule-out=` and reads how many ops, loops or arguments
-the written schedule's replay still partitions differently (the pass's
-warning; none means an exact replay) and how many selectors of op results
+slow device with `schedule-out=` and reads how many ops, loops or values
+(tilings and atomic axes) the written schedule's replay still partitions
+differently (the pass's warning; none means an exact replay) and how many selectors of op results
 (`#N`) the schedule needed; then lowers the search's program and the
 replay's and compares them (test/Export/Inputs/whole_roundtrip.py --compare:
 same ops, local types, collectives, simulated step time and peak memory).

@@ -37,6 +37,15 @@
 // RUN: %python %S/../Export/Inputs/whole_roundtrip.py toast-opt --compare %t.flat.auto.mlir %t.flat.replayed.mlir | FileCheck %s --check-prefix=SAME
 // RUN: toast-run --compare %t.flat.mlir %t.flat.replayed.mlir --seed 5 | FileCheck %s --check-prefix=AGREE
 //
+// The replay is compared value by value as well as op by op: with seed 2 the
+// loop nests alone agreed while the replay tiled an intermediate value on
+// S beyond its producer's nest (a reduce_scatter and all_gather where the
+// search all-reduces); the writer now counts and repairs that:
+// RUN: toast-opt %t.flat.mlir --toast-auto-partition="mesh=B=2,S=2,M=2 device=file:%S/Inputs/slow.json seed=2 rollouts=300 budget-s=0 min-dims=2 progress=false schedule-out=%t.flat2.json" --partir-lower-to-hlo --partir-optimize-collectives -o %t.flat2.auto.mlir 2>&1 | FileCheck %s --check-prefix=QUIET --allow-empty
+// RUN: toast-opt %t.flat.mlir --partir-schedule=file=%t.flat2.json --partir-lower-to-hlo --partir-optimize-collectives -o %t.flat2.replayed.mlir
+// RUN: %python %S/../Export/Inputs/whole_roundtrip.py toast-opt --compare %t.flat2.auto.mlir %t.flat2.replayed.mlir | FileCheck %s --check-prefix=SAME
+// RUN: toast-run --compare %t.flat.mlir %t.flat2.replayed.mlir --seed 5 | FileCheck %s --check-prefix=AGREE
+//
 // Where no tiling of a value can pin an op (a contraction whose operand is
 // tiled on the axis by another dimension), the pass says how much differs:
 // RUN: toast-models gns --nodes 8 --edges 16 --mp-steps 2 --latent 8 --hidden 8 --quiet -o %t.gns.mlir

@@ -8,6 +8,7 @@
 
 #include "toast/InitAllDialects.h"
 #include "toast/Partition/Schedule.h"
+#include "toast/Partition/ScheduleWriter.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
@@ -101,8 +102,8 @@ TEST_F(PartitionTest, MegatronInfersTheSecondWeight) {
   auto reports = toast::partition::partition(*module, schedule);
   ASSERT_TRUE(succeeded(reports));
   EXPECT_EQ((*reports)[1].opsOnAxis, 2u);
-  EXPECT_EQ(loops(*module), (std::vector<std::string>{"B:#partir.tile<0>",
-                                                      "M:#partir.sum"}));
+  EXPECT_EQ(loops(*module),
+            (std::vector<std::string>{"B:#partir.tile<0>", "M:#partir.sum"}));
 }
 
 TEST_F(PartitionTest, AnnotatedStateRoundTripsThroughAttributes) {
@@ -114,10 +115,47 @@ TEST_F(PartitionTest, AnnotatedStateRoundTripsThroughAttributes) {
   first.mesh = {{"B", 4}, {"M", 2}};
   first.tactics = {tactic("BP", "B", {{"x", 0}})};
   second.tactics = {tactic("MP", "M", {{"w1", 1}})};
-  ASSERT_TRUE(succeeded(toast::partition::partition(*module, first, /*materialize=*/false)));
+  ASSERT_TRUE(succeeded(
+      toast::partition::partition(*module, first, /*materialize=*/false)));
   ASSERT_TRUE(succeeded(toast::partition::partition(*module, second)));
-  EXPECT_EQ(loops(*module), (std::vector<std::string>{"B:#partir.tile<0>",
-                                                      "M:#partir.sum"}));
+  EXPECT_EQ(loops(*module),
+            (std::vector<std::string>{"B:#partir.tile<0>", "M:#partir.sum"}));
+}
+
+TEST_F(PartitionTest, StateComparisonCountsValueTilingsBeyondTheNest) {
+  // Two states with the same loop nests lower differently when one also
+  // tiles an intermediate value explicitly on an axis its producer does not
+  // loop over (a reshard); the comparison counts that value. Propagated,
+  // the state replays exactly from a schedule that pins the value.
+  auto original = parseChain();
+  ASSERT_TRUE(original);
+  Schedule schedule;
+  schedule.mesh = {{"B", 4}, {"M", 2}};
+  schedule.tactics = {tactic("BP", "B", {{"x", 0}})};
+  OwningOpRef<ModuleOp> a = original->clone(), b = original->clone();
+  ASSERT_TRUE(succeeded(
+      toast::partition::partition(*a, schedule, /*materialize=*/false)));
+  ASSERT_TRUE(succeeded(
+      toast::partition::partition(*b, schedule, /*materialize=*/false)));
+  auto funcA = getEntryFunction(*a), funcB = getEntryFunction(*b);
+  ASSERT_TRUE(succeeded(funcA) && succeeded(funcB));
+  ShardingState stateA(*funcA, partir::getMesh(*a)),
+      stateB(*funcB, partir::getMesh(*b));
+  ASSERT_TRUE(succeeded(stateA.load()) && succeeded(stateB.load()));
+  EXPECT_EQ(countStateDifferences(stateA, stateB), 0u);
+  Operation *dot = numberedOps(*funcB)[0];
+  ASSERT_TRUE(
+      succeeded(stateB.setExplicitTiling(dot->getResult(0), {{"M", 1}})));
+  EXPECT_EQ(countStateDifferences(stateA, stateB), 1u);
+  // Propagated, the tiling makes both dots loop over M; the writer pins it.
+  stateB.propagate();
+  FailureOr<WrittenSchedule> written =
+      writeScheduleFromState(stateB, *original);
+  ASSERT_TRUE(succeeded(written));
+  EXPECT_EQ(written->differences, 0u);
+  EXPECT_EQ(written->repairs, 1u);
+  EXPECT_NE(printScheduleJson(written->schedule).find("\"#0\": 1"),
+            std::string::npos);
 }
 
 TEST_F(PartitionTest, UnknownInputIsAnError) {

@@ -19,16 +19,30 @@
 namespace toast::partition {
 
 /// What to do with a selected input. Dim, FirstDivisible and Replicated
-/// act on values; OperandDim and WholeOp act on the op an `#N` selector
-/// names: OperandDim makes it loop over the factor that dimension `dim` of
-/// its operand `operand` maps (ShardingState::tileOp; e.g. the contracting
-/// factor of a dot), WholeOp keeps it from looping over the axis
-/// (ShardingState::atomicOp).
+/// act on values; OperandDim, ResultDim and WholeOp act on the op an `#N`
+/// selector names: OperandDim makes it loop over the factor that dimension
+/// `dim` of its operand `operand` maps (ShardingState::tileOp; e.g. the
+/// contracting factor of a dot), ResultDim over the factor of dimension
+/// `dim` of its result `operand` (an op without operands, such as iota),
+/// WholeOp keeps it from looping over the axis (ShardingState::atomicOp).
 struct InputSpec {
-  enum class Kind { Dim, FirstDivisible, Replicated, OperandDim, WholeOp };
+  enum class Kind {
+    Dim,
+    FirstDivisible,
+    Replicated,
+    OperandDim,
+    ResultDim,
+    WholeOp
+  };
   Kind kind = Kind::Dim;
   int64_t dim = 0;
+  /// The operand (OperandDim) or result (ResultDim) index.
   int64_t operand = 0;
+  /// Whether the spec acts on the op an `#N` selector names.
+  bool actsOnOp() const {
+    return kind == Kind::OperandDim || kind == Kind::ResultDim ||
+           kind == Kind::WholeOp;
+  }
 };
 
 /// ManualPartition(inputs -> dim, axis). A selector is `argN`, a value

@@ -25,8 +25,8 @@ std::string argumentSelector(mlir::func::FuncOp func, unsigned i);
 /// `selector` selects (`#N[.R]` for an op result) tiled on `spec.dim` by
 /// `axis` in the tactic of tiling level `level`, or kept whole on `axis`
 /// (a Replicated spec, in the keep tactics); or, with an `#N` selector, op
-/// N asked to loop over a factor (OperandDim, at `level`) or kept from
-/// looping over `axis` (WholeOp, in the keep tactics).
+/// N asked to loop over a factor (OperandDim or ResultDim, at `level`) or
+/// kept from looping over `axis` (WholeOp, in the keep tactics).
 struct ValueTiling {
   std::string selector;
   std::string axis;
@@ -43,9 +43,12 @@ struct ValueTiling {
 /// as `state` does: one tactic per level of the arguments' tilings and
 /// mesh axis, so that every argument's axes keep their order, plus the
 /// `extra` tilings. Arguments are selected by their first name that
-/// selects only them, else by `argN`.
+/// selects only them, else by `argN`. With `early`, an argument's level
+/// goes in the first tactic of its axis after its previous level's, not in
+/// the tactics of level i for its level i.
 Schedule scheduleFromState(ShardingState &state,
-                           llvm::ArrayRef<ValueTiling> extra = {});
+                           llvm::ArrayRef<ValueTiling> extra = {},
+                           bool early = false);
 
 /// A schedule written from a state, and how far replaying it is from the
 /// state.
@@ -59,11 +62,12 @@ struct WrittenSchedule {
 
 /// The schedule of `found` (scheduleFromState), replayed on a copy of
 /// `original` (the module before the tactics that made `found`) and
-/// repaired: while an op ends up partitioned differently, the first such
-/// op gets the tiling of its result (or operand) that it lacks, or is kept
-/// whole on the axis it should not loop over, at most `maxRepairs` times.
-/// Fails (with a diagnostic) only when the arguments' schedule itself does
-/// not apply.
+/// repaired greedily: while ops or values end up partitioned differently,
+/// candidate tilings and op actions for the first such ops and values are
+/// tried one at a time, then rejected ones two at a time, then leaving out
+/// an accepted one; a change is kept only if fewer differ; at most
+/// `maxRepairs` replays. Fails (with a diagnostic) only when the
+/// arguments' schedule itself does not apply.
 mlir::FailureOr<WrittenSchedule>
 writeScheduleFromState(ShardingState &found, mlir::ModuleOp original,
                        unsigned maxRepairs = 256);
@@ -76,8 +80,20 @@ std::string printScheduleJson(const Schedule &schedule);
 std::optional<size_t> firstNestDifference(llvm::ArrayRef<AxisFactor> a,
                                           llvm::ArrayRef<AxisFactor> b);
 
-/// How many ops, tied classes and arguments of the function of `a` and of
-/// `b` (two copies of one function) are partitioned differently.
+/// The values whose tiling (nest, then explicit levels) and atomic axes
+/// lowering turns into loops, in a fixed order: the function's arguments,
+/// then every op's region arguments and results in numberedOps order.
+llvm::SmallVector<mlir::Value> partitionedValues(mlir::func::FuncOp func);
+
+/// Whether value `x` of state `a` and value `y` of state `b` have the same
+/// full tiling and atomic axes.
+bool samePartitioning(ShardingState &a, mlir::Value x, ShardingState &b,
+                      mlir::Value y);
+
+/// How many ops, tied classes and values of the function of `a` and of
+/// `b` (two copies of one function) are partitioned differently: loop
+/// nests (axes, factors and their order), and every value's tiling and
+/// atomic axes (a tiling beyond the producer's nest is resharded).
 unsigned countStateDifferences(ShardingState &a, ShardingState &b);
 
 } // namespace toast::partition

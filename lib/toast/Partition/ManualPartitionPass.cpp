@@ -30,7 +30,8 @@ struct PartirManualPartitionPass
         return module.emitError("invalid input '")
                << entry
                << "': expected selector=DIM, selector=first_divisible, "
-                  "selector=replicated, #N=operandO:D or #N=whole_op";
+                  "selector=replicated, #N=operandO:D, #N=resultR:D or "
+                  "#N=whole_op";
       tactic.inputs.push_back({selector.trim().str(), *spec});
     }
     return mlir::success();

@@ -34,9 +34,11 @@ FailureOr<InputSpec> parseInputSpec(StringRef value) {
     spec.kind = InputSpec::Kind::WholeOp;
     return spec;
   }
-  if (value.consume_front("operand")) {
+  bool onOperand = value.consume_front("operand");
+  if (onOperand || value.consume_front("result")) {
     auto [operand, dim] = value.split(':');
-    spec.kind = InputSpec::Kind::OperandDim;
+    spec.kind =
+        onOperand ? InputSpec::Kind::OperandDim : InputSpec::Kind::ResultDim;
     if (operand.getAsInteger(10, spec.operand) || spec.operand < 0 ||
         dim.getAsInteger(10, spec.dim) || spec.dim < 0)
       return failure();
@@ -57,6 +59,9 @@ std::string printInputSpec(const InputSpec &spec) {
     return "replicated";
   case InputSpec::Kind::OperandDim:
     return "operand" + std::to_string(spec.operand) + ":" +
+           std::to_string(spec.dim);
+  case InputSpec::Kind::ResultDim:
+    return "result" + std::to_string(spec.operand) + ":" +
            std::to_string(spec.dim);
   case InputSpec::Kind::WholeOp:
     return "whole_op";
@@ -296,9 +301,9 @@ FailureOr<Schedule> parseSchedule(StringRef json, std::string &error) {
       if (text.empty() || failed(parsedSpec))
         return fail(path + ".inputs." + selector +
                     ": expected a dimension, \"first_divisible\", "
-                    "\"replicated\", \"operandO:D\" or \"whole_op\"");
-      bool onOp = parsedSpec->kind == InputSpec::Kind::OperandDim ||
-                  parsedSpec->kind == InputSpec::Kind::WholeOp;
+                    "\"replicated\", \"operandO:D\", \"resultR:D\" or "
+                    "\"whole_op\"");
+      bool onOp = parsedSpec->actsOnOp();
       if (onOp && (!StringRef(selector).starts_with("#") ||
                    StringRef(selector).contains('.')))
         return fail(path + ".inputs." + selector + ": \"" + text +
@@ -501,8 +506,8 @@ static std::optional<int64_t> firstDivisibleDim(ShardingState &state,
   return std::nullopt;
 }
 
-/// Applies an OperandDim or WholeOp spec to the op `selector` (`#N`)
-/// names.
+/// Applies an OperandDim, ResultDim or WholeOp spec to the op `selector`
+/// (`#N`) names.
 static LogicalResult applyOpSpec(ShardingState &state,
                                  const ManualTactic &tactic, StringRef selector,
                                  const InputSpec &spec) {
@@ -525,21 +530,24 @@ static LogicalResult applyOpSpec(ShardingState &state,
   const ShardingRule *rule = state.getRule(op);
   if (!rule)
     return fail() << "the op has no sharding rule, so it cannot loop";
-  if (spec.operand >= op->getNumOperands())
-    return fail() << "operand " << spec.operand << " is out of range (the op "
-                  << "has " << op->getNumOperands() << " operands)";
-  auto type =
-      dyn_cast<RankedTensorType>(op->getOperand(spec.operand).getType());
+  bool onResult = spec.kind == InputSpec::Kind::ResultDim;
+  StringRef what = onResult ? "result" : "operand";
+  unsigned count = onResult ? op->getNumResults() : op->getNumOperands();
+  if (spec.operand >= count)
+    return fail() << what << " " << spec.operand << " is out of range (the op "
+                  << "has " << count << " " << what << "s)";
+  Value value =
+      onResult ? op->getResult(spec.operand) : op->getOperand(spec.operand);
+  auto type = dyn_cast<RankedTensorType>(value.getType());
   if (!type || spec.dim >= type.getRank())
-    return fail() << "dimension " << spec.dim << " is out of range for operand "
-                  << spec.operand << " of type "
-                  << op->getOperand(spec.operand).getType();
+    return fail() << "dimension " << spec.dim << " is out of range for " << what
+                  << " " << spec.operand << " of type " << value.getType();
   SmallVector<int64_t, 2> factors =
-      rule->getDimFactors(/*isResult=*/false, spec.operand, spec.dim);
+      rule->getDimFactors(onResult, spec.operand, spec.dim);
   int64_t factor = factors.empty() ? kNoFactor : factors.front();
   if (factor == kNoFactor)
-    return fail() << "dimension " << spec.dim << " of operand " << spec.operand
-                  << " maps no factor of the op's rule";
+    return fail() << "dimension " << spec.dim << " of " << what << " "
+                  << spec.operand << " maps no factor of the op's rule";
   return state.tileOp(op, factor, tactic.axis);
 }
 
@@ -553,8 +561,7 @@ FailureOr<TacticReport> applyManualTactic(ShardingState &state,
   TacticReport report;
   report.name = tactic.name;
   for (auto &[selector, spec] : tactic.inputs) {
-    if (spec.kind == InputSpec::Kind::OperandDim ||
-        spec.kind == InputSpec::Kind::WholeOp) {
+    if (spec.actsOnOp()) {
       if (failed(applyOpSpec(state, tactic, selector, spec)))
         return failure();
       ++report.actions;

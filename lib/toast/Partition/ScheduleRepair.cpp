@@ -117,16 +117,24 @@ static bool touchesAxis(ShardingState &state, Value value, StringRef axis) {
 }
 
 /// An operand dimension of `op` whose major factor is `factor`, as the
-/// `operandO:D` spec names it, or nullopt.
+/// `operandO:D` spec names it, else such a result dimension (`resultR:D`,
+/// for an op without operands such as iota), or nullopt.
 static std::optional<InputSpec>
-operandSpecOf(Operation *op, const ShardingRule &rule, int64_t factor) {
-  for (unsigned o = 0; o < op->getNumOperands(); ++o) {
-    int64_t dim = rule.getOperandDim(o, factor);
-    if (dim == kNoFactor || rule.getDimFactors(false, o, dim).front() != factor)
-      continue;
-    InputSpec spec{InputSpec::Kind::OperandDim, dim};
-    spec.operand = o;
-    return spec;
+opSpecOf(Operation *op, const ShardingRule &rule, int64_t factor) {
+  for (bool onResult : {false, true}) {
+    unsigned count = onResult ? op->getNumResults() : op->getNumOperands();
+    for (unsigned o = 0; o < count; ++o) {
+      int64_t dim = onResult ? rule.getResultDim(o, factor)
+                             : rule.getOperandDim(o, factor);
+      if (dim == kNoFactor ||
+          rule.getDimFactors(onResult, o, dim).front() != factor)
+        continue;
+      InputSpec spec{onResult ? InputSpec::Kind::ResultDim
+                              : InputSpec::Kind::OperandDim,
+                     dim};
+      spec.operand = o;
+      return spec;
+    }
   }
   return std::nullopt;
 }
@@ -168,13 +176,12 @@ static SmallVector<Repair> repairsFor(ShardingState &found, Operation *op,
     // The request at its level, then in earlier tactics: where the replay
     // loops over another axis first (its tactic runs before this one), the
     // loop moves ahead of it, and propagation carries the order on.
-    if (std::optional<InputSpec> spec = operandSpecOf(op, *rule, at.factor))
+    if (std::optional<InputSpec> spec = opSpecOf(op, *rule, at.factor))
       for (size_t l = level + 1; l-- > 0;)
         add(opSelector, at.axis, l, *spec);
     Repair all;
     for (size_t l = level; l < wanted.size(); ++l)
-      if (std::optional<InputSpec> spec =
-              operandSpecOf(op, *rule, wanted[l].factor))
+      if (std::optional<InputSpec> spec = opSpecOf(op, *rule, wanted[l].factor))
         all.push_back({opSelector, wanted[l].axis, l, *spec});
     if (all.size() > 1)
       repairs.push_back(std::move(all));
@@ -198,6 +205,35 @@ static SmallVector<Repair> repairsFor(ShardingState &found, Operation *op,
   return repairs;
 }
 
+/// Repairs that may give `value` (of `found`) the tiling and atomic axes
+/// it has in `found`, where the replay's `got` differs beyond what the
+/// producer's nest explains: the first explicit level it lacks, at its
+/// level, or keeping it whole on an axis it should be atomic on. (Levels
+/// the replay has too many come from pins, which dropPins reconsiders.)
+static SmallVector<Repair> repairsForValue(ShardingState &found, Value value,
+                                           ShardingState &replayed, Value got,
+                                           ValueSelectors &selectors) {
+  SmallVector<Repair> repairs;
+  std::optional<std::string> selector = selectors.of(value);
+  if (!selector)
+    return repairs;
+  SmallVector<AxisDim> wanted = found.getTiling(value),
+                       have = replayed.getTiling(got);
+  for (auto [level, tiling] : llvm::enumerate(wanted)) {
+    if (level < have.size() && have[level] == tiling)
+      continue;
+    if (!llvm::is_contained(have, tiling))
+      repairs.push_back({{*selector, tiling.axis, level,
+                          InputSpec{InputSpec::Kind::Dim, tiling.dim}}});
+    break;
+  }
+  for (const std::string &axis : found.getAtomicAxes(value))
+    if (!llvm::is_contained(replayed.getAtomicAxes(got), axis))
+      repairs.push_back(
+          {{*selector, axis, 0, InputSpec{InputSpec::Kind::Replicated, 0}}});
+  return repairs;
+}
+
 static bool sameTiling(const ValueTiling &a, const ValueTiling &b) {
   return a.selector == b.selector && a.axis == b.axis && a.level == b.level &&
          a.spec.kind == b.spec.kind && a.spec.dim == b.spec.dim &&
@@ -210,69 +246,214 @@ static bool sameRepair(const Repair &a, const Repair &b) {
          });
 }
 
+/// The repairs worth trying, one group per op whose loop nest differs in
+/// the replay (program order), then per value whose tiling or atomic axes
+/// differ; most preferred first within a group.
+static SmallVector<SmallVector<Repair>>
+candidateRepairs(ShardingState &found, ShardingState &replayed,
+                 ValueSelectors &selectors) {
+  SmallVector<Operation *> foundOps = numberedOps(found.getFunction()),
+                           replayedOps = numberedOps(replayed.getFunction());
+  SmallVector<SmallVector<Repair>> groups;
+  if (replayedOps.size() != foundOps.size())
+    return groups;
+  for (auto [x, y] : llvm::zip(foundOps, replayedOps)) {
+    ArrayRef<AxisFactor> wanted = found.getLoopNest(x);
+    ArrayRef<AxisFactor> got = replayed.getLoopNest(y);
+    if (std::optional<size_t> level = firstNestDifference(wanted, got))
+      groups.push_back(repairsFor(found, x, wanted, got, *level, selectors));
+  }
+  for (auto [x, y] : llvm::zip(partitionedValues(found.getFunction()),
+                               partitionedValues(replayed.getFunction())))
+    if (!samePartitioning(found, x, replayed, y))
+      groups.push_back(repairsForValue(found, x, replayed, y, selectors));
+  return groups;
+}
+
+namespace {
+/// The greedy search for the tilings that make a replay exact.
+class Repairer {
+public:
+  Repairer(ShardingState &found, ModuleOp original, unsigned maxTries)
+      : found(found), original(original), maxTries(maxTries),
+        selectors(found.getFunction()) {}
+
+  FailureOr<WrittenSchedule> run();
+
+private:
+  /// A replay of the schedule with `extra` tilings.
+  struct Attempt {
+    Schedule schedule;
+    Replay replayed;
+    unsigned differences;
+    SmallVector<ValueTiling> extra;
+  };
+  /// Replays the schedule with `extra` tilings; nullopt unless it applies
+  /// and fewer ops or values differ than in the accepted replay.
+  std::optional<Attempt> attempt(const SmallVector<ValueTiling> &extra);
+  void accept(Attempt &best);
+  /// Replays with `extra` and keeps it if fewer differ.
+  bool tryTilings(const SmallVector<ValueTiling> &extra);
+  bool isTried(const Repair &repair) {
+    return llvm::any_of(tried,
+                        [&](const Repair &t) { return sameRepair(t, repair); });
+  }
+  /// Adds the best of the untried repairs of the first op (or value) with
+  /// one that lowers the count; false when none is left.
+  bool addSingle();
+  /// Adds two rejected repairs together (on different ops: one may only
+  /// help once the other is in place), at most kMaxPairs tries.
+  bool addPair();
+  /// Drops an accepted tiling that no longer helps (a later one pins the
+  /// same op, and this one adds a tiling the state does not have).
+  bool dropOne();
+
+  ShardingState &found;
+  ModuleOp original;
+  unsigned maxTries;
+  ValueSelectors selectors;
+  /// Accepted tilings, every repair tried, the ones that did not help.
+  SmallVector<ValueTiling> accepted;
+  SmallVector<Repair> tried, rejected;
+  unsigned tries = 0, pairTries = 0;
+  /// Whether the arguments' levels go in their earliest tactics.
+  bool early = false;
+  WrittenSchedule written;
+  std::optional<Replay> replayed;
+  static constexpr unsigned kMaxPairs = 64;
+};
+} // namespace
+
+std::optional<Repairer::Attempt>
+Repairer::attempt(const SmallVector<ValueTiling> &extra) {
+  ++tries;
+  Attempt result{scheduleFromState(found, extra, early), {}, 0, extra};
+  FailureOr<Replay> replayedAttempt =
+      replay(original, result.schedule, found.getMesh(),
+             /*reportErrors=*/false);
+  if (failed(replayedAttempt))
+    return std::nullopt;
+  result.differences = countStateDifferences(found, *replayedAttempt->state);
+  if (result.differences >= written.differences)
+    return std::nullopt;
+  result.replayed = std::move(*replayedAttempt);
+  return result;
+}
+
+void Repairer::accept(Attempt &best) {
+  written.schedule = std::move(best.schedule);
+  written.differences = best.differences;
+  written.repairs = best.extra.size();
+  accepted = std::move(best.extra);
+  replayed = std::move(best.replayed);
+}
+
+bool Repairer::tryTilings(const SmallVector<ValueTiling> &extra) {
+  std::optional<Attempt> result = attempt(extra);
+  if (result)
+    accept(*result);
+  return result.has_value();
+}
+
+bool Repairer::addSingle() {
+  for (SmallVector<Repair> &group :
+       candidateRepairs(found, *replayed->state, selectors)) {
+    // Every untried repair of the op, the best kept: the first that helps
+    // may pin the op in a way that reshards a value the state does not
+    // (deep tiling), where a later one pins it exactly.
+    std::optional<Attempt> best;
+    std::optional<size_t> bestIndex;
+    for (auto [i, candidate] : llvm::enumerate(group)) {
+      if (isTried(candidate) || tries >= maxTries)
+        continue;
+      tried.push_back(candidate);
+      SmallVector<ValueTiling> extra = accepted;
+      extra.append(candidate.begin(), candidate.end());
+      std::optional<Attempt> result = attempt(extra);
+      if (result && (!best || result->differences < best->differences)) {
+        best = std::move(result);
+        bestIndex = i;
+      }
+    }
+    // The others may still help together with another one (addPair).
+    for (auto [i, candidate] : llvm::enumerate(group))
+      if (i != bestIndex && isTried(candidate) &&
+          !llvm::any_of(rejected, [&](const Repair &r) {
+            return sameRepair(r, candidate);
+          }))
+        rejected.push_back(candidate);
+    if (best) {
+      accept(*best);
+      return true;
+    }
+  }
+  return false;
+}
+
+bool Repairer::addPair() {
+  for (size_t i = 0; i < rejected.size(); ++i)
+    for (size_t j = i + 1; j < rejected.size(); ++j) {
+      if (pairTries >= kMaxPairs || tries >= maxTries)
+        return false;
+      if (rejected[i].front().selector == rejected[j].front().selector)
+        continue;
+      Repair pair = rejected[i];
+      pair.append(rejected[j].begin(), rejected[j].end());
+      if (isTried(pair))
+        continue;
+      tried.push_back(pair);
+      ++pairTries;
+      SmallVector<ValueTiling> extra = accepted;
+      extra.append(pair.begin(), pair.end());
+      if (tryTilings(extra))
+        return true;
+    }
+  return false;
+}
+
+bool Repairer::dropOne() {
+  for (size_t i = accepted.size(); i-- > 0;) {
+    if (tries >= maxTries)
+      return false;
+    SmallVector<ValueTiling> extra = accepted;
+    extra.erase(extra.begin() + i);
+    if (tryTilings(extra))
+      return true;
+  }
+  return false;
+}
+
+FailureOr<WrittenSchedule> Repairer::run() {
+  // Each argument level in the tactics of its index; where that does not
+  // apply (deep tiling nested another axis's slicing first, so the
+  // argument's own level of that axis is refused), each level as early as
+  // its order allows.
+  written.schedule = scheduleFromState(found);
+  FailureOr<Replay> first = replay(original, written.schedule, found.getMesh(),
+                                   /*reportErrors=*/false);
+  if (failed(first)) {
+    early = true;
+    written.schedule = scheduleFromState(found, {}, early);
+    first = replay(original, written.schedule, found.getMesh(),
+                   /*reportErrors=*/false);
+  }
+  // Neither applies: the first form's errors say why.
+  if (failed(first)) {
+    (void)replay(original, scheduleFromState(found), found.getMesh(),
+                 /*reportErrors=*/true);
+    return failure();
+  }
+  replayed = std::move(*first);
+  written.differences = countStateDifferences(found, *replayed->state);
+  while (written.differences && (addSingle() || addPair() || dropOne()))
+    ;
+  return written;
+}
+
 FailureOr<WrittenSchedule> writeScheduleFromState(ShardingState &found,
                                                   ModuleOp original,
                                                   unsigned maxRepairs) {
-  func::FuncOp func = found.getFunction();
-  SmallVector<Operation *> foundOps = numberedOps(func);
-  ValueSelectors selectors(func);
-  // Accepted tilings, and every repair tried (accepted or not).
-  SmallVector<ValueTiling> extra;
-  SmallVector<Repair> tried;
-  auto isTried = [&](const Repair &repair) {
-    return llvm::any_of(tried,
-                        [&](const Repair &t) { return sameRepair(t, repair); });
-  };
-  WrittenSchedule written;
-  written.schedule = scheduleFromState(found);
-  FailureOr<Replay> replayed = replay(original, written.schedule,
-                                      found.getMesh(), /*reportErrors=*/true);
-  if (failed(replayed))
-    return failure();
-  written.differences = countStateDifferences(found, *replayed->state);
-  while (written.differences && tried.size() < maxRepairs) {
-    SmallVector<Operation *> replayedOps =
-        numberedOps(replayed->state->getFunction());
-    if (replayedOps.size() != foundOps.size())
-      break;
-    // The first op partitioned differently that an untried tiling may pin.
-    std::optional<Repair> repair;
-    for (auto [x, y] : llvm::zip(foundOps, replayedOps)) {
-      ArrayRef<AxisFactor> wanted = found.getLoopNest(x);
-      ArrayRef<AxisFactor> got = replayed->state->getLoopNest(y);
-      std::optional<size_t> level = firstNestDifference(wanted, got);
-      if (!level)
-        continue;
-      for (Repair &candidate :
-           repairsFor(found, x, wanted, got, *level, selectors))
-        if (!isTried(candidate)) {
-          repair = std::move(candidate);
-          break;
-        }
-      if (repair)
-        break;
-    }
-    if (!repair)
-      break;
-    tried.push_back(*repair);
-    extra.append(repair->begin(), repair->end());
-    Schedule next = scheduleFromState(found, extra);
-    FailureOr<Replay> attempt =
-        replay(original, next, found.getMesh(), /*reportErrors=*/false);
-    unsigned differences = succeeded(attempt)
-                               ? countStateDifferences(found, *attempt->state)
-                               : written.differences;
-    // A tiling that does not bring the replay closer is dropped.
-    if (differences >= written.differences) {
-      extra.pop_back_n(repair->size());
-      continue;
-    }
-    written.schedule = std::move(next);
-    written.differences = differences;
-    written.repairs = extra.size();
-    replayed = std::move(attempt);
-  }
-  return written;
+  return Repairer(found, original, maxRepairs).run();
 }
 
 } // namespace toast::partition

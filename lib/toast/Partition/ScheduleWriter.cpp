@@ -31,17 +31,45 @@ std::string argumentSelector(func::FuncOp func, unsigned i) {
   return "arg" + std::to_string(i);
 }
 
-Schedule scheduleFromState(ShardingState &state, ArrayRef<ValueTiling> extra) {
+/// The tactic level of each level of `tiling`: its index, or with `early`
+/// the first level whose tactic of that axis comes after the previous
+/// level's (tactics run level by level in mesh order), so that an argument
+/// tiled B then M gets both in level 0 and no propagation on M from other
+/// arguments runs in between (deep tiling would otherwise nest the
+/// consumers' M slicing in its tiling, and the argument's own M level
+/// would then fail).
+static SmallVector<size_t> tacticLevels(ArrayRef<AxisDim> tiling,
+                                        partir::MeshAttr mesh, bool early) {
+  SmallVector<size_t> levels;
+  auto axisIndex = [&](StringRef axis) {
+    return llvm::find(mesh.getNames(), axis) - mesh.getNames().begin();
+  };
+  for (auto [i, level] : llvm::enumerate(tiling)) {
+    if (!early || i == 0) {
+      levels.push_back(early ? 0 : i);
+      continue;
+    }
+    bool later = axisIndex(level.axis) > axisIndex(tiling[i - 1].axis);
+    levels.push_back(levels.back() + (later ? 0 : 1));
+  }
+  return levels;
+}
+
+Schedule scheduleFromState(ShardingState &state, ArrayRef<ValueTiling> extra,
+                           bool early) {
   func::FuncOp func = state.getFunction();
   partir::MeshAttr mesh = state.getMesh();
   Schedule schedule;
   for (auto [name, size] : llvm::zip(mesh.getNames(), mesh.getSizes()))
     schedule.mesh.push_back({name.str(), size});
   SmallVector<std::string> selectors;
+  SmallVector<SmallVector<size_t>> levels;
   size_t depth = 0;
   for (BlockArgument arg : func.getArguments()) {
     selectors.push_back(argumentSelector(func, arg.getArgNumber()));
-    depth = std::max(depth, state.getExplicitTiling(arg).size());
+    levels.push_back(tacticLevels(state.getExplicitTiling(arg), mesh, early));
+    if (!levels.back().empty())
+      depth = std::max(depth, levels.back().back() + 1);
   }
   for (const ValueTiling &tiling : extra)
     depth = std::max(depth, tiling.level + 1);
@@ -73,9 +101,10 @@ Schedule scheduleFromState(ShardingState &state, ArrayRef<ValueTiling> extra) {
       tactic.axis = axis.str();
       for (BlockArgument arg : func.getArguments()) {
         ArrayRef<AxisDim> tiling = state.getExplicitTiling(arg);
-        if (level < tiling.size() && tiling[level].axis == axis.getValue())
-          tactic.inputs.push_back({selectors[arg.getArgNumber()],
-                                   {InputSpec::Kind::Dim, tiling[level].dim}});
+        for (auto [l, at] : llvm::zip(tiling, levels[arg.getArgNumber()]))
+          if (at == level && l.axis == axis.getValue())
+            tactic.inputs.push_back(
+                {selectors[arg.getArgNumber()], {InputSpec::Kind::Dim, l.dim}});
       }
       addExtra(tactic, level, /*keep=*/false);
       if (!tactic.inputs.empty())
@@ -123,6 +152,22 @@ std::optional<size_t> firstNestDifference(ArrayRef<AxisFactor> a,
   return std::nullopt;
 }
 
+SmallVector<Value> partitionedValues(func::FuncOp func) {
+  SmallVector<Value> values(func.getArguments());
+  for (Operation *op : numberedOps(func)) {
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        llvm::append_range(values, block.getArguments());
+    llvm::append_range(values, op->getResults());
+  }
+  return values;
+}
+
+bool samePartitioning(ShardingState &a, Value x, ShardingState &b, Value y) {
+  return a.getTiling(x) == b.getTiling(y) &&
+         a.getAtomicAxes(x) == b.getAtomicAxes(y);
+}
+
 unsigned countStateDifferences(ShardingState &a, ShardingState &b) {
   SmallVector<Operation *> opsA = numberedOps(a.getFunction()),
                            opsB = numberedOps(b.getFunction());
@@ -136,9 +181,13 @@ unsigned countStateDifferences(ShardingState &a, ShardingState &b) {
        llvm::zip(a.getTiedValues().getEdges(), b.getTiedValues().getEdges()))
     differences +=
         firstNestDifference(a.getEdgeNest(x), b.getEdgeNest(y)).has_value();
-  for (auto [x, y] : llvm::zip(a.getFunction().getArguments(),
-                               b.getFunction().getArguments()))
-    differences += a.getTiling(x) != b.getTiling(y);
+  // A value's tiling beyond its producer's nest (an explicit tiling the
+  // nest does not provide) and its atomic axes become loops of their own
+  // that reshard it (e.g. a reduce_scatter and an all_gather where equal
+  // nests alone would all-reduce), so they count as well.
+  for (auto [x, y] : llvm::zip(partitionedValues(a.getFunction()),
+                               partitionedValues(b.getFunction())))
+    differences += !samePartitioning(a, x, b, y);
   return differences;
 }
 
