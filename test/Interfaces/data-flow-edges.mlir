@@ -159,3 +159,65 @@ func.func @either(%go: tensor<i1>, %v: tensor<4x8xf32>) -> tensor<4x8xf32> {
   }
   return %0#2 : tensor<4x8xf32>
 }
+
+// Counts that would overflow are no counts (the loop is priced as one
+// iteration, with the warning): `i != INT64_MIN` stepping by -1, and
+// `i <= INT64_MAX` stepping by 1. `i < INT64_MAX` by 2 is counted.
+// CHECK-LABEL: func.func @overflowing(
+func.func @overflowing(%v: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %c0 = stablehlo.constant dense<0> : tensor<i64>
+  // CHECK: stablehlo.while{{.*}}region 1 arg 1)"}
+  %0:2 = stablehlo.while(%i = %c0, %x = %v) : tensor<i64>, tensor<4x8xf32>
+   cond {
+    %n = stablehlo.constant dense<-9223372036854775808> : tensor<i64>
+    %p = stablehlo.compare NE, %i, %n, SIGNED : (tensor<i64>, tensor<i64>) -> tensor<i1>
+    stablehlo.return %p : tensor<i1>
+  } do {
+    %one = stablehlo.constant dense<1> : tensor<i64>
+    %next = stablehlo.subtract %i, %one : tensor<i64>
+    stablehlo.return %next, %x : tensor<i64>, tensor<4x8xf32>
+  }
+  // CHECK: stablehlo.while{{.*}}region 1 arg 1)"}
+  %1:2 = stablehlo.while(%i = %c0, %x = %0#1) : tensor<i64>, tensor<4x8xf32>
+   cond {
+    %n = stablehlo.constant dense<9223372036854775807> : tensor<i64>
+    %p = stablehlo.compare LE, %i, %n, SIGNED : (tensor<i64>, tensor<i64>) -> tensor<i1>
+    stablehlo.return %p : tensor<i1>
+  } do {
+    %one = stablehlo.constant dense<1> : tensor<i64>
+    %next = stablehlo.add %i, %one : tensor<i64>
+    stablehlo.return %next, %x : tensor<i64>, tensor<4x8xf32>
+  }
+  // CHECK: stablehlo.while{{.*}}trips=4611686018427387904"
+  %2:2 = stablehlo.while(%i = %c0, %x = %1#1) : tensor<i64>, tensor<4x8xf32>
+   cond {
+    %n = stablehlo.constant dense<9223372036854775807> : tensor<i64>
+    %p = stablehlo.compare LT, %i, %n, SIGNED : (tensor<i64>, tensor<i64>) -> tensor<i1>
+    stablehlo.return %p : tensor<i1>
+  } do {
+    %two = stablehlo.constant dense<2> : tensor<i64>
+    %next = stablehlo.add %i, %two : tensor<i64>
+    stablehlo.return %next, %x : tensor<i64>, tensor<4x8xf32>
+  }
+  return %2#1 : tensor<4x8xf32>
+}
+
+// A start that wraps in its type is no constant: 127 + 1 in i8.
+// CHECK-LABEL: func.func @wrapping_start(
+func.func @wrapping_start(%v: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %a = stablehlo.constant dense<127> : tensor<i8>
+  %b = stablehlo.constant dense<1> : tensor<i8>
+  %start = stablehlo.add %a, %b : tensor<i8>
+  // CHECK: stablehlo.while{{.*}}region 1 arg 1)"}
+  %0:2 = stablehlo.while(%i = %start, %x = %v) : tensor<i8>, tensor<4x8xf32>
+   cond {
+    %n = stablehlo.constant dense<100> : tensor<i8>
+    %p = stablehlo.compare LT, %i, %n, SIGNED : (tensor<i8>, tensor<i8>) -> tensor<i1>
+    stablehlo.return %p : tensor<i1>
+  } do {
+    %one = stablehlo.constant dense<1> : tensor<i8>
+    %next = stablehlo.add %i, %one : tensor<i8>
+    stablehlo.return %next, %x : tensor<i8>, tensor<4x8xf32>
+  }
+  return %0#1 : tensor<4x8xf32>
+}

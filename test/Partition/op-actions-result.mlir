@@ -28,7 +28,7 @@
 // ROWS: stablehlo.iota dim = 1 {partir.loops = ["B:0"], partir.op_tiles = ["B:0"]}
 // LOCAL: stablehlo.iota dim = 1 : tensor<2x8xi32>
 // AGREE: results agree
-// RESULT: error: tactic 'BP': selector '#0' (stablehlo.iota): result 1 is out of range (the op has 1 results)
+// RESULT: error: tactic 'BP': selector '#0' (stablehlo.iota): result 1 is out of range (the op has 1 result)
 // DIM: error: tactic 'BP': selector '#0' (stablehlo.iota): dimension 2 is out of range for result 0 of type 'tensor<8x8xi32>'
 // NOTOP: error: tactic 'BP': "result0:0" acts on an op: select it by position, "#N" (not 'x')
 // DIVIDE: error: tile: op 'stablehlo.iota' cannot loop over factor 0 of size 8 in 3 tiles (axis "B" has size 3)

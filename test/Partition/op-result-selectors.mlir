@@ -35,7 +35,7 @@
 // AGREE: results agree
 
 // RANGE: error: tactic 'BP': selector '#9' is out of range (@main has 5 ops)
-// RESULT: error: tactic 'BP': selector '#2.1' selects result 1 of 'stablehlo.dot_general', which has 1 results
+// RESULT: error: tactic 'BP': selector '#2.1' selects result 1 of 'stablehlo.dot_general', which has 1 result
 // SYNTAX: error: tactic 'BP': selector '#{{.*}}' is not #N or #N.R (op N of @main in pre-order, its result R)
 
 func.func @main(%x: tensor<16x8xf32> {partir.name = "x"},

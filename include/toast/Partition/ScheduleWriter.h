@@ -56,7 +56,8 @@ struct WrittenSchedule {
   Schedule schedule;
   /// Intermediate tilings added because propagation did not rebuild them.
   unsigned repairs = 0;
-  /// Ops, tied classes and arguments still partitioned differently.
+  /// Ops, tied classes and values (arguments, region arguments, results:
+  /// tilings and atomic axes) still partitioned differently.
   unsigned differences = 0;
 };
 

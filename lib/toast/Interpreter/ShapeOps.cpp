@@ -16,6 +16,7 @@
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
+#include "llvm/Support/xxhash.h"
 
 #include <cstring>
 #include <random>
@@ -107,7 +108,9 @@ Tensor makeElidedTensor(const Tensor &shape, Type type, uint64_t seed) {
   std::string text;
   llvm::raw_string_ostream os(text);
   type.print(os);
-  std::mt19937_64 rng(llvm::hash_combine(text, seed));
+  // xxh3, not llvm::hash_combine: its seed varies per process in LLVM
+  // builds with ABI-breaking checks.
+  std::mt19937_64 rng(llvm::xxh3_64bits(text) ^ seed);
   return makeRandomTensor(shape.getElementType(), shape.getShape(), rng);
 }
 

@@ -419,7 +419,8 @@ static FailureOr<Value> selectOpResult(func::FuncOp func, StringRef selector,
     return func.emitError()
            << "tactic '" << tacticName << "': selector '" << selector
            << "' selects result " << result << " of '" << op->getName()
-           << "', which has " << op->getNumResults() << " results";
+           << "', which has " << op->getNumResults()
+           << (op->getNumResults() == 1 ? " result" : " results");
   return op->getResult(result);
 }
 
@@ -535,7 +536,8 @@ static LogicalResult applyOpSpec(ShardingState &state,
   unsigned count = onResult ? op->getNumResults() : op->getNumOperands();
   if (spec.operand >= count)
     return fail() << what << " " << spec.operand << " is out of range (the op "
-                  << "has " << count << " " << what << "s)";
+                  << "has " << count << " " << what
+                  << (count == 1 ? ")" : "s)");
   Value value =
       onResult ? op->getResult(spec.operand) : op->getOperand(spec.operand);
   auto type = dyn_cast<RankedTensorType>(value.getType());

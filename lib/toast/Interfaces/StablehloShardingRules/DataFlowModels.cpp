@@ -19,6 +19,8 @@
 
 #include "llvm/Support/CheckedArithmetic.h"
 
+#include <limits>
+
 using namespace mlir;
 
 namespace toast::rules {
@@ -26,34 +28,58 @@ namespace {
 
 using namespace stablehlo;
 
+/// Whether `v` is a value of integer type `element` (arithmetic on a
+/// narrower type wraps, so a fold that leaves it is not the program's).
+bool fitsIn(int64_t v, Type element) {
+  unsigned width = element.getIntOrFloatBitWidth();
+  bool isUnsigned = element.isUnsignedInteger() || width == 1;
+  if (width >= 64)
+    return !isUnsigned || v >= 0;
+  if (isUnsigned)
+    return v >= 0 && v < (int64_t(1) << width);
+  return v >= -(int64_t(1) << (width - 1)) && v < (int64_t(1) << (width - 1));
+}
+
 /// The value of a scalar (or splat) integer computed from constants: a
 /// constant, or add/subtract/multiply/convert/reshape/broadcast of such
-/// values (JAX writes a loop's start as `7 + 1` rather than `8`). `depth`
+/// values (JAX writes a loop's start as `7 + 1` rather than `8`), when it
+/// fits in its type (booleans and unsigned integers read as such). `depth`
 /// bounds the walk.
 std::optional<int64_t> getConstantInt(Value value, unsigned depth = 8) {
   Operation *def = value.getDefiningOp();
   auto type = dyn_cast<ShapedType>(value.getType());
   if (!def || depth == 0 || !type || !type.getElementType().isInteger())
     return std::nullopt;
+  Type element = type.getElementType();
+  std::optional<int64_t> result;
   if (auto constant = dyn_cast<ConstantOp>(def)) {
     auto elements = dyn_cast<DenseIntElementsAttr>(constant.getValue());
     if (!elements || !elements.isSplat())
       return std::nullopt;
-    return elements.getSplatValue<APInt>().getSExtValue();
+    APInt v = elements.getSplatValue<APInt>();
+    bool isUnsigned = element.isUnsignedInteger() || v.getBitWidth() == 1;
+    if (isUnsigned && v.getActiveBits() > 63)
+      return std::nullopt;
+    return isUnsigned ? static_cast<int64_t>(v.getZExtValue())
+                      : v.getSExtValue();
   }
-  if (isa<ConvertOp, ReshapeOp, BroadcastInDimOp>(def))
-    return getConstantInt(def->getOperand(0), depth - 1);
-  if (!isa<AddOp, SubtractOp, MulOp>(def))
+  if (isa<ConvertOp, ReshapeOp, BroadcastInDimOp>(def)) {
+    result = getConstantInt(def->getOperand(0), depth - 1);
+  } else if (isa<AddOp, SubtractOp, MulOp>(def)) {
+    std::optional<int64_t> a = getConstantInt(def->getOperand(0), depth - 1);
+    std::optional<int64_t> b = getConstantInt(def->getOperand(1), depth - 1);
+    if (!a || !b)
+      return std::nullopt;
+    if (isa<AddOp>(def))
+      result = llvm::checkedAdd(*a, *b);
+    else if (isa<SubtractOp>(def))
+      result = llvm::checkedSub(*a, *b);
+    else
+      result = llvm::checkedMul(*a, *b);
+  }
+  if (!result || !fitsIn(*result, element))
     return std::nullopt;
-  std::optional<int64_t> a = getConstantInt(def->getOperand(0), depth - 1);
-  std::optional<int64_t> b = getConstantInt(def->getOperand(1), depth - 1);
-  if (!a || !b)
-    return std::nullopt;
-  if (isa<AddOp>(def))
-    return llvm::checkedAdd(*a, *b);
-  if (isa<SubtractOp>(def))
-    return llvm::checkedSub(*a, *b);
-  return llvm::checkedMul(*a, *b);
+  return result;
 }
 
 /// The counter's step: the body's next counter is `counter +/- constant`.
@@ -70,37 +96,41 @@ std::optional<int64_t> getStep(Block &body, unsigned index) {
       return getConstantInt(update->getOperand(0));
   } else if (isa<SubtractOp>(update) && update->getOperand(0) == counter) {
     if (std::optional<int64_t> sub = getConstantInt(update->getOperand(1)))
-      return -*sub;
+      return llvm::checkedMul(*sub, int64_t(-1));
   }
   return std::nullopt;
 }
 
-/// Iterations of `counter <dir> limit` from `distance` = limit - init.
+/// Iterations of `counter <dir> limit` from `distance` = limit - init, with
+/// step `s` (not 0): ceil(distance / s) for a strict bound, one more than
+/// the floor for a closed one, the exact quotient for `!=`; none when the
+/// counter moves away from the limit or a count would overflow.
 std::optional<int64_t> countIterations(ComparisonDirection dir,
                                        int64_t distance, int64_t s) {
   using Dir = ComparisonDirection;
-  auto ceilDiv = [](int64_t a, int64_t b) { return (a + b - 1) / b; };
+  if (s == -1 && distance == std::numeric_limits<int64_t>::min())
+    return std::nullopt; // The quotient overflows.
+  // For distance and s of one sign the quotient is positive, so truncation
+  // is the floor; |s| >= 2 whenever there is a remainder, so q + 1 fits.
+  int64_t q = distance / s, r = distance % s;
+  bool up = s > 0;
   switch (dir) {
   case Dir::LT:
-    if (s > 0)
-      return distance > 0 ? ceilDiv(distance, s) : 0;
-    return std::nullopt;
-  case Dir::LE:
-    if (s > 0)
-      return distance >= 0 ? distance / s + 1 : 0;
-    return std::nullopt;
   case Dir::GT:
-    if (s < 0)
-      return distance < 0 ? ceilDiv(-distance, -s) : 0;
-    return std::nullopt;
-  case Dir::GE:
-    if (s < 0)
-      return distance <= 0 ? -distance / -s + 1 : 0;
-    return std::nullopt;
-  case Dir::NE:
-    if (distance % s != 0 || distance / s < 0)
+    if (up != (dir == Dir::LT))
       return std::nullopt;
-    return distance / s;
+    return (up ? distance > 0 : distance < 0) ? q + (r != 0) : 0;
+  case Dir::LE:
+  case Dir::GE:
+    if (up != (dir == Dir::LE))
+      return std::nullopt;
+    if (up ? distance < 0 : distance > 0)
+      return 0;
+    return llvm::checkedAdd(q, int64_t(1));
+  case Dir::NE:
+    if (r != 0 || q < 0)
+      return std::nullopt;
+    return q;
   default:
     return std::nullopt;
   }
@@ -225,7 +255,8 @@ std::optional<LoopFacts> matchCounter(WhileOp loop, CompareOp compare,
   std::optional<int64_t> distance = llvm::checkedSub(*limit, *init);
   std::optional<int64_t> trips =
       distance ? countIterations(dir, *distance, *step) : std::nullopt;
-  if (!trips)
+  // The condition runs trips + 1 times (getRegionRunCount).
+  if (!trips || *trips == std::numeric_limits<int64_t>::max())
     return std::nullopt;
   return LoopFacts{index, *init, *step, *trips};
 }

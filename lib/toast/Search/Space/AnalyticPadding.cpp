@@ -247,10 +247,14 @@ void Evaluation::emitMaskConstants() {
       std::pair<llvm::SmallVector<int64_t, 4>, const void *> key{
           localShape(v, tiling), element.getAsOpaquePointer()};
       if (zeroBuffers.try_emplace(key, buffers.size()).second) {
-        // A zero tile is a splat constant: it fuses into the mask selects
-        // that read it (sim::getFusionKind), stored only without fusion.
+        // A zero tile is a splat constant: of more than one element, it
+        // fuses into the mask selects that read it (sim::getFusionKind),
+        // stored only without fusion.
         int b = newBuffer(bytesOf(v, tiling));
-        if (fusion) {
+        int64_t elements = 1;
+        for (int64_t size : key.first)
+          elements *= size;
+        if (fusion && elements > 1) {
           buffers[b].fused = true;
           fusedInputs[b].clear();
         }

@@ -1,5 +1,4 @@
-//===- CollectivePlan.h - What lowering does to one search state -*- C++
-//-*-===//
+//===- CollectivePlan.h - What lowering does to one state --*- C++ -*-===//
 //
 // Private to lib/toast/Search/Space: the plan of one state, made once by
 // the planner (AnalyticPlan.cpp) and read by the pricer (AnalyticCost.cpp)
