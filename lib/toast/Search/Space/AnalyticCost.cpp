@@ -283,55 +283,12 @@ void Evaluation::emitOp(unsigned i) {
     emitValue(r, source);
 }
 
-/// The innermost level of op i's nest that slices operand k, -1 if none:
-/// lowering merges the slices of a use into its innermost one.
-int Evaluation::lastSlicingLevel(unsigned i, unsigned k) const {
-  const ProgramOp &p = prog.ops[i];
-  int last = -1;
-  for (auto [level, entry] : llvm::enumerate(nests[i]))
-    if (p.operandDim(k, entry.second) >= 0)
-      last = static_cast<int>(level);
-  return last;
-}
-
-/// Emits what op i reads, in the lowered program's order, into `inputs`;
-/// returns the bytes of the first operand as read. The reader's slices sit
-/// in the bodies of its loop levels, each body starting with the loops
-/// fused into it: an argument's tiling loop fused at a level leaves its
-/// gather before the slices of that level and deeper (MaterializeCore
-/// splices the fused body first). Gather copies the op reads directly come
-/// last: the optimizer inserts those right before their reader.
+/// Emits what op i reads, in the lowered program's order (inputOrder),
+/// into `inputs`; returns the bytes of the first operand as read.
 int64_t Evaluation::emitInputs(unsigned i, llvm::MutableArrayRef<int> inputs) {
-  const ProgramOp &p = prog.ops[i];
   int64_t firstInputBytes = -1;
-  // Fused arguments' gathers by level, then slice-position uses (operand
-  // order), then copies.
-  llvm::SmallVector<std::pair<int, unsigned>, 2> fused;
-  llvm::SmallVector<unsigned, 4> slices, copies;
-  for (auto [k, v] : llvm::enumerate(p.operands)) {
-    if (v < 0 || p.operandUses[k] < 0)
-      continue;
-    const UsePlan &use = usePlans[p.operandUses[k]];
-    // A masked operand's gather copy is read by its mask.
-    bool masked = !maskedLevels(i, k).empty();
-    if (!use.readerIsUser || use.gatherAtDef || masked)
-      slices.push_back(k);
-    else if (use.fusedLevel >= 0)
-      fused.push_back({use.fusedLevel, k});
-    else
-      copies.push_back(k);
-  }
-  llvm::stable_sort(fused, llvm::less_first());
-  auto *nextFused = fused.begin();
-  for (unsigned k : slices) {
-    int level = fused.empty() ? -1 : lastSlicingLevel(i, k);
-    for (; nextFused != fused.end() && nextFused->first <= level; ++nextFused)
-      emitInput(i, nextFused->second, inputs, firstInputBytes);
-    emitInput(i, k, inputs, firstInputBytes);
-  }
-  for (; nextFused != fused.end(); ++nextFused)
-    emitInput(i, nextFused->second, inputs, firstInputBytes);
-  for (unsigned k : copies)
+  auto masked = [&](unsigned k) { return !maskedLevels(i, k).empty(); };
+  for (unsigned k : inputOrder(prog, collectivePlan, i, masked))
     emitInput(i, k, inputs, firstInputBytes);
   return firstInputBytes;
 }

@@ -633,4 +633,57 @@ void collectFusionTree(CollectivePlan &plan, unsigned i,
   emission.push_back({rootLevel(plan, i, innermost), i});
 }
 
+/// The innermost level of op i's nest that slices operand k, -1 if none:
+/// lowering merges the slices of a use into its innermost one.
+static int lastSlicingLevel(const ProgramModel &prog,
+                            const CollectivePlan &plan, unsigned i,
+                            unsigned k) {
+  const ProgramOp &p = prog.ops[i];
+  int last = -1;
+  for (auto [level, entry] : llvm::enumerate(plan.nests[i]))
+    if (p.operandDim(k, entry.second) >= 0)
+      last = static_cast<int>(level);
+  return last;
+}
+
+/// The reader's slices sit in the bodies of its loop levels, each body
+/// starting with the loops fused into it: an argument's tiling loop fused
+/// at a level leaves its gather before the slices of that level and deeper
+/// (MaterializeCore splices the fused body first). Gather copies the op
+/// reads directly come last: the optimizer inserts those right before
+/// their reader.
+llvm::SmallVector<unsigned, 4>
+inputOrder(const ProgramModel &prog, const CollectivePlan &plan, unsigned i,
+           llvm::function_ref<bool(unsigned)> masked) {
+  const ProgramOp &p = prog.ops[i];
+  // Fused arguments' gathers by level, then slice-position uses (operand
+  // order), then copies.
+  llvm::SmallVector<std::pair<int, unsigned>, 2> fused;
+  llvm::SmallVector<unsigned, 4> slices, copies, order;
+  for (auto [k, v] : llvm::enumerate(p.operands)) {
+    if (v < 0 || p.operandUses[k] < 0)
+      continue;
+    const UsePlan &use = plan.uses[p.operandUses[k]];
+    // A masked operand's gather copy is read by its mask.
+    if (!use.readerIsUser || use.gatherAtDef || masked(k))
+      slices.push_back(k);
+    else if (use.fusedLevel >= 0)
+      fused.push_back({use.fusedLevel, k});
+    else
+      copies.push_back(k);
+  }
+  llvm::stable_sort(fused, llvm::less_first());
+  auto *nextFused = fused.begin();
+  for (unsigned k : slices) {
+    int level = fused.empty() ? -1 : lastSlicingLevel(prog, plan, i, k);
+    for (; nextFused != fused.end() && nextFused->first <= level; ++nextFused)
+      order.push_back(nextFused->second);
+    order.push_back(k);
+  }
+  for (; nextFused != fused.end(); ++nextFused)
+    order.push_back(nextFused->second);
+  order.append(copies.begin(), copies.end());
+  return order;
+}
+
 } // namespace toast::search::analytic

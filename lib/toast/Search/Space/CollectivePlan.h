@@ -231,6 +231,13 @@ unsigned rootLevel(const CollectivePlan &plan, unsigned op, unsigned level);
 void collectFusionTree(CollectivePlan &plan, unsigned i,
                        std::vector<std::pair<unsigned, unsigned>> &emission);
 
+/// The operands of op i in the order the lowered program reads them
+/// (AnalyticPlan.cpp); `masked(k)` says whether operand k is read through a
+/// padding mask. Shared by the pricer and the emitter.
+llvm::SmallVector<unsigned, 4>
+inputOrder(const ProgramModel &prog, const CollectivePlan &plan, unsigned i,
+           llvm::function_ref<bool(unsigned)> masked);
+
 } // namespace toast::search::analytic
 
 #endif // TOAST_LIB_SEARCH_SPACE_COLLECTIVEPLAN_H

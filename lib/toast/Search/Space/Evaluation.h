@@ -150,7 +150,6 @@ private:
   int64_t emitInputs(unsigned i, llvm::MutableArrayRef<int> inputs);
   void emitInput(unsigned i, unsigned k, llvm::MutableArrayRef<int> inputs,
                  int64_t &firstInputBytes);
-  int lastSlicingLevel(unsigned i, unsigned k) const;
   llvm::SmallVector<int, 1> newCarries(const ProgramOp &p);
   void tieCarries(const ProgramOp &p, llvm::ArrayRef<int> carries,
                   llvm::ArrayRef<int> inputs, llvm::ArrayRef<int> results);

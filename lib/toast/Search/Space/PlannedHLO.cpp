@@ -53,7 +53,6 @@ private:
   LogicalResult emitOp(unsigned i);
   void emitInputs(unsigned i, MutableArrayRef<Value> inputs);
   void emitInput(unsigned i, unsigned k, MutableArrayRef<Value> inputs);
-  int lastSlicingLevel(unsigned i, unsigned k) const;
 
   const NdaEnvironment::Impl &impl;
   const ProgramModel &prog;
@@ -201,42 +200,10 @@ Value PlannedEmitter::emitUse(unsigned value, unsigned useId) {
   return current;
 }
 
-int PlannedEmitter::lastSlicingLevel(unsigned i, unsigned k) const {
-  const ProgramOp &p = prog.ops[i];
-  int last = -1;
-  for (auto [level, entry] : llvm::enumerate(plan.nests[i]))
-    if (p.operandDim(k, entry.second) >= 0)
-      last = static_cast<int>(level);
-  return last;
-}
-
-/// What op i reads, in the pricer's order (Evaluation::emitInputs).
+/// What op i reads, in the pricer's order (inputOrder); the emitter takes
+/// no padded state, so no operand is masked.
 void PlannedEmitter::emitInputs(unsigned i, MutableArrayRef<Value> inputs) {
-  const ProgramOp &p = prog.ops[i];
-  SmallVector<std::pair<int, unsigned>, 2> fused;
-  SmallVector<unsigned, 4> slices, copies;
-  for (auto [k, v] : llvm::enumerate(p.operands)) {
-    if (v < 0 || p.operandUses[k] < 0)
-      continue;
-    const UsePlan &use = plan.uses[p.operandUses[k]];
-    if (!use.readerIsUser || use.gatherAtDef)
-      slices.push_back(k);
-    else if (use.fusedLevel >= 0)
-      fused.push_back({use.fusedLevel, k});
-    else
-      copies.push_back(k);
-  }
-  llvm::stable_sort(fused, llvm::less_first());
-  auto *nextFused = fused.begin();
-  for (unsigned k : slices) {
-    int level = fused.empty() ? -1 : lastSlicingLevel(i, k);
-    for (; nextFused != fused.end() && nextFused->first <= level; ++nextFused)
-      emitInput(i, nextFused->second, inputs);
-    emitInput(i, k, inputs);
-  }
-  for (; nextFused != fused.end(); ++nextFused)
-    emitInput(i, nextFused->second, inputs);
-  for (unsigned k : copies)
+  for (unsigned k : inputOrder(prog, plan, i, [](unsigned) { return false; }))
     emitInput(i, k, inputs);
 }
 
