@@ -283,6 +283,11 @@ func.func @custom_call(%x: tensor<3x4xf32>) {
   %0 = stablehlo.custom_call @Sharding(%x) {mhlo.sharding = "{devices=[1,2]<=[2]}"} : (tensor<3x4xf32>) -> tensor<3x4xf32>
   // CHECK: stablehlo.custom_call{{.*}}toast.sharding_rule = "([i, j])->([i, j]) {i=3, j=4}"
   %1 = stablehlo.custom_call @MoveToHost(%x) : (tensor<3x4xf32>) -> tensor<3x4xf32>
+  // CHECK: stablehlo.custom_call{{.*}}toast.sharding_rule = "([i, j])->([i, j]) {i=3, j=4}"
+  %4 = stablehlo.custom_call @tt.mark_argument(%x) {mhlo.frontend_attributes = {ttir.name = "x"}} : (tensor<3x4xf32>) -> tensor<3x4xf32>
+  // A marker that changes the type is not an identity.
+  // CHECK: stablehlo.custom_call{{.*}}toast.sharding_rule = "opaque"
+  %5 = stablehlo.custom_call @tt.mark_argument(%x) : (tensor<3x4xf32>) -> tensor<4x3xf32>
   // CHECK: stablehlo.custom_call{{.*}}toast.sharding_rule = "opaque"
   %2 = stablehlo.custom_call @SPMDFullToShardShape(%x) {mhlo.sharding = "{manual}"} : (tensor<3x4xf32>) -> tensor<3x2xf32>
   // CHECK: stablehlo.custom_call{{.*}}toast.sharding_rule = "opaque"

@@ -3,7 +3,9 @@
 // Exporters name a function's arguments and results in their own
 // attributes: Toast's models in `partir.name`, JAX in `jax.arg_info` /
 // `jax.result_info` (`params['layers']['w1']`), TensorFlow in `tf.name`,
-// XLA in `mhlo.name`; PyTorch exports name values by `loc("...")`. Every
+// XLA in `mhlo.name`; torch-xla in the `ttir.name` frontend attribute of the
+// `tt.mark_argument` custom call that reads an argument; PyTorch exports
+// name values by `loc("...")`. Every
 // place that shows a value to a user (schedule selectors, the search's
 // actions, reports) reads them here, in this order of preference.
 //

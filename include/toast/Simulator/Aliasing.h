@@ -40,8 +40,9 @@ class FuncOp;
 
 namespace toast::sim {
 
-/// A reshape or bitcast_convert (one operand, one result): its result is a
-/// view of the operand when both have the same byte size.
+/// A reshape or bitcast_convert (one operand, one result), or a marker
+/// custom call (CustomCallOp::isMarker): its result is a view of the
+/// operand when both have the same byte size.
 bool mayAliasOperand(mlir::Operation *op);
 
 /// mayAliasOperand with equal byte sizes: no copy, no time.

@@ -7,7 +7,8 @@
 //
 //  * elementwise ops (convert, compare, select, clamp included) and data
 //    movement (broadcast_in_dim, broadcast, reshape, transpose, slice,
-//    concatenate, pad, reverse, bitcast_convert, iota) are *loop* ops; a
+//    concatenate, pad, reverse, bitcast_convert, iota, and marker custom
+//    calls such as `@Sharding`, which backends remove) are *loop* ops; a
 //    loop op's result is fused into its readers when every reader is a
 //    loop op or a reduce of the same block (it is computed inside each of
 //    them). With readers in several ops it is duplicated into each, unless

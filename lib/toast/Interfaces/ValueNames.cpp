@@ -9,11 +9,33 @@ using namespace mlir;
 
 namespace toast {
 
+/// The name torch-xla gives the argument a `tt.mark_argument` custom call
+/// marks (`mhlo.frontend_attributes = {ttir.name = "layers.0.w"}`), or
+/// empty. torch-xla reshapes most arguments first (a leading 1 dimension):
+/// the marker may read the argument through reshapes of one use.
+static StringRef getMarkedName(Operation *user) {
+  while (user->getName().getStringRef() == "stablehlo.reshape" &&
+         user->getNumResults() == 1 && user->getResult(0).hasOneUse())
+    user = *user->getResult(0).getUsers().begin();
+  if (user->getName().getStringRef() != "stablehlo.custom_call" ||
+      user->getNumOperands() != 1)
+    return {};
+  auto frontend =
+      user->getAttrOfType<DictionaryAttr>("mhlo.frontend_attributes");
+  auto name = frontend ? frontend.getAs<StringAttr>("ttir.name") : nullptr;
+  return name ? name.getValue() : StringRef();
+}
+
 SmallVector<StringRef> getArgumentNames(FunctionOpInterface func, unsigned i) {
   SmallVector<StringRef> names;
   for (StringRef attr : {"partir.name", "jax.arg_info", "tf.name", "mhlo.name"})
     if (auto name = func.getArgAttrOfType<StringAttr>(i, attr))
       names.push_back(name.getValue());
+  if (i < func.getFunctionBody().getNumArguments())
+    for (Operation *user : func.getFunctionBody().getArgument(i).getUsers())
+      if (StringRef name = getMarkedName(user);
+          !name.empty() && !llvm::is_contained(names, name))
+        names.push_back(name);
   return names;
 }
 

@@ -160,7 +160,8 @@ LogicalResult evalCheck(Interpreter &interp, Operation *op, CheckKind kind,
 LogicalResult evalCustomCall(Interpreter &interp, Operation *op,
                              ArrayRef<Tensor> operands,
                              SmallVectorImpl<Tensor> &results) {
-  StringRef target = cast<hlo::CustomCallOp>(op).getCallTargetName();
+  auto call = cast<hlo::CustomCallOp>(op);
+  StringRef target = call.getCallTargetName();
   std::optional<CheckKind> kind =
       llvm::StringSwitch<std::optional<CheckKind>>(target)
           .Case("check.expect_eq", CheckKind::Eq)
@@ -168,12 +169,9 @@ LogicalResult evalCustomCall(Interpreter &interp, Operation *op,
           .Case("check.expect_almost_eq", CheckKind::AlmostEq)
           .Default(std::nullopt);
   if (!kind) {
-    // JAX's sharding annotation and the host-offloading markers return
-    // their operand unchanged (in the global program's semantics).
-    bool identity = target == "Sharding" || target == "MoveToHost" ||
-                    target == "MoveToDevice";
-    if (identity && operands.size() == 1 && op->getNumResults() == 1 &&
-        op->getOperand(0).getType() == op->getResult(0).getType()) {
+    // Sharding annotations, markers and host-offloading calls return their
+    // operand unchanged (in the global program's semantics).
+    if (call.isIdentity() && operands.size() == 1) {
       results.push_back(operands[0]);
       return success();
     }

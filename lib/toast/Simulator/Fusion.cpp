@@ -24,6 +24,9 @@ toast::sim::FusionKind toast::sim::getFusionKind(Operation *op) {
           hlo::TransposeOp, hlo::SliceOp, hlo::ConcatenateOp, hlo::PadOp,
           hlo::ReverseOp, hlo::BitcastConvertOp, hlo::IotaOp>(op))
     return FusionKind::Movement;
+  // A marker (CustomCallOp::isMarker) is a reshape to its own shape.
+  if (auto call = dyn_cast<hlo::CustomCallOp>(op); call && call.isMarker())
+    return FusionKind::Movement;
   // A splat constant of more than one element is a broadcast of a scalar
   // (XLA's simplifier rewrites it so), computed where it is read.
   if (auto constant = dyn_cast<hlo::ConstantOp>(op))

@@ -44,20 +44,14 @@ struct IdentityModel : RuleModel<IdentityModel<OpT>, OpT> {
   }
 };
 
-/// custom_call: only targets toast knows have a rule. `Sharding` (JAX's
-/// sharding annotation) and the host-offloading markers `MoveToHost` /
-/// `MoveToDevice` return their single operand unchanged: pointwise. Any
-/// other target (including the `check.*` test helpers, which have no
-/// results) is opaque.
+/// custom_call: only identity targets (CustomCallOp::isIdentity: JAX's
+/// `Sharding`, markers such as `tt.mark_argument`, the host-offloading
+/// calls, targets the module declares) have a rule: pointwise. Any other
+/// target (including the `check.*` test helpers, which have no results) is
+/// opaque.
 struct CustomCallModel : RuleModel<CustomCallModel, CustomCallOp> {
   static std::optional<ShardingRule> build(CustomCallOp op) {
-    StringRef target = op.getCallTargetName();
-    if (target != "Sharding" && target != "MoveToHost" &&
-        target != "MoveToDevice")
-      return std::nullopt;
-    if (op->getNumOperands() != 1 || op->getNumResults() != 1 ||
-        op->getOperand(0).getType() != op->getResult(0).getType() ||
-        !isa<RankedTensorType>(op->getResult(0).getType()))
+    if (!op.isIdentity())
       return std::nullopt;
     ShardingRuleBuilder builder(op);
     builder.addPointwise();

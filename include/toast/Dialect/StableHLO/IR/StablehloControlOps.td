@@ -72,6 +72,17 @@ def StableHLO_CustomCallOp : StableHLO_Op<"custom_call",
     Has memory effects only when `has_side_effect` is set; toast treats the
     callee as opaque unless it knows the target (e.g. `@check.expect_eq`).
 
+    *Identity* targets return their single operand unchanged (one operand,
+    one result of the same type): `@Sharding` (JAX's sharding annotation),
+    `@tt.mark_argument` (torch-xla's argument marker for Tenstorrent, which
+    names the argument in `mhlo.frontend_attributes`), the host-offloading
+    markers `@MoveToHost` / `@MoveToDevice`, and any target the module
+    declares in `toast.identity_custom_calls = ["vendor.marker", ...]`. They
+    have a pointwise sharding rule and run as the identity in `toast-run`;
+    all but the host-offloading ones are *markers* a backend removes, which
+    the simulator prices like a reshape (a view, fused like data movement).
+    A declared target whose call is not of that form is a verifier error.
+
     ```mlir
     stablehlo.custom_call @check.expect_eq(%a, %b) {has_side_effect = true}
       : (tensor<4xf32>, tensor<4xf32>) -> ()
@@ -89,6 +100,13 @@ def StableHLO_CustomCallOp : StableHLO_Op<"custom_call",
   let assemblyFormat = [{
     custom<CustomCallTarget>($call_target_name) `(` $inputs `)`
     attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Returns its operand unchanged (see the description).
+    bool isIdentity();
+    /// An identity a backend removes: free, like a reshape.
+    bool isMarker();
   }];
 }
 

@@ -10,6 +10,7 @@
 #include "toast/Dialect/StableHLO/IR/StablehloVerifiers.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
 using namespace mlir;
@@ -56,8 +57,7 @@ ParseResult WhileOp::parse(OpAsmParser &parser, OperationState &result) {
     return failure();
   SMLoc typeLoc = parser.getCurrentLocation();
   SmallVector<Type> types;
-  if (!operands.empty() &&
-      (parser.parseColon() || parser.parseTypeList(types)))
+  if (!operands.empty() && (parser.parseColon() || parser.parseTypeList(types)))
     return failure();
   if (types.size() != operands.size())
     return parser.emitError(typeLoc, "expected ")
@@ -158,6 +158,68 @@ void CustomCallOp::getEffects(
     return;
   effects.emplace_back(MemoryEffects::Read::get());
   effects.emplace_back(MemoryEffects::Write::get());
+}
+
+/// The module attribute that declares more identity targets.
+static constexpr StringLiteral kIdentityCustomCalls =
+    "toast.identity_custom_calls";
+
+/// Targets that return their operand unchanged and that backends remove.
+static bool isKnownMarker(StringRef target) {
+  return target == "Sharding" || target == "tt.mark_argument";
+}
+
+/// The module's `toast.identity_custom_calls`: null when absent or not an
+/// array (the verifier reports the latter).
+static ArrayAttr getDeclaredIdentities(Operation *op) {
+  auto module = op->getParentOfType<ModuleOp>();
+  return module ? module->getAttrOfType<ArrayAttr>(kIdentityCustomCalls)
+                : ArrayAttr();
+}
+
+static bool isDeclaredIdentity(Operation *op, StringRef target) {
+  ArrayAttr declared = getDeclaredIdentities(op);
+  return declared && llvm::any_of(declared, [&](Attribute a) {
+           auto name = dyn_cast<StringAttr>(a);
+           return name && name.getValue() == target;
+         });
+}
+
+/// One operand, one ranked tensor result of the same type.
+static bool hasIdentityForm(CustomCallOp op) {
+  return op->getNumOperands() == 1 && op->getNumResults() == 1 &&
+         isa<RankedTensorType>(op->getResult(0).getType()) &&
+         op->getOperand(0).getType() == op->getResult(0).getType();
+}
+
+bool CustomCallOp::isMarker() {
+  StringRef target = getCallTargetName();
+  return hasIdentityForm(*this) &&
+         (isKnownMarker(target) || isDeclaredIdentity(*this, target));
+}
+
+bool CustomCallOp::isIdentity() {
+  StringRef target = getCallTargetName();
+  return isMarker() || (hasIdentityForm(*this) &&
+                        (target == "MoveToHost" || target == "MoveToDevice"));
+}
+
+LogicalResult CustomCallOp::verify() {
+  auto module = (*this)->getParentOfType<ModuleOp>();
+  Attribute declared = module ? module->getAttr(kIdentityCustomCalls) : nullptr;
+  if (!declared)
+    return success();
+  auto names = dyn_cast<ArrayAttr>(declared);
+  if (!names || !llvm::all_of(names, llvm::IsaPred<StringAttr>))
+    return emitOpError("the module's '")
+           << kIdentityCustomCalls
+           << "' must be an array of strings (custom call targets)";
+  if (isDeclaredIdentity(*this, getCallTargetName()) && !hasIdentityForm(*this))
+    return emitOpError("@")
+           << getCallTargetName() << " is declared an identity ('"
+           << kIdentityCustomCalls
+           << "') but does not take one tensor and return one of its type";
+  return success();
 }
 
 LogicalResult
@@ -295,8 +357,8 @@ LogicalResult AllToAllOp::verify() {
         failed(verifyDimIndex(*this, "concat_dimension", getConcatDimension(),
                               operand.getType())))
       return failure();
-    int64_t size = cast<ShapedType>(operand.getType())
-                       .getDimSize(getSplitDimension());
+    int64_t size =
+        cast<ShapedType>(operand.getType()).getDimSize(getSplitDimension());
     if (!ShapedType::isDynamic(size) && size % splitCount != 0)
       return emitOpError("split dimension size ")
              << size << " is not divisible by split_count " << splitCount;
