@@ -55,25 +55,6 @@ bool Evaluation::paddedLevels(
          });
 }
 
-bool Evaluation::returnGathersInnerLevel(unsigned value) const {
-  const ValuePlan &plan = plans[value];
-  return anyPadded && plan.perUser && plan.gathers.size() == 2 &&
-         paddedLevels(value, plan.gathers);
-}
-
-/// An argument's tiling slices do not merge when one pads: the boundary
-/// makes the first (outermost) level device-local, and the other levels
-/// stay one all_slice of the local argument (Evaluation::emitValue).
-DimAxes Evaluation::boundaryTiling(unsigned arg) const {
-  const ValuePlan &plan = plans[arg];
-  if (!anyPadded || !paddedLevels(arg, plan.gathers))
-    return plan.sourceTiling;
-  DimAxes local(plan.sourceTiling.size(), 0);
-  auto [axis, dim] = plan.gathers.front();
-  local[dim] = listAppend(0, axis);
-  return local;
-}
-
 /// Marks the state unmodeled when use `k` of `value` meets padded
 /// collectives the optimizer treats otherwise than the divisible plan.
 void Evaluation::checkPaddedUse(unsigned value, unsigned k) {
@@ -122,23 +103,11 @@ void Evaluation::checkPaddedUse(unsigned value, unsigned k) {
       llvm::errs() << "\n";
     }
   };
-  // The boundary's slice of the other levels is followed where it is a
-  // view (its position then does not matter); a copy sits where the
-  // tiling loop's body ends up, which the plan does not place (the MLP's
-  // weight of batch 6 / d-model 10 on {B:4, M:2}, seed 10: peak 2.7% high
-  // with the copy at the function start).
-  if (v.defOp < 0 && padded(plan.gathers) &&
-      (isReturnedDirectly(value) ||
-       !sim::isContiguousSlice(localShape(value, plan.sourceTiling),
-                               localShape(value, boundaryTiling(value)))))
-    return fail("argument tiled over several levels, sliced by a copy");
-  // The return drops the last gather only: padded levels stay gathered
-  // (planUse follows a single level left, planValue checks its place).
-  if (operand == -2) {
-    if (plan.perUser && padded(plan.gathers) && !returnGathersInnerLevel(value))
-      fail("return of several gather levels");
+  // The boundary makes every level of a tiled argument device-local and
+  // returns every gathered level local (LocalizeBoundary): nothing padded
+  // is left at either end.
+  if (operand == -2)
     return;
-  }
   // A reduce_scatter on top of one gather level: no padded collective
   // to regroup (scatterOutermostSum leaves padded slices alone).
   if (plan.scattersOnTop) {
