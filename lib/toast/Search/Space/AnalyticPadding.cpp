@@ -135,20 +135,14 @@ void Evaluation::checkPaddedUse(unsigned value, unsigned k) {
   ArrayRef<std::pair<unsigned, unsigned>> restGathers = gathers.drop_front(g);
   ArrayRef<std::pair<unsigned, unsigned>> restLevels =
       ArrayRef(levels).drop_front(l);
-  // One gather and one slice left stay two collectives, as in the plan.
-  // Read by an in-place update, or by a reduce through the mask of a
-  // padded sum, the pair disagreed with the simulator on the tiny GNS (by
-  // up to 9e-8 of the step: about one 48-byte tile of traffic, cause not
-  // found): those readers stay on the reference path. A reduce reading
-  // the pair unmasked (the logits gathered on a padded vocabulary and
-  // sliced on the sequence, read by the softmax's max) is followed.
-  const ProgramOp &reader = prog.ops[op];
-  bool gatherThenSlice =
-      restGathers.size() == 1 && restLevels.size() == 1 &&
-      use.ops.size() == 2 && use.ops[0].kind == StepKind::Gather &&
-      use.ops[1].kind == StepKind::Slice && !reader.mayAlias &&
-      (reader.fusionKind != sim::FusionKind::Reduce ||
-       maskedLevels(op, operand).empty());
+  // One gather and one slice left stay two collectives, as in the plan,
+  // whatever reads them (in-place updates and reduces through a mask
+  // disagreed by up to 9e-8 of a tiny GNS step until masked readers were
+  // told apart, Evaluation::isFusedResult).
+  bool gatherThenSlice = restGathers.size() == 1 && restLevels.size() == 1 &&
+                         use.ops.size() == 2 &&
+                         use.ops[0].kind == StepKind::Gather &&
+                         use.ops[1].kind == StepKind::Slice;
   // Otherwise a gather and a slice left over, or several levels of either
   // that would merge if they did not pad.
   if ((!restGathers.empty() && !restLevels.empty() && !gatherThenSlice) ||
