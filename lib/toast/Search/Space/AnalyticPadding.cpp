@@ -164,22 +164,28 @@ void Evaluation::checkPaddedUse(unsigned value, unsigned k) {
 }
 
 llvm::SmallVector<std::pair<unsigned, unsigned>, 1>
-Evaluation::maskedLevels(unsigned i, unsigned k) const {
+maskedLevels(const ProgramModel &prog, const CollectivePlan &plan,
+             llvm::ArrayRef<int64_t> axisSizes, unsigned i, unsigned k) {
   llvm::SmallVector<std::pair<unsigned, unsigned>, 1> levels;
-  if (!anyPadded)
+  if (!plan.anyPadded)
     return levels;
   const ProgramOp &p = prog.ops[i];
   if (k >= p.operandDims.size())
     return levels;
-  for (auto [axis, factor] : nests[i]) {
+  for (auto [axis, factor] : plan.nests[i]) {
     if (!p.factorReduction[factor] ||
-        !partir::isPadded(p.factorSize[factor], impl.axisSizes[axis]))
+        !partir::isPadded(p.factorSize[factor], axisSizes[axis]))
       continue;
     for (auto [d, f] : llvm::enumerate(p.operandDims[k]))
       if (f == static_cast<int64_t>(factor))
         levels.push_back({axis, static_cast<unsigned>(d)});
   }
   return levels;
+}
+
+llvm::SmallVector<std::pair<unsigned, unsigned>, 1>
+Evaluation::maskedLevels(unsigned i, unsigned k) const {
+  return analytic::maskedLevels(prog, collectivePlan, impl.axisSizes, i, k);
 }
 
 /// The validity vectors and zero tiles of every mask, hoisted to the

@@ -25,9 +25,14 @@ DimAxes Evaluation::useSlicing(unsigned useId, unsigned op, int operand) const {
 }
 
 DimAxes Evaluation::useSlicing(unsigned op, int operand) const {
+  return operandSlicing(prog, collectivePlan, op, operand);
+}
+
+DimAxes operandSlicing(const ProgramModel &prog, const CollectivePlan &plan,
+                       unsigned op, int operand) {
   const ProgramOp &p = prog.ops[op];
   DimAxes dims(p.operandDims[operand].size(), 0);
-  for (auto [axis, factor] : nests[op])
+  for (auto [axis, factor] : plan.nests[op])
     if (int d = p.operandDim(operand, factor); d >= 0)
       dims[d] = listAppend(dims[d], axis);
   return dims;
