@@ -18,6 +18,18 @@
 // RUN: toast-run --compare %S/Inputs/padded-table.mlir %t.b.mlir | FileCheck %s
 // RUN: toast-opt %t.b.mlir --partir-export-stablehlo -o %t.b.exp.mlir
 // RUN: toast-run --compare %S/Inputs/padded-table.mlir %t.b.exp.mlir | FileCheck %s
+//
+// A reduced-size twin of the vocabulary-sharded t2b strategy of
+// docs/performance.md (bf16, vocabulary 31 on M, the embedding table's
+// width on B, the sequence on M): the table and its two moments are stored
+// as 16 x 4 chunks. bf16 compares to bf16 rounding (a divisible vocabulary
+// of 32 needs the same tolerance).
+// RUN: toast-models t2b --dtype bf16 --layers 1 --batch 2 --seq 4 --d-model 8 --heads 2 --key-size 4 --vocab 31 --hidden 16 --quiet -o %t.t2b.mlir
+// RUN: toast-opt %t.t2b.mlir --partir-manual-partition="name=W axis=B inputs=re:.*embedder.embedding=1 mesh=B=2,M=2" --partir-manual-partition="name=V axis=M inputs=re:.*embedder.embedding=0 mesh=B=2,M=2" --partir-manual-partition="name=S axis=M inputs=re:batch.tokens=1 mesh=B=2,M=2" --partir-materialize-core --partir-lower-to-hlo -o %t.t2b.hlo.mlir
+// RUN: FileCheck %s --check-prefix=TABLE < %t.t2b.hlo.mlir
+// RUN: toast-run --compare %t.t2b.mlir %t.t2b.hlo.mlir --seed 3 --rtol 1e-2 | FileCheck %s
+// RUN: toast-opt %t.t2b.hlo.mlir --partir-export-stablehlo -o %t.t2b.exp.mlir
+// RUN: toast-run --compare %t.t2b.mlir %t.t2b.exp.mlir --seed 3 --rtol 1e-2 | FileCheck %s
 
 // CHECK: results agree
 
@@ -31,3 +43,8 @@
 
 // OUTER: func.func public @main(%arg0: tensor<16x2xf32> {partir.name = "tab", partir.sharding = {{\[}}["B"], ["M"]], toast.global_shape = array<i64: 31, 8>}
 // OUTER-SAME: tensor<16x2xf32> {partir.sharding = {{\[}}["B"], ["M"]], toast.global_shape = array<i64: 31, 8>})
+
+// TABLE: %arg0: tensor<16x4xbf16> {jax.arg_info = "params.embedder.embedding", partir.name = "params.embedder.embedding", partir.sharding = {{\[}}["M"], ["B"]], toast.global_shape = array<i64: 31, 8>}
+// TABLE-SAME: tensor<16x4xbf16> {jax.arg_info = "opt_state.mu.embedder.embedding", partir.name = "opt_state.mu.embedder.embedding", partir.sharding = {{\[}}["M"], ["B"]], toast.global_shape = array<i64: 31, 8>}
+// TABLE-SAME: tensor<16x4xbf16> {jax.arg_info = "opt_state.nu.embedder.embedding", partir.name = "opt_state.nu.embedder.embedding", partir.sharding = {{\[}}["M"], ["B"]], toast.global_shape = array<i64: 31, 8>}
+// TABLE-SAME: -> (tensor<f32> {jax.result_info = "loss"}, tensor<16x4xbf16> {jax.result_info = "params.embedder.embedding", partir.sharding = {{\[}}["M"], ["B"]], toast.global_shape = array<i64: 31, 8>}
