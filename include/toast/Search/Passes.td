@@ -143,8 +143,8 @@ def ToastEmitPlannedPass
     and testing aid (docs/search.md, "Planner and pricer"): the result is
     compared with the original by `toast-run --compare` and simulated by
     `--partir-simulate`, whose step time is the analytic cost's. It covers
-    straight-line programs without padded tilings; other states fail with
-    a diagnostic. The partitioned program the search itself produces still
+    straight-line programs, padded ones with their masks, where the
+    analytic cost models the state; other states fail with a diagnostic. The partitioned program the search itself produces still
     comes from the PartIR:Core path.
 
     ```

@@ -350,8 +350,11 @@ bool Evaluation::isFusedResult(unsigned i, llvm::ArrayRef<int> inputs,
       reader.resultElements = 0;
     } else if (anyPadded && u.second >= 0 &&
                !maskedLevels(u.first, u.second).empty()) {
-      // A masked operand is read by its mask's select.
+      // A masked operand is read by its mask's select, one per use: the
+      // selects are distinct readers (three masked readers of one relu
+      // gradient in the tiny GNS keep it stored).
       reader.op = prog.maskSelect;
+      reader.key = &use;
       reader.kind = sim::FusionKind::Elementwise;
       reader.resultElements = localElements(p.results[0]);
     }

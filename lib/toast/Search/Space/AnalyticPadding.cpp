@@ -55,25 +55,6 @@ bool Evaluation::paddedLevels(
          });
 }
 
-bool Evaluation::returnGathersInnerLevel(unsigned value) const {
-  const ValuePlan &plan = plans[value];
-  return anyPadded && plan.perUser && plan.gathers.size() == 2 &&
-         paddedLevels(value, plan.gathers);
-}
-
-/// An argument's tiling slices do not merge when one pads: the boundary
-/// makes the first (outermost) level device-local, and the other levels
-/// stay one all_slice of the local argument (Evaluation::emitValue).
-DimAxes Evaluation::boundaryTiling(unsigned arg) const {
-  const ValuePlan &plan = plans[arg];
-  if (!anyPadded || !paddedLevels(arg, plan.gathers))
-    return plan.sourceTiling;
-  DimAxes local(plan.sourceTiling.size(), 0);
-  auto [axis, dim] = plan.gathers.front();
-  local[dim] = listAppend(0, axis);
-  return local;
-}
-
 /// Marks the state unmodeled when use `k` of `value` meets padded
 /// collectives the optimizer treats otherwise than the divisible plan.
 void Evaluation::checkPaddedUse(unsigned value, unsigned k) {
@@ -122,23 +103,11 @@ void Evaluation::checkPaddedUse(unsigned value, unsigned k) {
       llvm::errs() << "\n";
     }
   };
-  // The boundary's slice of the other levels is followed where it is a
-  // view (its position then does not matter); a copy sits where the
-  // tiling loop's body ends up, which the plan does not place (the MLP's
-  // weight of batch 6 / d-model 10 on {B:4, M:2}, seed 10: peak 2.7% high
-  // with the copy at the function start).
-  if (v.defOp < 0 && padded(plan.gathers) &&
-      (isReturnedDirectly(value) ||
-       !sim::isContiguousSlice(localShape(value, plan.sourceTiling),
-                               localShape(value, boundaryTiling(value)))))
-    return fail("argument tiled over several levels, sliced by a copy");
-  // The return drops the last gather only: padded levels stay gathered
-  // (planUse follows a single level left, planValue checks its place).
-  if (operand == -2) {
-    if (plan.perUser && padded(plan.gathers) && !returnGathersInnerLevel(value))
-      fail("return of several gather levels");
+  // The boundary makes every level of a tiled argument device-local and
+  // returns every gathered level local (LocalizeBoundary): nothing padded
+  // is left at either end.
+  if (operand == -2)
     return;
-  }
   // A reduce_scatter on top of one gather level: no padded collective
   // to regroup (scatterOutermostSum leaves padded slices alone).
   if (plan.scattersOnTop) {
@@ -166,20 +135,14 @@ void Evaluation::checkPaddedUse(unsigned value, unsigned k) {
   ArrayRef<std::pair<unsigned, unsigned>> restGathers = gathers.drop_front(g);
   ArrayRef<std::pair<unsigned, unsigned>> restLevels =
       ArrayRef(levels).drop_front(l);
-  // One gather and one slice left stay two collectives, as in the plan.
-  // Read by an in-place update, or by a reduce through the mask of a
-  // padded sum, the pair disagreed with the simulator on the tiny GNS (by
-  // up to 9e-8 of the step: about one 48-byte tile of traffic, cause not
-  // found): those readers stay on the reference path. A reduce reading
-  // the pair unmasked (the logits gathered on a padded vocabulary and
-  // sliced on the sequence, read by the softmax's max) is followed.
-  const ProgramOp &reader = prog.ops[op];
-  bool gatherThenSlice =
-      restGathers.size() == 1 && restLevels.size() == 1 &&
-      use.ops.size() == 2 && use.ops[0].kind == StepKind::Gather &&
-      use.ops[1].kind == StepKind::Slice && !reader.mayAlias &&
-      (reader.fusionKind != sim::FusionKind::Reduce ||
-       maskedLevels(op, operand).empty());
+  // One gather and one slice left stay two collectives, as in the plan,
+  // whatever reads them (in-place updates and reduces through a mask
+  // disagreed by up to 9e-8 of a tiny GNS step until masked readers were
+  // told apart, Evaluation::isFusedResult).
+  bool gatherThenSlice = restGathers.size() == 1 && restLevels.size() == 1 &&
+                         use.ops.size() == 2 &&
+                         use.ops[0].kind == StepKind::Gather &&
+                         use.ops[1].kind == StepKind::Slice;
   // Otherwise a gather and a slice left over, or several levels of either
   // that would merge if they did not pad.
   if ((!restGathers.empty() && !restLevels.empty() && !gatherThenSlice) ||
@@ -201,22 +164,28 @@ void Evaluation::checkPaddedUse(unsigned value, unsigned k) {
 }
 
 llvm::SmallVector<std::pair<unsigned, unsigned>, 1>
-Evaluation::maskedLevels(unsigned i, unsigned k) const {
+maskedLevels(const ProgramModel &prog, const CollectivePlan &plan,
+             llvm::ArrayRef<int64_t> axisSizes, unsigned i, unsigned k) {
   llvm::SmallVector<std::pair<unsigned, unsigned>, 1> levels;
-  if (!anyPadded)
+  if (!plan.anyPadded)
     return levels;
   const ProgramOp &p = prog.ops[i];
   if (k >= p.operandDims.size())
     return levels;
-  for (auto [axis, factor] : nests[i]) {
+  for (auto [axis, factor] : plan.nests[i]) {
     if (!p.factorReduction[factor] ||
-        !partir::isPadded(p.factorSize[factor], impl.axisSizes[axis]))
+        !partir::isPadded(p.factorSize[factor], axisSizes[axis]))
       continue;
     for (auto [d, f] : llvm::enumerate(p.operandDims[k]))
       if (f == static_cast<int64_t>(factor))
         levels.push_back({axis, static_cast<unsigned>(d)});
   }
   return levels;
+}
+
+llvm::SmallVector<std::pair<unsigned, unsigned>, 1>
+Evaluation::maskedLevels(unsigned i, unsigned k) const {
+  return analytic::maskedLevels(prog, collectivePlan, impl.axisSizes, i, k);
 }
 
 /// The validity vectors and zero tiles of every mask, hoisted to the

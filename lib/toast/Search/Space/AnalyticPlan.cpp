@@ -25,9 +25,14 @@ DimAxes Evaluation::useSlicing(unsigned useId, unsigned op, int operand) const {
 }
 
 DimAxes Evaluation::useSlicing(unsigned op, int operand) const {
+  return operandSlicing(prog, collectivePlan, op, operand);
+}
+
+DimAxes operandSlicing(const ProgramModel &prog, const CollectivePlan &plan,
+                       unsigned op, int operand) {
   const ProgramOp &p = prog.ops[op];
   DimAxes dims(p.operandDims[operand].size(), 0);
-  for (auto [axis, factor] : nests[op])
+  for (auto [axis, factor] : plan.nests[op])
     if (int d = p.operandDim(operand, factor); d >= 0)
       dims[d] = listAppend(dims[d], axis);
   return dims;
@@ -230,20 +235,10 @@ UsePlan Evaluation::planUse(unsigned value, const DimAxes &slicing,
   DimAxes s = slicing;
   if (plan.scattersOnTop)
     return use;
-  if (isReturn) {
-    // The boundary returns what the gather would gather: it drops the
-    // outermost gather, and padded levels do not merge, so the inner
-    // level's gather stays after the producer.
-    if (returnGathersInnerLevel(value)) {
-      auto [axis, dim] = plan.gathers[1];
-      DimAxes inner(s.size(), 0);
-      inner[dim] = listAppend(0, axis);
-      use.ops.push_back({StepKind::Gather, inner});
-      use.gatherAtDef = true;
-      use.gatherLevel = 1;
-    }
+  // The boundary returns what the gathers would gather, every level of
+  // them (padded levels too, LocalizeBoundary).
+  if (isReturn)
     return use;
-  }
   if (plan.perUser && !dimsEmpty(s)) {
     // The optimizer visits the reader's (merged) slices before the
     // producer's per-level gathers merge: it cancels them outermost first.
@@ -476,7 +471,7 @@ void Evaluation::planValue(unsigned value) {
     if (anySlice && *dims != plan.sourceTiling)
       alike = false;
     if (alike)
-      localArgs[arg] = boundaryTiling(arg);
+      localArgs[arg] = plan.sourceTiling;
   } else if (!sourceRead && anySlice && alike) {
     localArgs[arg] = *dims;
   }

@@ -238,6 +238,17 @@ llvm::SmallVector<unsigned, 4>
 inputOrder(const ProgramModel &prog, const CollectivePlan &plan, unsigned i,
            llvm::function_ref<bool(unsigned)> masked);
 
+/// How op's loops slice its operand `operand` (AnalyticPlan.cpp).
+DimAxes operandSlicing(const ProgramModel &prog, const CollectivePlan &plan,
+                       unsigned op, int operand);
+
+/// Op i's nest levels over padded reduction factors that reach operand k:
+/// (axis, operand dim), the masks lowering puts before the op
+/// (AnalyticPadding.cpp). Shared by the pricer and the emitter.
+llvm::SmallVector<std::pair<unsigned, unsigned>, 1>
+maskedLevels(const ProgramModel &prog, const CollectivePlan &plan,
+             llvm::ArrayRef<int64_t> axisSizes, unsigned i, unsigned k);
+
 } // namespace toast::search::analytic
 
 #endif // TOAST_LIB_SEARCH_SPACE_COLLECTIVEPLAN_H

@@ -187,8 +187,6 @@ private:
   /// optimizer asks the dimensions it slices only.
   bool slicePads(unsigned value, const DimAxes &tiling,
                  const DimAxes &dims) const;
-  /// What the boundary makes device-local of tiled argument `arg`.
-  DimAxes boundaryTiling(unsigned arg) const;
   /// A padded all_gather of `from` and all_slice of `to` over `axes` stay
   /// two collectives: they do not become an all_to_all.
   bool isPaddedAllToAll(unsigned value, size_t from, size_t to,
@@ -200,9 +198,6 @@ private:
   /// padded: several, one of them padded.
   bool paddedLevels(unsigned value,
                     llvm::ArrayRef<std::pair<unsigned, unsigned>> levels) const;
-  /// A padded return gathers all but the outermost level, one collective
-  /// per level: whether this model follows it (a single level left).
-  bool returnGathersInnerLevel(unsigned value) const;
   /// Op i's nest levels over padded reduction factors that reach operand
   /// k: (axis, operand dim), the masks lowering puts before the op.
   llvm::SmallVector<std::pair<unsigned, unsigned>, 1>

@@ -8,8 +8,8 @@
 // simulator's cost of the emitted program is the analytic price.
 //
 // Coverage (docs/search.md, "Planner and pricer"): straight-line programs
-// the planner models. Loop and conditional ops, padded tilings and
-// unmodeled states return failure; the reference path
+// the planner models, padded ones with their masks. Loop and conditional
+// ops and unmodeled states return failure; the reference path
 // (simulateMaterialized) covers them.
 //
 //===----------------------------------------------------------------------===//
@@ -18,6 +18,7 @@
 
 #include "toast/Dialect/PartIR/Core/IR/PartIRCore.h"
 #include "toast/Dialect/PartIR/HLO/IR/PartIRHLO.h"
+#include "toast/Dialect/StableHLO/IR/StablehloOps.h"
 #include "toast/Partition/ShardingState.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -50,6 +51,10 @@ private:
                  const DimAxes &to);
   void emitValue(unsigned value, Value source);
   Value emitUse(unsigned value, unsigned useId);
+  void emitMaskConstants();
+  Value emitMaskedUse(unsigned i, unsigned k);
+  void setGlobalShape(bool result, unsigned index, unsigned value,
+                      const DimAxes &tiling);
   LogicalResult emitOp(unsigned i);
   void emitInputs(unsigned i, MutableArrayRef<Value> inputs);
   void emitInput(unsigned i, unsigned k, MutableArrayRef<Value> inputs);
@@ -73,6 +78,12 @@ private:
   /// The tiling of what the last emitUse returned.
   DimAxes useTiling;
   SmallVector<DimAxes> returnedTiling;
+  SmallVector<int> returnedValues;
+  /// The masks' hoisted constants (Evaluation::emitMaskConstants): the
+  /// validity vectors by (padded size, size), the zero tiles by local
+  /// type.
+  std::map<std::pair<int64_t, int64_t>, Value> validity;
+  DenseMap<Type, Value> zeros;
 };
 
 } // namespace
@@ -200,17 +211,92 @@ Value PlannedEmitter::emitUse(unsigned value, unsigned useId) {
   return current;
 }
 
-/// What op i reads, in the pricer's order (inputOrder); the emitter takes
-/// no padded state, so no operand is masked.
+/// The validity vectors and zero tiles of every mask, deduplicated, in the
+/// pricer's order (Evaluation::emitMaskConstants; lowering hoists them).
+void PlannedEmitter::emitMaskConstants() {
+  for (auto [i, p] : llvm::enumerate(prog.ops)) {
+    if (p.dead || !p.ruled)
+      continue;
+    for (auto [k, v] : llvm::enumerate(p.operands)) {
+      auto levels = maskedLevels(prog, plan, impl.axisSizes, i, k);
+      if (levels.empty() || v < 0)
+        continue;
+      Location loc = ops[i]->getLoc();
+      for (auto [axis, d] : levels) {
+        int64_t n = impl.axisSizes[axis];
+        int64_t size = prog.values[v].shape[d];
+        std::pair<int64_t, int64_t> key{n * partir::chunkSize(size, n), size};
+        if (validity.count(key))
+          continue;
+        // The padded layout's validity: n chunks, the first `size` rows
+        // real (partition::zeroPadding).
+        SmallVector<bool> valid(key.first, false);
+        std::fill_n(valid.begin(), size, true);
+        auto type = RankedTensorType::get({key.first}, b.getI1Type());
+        validity[key] = stablehlo::ConstantOp::create(
+            b, loc, type, DenseElementsAttr::get(type, ArrayRef<bool>(valid)));
+      }
+      auto tile = cast<RankedTensorType>(
+          localType(v, operandSlicing(prog, plan, i, k)));
+      if (!zeros.count(tile))
+        zeros[tile] = stablehlo::ConstantOp::create(
+            b, loc, tile,
+            DenseElementsAttr::get(tile, b.getZeroAttr(tile.getElementType())));
+    }
+  }
+}
+
+/// Operand k of op i through the masks of its padded reduction levels
+/// (Evaluation::emitMaskedUse): per level the validity's all_slice, its
+/// broadcast and the select. A gather copy the op reads directly goes
+/// right before the first select.
+Value PlannedEmitter::emitMaskedUse(unsigned i, unsigned k) {
+  const ProgramOp &p = prog.ops[i];
+  unsigned value = p.operands[k];
+  unsigned useId = p.operandUses[k];
+  const UsePlan &use = plan.uses[useId];
+  bool copy = use.readerIsUser && !use.gatherAtDef;
+  Value tile = copy ? Value() : emitUse(value, useId);
+  DimAxes tiling = operandSlicing(prog, plan, i, k);
+  auto type = cast<RankedTensorType>(localType(value, tiling));
+  Value zero = zeros.lookup(type);
+  Location loc = ops[i]->getLoc();
+  for (auto [l, level] :
+       llvm::enumerate(maskedLevels(prog, plan, impl.axisSizes, i, k))) {
+    auto [axis, d] = level;
+    int64_t n = impl.axisSizes[axis];
+    int64_t size = prog.values[value].shape[d];
+    int64_t chunk = partir::chunkSize(size, n);
+    DimAxes dims{listAppend(0, axis)};
+    Value mine = partir_hlo::AllSliceOp::create(
+        b, loc, RankedTensorType::get({chunk}, b.getI1Type()),
+        validity.at({n * chunk, size}), dimAxesAttr(dims));
+    Value pred = stablehlo::BroadcastInDimOp::create(
+        b, loc, type.clone(b.getI1Type()), mine,
+        b.getDenseI64ArrayAttr({static_cast<int64_t>(d)}));
+    if (l == 0 && copy)
+      tile = emitUse(value, useId);
+    tile = stablehlo::SelectOp::create(b, loc, type, pred, tile, zero);
+  }
+  useTiling = std::move(tiling);
+  return tile;
+}
+
+/// What op i reads, in the pricer's order (inputOrder).
 void PlannedEmitter::emitInputs(unsigned i, MutableArrayRef<Value> inputs) {
-  for (unsigned k : inputOrder(prog, plan, i, [](unsigned) { return false; }))
+  auto masked = [&](unsigned k) {
+    return !maskedLevels(prog, plan, impl.axisSizes, i, k).empty();
+  };
+  for (unsigned k : inputOrder(prog, plan, i, masked))
     emitInput(i, k, inputs);
 }
 
 void PlannedEmitter::emitInput(unsigned i, unsigned k,
                                MutableArrayRef<Value> inputs) {
   const ProgramOp &p = prog.ops[i];
-  inputs[k] = emitUse(p.operands[k], p.operandUses[k]);
+  inputs[k] = maskedLevels(prog, plan, impl.axisSizes, i, k).empty()
+                  ? emitUse(p.operands[k], p.operandUses[k])
+                  : emitMaskedUse(i, k);
   if (p.isReturn)
     returnedTiling[k] = useTiling;
 }
@@ -222,8 +308,10 @@ LogicalResult PlannedEmitter::emitOp(unsigned i) {
     return success();
   Operation *op = ops[i];
   SmallVector<Value, 4> inputs(p.operands.size());
-  if (p.isReturn)
+  if (p.isReturn) {
     returnedTiling.assign(p.operands.size(), {});
+    returnedValues.assign(p.operands.begin(), p.operands.end());
+  }
   emitInputs(i, inputs);
   for (auto [k, input] : llvm::enumerate(inputs))
     if (!input)
@@ -247,13 +335,31 @@ LogicalResult PlannedEmitter::emitOp(unsigned i) {
   return success();
 }
 
+/// Records the global shape of a padded boundary value (as
+/// LocalizeBoundary does): its local type no longer implies it.
+void PlannedEmitter::setGlobalShape(bool result, unsigned index, unsigned value,
+                                    const DimAxes &tiling) {
+  const ProgramValue &v = prog.values[value];
+  bool padded = false;
+  for (auto [d, axes] : llvm::enumerate(tiling))
+    padded |=
+        axes && partir::isPadded(v.shape[d], impl.maskProduct(listMask(axes)));
+  if (!padded)
+    return;
+  auto shape = b.getDenseI64ArrayAttr(v.shape);
+  if (result)
+    func.setResultAttr(index, "toast.global_shape", shape);
+  else
+    func.setArgAttr(index, "toast.global_shape", shape);
+}
+
 /// Whether the emitter follows every op of the plan: straight-line ops
 /// whose operands are all program values, nothing padded or unmodeled.
 static LogicalResult checkCoverage(const ProgramModel &prog,
                                    const CollectivePlan &plan,
                                    func::FuncOp entry) {
-  if (plan.anyPadded || plan.unmodeled)
-    return entry.emitError("planned program: padded or unmodeled state");
+  if (plan.unmodeled)
+    return entry.emitError("planned program: unmodeled state");
   if (!prog.hoistedConstantBytes.empty() || !prog.nestedOps.empty())
     return entry.emitError("planned program: loops and conditionals are "
                            "not planned yet");
@@ -283,8 +389,10 @@ LogicalResult PlannedEmitter::emit() {
     Type type =
         local ? localType(a, *local) : oldBlock->getArgument(a).getType();
     args.push_back(block->addArgument(type, oldBlock->getArgument(a).getLoc()));
-    if (local && !dimsEmpty(*local))
+    if (local && !dimsEmpty(*local)) {
       func.setArgAttr(a, "partir.sharding", dimAxesAttr(*local));
+      setGlobalShape(/*result=*/false, a, a, *local);
+    }
   }
   // localType reads the old arguments' types: keep them until the end.
   b.setInsertionPointToEnd(block);
@@ -292,6 +400,7 @@ LogicalResult PlannedEmitter::emit() {
     Operation *clone = b.clone(*ops[c]);
     emitValue(prog.ops[c].results[0], clone->getResult(0));
   }
+  emitMaskConstants();
   for (unsigned a = 0; a < prog.numArguments; ++a)
     emitValue(a, Value());
   std::vector<std::pair<unsigned, unsigned>> emission;
@@ -307,9 +416,12 @@ LogicalResult PlannedEmitter::emit() {
         return failure();
   }
   // The return's tiles are the results; their tiling is the boundary's.
-  for (auto [k, tiling] : llvm::enumerate(returnedTiling))
-    if (!dimsEmpty(tiling))
-      func.setResultAttr(k, "partir.sharding", dimAxesAttr(tiling));
+  for (auto [k, tiling] : llvm::enumerate(returnedTiling)) {
+    if (dimsEmpty(tiling))
+      continue;
+    func.setResultAttr(k, "partir.sharding", dimAxesAttr(tiling));
+    setGlobalShape(/*result=*/true, k, returnedValues[k], tiling);
+  }
   oldBlock->dropAllDefinedValueUses();
   oldBlock->erase();
   auto ret = cast<func::ReturnOp>(block->getTerminator());

@@ -9,7 +9,10 @@
 // `all_slice` with the same dims, the targets take the slice's local type,
 // the slices disappear, and each source passes the local value (the operand
 // of a matching `all_gather`, or an `all_slice` of the global value, which
-// needs no communication).
+// needs no communication). The function boundary repeats the rule level by
+// level: a padded tiling's slices (and gathers) do not merge into one, and
+// every level stays device-local (docs/dialects.md, "Padded (uneven)
+// tiling").
 //
 //===----------------------------------------------------------------------===//
 
@@ -134,34 +137,74 @@ static DenseI64ArrayAttr paddedGlobalShape(Type global, Type local,
   return {};
 }
 
+/// Appends `level`'s axes to `dims` per dimension: levels come outermost
+/// first, and a dimension's axes are listed outermost first.
+static void appendLevel(DimAxes &dims, ArrayAttr level) {
+  DimAxes axes = getDimAxes(level);
+  if (dims.empty()) {
+    dims = std::move(axes);
+    return;
+  }
+  for (auto [d, names] : llvm::enumerate(axes))
+    dims[d].append(names.begin(), names.end());
+}
+
+/// Makes `arg` device-local level by level while every use of it is one
+/// all_slice: the levels of a padded tiling do not merge into one slice
+/// (the collective optimizer leaves padded slices alone), and a level left
+/// to a slice of the argument would keep that whole dimension on every
+/// device (the vocabulary of an embedding table). The dims of all levels;
+/// empty if the argument stays global.
+static DimAxes localizeArgument(BlockArgument arg) {
+  DimAxes dims;
+  while (AllSliceOp slice = commonSlice(arg)) {
+    appendLevel(dims, slice.getDims());
+    localizeTarget(arg, slice.getType());
+  }
+  return dims;
+}
+
+/// Makes the returned `operand` pass the device-local value, dropping its
+/// all_gathers level by level (padded levels do not merge into one
+/// gather). The dims of all levels, outermost first; empty if it is not
+/// gathered.
+static DimAxes localizeResult(OpOperand &operand) {
+  DimAxes dims;
+  while (auto gather = operand.get().getDefiningOp<AllGatherOp>()) {
+    appendLevel(dims, gather.getDims());
+    operand.set(gather.getOperand());
+    if (gather->use_empty())
+      gather.erase();
+  }
+  return dims;
+}
+
 void makeBoundaryDeviceLocal(func::FuncOp func, partir::MeshAttr mesh) {
   StringRef globalShapeAttr = "toast.global_shape";
   MLIRContext *ctx = func.getContext();
   StringRef shardingAttr = "partir.sharding";
   for (BlockArgument arg : func.getArguments()) {
-    AllSliceOp slice = commonSlice(arg);
-    if (!slice)
+    Type global = arg.getType();
+    DimAxes levels = localizeArgument(arg);
+    if (levels.empty())
       continue;
-    ArrayAttr dims = slice.getDims();
-    if (auto shape = paddedGlobalShape(arg.getType(), slice.getType(), dims, mesh))
+    ArrayAttr dims = buildDimAxes(ctx, levels);
+    if (auto shape = paddedGlobalShape(global, arg.getType(), dims, mesh))
       func.setArgAttr(arg.getArgNumber(), globalShapeAttr, shape);
-    localizeTarget(arg, slice.getType());
     func.setArgAttr(arg.getArgNumber(), shardingAttr, dims);
   }
   func.walk([&](func::ReturnOp ret) {
     for (OpOperand &operand : ret->getOpOperands()) {
-      auto gather = operand.get().getDefiningOp<AllGatherOp>();
-      if (!gather)
+      Type global = operand.get().getType();
+      DimAxes levels = localizeResult(operand);
+      if (levels.empty())
         continue;
-      func.setResultAttr(operand.getOperandNumber(), shardingAttr,
-                         gather.getDims());
-      if (auto shape = paddedGlobalShape(gather.getType(),
-                                         gather.getOperand().getType(),
-                                         gather.getDims(), mesh))
-        func.setResultAttr(operand.getOperandNumber(), globalShapeAttr, shape);
-      operand.set(gather.getOperand());
-      if (gather->use_empty())
-        gather.erase();
+      ArrayAttr dims = buildDimAxes(ctx, levels);
+      unsigned result = operand.getOperandNumber();
+      func.setResultAttr(result, shardingAttr, dims);
+      if (auto shape =
+              paddedGlobalShape(global, operand.get().getType(), dims, mesh))
+        func.setResultAttr(result, globalShapeAttr, shape);
     }
   });
   SmallVector<Type> results;
