@@ -31,6 +31,13 @@
 // Malformed declarations are verifier errors.
 // RUN: not toast-opt %t/bad-attr.mlir 2>&1 | FileCheck %s --check-prefix=BADATTR
 // RUN: not toast-opt %t/bad-form.mlir 2>&1 | FileCheck %s --check-prefix=BADFORM
+// RUN: not toast-opt %t/nested.mlir 2>&1 | FileCheck %s --check-prefix=BADFORM
+//
+// A marker names only an argument without a name attribute: `x` selects the
+// argument named so, not the one a marker calls `x` (nor one an unknown
+// custom call tags so).
+// RUN: toast-opt %t/names.mlir --partir-manual-partition="name=BP axis=B inputs=x=0 mesh=B=2" | FileCheck %s --check-prefix=NAMES
+// NAMES: func.func @main(%arg0: tensor<8x16xf32>, %arg1: tensor<8x16xf32> {partir.name = "x", partir.tiling = ["B:0"]}, %arg2: tensor<8x16xf32>)
 
 // AGREE: results agree
 
@@ -61,7 +68,8 @@ module {
     %1 = stablehlo.reshape %m : (tensor<1x16x32xf32>) -> tensor<16x32xf32>
     %2 = stablehlo.dot_general %0, %1, contracting_dims = [1] x [0] : (tensor<8x16xf32>, tensor<16x32xf32>) -> tensor<8x32xf32>
     %3 = stablehlo.tanh %2 : tensor<8x32xf32>
-    return %3 : tensor<8x32xf32>
+    %4 = stablehlo.custom_call @Sharding(%3) {mhlo.sharding = "{replicated}"} : (tensor<8x32xf32>) -> tensor<8x32xf32>
+    return %4 : tensor<8x32xf32>
   }
 }
 //--- unmarked.mlir
@@ -94,5 +102,23 @@ module attributes {toast.identity_custom_calls = ["acme.tag"]} {
   func.func @main(%arg0: tensor<8x16xf32>) -> tensor<16x8xf32> {
     %0 = stablehlo.custom_call @acme.tag(%arg0) : (tensor<8x16xf32>) -> tensor<16x8xf32>
     return %0 : tensor<16x8xf32>
+  }
+}
+//--- nested.mlir
+module attributes {toast.identity_custom_calls = ["acme.tag"]} {
+  module @inner {
+    func.func @main(%arg0: tensor<8x16xf32>) -> tensor<16x8xf32> {
+      %0 = stablehlo.custom_call @acme.tag(%arg0) : (tensor<8x16xf32>) -> tensor<16x8xf32>
+      return %0 : tensor<16x8xf32>
+    }
+  }
+}
+//--- names.mlir
+module {
+  func.func @main(%arg0: tensor<8x16xf32>, %arg1: tensor<8x16xf32> {partir.name = "x"}, %arg2: tensor<8x16xf32>) -> (tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>) {
+    %0 = stablehlo.custom_call @tt.mark_argument(%arg0) {mhlo.frontend_attributes = {ttir.name = "x"}} : (tensor<8x16xf32>) -> tensor<8x16xf32>
+    %1 = stablehlo.custom_call @foo(%arg2) {mhlo.frontend_attributes = {ttir.name = "x"}} : (tensor<8x16xf32>) -> tensor<8x16xf32>
+    %2 = stablehlo.add %arg1, %arg1 : tensor<8x16xf32>
+    return %0, %1, %2 : tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>
   }
 }

@@ -17,8 +17,10 @@ static StringRef getMarkedName(Operation *user) {
   while (user->getName().getStringRef() == "stablehlo.reshape" &&
          user->getNumResults() == 1 && user->getResult(0).hasOneUse())
     user = *user->getResult(0).getUsers().begin();
+  auto target = user->getAttrOfType<StringAttr>("call_target_name");
   if (user->getName().getStringRef() != "stablehlo.custom_call" ||
-      user->getNumOperands() != 1)
+      user->getNumOperands() != 1 || !target ||
+      target.getValue() != "tt.mark_argument")
     return {};
   auto frontend =
       user->getAttrOfType<DictionaryAttr>("mhlo.frontend_attributes");
@@ -26,16 +28,34 @@ static StringRef getMarkedName(Operation *user) {
   return name ? name.getValue() : StringRef();
 }
 
+static constexpr StringLiteral kNameAttrs[] = {"partir.name", "jax.arg_info",
+                                               "tf.name", "mhlo.name"};
+
+/// Whether some argument of `func` has `name` in a name attribute.
+static bool isAttributeName(FunctionOpInterface func, StringRef name) {
+  for (unsigned j = 0, e = func.getNumArguments(); j < e; ++j)
+    for (StringRef attr : kNameAttrs)
+      if (auto other = func.getArgAttrOfType<StringAttr>(j, attr);
+          other && other.getValue() == name)
+        return true;
+  return false;
+}
+
 SmallVector<StringRef> getArgumentNames(FunctionOpInterface func, unsigned i) {
   SmallVector<StringRef> names;
-  for (StringRef attr : {"partir.name", "jax.arg_info", "tf.name", "mhlo.name"})
+  for (StringRef attr : kNameAttrs)
     if (auto name = func.getArgAttrOfType<StringAttr>(i, attr))
       names.push_back(name.getValue());
-  if (i < func.getFunctionBody().getNumArguments())
-    for (Operation *user : func.getFunctionBody().getArgument(i).getUsers())
-      if (StringRef name = getMarkedName(user);
-          !name.empty() && !llvm::is_contained(names, name))
-        names.push_back(name);
+  // A marker's name only stands in for missing attributes, and never for a
+  // name an attribute gives another argument (the selector stays exact).
+  if (!names.empty() || i >= func.getFunctionBody().getNumArguments())
+    return names;
+  for (Operation *user : func.getFunctionBody().getArgument(i).getUsers())
+    if (StringRef name = getMarkedName(user);
+        !name.empty() && !isAttributeName(func, name)) {
+      names.push_back(name);
+      break;
+    }
   return names;
 }
 

@@ -76,12 +76,14 @@ def StableHLO_CustomCallOp : StableHLO_Op<"custom_call",
     one result of the same type): `@Sharding` (JAX's sharding annotation),
     `@tt.mark_argument` (torch-xla's argument marker for Tenstorrent, which
     names the argument in `mhlo.frontend_attributes`), the host-offloading
-    markers `@MoveToHost` / `@MoveToDevice`, and any target the module
-    declares in `toast.identity_custom_calls = ["vendor.marker", ...]`. They
-    have a pointwise sharding rule and run as the identity in `toast-run`;
-    all but the host-offloading ones are *markers* a backend removes, which
-    the simulator prices like a reshape (a view, fused like data movement).
-    A declared target whose call is not of that form is a verifier error.
+    markers `@MoveToHost` / `@MoveToDevice`, and any target an enclosing
+    module declares in `toast.identity_custom_calls = ["vendor.marker",
+    ...]` (the innermost declaration counts). They have a pointwise sharding
+    rule and run as the identity in `toast-run`; all but the host-offloading
+    ones are *markers* a backend removes, which the simulator prices like a
+    reshape (a view, fused like data movement). The verifier of each custom
+    call checks the declaration: not an array of strings, or a declared
+    target called in another form, is an error.
 
     ```mlir
     stablehlo.custom_call @check.expect_eq(%a, %b) {has_side_effect = true}

@@ -169,12 +169,19 @@ static bool isKnownMarker(StringRef target) {
   return target == "Sharding" || target == "tt.mark_argument";
 }
 
-/// The module's `toast.identity_custom_calls`: null when absent or not an
-/// array (the verifier reports the latter).
+/// The `toast.identity_custom_calls` of the innermost enclosing module that
+/// has one (a declaration covers nested modules), null when none does.
+static Attribute getDeclaration(Operation *op) {
+  for (auto module = op->getParentOfType<ModuleOp>(); module;
+       module = module->getParentOfType<ModuleOp>())
+    if (Attribute declared = module->getAttr(kIdentityCustomCalls))
+      return declared;
+  return {};
+}
+
+/// The declaration when it is an array (the verifier reports other forms).
 static ArrayAttr getDeclaredIdentities(Operation *op) {
-  auto module = op->getParentOfType<ModuleOp>();
-  return module ? module->getAttrOfType<ArrayAttr>(kIdentityCustomCalls)
-                : ArrayAttr();
+  return dyn_cast_or_null<ArrayAttr>(getDeclaration(op));
 }
 
 static bool isDeclaredIdentity(Operation *op, StringRef target) {
@@ -205,8 +212,7 @@ bool CustomCallOp::isIdentity() {
 }
 
 LogicalResult CustomCallOp::verify() {
-  auto module = (*this)->getParentOfType<ModuleOp>();
-  Attribute declared = module ? module->getAttr(kIdentityCustomCalls) : nullptr;
+  Attribute declared = getDeclaration(*this);
   if (!declared)
     return success();
   auto names = dyn_cast<ArrayAttr>(declared);
