@@ -489,11 +489,15 @@ bool Repairer::addSingle(bool pinGroups) {
        candidateRepairs(found, *replayed->state, selectors, pinGroups)) {
     // Every untried repair of the op, the best kept: the first that helps
     // may pin the op in a way that reshards a value the state does not
-    // (deep tiling), where a later one pins it exactly.
+    // (deep tiling), where a later one pins it exactly. Exact pins only
+    // when no smaller repair of the op helps: they write many entries
+    // (taking the best of all made schedules of 68 to 261 entries where
+    // 10 to 30 did).
     std::optional<Attempt> best;
     std::optional<size_t> bestIndex;
     for (auto [i, candidate] : llvm::enumerate(group)) {
-      if (isTried(candidate) || tries >= maxTries)
+      if (isTried(candidate) || tries >= maxTries ||
+          (best && candidate.front().pinsOp))
         continue;
       tried.push_back(candidate);
       std::optional<Attempt> result = attempt(withRepair(accepted, candidate));
@@ -515,7 +519,7 @@ bool Repairer::addSingle(bool pinGroups) {
     // The others may still help together with another one (addPair);
     // exact pins are too large to pair.
     for (auto [i, candidate] : llvm::enumerate(group))
-      if (!pinGroups && i != bestIndex && isTried(candidate) &&
+      if (!candidate.front().pinsOp && i != bestIndex && isTried(candidate) &&
           !llvm::any_of(rejected, [&](const Repair &r) {
             return sameRepair(r, candidate);
           }))
