@@ -38,6 +38,9 @@ struct InputSpec {
   int64_t dim = 0;
   /// The operand (OperandDim) or result (ResultDim) index.
   int64_t operand = 0;
+  /// OperandDim and ResultDim (`"operand0:1@P"`): the loop's place in the
+  /// op's nest, 0 outermost (ShardingState::tileOp).
+  std::optional<unsigned> position;
   /// Whether the spec acts on the op an `#N` selector names.
   bool actsOnOp() const {
     return kind == Kind::OperandDim || kind == Kind::ResultDim ||

@@ -32,6 +32,9 @@ struct ValueTiling {
   std::string axis;
   size_t level = 0;
   InputSpec spec;
+  /// Part of an exact pin of op N (its whole nest): the repair drops what
+  /// it accepted earlier for the same selector.
+  bool pinsOp = false;
   /// Whether the entry belongs in a keep tactic.
   bool keepsWhole() const {
     return spec.kind == InputSpec::Kind::Replicated ||

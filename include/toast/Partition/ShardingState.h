@@ -109,9 +109,15 @@ public:
   /// suit. Fails (with a diagnostic) for an op without a rule, an unknown or
   /// manual axis, a factor that cannot be looped over (isLoopableFactor),
   /// sizes the axis does not divide, or an op that already loops over,
-  /// requests or is atomic on the axis.
+  /// requests or is atomic on the axis. With `position`, the loop goes at
+  /// that place of the op's nest (0: outermost): ahead of the op's loops
+  /// that were asked no position or a larger one, whenever they come, so
+  /// that the order of two axes over one factor (which one is major) does
+  /// not follow the order the tactics ran in; a position beyond the mesh's
+  /// axes fails.
   mlir::LogicalResult tileOp(mlir::Operation *op, int64_t factor,
-                             llvm::StringRef axis);
+                             llvm::StringRef axis,
+                             std::optional<unsigned> position = std::nullopt);
   /// atomic<op, axis>: `op` never loops over `axis`; it computes its whole
   /// result on every device while its operands and results may stay tiled
   /// around it (gathered before it, sliced after it by their consumers).
@@ -160,6 +166,9 @@ public:
   /// The loops tileOp asked `op` for, and the axes atomicOp keeps it
   /// whole on.
   llvm::ArrayRef<AxisFactor> getRequestedLoops(mlir::Operation *op);
+  /// The nest position tileOp asked for `op`'s loop over `axis`, if any.
+  std::optional<unsigned> getRequestedPosition(mlir::Operation *op,
+                                               llvm::StringRef axis);
   llvm::ArrayRef<std::string> getAtomicOpAxes(mlir::Operation *op);
   /// The rule of `op`, or null when the op is opaque to partitioning.
   const ShardingRule *getRule(mlir::Operation *op);
@@ -224,6 +233,8 @@ private:
     /// Loops asked for by tileOp, and axes kept by atomicOp.
     llvm::SmallVector<AxisFactor> requested;
     llvm::SmallVector<std::string> atomicAxes;
+    /// Nest positions asked for some requested loops, by axis.
+    llvm::SmallVector<std::pair<std::string, unsigned>> positions;
   };
   struct ValueInfo {
     llvm::SmallVector<AxisDim> tiling; ///< explicit tilings
@@ -250,6 +261,9 @@ private:
   /// The (axis, dim) slicings that every consumer's loop nest applies to
   /// `value`, in the first consumer's order; empty if some use is opaque.
   llvm::SmallVector<AxisDim> commonConsumerSlicing(mlir::Value value);
+  /// Adds `level` to `node`'s nest: last, or ahead of the loops asked a
+  /// later nest position (tileOp) or none.
+  void insertLoop(NodeInfo &node, AxisFactor level);
   /// Tries to extend a node's nest by one axis; returns true on change.
   bool visit(NodeInfo &node, PropagationStats &stats);
   /// The factor a candidate axis would tile, or std::nullopt.

@@ -30,7 +30,7 @@ struct PartirManualPartitionPass
         return module.emitError("invalid input '")
                << entry
                << "': expected selector=DIM, selector=first_divisible, "
-                  "selector=replicated, #N=operandO:D, #N=resultR:D or "
+                  "selector=replicated, #N=operandO:D[@P], #N=resultR:D[@P] or "
                   "#N=whole_op";
       tactic.inputs.push_back({selector.trim().str(), *spec});
     }

@@ -36,7 +36,14 @@ FailureOr<InputSpec> parseInputSpec(StringRef value) {
   }
   bool onOperand = value.consume_front("operand");
   if (onOperand || value.consume_front("result")) {
-    auto [operand, dim] = value.split(':');
+    auto [factor, position] = value.split('@');
+    if (factor.size() != value.size()) {
+      unsigned at;
+      if (position.getAsInteger(10, at))
+        return failure();
+      spec.position = at;
+    }
+    auto [operand, dim] = factor.split(':');
     spec.kind =
         onOperand ? InputSpec::Kind::OperandDim : InputSpec::Kind::ResultDim;
     if (operand.getAsInteger(10, spec.operand) || spec.operand < 0 ||
@@ -58,11 +65,14 @@ std::string printInputSpec(const InputSpec &spec) {
   case InputSpec::Kind::Replicated:
     return "replicated";
   case InputSpec::Kind::OperandDim:
-    return "operand" + std::to_string(spec.operand) + ":" +
-           std::to_string(spec.dim);
-  case InputSpec::Kind::ResultDim:
-    return "result" + std::to_string(spec.operand) + ":" +
-           std::to_string(spec.dim);
+  case InputSpec::Kind::ResultDim: {
+    std::string text =
+        (spec.kind == InputSpec::Kind::OperandDim ? "operand" : "result") +
+        std::to_string(spec.operand) + ":" + std::to_string(spec.dim);
+    if (spec.position)
+      text += "@" + std::to_string(*spec.position);
+    return text;
+  }
   case InputSpec::Kind::WholeOp:
     return "whole_op";
   }
@@ -301,8 +311,8 @@ FailureOr<Schedule> parseSchedule(StringRef json, std::string &error) {
       if (text.empty() || failed(parsedSpec))
         return fail(path + ".inputs." + selector +
                     ": expected a dimension, \"first_divisible\", "
-                    "\"replicated\", \"operandO:D\", \"resultR:D\" or "
-                    "\"whole_op\"");
+                    "\"replicated\", \"operandO:D\", \"resultR:D\" (either "
+                    "with an optional nest position \"@P\") or \"whole_op\"");
       bool onOp = parsedSpec->actsOnOp();
       if (onOp && (!StringRef(selector).starts_with("#") ||
                    StringRef(selector).contains('.')))
@@ -550,7 +560,7 @@ static LogicalResult applyOpSpec(ShardingState &state,
   if (factor == kNoFactor)
     return fail() << "dimension " << spec.dim << " of " << what << " "
                   << spec.operand << " maps no factor of the op's rule";
-  return state.tileOp(op, factor, tactic.axis);
+  return state.tileOp(op, factor, tactic.axis, spec.position);
 }
 
 FailureOr<TacticReport> applyManualTactic(ShardingState &state,

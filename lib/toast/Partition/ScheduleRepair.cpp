@@ -234,10 +234,102 @@ static SmallVector<Repair> repairsForValue(ShardingState &found, Value value,
   return repairs;
 }
 
+/// Pins `op` to its nest in `found` at once: a request for each loop at
+/// its nest position (so the order of two axes over one factor is the
+/// state's, whatever order the tactics run in), and the op kept whole on
+/// every other axis. The requests go in the tactic of their level with
+/// `atLevel`, else in the first tactic of their axis (before propagation
+/// can give the op another loop on it; but a loop there may reach an
+/// argument through deep tiling before the argument's own earlier level,
+/// as with tokens tiled B, S, M on one dimension). Empty when some loop has
+/// no dimension to name its factor by.
+static Repair exactPin(ShardingState &found, Operation *op,
+                       ValueSelectors &selectors, bool atLevel) {
+  Repair pin;
+  const ShardingRule *rule = found.getRule(op);
+  if (!rule)
+    return pin;
+  std::string selector = selectors.ofOp(op);
+  ArrayRef<AxisFactor> nest = found.getLoopNest(op);
+  for (auto [position, level] : llvm::enumerate(nest)) {
+    std::optional<InputSpec> spec = opSpecOf(op, *rule, level.factor);
+    if (!spec)
+      return {};
+    spec->position = position;
+    pin.push_back(
+        {selector, level.axis, atLevel ? position : 0, *spec, /*pinsOp=*/true});
+  }
+  for (StringAttr axis : found.getMesh().getNames())
+    if (!llvm::any_of(nest, [&](const AxisFactor &l) {
+          return l.axis == axis.getValue();
+        }))
+      pin.push_back({selector,
+                     axis.str(),
+                     0,
+                     {InputSpec::Kind::WholeOp, 0},
+                     /*pinsOp=*/true});
+  return pin;
+}
+
+/// The ops next to `op`: the producers of its operands and the readers of
+/// its results, in the function's block (ops of the same body).
+static SmallVector<Operation *> neighboursOf(Operation *op) {
+  SmallVector<Operation *> next;
+  for (Value operand : op->getOperands())
+    if (Operation *producer = operand.getDefiningOp())
+      next.push_back(producer);
+  for (Value result : op->getResults())
+    llvm::append_range(next, result.getUsers());
+  return next;
+}
+
+/// Exact pins of groups of ops around `start` (an op the replay loops
+/// differently): the differing ops connected to it through the values
+/// they define and read, then these with their neighbours. A conflict the
+/// search resolved inside the program (attention scores and a causal mask
+/// on the query rows where propagation picks the key columns) may need
+/// several ops pinned together, which no single or pair of repairs does.
+static SmallVector<Repair> groupRepairs(ShardingState &found, Operation *start,
+                                        const DenseSet<Operation *> &differing,
+                                        ValueSelectors &selectors) {
+  constexpr size_t kMaxGroup = 32;
+  SmallVector<Operation *> group = {start};
+  DenseSet<Operation *> seen = {start};
+  for (size_t i = 0; i < group.size() && group.size() < kMaxGroup; ++i)
+    for (Operation *next : neighboursOf(group[i]))
+      if (differing.contains(next) && seen.insert(next).second &&
+          group.size() < kMaxGroup)
+        group.push_back(next);
+  SmallVector<Repair> repairs;
+  auto pinAll = [&](ArrayRef<Operation *> ops) {
+    for (bool atLevel : {true, false}) {
+      Repair all;
+      for (Operation *op : ops) {
+        Repair pin = exactPin(found, op, selectors, atLevel);
+        all.append(pin.begin(), pin.end());
+      }
+      if (!all.empty())
+        repairs.push_back(std::move(all));
+    }
+  };
+  pinAll(start);
+  if (group.size() > 1)
+    pinAll(group);
+  size_t inner = group.size();
+  for (size_t i = 0; i < inner && group.size() < kMaxGroup; ++i)
+    for (Operation *next : neighboursOf(group[i]))
+      if (found.getRule(next) && seen.insert(next).second &&
+          group.size() < kMaxGroup)
+        group.push_back(next);
+  if (group.size() > inner)
+    pinAll(group);
+  return repairs;
+}
+
 static bool sameTiling(const ValueTiling &a, const ValueTiling &b) {
   return a.selector == b.selector && a.axis == b.axis && a.level == b.level &&
          a.spec.kind == b.spec.kind && a.spec.dim == b.spec.dim &&
-         a.spec.operand == b.spec.operand;
+         a.spec.operand == b.spec.operand && a.spec.position == b.spec.position;
 }
 
 static bool sameRepair(const Repair &a, const Repair &b) {
@@ -248,20 +340,40 @@ static bool sameRepair(const Repair &a, const Repair &b) {
 
 /// The repairs worth trying, one group per op whose loop nest differs in
 /// the replay (program order), then per value whose tiling or atomic axes
-/// differ; most preferred first within a group.
+/// differ; most preferred first within a group, the exact pins of the op
+/// and of groups of ops around it last (groupRepairs). With `pinGroups`,
+/// the exact pins around the producer of each value that differs instead.
 static SmallVector<SmallVector<Repair>>
 candidateRepairs(ShardingState &found, ShardingState &replayed,
-                 ValueSelectors &selectors) {
+                 ValueSelectors &selectors, bool pinGroups) {
   SmallVector<Operation *> foundOps = numberedOps(found.getFunction()),
                            replayedOps = numberedOps(replayed.getFunction());
   SmallVector<SmallVector<Repair>> groups;
   if (replayedOps.size() != foundOps.size())
     return groups;
+  DenseSet<Operation *> differing;
+  for (auto [x, y] : llvm::zip(foundOps, replayedOps))
+    if (firstNestDifference(found.getLoopNest(x), replayed.getLoopNest(y)))
+      differing.insert(x);
+  // Values that differ: with `pinGroups`, exact pins around their
+  // producers, which replace value pins that reshard them.
+  if (pinGroups) {
+    for (auto [x, y] : llvm::zip(partitionedValues(found.getFunction()),
+                                 partitionedValues(replayed.getFunction())))
+      if (Operation *producer = x.getDefiningOp();
+          producer && !samePartitioning(found, x, replayed, y))
+        groups.push_back(groupRepairs(found, producer, differing, selectors));
+    return groups;
+  }
   for (auto [x, y] : llvm::zip(foundOps, replayedOps)) {
     ArrayRef<AxisFactor> wanted = found.getLoopNest(x);
     ArrayRef<AxisFactor> got = replayed.getLoopNest(y);
-    if (std::optional<size_t> level = firstNestDifference(wanted, got))
+    if (std::optional<size_t> level = firstNestDifference(wanted, got)) {
       groups.push_back(repairsFor(found, x, wanted, got, *level, selectors));
+      // Least preferred: they pin the most.
+      llvm::append_range(groups.back(),
+                         groupRepairs(found, x, differing, selectors));
+    }
   }
   for (auto [x, y] : llvm::zip(partitionedValues(found.getFunction()),
                                partitionedValues(replayed.getFunction())))
@@ -299,8 +411,10 @@ private:
                         [&](const Repair &t) { return sameRepair(t, repair); });
   }
   /// Adds the best of the untried repairs of the first op (or value) with
-  /// one that lowers the count; false when none is left.
-  bool addSingle();
+  /// one that lowers the count; false when none is left. With `pinGroups`,
+  /// of the exact pins around the producers of values that differ, tried
+  /// once nothing else helps.
+  bool addSingle(bool pinGroups);
   /// Adds two rejected repairs together (on different ops: one may only
   /// help once the other is in place), at most kMaxPairs tries.
   bool addPair();
@@ -355,29 +469,57 @@ bool Repairer::tryTilings(const SmallVector<ValueTiling> &extra) {
   return result.has_value();
 }
 
-bool Repairer::addSingle() {
+/// `accepted` with `repair` added. An exact pin of an op replaces what was
+/// accepted for its selector: an older request or tiling in another
+/// tactic would be refused once the op loops, or reshard its result.
+static SmallVector<ValueTiling> withRepair(ArrayRef<ValueTiling> accepted,
+                                           const Repair &repair) {
+  SmallVector<ValueTiling> extra;
+  for (const ValueTiling &old : accepted)
+    if (old.pinsOp || !llvm::any_of(repair, [&](const ValueTiling &t) {
+          return t.pinsOp && t.selector == old.selector;
+        }))
+      extra.push_back(old);
+  extra.append(repair.begin(), repair.end());
+  return extra;
+}
+
+bool Repairer::addSingle(bool pinGroups) {
   for (SmallVector<Repair> &group :
-       candidateRepairs(found, *replayed->state, selectors)) {
+       candidateRepairs(found, *replayed->state, selectors, pinGroups)) {
     // Every untried repair of the op, the best kept: the first that helps
     // may pin the op in a way that reshards a value the state does not
-    // (deep tiling), where a later one pins it exactly.
+    // (deep tiling), where a later one pins it exactly. Exact pins only
+    // when no smaller repair of the op helps: they write many entries
+    // (taking the best of all made schedules of 68 to 261 entries where
+    // 10 to 30 did).
     std::optional<Attempt> best;
     std::optional<size_t> bestIndex;
     for (auto [i, candidate] : llvm::enumerate(group)) {
-      if (isTried(candidate) || tries >= maxTries)
+      if (isTried(candidate) || tries >= maxTries ||
+          (best && candidate.front().pinsOp))
         continue;
       tried.push_back(candidate);
-      SmallVector<ValueTiling> extra = accepted;
-      extra.append(candidate.begin(), candidate.end());
-      std::optional<Attempt> result = attempt(extra);
+      std::optional<Attempt> result = attempt(withRepair(accepted, candidate));
+      // Pinning ops reached by deep tiling may make an accepted value pin
+      // of another op fail ("already tiled on axis"): the pins alone.
+      if (!result && pinGroups && tries < maxTries) {
+        SmallVector<ValueTiling> pins;
+        for (const ValueTiling &old : accepted)
+          if (old.pinsOp)
+            pins.push_back(old);
+        if (pins.size() < accepted.size())
+          result = attempt(withRepair(pins, candidate));
+      }
       if (result && (!best || result->differences < best->differences)) {
         best = std::move(result);
         bestIndex = i;
       }
     }
-    // The others may still help together with another one (addPair).
+    // The others may still help together with another one (addPair);
+    // exact pins are too large to pair.
     for (auto [i, candidate] : llvm::enumerate(group))
-      if (i != bestIndex && isTried(candidate) &&
+      if (!candidate.front().pinsOp && i != bestIndex && isTried(candidate) &&
           !llvm::any_of(rejected, [&](const Repair &r) {
             return sameRepair(r, candidate);
           }))
@@ -403,9 +545,7 @@ bool Repairer::addPair() {
         continue;
       tried.push_back(pair);
       ++pairTries;
-      SmallVector<ValueTiling> extra = accepted;
-      extra.append(pair.begin(), pair.end());
-      if (tryTilings(extra))
+      if (tryTilings(withRepair(accepted, pair)))
         return true;
     }
   return false;
@@ -445,7 +585,9 @@ FailureOr<WrittenSchedule> Repairer::run() {
   }
   replayed = std::move(*first);
   written.differences = countStateDifferences(found, *replayed->state);
-  while (written.differences && (addSingle() || addPair() || dropOne()))
+  while (written.differences &&
+         (addSingle(/*pinGroups=*/false) || addSingle(/*pinGroups=*/true) ||
+          addPair() || dropOne()))
     ;
   return written;
 }

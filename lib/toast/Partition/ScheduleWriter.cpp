@@ -75,11 +75,21 @@ Schedule scheduleFromState(ShardingState &state, ArrayRef<ValueTiling> extra,
     depth = std::max(depth, tiling.level + 1);
   // Adds the extra tilings of `axis` at `level` (kept-whole ones at level
   // 0 of the keep tactics) after the arguments' own.
+  // A later entry for a selector replaces an earlier one of the tactic
+  // (a JSON object has one value per key).
   auto addExtra = [&](ManualTactic &tactic, size_t level, bool keep) {
-    for (const ValueTiling &tiling : extra)
-      if (tiling.axis == tactic.axis && tiling.level == level &&
-          tiling.keepsWhole() == keep)
+    for (const ValueTiling &tiling : extra) {
+      if (tiling.axis != tactic.axis || tiling.level != level ||
+          tiling.keepsWhole() != keep)
+        continue;
+      auto *same = llvm::find_if(tactic.inputs, [&](const auto &input) {
+        return input.first == tiling.selector;
+      });
+      if (same != tactic.inputs.end())
+        same->second = tiling.spec;
+      else
         tactic.inputs.push_back({tiling.selector, tiling.spec});
+    }
   };
   // Axes kept whole first, so that no tiling propagates onto them.
   for (StringAttr axis : mesh.getNames()) {

@@ -590,6 +590,48 @@ ShardingState::majorFactorFor(NodeInfo &node, StringRef axis, int64_t factor) {
   return std::nullopt;
 }
 
+/// The nest position asked for `node`'s loop over `axis`, else none.
+static std::optional<unsigned>
+positionOf(ArrayRef<std::pair<std::string, unsigned>> positions,
+           StringRef axis) {
+  for (const auto &[a, position] : positions)
+    if (a == axis)
+      return position;
+  return std::nullopt;
+}
+
+void ShardingState::insertLoop(NodeInfo &node, AxisFactor level) {
+  // Loops without a position keep the order they came in, after those
+  // with one; a loop with a position goes ahead of every loop with none
+  // or a larger one.
+  std::optional<unsigned> position = positionOf(node.positions, level.axis);
+  auto *at = node.nest.end();
+  if (position)
+    at = llvm::find_if(node.nest, [&](const AxisFactor &l) {
+      std::optional<unsigned> other = positionOf(node.positions, l.axis);
+      return !other || *other > *position;
+    });
+  if (at == node.nest.end()) {
+    node.nest.push_back(std::move(level));
+    return;
+  }
+  SmallVector<AxisFactor> nest(node.nest.begin(), at);
+  nest.push_back(level);
+  nest.append(at, node.nest.end());
+  // A reshape's compound dimension must stay a block tiling in the new
+  // order (major factors first); if it would not, the loop goes last.
+  SmallVector<AxisFactor> prefix;
+  for (const AxisFactor &l : nest) {
+    if (!node.rule.canTileNext(
+            l.factor, [&](int64_t g) { return tilesOf(prefix, g, *this); })) {
+      node.nest.push_back(std::move(level));
+      return;
+    }
+    prefix.push_back(l);
+  }
+  node.nest = std::move(nest);
+}
+
 bool ShardingState::visit(NodeInfo &node, PropagationStats &stats) {
   bool changed = false;
   // Round 0 assigns the axes whose candidate can be tiled as it is; round 1
@@ -620,7 +662,7 @@ bool ShardingState::visit(NodeInfo &node, PropagationStats &stats) {
           continue;
         moved = true;
       }
-      node.nest.push_back({axis.str(), *factor});
+      insertLoop(node, {axis.str(), *factor});
       ++stats.assignments;
       stats.reshapeMoves += moved;
       changed = true;
@@ -679,7 +721,8 @@ static bool hasAxis(ArrayRef<AxisFactor> nest, StringRef axis) {
 }
 
 LogicalResult ShardingState::tileOp(Operation *op, int64_t factor,
-                                    StringRef axis) {
+                                    StringRef axis,
+                                    std::optional<unsigned> position) {
   NodeInfo *info = getInfo(op);
   auto fail = [&]() {
     return op->emitError() << "tile: op '" << op->getName() << "' ";
@@ -697,6 +740,11 @@ LogicalResult ShardingState::tileOp(Operation *op, int64_t factor,
   if (factor < 0 || factor >= numFactors)
     return fail() << "has no factor " << factor << " (its rule has "
                   << numFactors << ")";
+  if (position && *position >= mesh.getNames().size())
+    return fail() << "cannot loop over axis \"" << axis
+                  << "\" at nest position " << *position
+                  << ": a nest has at most " << mesh.getNames().size()
+                  << " loops (one per mesh axis), positions count from 0";
   if (!isLoopableFactor(op, factor))
     return fail() << "cannot loop over factor " << factor
                   << (info->rule.factors[factor].kind == FactorKind::Reduction
@@ -711,14 +759,21 @@ LogicalResult ShardingState::tileOp(Operation *op, int64_t factor,
     return fail() << "already loops over axis \"" << axis << "\"";
   if (llvm::is_contained(info->atomicAxes, axis))
     return fail() << "is atomic on axis \"" << axis << "\"";
-  int64_t tiles = *size * tilesOf(info->nest, factor, *this) *
-                  tilesOf(info->requested, factor, *this);
+  // Requests stay listed once propagation has satisfied them: count each
+  // axis once, whether it is in the nest, requested, or both.
+  SmallVector<AxisFactor> planned(info->nest);
+  for (const AxisFactor &request : info->requested)
+    if (!hasAxis(planned, request.axis))
+      planned.push_back(request);
+  int64_t tiles = *size * tilesOf(planned, factor, *this);
   int64_t factorSize = info->rule.factors[factor].size;
   if (factorSize % tiles != 0)
     return fail() << "cannot loop over factor " << factor << " of size "
                   << factorSize << " in " << tiles << " tiles (axis \"" << axis
                   << "\" has size " << *size << ")";
   info->requested.push_back({axis.str(), factor});
+  if (position)
+    info->positions.push_back({axis.str(), *position});
   enqueue(NodePort{info, 0});
   return success();
 }
@@ -743,6 +798,12 @@ LogicalResult ShardingState::atomicOp(Operation *op, StringRef axis) {
 ArrayRef<AxisFactor> ShardingState::getRequestedLoops(Operation *op) {
   NodeInfo *info = getInfo(op);
   return info ? ArrayRef<AxisFactor>(info->requested) : ArrayRef<AxisFactor>();
+}
+
+std::optional<unsigned> ShardingState::getRequestedPosition(Operation *op,
+                                                            StringRef axis) {
+  NodeInfo *info = getInfo(op);
+  return info ? positionOf(info->positions, axis) : std::nullopt;
 }
 
 ArrayRef<std::string> ShardingState::getAtomicOpAxes(Operation *op) {
@@ -876,6 +937,19 @@ static Attribute nestAttr(Builder &b, ArrayRef<AxisFactor> nest) {
   return stringsAttr(b, loops);
 }
 
+/// Requested loops as "axis:factor" strings, "axis:factor@position" for
+/// those asked a nest position.
+static Attribute requestsAttr(Builder &b, ArrayRef<AxisFactor> requested,
+                              ArrayRef<std::pair<std::string, unsigned>> at) {
+  SmallVector<std::string> loops;
+  for (const AxisFactor &level : requested) {
+    loops.push_back(level.axis + ":" + std::to_string(level.factor));
+    if (std::optional<unsigned> position = positionOf(at, level.axis))
+      loops.back() += "@" + std::to_string(*position);
+  }
+  return stringsAttr(b, loops);
+}
+
 void ShardingState::clearSavedState(func::FuncOp func) {
   for (unsigned i = 0; i < func.getNumArguments(); ++i) {
     func.removeArgAttr(i, kTilingAttr);
@@ -908,7 +982,8 @@ void ShardingState::save() {
       if (!info->nest.empty())
         op.setAttr(kLoopsAttr, nestAttr(b, info->nest));
       if (!info->requested.empty())
-        op.setAttr(kOpTilesAttr, nestAttr(b, info->requested));
+        op.setAttr(kOpTilesAttr,
+                   requestsAttr(b, info->requested, info->positions));
       if (!info->atomicAxes.empty())
         op.setAttr(kOpAtomicAttr, stringsAttr(b, info->atomicAxes));
     }
@@ -1016,6 +1091,32 @@ LogicalResult ShardingState::loadEdges(Operation *op) {
   return success();
 }
 
+/// Splits "axis:factor@position" entries of `partir.op_tiles` into the
+/// "axis:factor" list loadNest reads and the positions by axis.
+static FailureOr<
+    std::pair<ArrayAttr, SmallVector<std::pair<std::string, unsigned>>>>
+splitPositions(Attribute attr) {
+  auto array = dyn_cast<ArrayAttr>(attr);
+  if (!array)
+    return failure();
+  SmallVector<Attribute> loops;
+  SmallVector<std::pair<std::string, unsigned>> positions;
+  for (Attribute entry : array) {
+    auto str = dyn_cast<StringAttr>(entry);
+    if (!str)
+      return failure();
+    auto [loop, position] = str.getValue().split('@');
+    loops.push_back(StringAttr::get(attr.getContext(), loop));
+    if (loop.size() == str.size())
+      continue;
+    unsigned at;
+    if (position.getAsInteger(10, at))
+      return failure();
+    positions.push_back({loop.split(':').first.str(), at});
+  }
+  return std::make_pair(ArrayAttr::get(attr.getContext(), loops), positions);
+}
+
 LogicalResult ShardingState::loadOpActions(Operation *op) {
   Attribute tiles = op->getAttr(kOpTilesAttr);
   Attribute atomics = op->getAttr(kOpAtomicAttr);
@@ -1025,8 +1126,11 @@ LogicalResult ShardingState::loadOpActions(Operation *op) {
                            << kOpAtomicAttr << " on an op without a rule";
   if (tiles) {
     // Requests were checked when made; a satisfied one is in the nest.
-    if (failed(loadNest(tiles, info->rule, info->requested)))
+    auto positions = splitPositions(tiles);
+    if (failed(positions) ||
+        failed(loadNest(positions->first, info->rule, info->requested)))
       return op->emitError() << "malformed " << kOpTilesAttr << " " << tiles;
+    info->positions = std::move(positions->second);
   }
   if (atomics) {
     auto axes = parseStrings(atomics);
