@@ -31,6 +31,8 @@
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <memory>
 
@@ -183,7 +185,13 @@ bool Evaluation::priceRegions(unsigned i, double &computeTime, double &flops,
     std::unique_ptr<Workspace> &ws = workspaces[block.get()];
     if (!ws)
       ws = std::make_unique<Workspace>();
+    if (traceEnabled())
+      llvm::errs() << "analytic: region " << k << " of op " << i << "\n";
     Evaluation region(impl, *block, state, *ws);
+    auto end = llvm::make_scope_exit([&] {
+      if (traceEnabled())
+        llvm::errs() << "analytic: region end\n";
+    });
     const CollectivePlan &plan = region.makePlan();
     if (plan.anyPadded || plan.unmodeled)
       return false;

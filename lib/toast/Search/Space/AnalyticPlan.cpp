@@ -386,15 +386,22 @@ void Evaluation::planValue(unsigned value) {
   // only the outermost level still read, read by one op, stays after the
   // producer. Readers count until their slices cancel the level step-wise
   // (later cancellations come after the copies).
+  // A loop's init is sliced by the boundary after the copies: the loop
+  // reads the whole gather then (AnalyticLoops.cpp).
+  auto readLevel = [&](size_t k) -> std::optional<unsigned> {
+    if (!usePlans[v.firstUse + k].gatherLevel &&
+        prog.ops[v.uses[k].first].region >= 0 && !plan.gathers.empty())
+      return 0u;
+    return usePlans[v.firstUse + k].gatherLevel;
+  };
   unsigned outermost = ~0u;
   for (size_t k = 0; k < v.uses.size(); ++k)
-    if (usePlans[v.firstUse + k].gatherLevel)
-      outermost = std::min(outermost, *usePlans[v.firstUse + k].gatherLevel);
+    if (std::optional<unsigned> level = readLevel(k))
+      outermost = std::min(outermost, *level);
   int reader = -1;
   bool several = false;
   for (auto [k, u] : llvm::enumerate(v.uses)) {
-    const UsePlan &use = usePlans[v.firstUse + k];
-    if (use.gatherLevel != outermost)
+    if (readLevel(k) != outermost)
       continue;
     several |= reader >= 0 && reader != static_cast<int>(u.first);
     reader = u.first;
@@ -550,6 +557,10 @@ void Evaluation::findFusions() {
       continue;
     unsigned user = v.uses[0].first;
     const ProgramOp &u = prog.ops[user];
+    // No fusion across a loop's boundary (MaterializeCore's guard): its
+    // body would run the producer every iteration.
+    if (p.region >= 0 || u.region >= 0)
+      continue;
     // The reader's loops that slice this operand, outermost first.
     llvm::SmallVector<std::pair<unsigned, int>, 4> slicing; // (level, dim)
     for (auto [level, entry] : llvm::enumerate(nests[user]))
