@@ -599,12 +599,14 @@ TEST_F(ShardingSpaceTest, LoopProgramsAgreeWithSimulation) {
 /// straight-line states do; the rest are priced by the reference path
 /// itself (counted, not compared).
 TEST_F(ShardingSpaceTest, LoopBodyStatesAgreeWithSimulation) {
-  partir::MeshAttr m = mesh({{"B", 2}, {"M", 2}});
   std::vector<std::unique_ptr<AgreementChecker>> checkers;
-  for (const char *spec : kLoopModels)
-    checkers.push_back(std::make_unique<AgreementChecker>(ctx, spec, m));
-  checkers.push_back(std::make_unique<AgreementChecker>(
-      "scan-mlp", parseSourceString<ModuleOp>(kScanMlp, &ctx), m));
+  for (partir::MeshAttr m :
+       {mesh({{"B", 2}, {"M", 2}}), mesh({{"B", 4}, {"M", 2}})}) {
+    for (const char *spec : kLoopModels)
+      checkers.push_back(std::make_unique<AgreementChecker>(ctx, spec, m));
+    checkers.push_back(std::make_unique<AgreementChecker>(
+        "scan-mlp", parseSourceString<ModuleOp>(kScanMlp, &ctx), m));
+  }
   for (auto &checker : checkers) {
     ASSERT_TRUE(checker->env) << checker->spec;
     unsigned states = 0;
@@ -623,6 +625,11 @@ TEST_F(ShardingSpaceTest, LoopBodyStatesAgreeWithSimulation) {
       }
     }
     EXPECT_LE(worst, 0.01) << checker->spec;
+    // Some of them are the loop model's; not the scanned itx's, whose scan
+    // runs inside the decode loop (loops in loops stay on the reference
+    // path).
+    if (checker->spec != kLoopModels[3])
+      EXPECT_LT(checker->byReference, states) << checker->spec;
     llvm::errs() << llvm::format("%-60s %3u loop states (%u by reference), "
                                  "worst relative error %.2e\n",
                                  checker->spec.substr(0, 60).c_str(), states,
@@ -669,8 +676,9 @@ TEST_F(ShardingSpaceTest, SliceViewsAndInPlaceUpdatesAgree) {
 
 /// The search shards inside loop bodies (issue 14): the scanned MLP's batch
 /// action shards the carried activation, so the body runs on the local
-/// batch as the unrolled layers do. Such states are priced through the
-/// reference path (materialize, lower, simulate a copy), exactly; the
+/// batch as the unrolled layers do. The loop model prices such states
+/// analytically (AnalyticLoops.cpp), as the reference path (materialize,
+/// lower, simulate a copy) does; the
 /// stacked layer dimension, which the body only indexes, is never an
 /// action; and the state written into a ShardingState (body nests, loop
 /// carries) imports back as itself.
@@ -685,10 +693,10 @@ TEST_F(ShardingSpaceTest, SearchShardsInsideLoopBodies) {
   ASSERT_GE(node, 0);
   ASSERT_TRUE(applyShardingOf(env, state, node, "B"));
   AnalyticCost cost = env.analyticCost(state);
-  EXPECT_TRUE(cost.byReference);
+  EXPECT_FALSE(cost.byReference);
   auto simulated = env.simulateMaterialized(state);
   ASSERT_TRUE(succeeded(simulated));
-  EXPECT_EQ(cost.runtime, simulated->stepTime);
+  EXPECT_NEAR(cost.runtime, simulated->stepTime, 1e-12 * cost.runtime);
   EXPECT_EQ(cost.peakBytes, simulated->peakMemoryBytes);
   // Four devices, no communication: a quarter of the FLOPs. Not a quarter
   // of the step: under the roofline every device still reads the whole

@@ -165,12 +165,30 @@ void NdaEnvironment::Impl::describeLoop(
 
 namespace analytic {
 
+/// Why the loop model leaves a state to the reference path, printed with
+/// TOAST_UNMODELED_WHY (docs/search.md); returns false.
+static bool notCovered(const char *why) {
+  static const bool print = getenv("TOAST_UNMODELED_WHY") != nullptr;
+  if (print || traceEnabled())
+    llvm::errs() << "loop model: " << why << "\n";
+  return false;
+}
+
 bool Evaluation::priceRegions(unsigned i, double &computeTime, double &flops,
                               int64_t &peakBytes) {
   const ProgramOp &p = prog.ops[i];
   const RegionModel &loop = *prog.regions[p.region];
   if (anyPadded)
-    return false;
+    return notCovered("padded");
+  // The boundary slices the inits after the optimizer ran: an init that
+  // would read an all_to_all is not followed.
+  for (unsigned k = 0, e = p.op->getNumOperands(); k < e; ++k) {
+    if (p.operandUses[k] < 0)
+      continue;
+    for (const Step &step : usePlans[p.operandUses[k]].ops)
+      if (step.kind == StepKind::AllToAll)
+        return notCovered("an init read through an all_to_all");
+  }
   SmallVector<DimAxes, 4> carried;
   for (int r : p.results)
     carried.push_back(plans[r].sourceTiling);
@@ -194,11 +212,13 @@ bool Evaluation::priceRegions(unsigned i, double &computeTime, double &flops,
     });
     const CollectivePlan &plan = region.makePlan();
     if (plan.anyPadded || plan.unmodeled)
-      return false;
+      return notCovered("padded region");
     AnalyticCost c = region.pricePlan();
-    if (region.isUnmodeled() ||
-        !region.regionBoundaryAgrees(carried, loop.yieldsCarried[k]))
-      return false;
+    if (region.isUnmodeled())
+      return notCovered("unmodeled region");
+    if (const char *why =
+            region.regionBoundaryAgrees(carried, loop.yieldsCarried[k]))
+      return notCovered(why);
     for (auto [a, outer] : llvm::enumerate(loop.outerValues[k]))
       if (outer >= 0 && region.isArgumentRead(a))
         regionReads.push_back(outer);
@@ -214,37 +234,37 @@ bool Evaluation::priceRegions(unsigned i, double &computeTime, double &flops,
   return true;
 }
 
-bool Evaluation::regionBoundaryAgrees(ArrayRef<DimAxes> carried,
-                                      bool yields) const {
+const char *Evaluation::regionBoundaryAgrees(ArrayRef<DimAxes> carried,
+                                             bool yields) const {
   if (carried.size() != prog.numBlockArguments)
-    return false;
+    return "carried values and block arguments differ";
   for (unsigned a = 0; a < prog.numArguments; ++a) {
     const ProgramValue &v = prog.values[a];
     const DimAxes &tiling = plans[a].sourceTiling;
     if (a < prog.numBlockArguments) {
       // The carry is local with its class's tiling.
       if (tiling != carried[a])
-        return false;
+        return "a block argument tiled unlike its class";
       if (!dimsEmpty(tiling) && !v.uses.empty() &&
           (!localArgs[a] || *localArgs[a] != tiling))
-        return false;
+        return "a carried value not local in the region";
       continue;
     }
     // Captured values and constants are read whole.
     for (size_t k = 0; k < v.uses.size(); ++k) {
       const UsePlan &use = usePlans[v.firstUse + k];
       if (use.argSlice || !use.ops.empty())
-        return false;
+        return "a captured value or constant sliced in a region";
     }
   }
   if (!yields)
-    return true;
+    return nullptr;
   if (returnOp < 0 || returnedTiling.size() != carried.size())
-    return false;
+    return "no yield";
   for (auto [k, tiling] : llvm::enumerate(carried))
     if (returned[k] < 0 || returnedTiling[k] != tiling)
-      return false;
-  return true;
+      return "a value yielded unlike its class";
+  return nullptr;
 }
 
 bool Evaluation::isReadElsewhere(const ProgramOp &p, ArrayRef<int> inputs,

@@ -112,12 +112,13 @@ public:
   /// does not follow (AnalyticPadding.cpp): its cost must come from the
   /// reference path.
   bool isUnmodeled() const { return unmodeled; }
-  /// A loop region's program just priced (AnalyticLoops.cpp): whether its
-  /// boundary is what lowering makes of the carried values, each block
+  /// A loop region's program just priced (AnalyticLoops.cpp): null when
+  /// its boundary is what lowering makes of the carried values, each block
   /// argument and yielded value local with its class's tiling `carried`
   /// (yielded values checked when `yields`), the captured values and
-  /// constants read whole.
-  bool regionBoundaryAgrees(llvm::ArrayRef<DimAxes> carried, bool yields) const;
+  /// constants read whole; else why not.
+  const char *regionBoundaryAgrees(llvm::ArrayRef<DimAxes> carried,
+                                   bool yields) const;
   /// A loop region's program just priced: whether its ops read argument
   /// `a` (a view reads no indices; sim::Simulation's outer uses).
   bool isArgumentRead(unsigned a) const {
