@@ -253,6 +253,9 @@ bool NdaEnvironment::shardsInsideRegions(const SearchState &state) const {
 const AnalyticCost &NdaEnvironment::getUnpartitionedCost() const {
   return impl->unpartitioned;
 }
+std::pair<uint64_t, uint64_t> NdaEnvironment::getReferencePricings() const {
+  return {impl->numByReference.load(), impl->numLoopsByReference.load()};
+}
 LogicalResult
 NdaEnvironment::materialize(const SearchState &state,
                             partition::ShardingState &sharding) const {
