@@ -599,10 +599,22 @@ TEST_F(ShardingSpaceTest, LoopProgramsAgreeWithSimulation) {
 /// straight-line states do; the rest are priced by the reference path
 /// itself (counted, not compared).
 TEST_F(ShardingSpaceTest, LoopBodyStatesAgreeWithSimulation) {
+  // Training steps too: their backward scans write stacked gradients by
+  // dynamic_update_slice into carried buffers.
+  const char *moreLoopModels[] = {
+      "t2b --scan --layers 2 --batch 4 --seq 8 --d-model 16 --heads 4 "
+      "--key-size 4 --vocab 32 --hidden 24",
+      "transformer --scan --layers 2 --batch 4 --seq 8 --d-model 16 "
+      "--heads 4 --key-size 4 --vocab 32 --hidden 24",
+      "itx --layers 2 --batch 4 --seq 8 --d-model 16 --heads 4 --key-size 4 "
+      "--vocab 32 --hidden 24 --decode-steps 2",
+  };
   std::vector<std::unique_ptr<AgreementChecker>> checkers;
   for (partir::MeshAttr m :
        {mesh({{"B", 2}, {"M", 2}}), mesh({{"B", 4}, {"M", 2}})}) {
     for (const char *spec : kLoopModels)
+      checkers.push_back(std::make_unique<AgreementChecker>(ctx, spec, m));
+    for (const char *spec : moreLoopModels)
       checkers.push_back(std::make_unique<AgreementChecker>(ctx, spec, m));
     checkers.push_back(std::make_unique<AgreementChecker>(
         "scan-mlp", parseSourceString<ModuleOp>(kScanMlp, &ctx), m));

@@ -6,9 +6,10 @@
 // optimizer's folder hoists to the function start, the ops it removes as
 // dead, and for ops with regions (while, if, case) the time and the memory
 // profile of their bodies, unpartitioned (simulateRegions): states that
-// shard inside bodies are priced by the reference path instead
-// (NdaEnvironment::Impl::price). For writing such states, the factor
-// nodes of body ops and the dimension nodes of tied classes.
+// shard inside bodies are priced by the loop model instead, on programs of
+// their own that buildBlockModel builds too (AnalyticLoops.cpp), or by the
+// reference path (NdaEnvironment::Impl::price). For writing such states,
+// the factor nodes of body ops and the dimension nodes of tied classes.
 //
 //===----------------------------------------------------------------------===//
 

@@ -22,7 +22,8 @@
 
 namespace toast::search {
 
-/// A top-level value of the entry function (argument or op result).
+/// A value of the entry function (argument or op result), or of a loop
+/// region in the loop model (RegionModel).
 struct ProgramValue {
   // The fields every evaluation reads first (issue 17: cache lines).
   /// Defining program op, or -1 for entry arguments.
@@ -60,7 +61,8 @@ struct ProgramValue {
   }
 };
 
-/// A top-level op of the entry function, as the analytic cost sees it.
+/// An op of the entry function (or of a loop region, RegionModel), as the
+/// analytic cost sees it.
 struct ProgramOp {
   mlir::Operation *op = nullptr;
   /// Has a loop nest in ShardingState terms.
@@ -166,9 +168,9 @@ struct ProgramUse {
   llvm::SmallVector<int64_t, 4> operandDims;
 };
 
-/// An op inside a loop or conditional body, in walkProgram pre-order. The
-/// analytic cost does not model bodies: states that shard them are priced
-/// through the reference path (NdaEnvironment::Impl::price).
+/// An op inside a loop or conditional body, in walkProgram pre-order, for
+/// writing states (Materialize.cpp); the loop model prices bodies on
+/// programs of their own (RegionModel).
 struct NestedOp {
   bool ruled = false;
   /// The node of each rule factor (-1: never sharded) and the minor parts,
@@ -291,8 +293,9 @@ public:
   /// way the evaluation does not follow (AnalyticPadding.cpp).
   AnalyticCost evaluate(const SearchState &state,
                         bool *unmodeled = nullptr) const;
-  /// The cost of `state`: analytic, or through the reference path when the
-  /// state shards a node that reaches into a loop or conditional body.
+  /// The cost of `state`: analytic (by the loop model when the state
+  /// shards a node that reaches into a loop or conditional body), or
+  /// through the reference path where the model does not cover it.
   AnalyticCost price(const SearchState &state) const;
   bool needsReference(const SearchState &state) const;
 
