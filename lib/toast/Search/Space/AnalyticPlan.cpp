@@ -406,9 +406,13 @@ void Evaluation::planValue(unsigned value) {
     several |= reader >= 0 && reader != static_cast<int>(u.first);
     reader = u.first;
   }
+  // A loop region's carried value is gathered right before its reader
+  // (the boundary made it local after the optimizer placed the gathers;
+  // AnalyticLoops.cpp).
+  bool carried = prog.isRegionBlock && value < prog.numBlockArguments;
   for (auto [k, u] : llvm::enumerate(v.uses)) {
     UsePlan &use = usePlans[v.firstUse + k];
-    use.gatherAtDef &= !several && use.gatherLevel == outermost;
+    use.gatherAtDef &= !several && !carried && use.gatherLevel == outermost;
     // A padded return's gather with other readers: not followed.
     if (u.second == -2 && !use.ops.empty() && !use.gatherAtDef)
       unmodeled = true;
