@@ -88,8 +88,8 @@ struct AnalyticCost {
   /// Collectives per sim::CollectiveKind.
   std::array<int64_t, sim::kNumCollectiveKinds> collectiveCounts{};
   /// Priced through the reference path (materialize, lower, optimize,
-  /// simulate a copy) because the state shards inside a loop or
-  /// conditional body, which the analytic model does not cover yet.
+  /// simulate a copy) because the analytic model does not cover the state
+  /// (some that shard inside loops, conditionals, some padded ones).
   bool byReference = false;
 
   int64_t count(sim::CollectiveKind kind) const {
@@ -172,15 +172,21 @@ public:
   //---------------------------------------------------------------===//
 
   /// The cost of `state` (thread-safe): one linear analytic pass, or the
-  /// reference path for states that shard inside loop or conditional
-  /// bodies (the analytic model does not cover bodies yet).
+  /// reference path for states the analytic model does not cover (some
+  /// that shard inside loops, conditionals and loops in loops, some
+  /// padded ones).
   AnalyticCost analyticCost(const SearchState &state) const;
   /// Whether `state` shards a node that reaches into a loop or conditional
   /// body (or a region op's operands and results): such states are priced
-  /// through the reference path (AnalyticCost::byReference).
+  /// by the loop model (AnalyticLoops.cpp) or, where it does not cover
+  /// them, through the reference path (AnalyticCost::byReference).
   bool shardsInsideRegions(const SearchState &state) const;
   /// The cost of the unpartitioned program (all-zero state).
   const AnalyticCost &getUnpartitionedCost() const;
+  /// How many analyticCost calls so far went to the reference path, and
+  /// how many of those shard inside loops the loop model does not cover
+  /// (the rest are padded states the analytic model does not follow).
+  std::pair<uint64_t, uint64_t> getReferencePricings() const;
 
   //===- Materialization and import
   //-----------------------------------------===//

@@ -216,6 +216,12 @@ FailureOr<AutoReport> automaticPartition(partition::ShardingState &state,
         << describeCost(report.best) << "\n";
     for (const std::string &action : report.actions)
       *os << "auto-partition:   " << action << "\n";
+    auto [byReference, inLoops] = (*space)->getReferencePricings();
+    if (byReference)
+      *os << "auto-partition: " << byReference
+          << " pricings by the reference path (" << inLoops
+          << " sharding inside loops the loop model does not cover, the "
+             "rest padded)\n";
   }
   return report;
 }

@@ -109,7 +109,9 @@ void Evaluation::emitValue(unsigned value, int source) {
   if (v.defOp < 0) {
     // Arguments: the argument buffer itself, then its tiling slice.
     int argBuffer = newBuffer(0);
-    buffers[argBuffer].def = buffers[argBuffer].lastUse = 0;
+    buffers[argBuffer].def = 0;
+    // A loop region tells which of its inputs it reads (-1: none yet).
+    buffers[argBuffer].lastUse = prog.isRegionBlock ? -1 : 0;
     argBuffers[value] = argBuffer;
     const std::optional<DimAxes> &local = localArgs[value];
     buffers[argBuffer].bytes =
@@ -206,10 +208,15 @@ void Evaluation::emitOp(unsigned i) {
     return;
   }
   // A region op: its regions' ops run at one position before it, with the
-  // carried values live from the loop's start.
+  // carried values live from the loop's start. The loop model prices them
+  // under the state (AnalyticLoops.cpp).
+  double computeTime = p.computeTime, flops = p.flops;
+  int64_t nestedPeakBytes = p.nestedPeakBytes;
+  if (p.region >= 0 && !priceRegions(i, computeTime, flops, nestedPeakBytes))
+    unmodeled = true;
   llvm::SmallVector<int, 1> carries;
   if (p.nestedOps > 0) {
-    transients.push_back({at, p.nestedPeakBytes});
+    transients.push_back({at, nestedPeakBytes});
     carries = newCarries(p);
     ++at;
   }
@@ -218,7 +225,8 @@ void Evaluation::emitOp(unsigned i) {
   // is no view.
   int64_t tiles = 1;
   double padding = 1; // Work on padded rows, as the lowering's local types.
-  if (looped[i]) {
+  // A loop's nest is its carried values' tiling, not a split of its work.
+  if (looped[i] && p.region < 0) {
     for (auto [axis, factor] : nests[i]) {
       int64_t k = impl.axisSizes[axis], size = p.factorSize[factor];
       tiles *= k;
@@ -266,11 +274,11 @@ void Evaluation::emitOp(unsigned i) {
   }
   // The roofline (as Simulation::emit prices it): contractions and loop
   // bodies take their time, every materialized op at least its bytes.
-  double time = p.computeTime / tiles * padding;
+  double time = computeTime / tiles * padding;
   if (memoryBound && !aliasing && !view && !fused && !p.noRoofline)
     time = std::max(time, trafficBytes / impl.device.memoryBandwidth);
   cost.computeTime += time;
-  cost.flops += p.flops / tiles * padding;
+  cost.flops += flops / tiles * padding;
   tieCarries(p, carries, inputs, sources);
   tieInPlaceUpdates(p, inputs, sources);
   if (traceEnabled())
@@ -459,7 +467,7 @@ void Evaluation::tieCarries(const ProgramOp &p, llvm::ArrayRef<int> carries,
     if (init >= 0)
       carryTies.push_back({static_cast<unsigned>(carry),
                            static_cast<unsigned>(init), at, tied.passThrough,
-                           llvm::count(inputs, init) > 1});
+                           isReadElsewhere(p, inputs, init)});
     carryTies.push_back({static_cast<unsigned>(result),
                          static_cast<unsigned>(carry), at, true, false});
   }
@@ -603,9 +611,18 @@ AnalyticCost Evaluation::pricePlan() {
   int64_t end = at;
   std::vector<char> donated;
   findDonations(donated);
+  if (prog.isRegionBlock) {
+    argumentsRead.clear();
+    for (int b : argBuffers)
+      argumentsRead.push_back(buffers[b].lastUse >= 0);
+  }
   for (auto [a, b] : llvm::enumerate(argBuffers)) {
     buffers[b].def = -1;
-    if (!donated[a])
+    // A loop region's carries live until their last use in it (their
+    // in-place updates depend on it); what it reads from outside until
+    // the loop ends.
+    bool carry = prog.isRegionBlock && a < prog.numBlockArguments;
+    if (!donated[a] && !carry)
       buffers[b].lastUse = end;
   }
   for (int b : returned)
@@ -617,6 +634,11 @@ AnalyticCost Evaluation::pricePlan() {
     for (auto [tie, saved] : inPlaceSavings)
       if (applied[tie])
         cost.computeTime -= saved / impl.device.memoryBandwidth;
+  // A loop region's peak is what it adds: its carries and inputs are the
+  // enclosing program's (sim::simulateRegions).
+  if (prog.isRegionBlock)
+    for (int b : argBuffers)
+      buffers[b].bytes = 0;
   int64_t n = std::max<int64_t>(end, 1);
   delta.assign(n + 1, 0);
   for (const Buffer &b : buffers) {
@@ -654,11 +676,29 @@ namespace toast::search {
 
 AnalyticCost NdaEnvironment::Impl::evaluate(const SearchState &state,
                                             bool *unmodeled) const {
-  thread_local analytic::Workspace workspace;
-  analytic::Evaluation evaluation(*this, state, workspace);
-  AnalyticCost cost = evaluation.run();
+  // States that shard inside loop bodies go through the loop model's
+  // program (AnalyticLoops.cpp), with a workspace of its own.
+  thread_local analytic::Workspace workspace, loopWorkspace;
+  bool loops = needsReference(state);
+  if (loops && !coveredByLoopModel(state)) {
+    if (unmodeled)
+      *unmodeled = true;
+    return AnalyticCost();
+  }
+  analytic::Evaluation evaluation(*this, loops ? *loopProgram : program, state,
+                                  loops ? loopWorkspace : workspace);
+  AnalyticCost cost;
+  bool padded = false;
+  if (loops) {
+    // The loop model leaves padded states to the reference path.
+    padded = evaluation.makePlan().anyPadded;
+    if (!padded)
+      cost = evaluation.pricePlan();
+  } else {
+    cost = evaluation.run();
+  }
   if (unmodeled)
-    *unmodeled = evaluation.isUnmodeled();
+    *unmodeled = padded || evaluation.isUnmodeled();
   cost.rel = sim::computeRelativeCost(
       unpartitioned.runtime, unpartitioned.peakBytes, cost.runtime,
       cost.peakBytes, device.memoryBytes, options.memoryPenalty);

@@ -381,22 +381,33 @@ void Evaluation::planValue(unsigned value) {
   // only the outermost level still read, read by one op, stays after the
   // producer. Readers count until their slices cancel the level step-wise
   // (later cancellations come after the copies).
+  // A loop's init is sliced by the boundary after the copies: the loop
+  // reads the whole gather then (AnalyticLoops.cpp).
+  auto readLevel = [&](size_t k) -> std::optional<unsigned> {
+    if (!usePlans[v.firstUse + k].gatherLevel &&
+        prog.ops[v.uses[k].first].region >= 0 && !plan.gathers.empty())
+      return 0u;
+    return usePlans[v.firstUse + k].gatherLevel;
+  };
   unsigned outermost = ~0u;
   for (size_t k = 0; k < v.uses.size(); ++k)
-    if (usePlans[v.firstUse + k].gatherLevel)
-      outermost = std::min(outermost, *usePlans[v.firstUse + k].gatherLevel);
+    if (std::optional<unsigned> level = readLevel(k))
+      outermost = std::min(outermost, *level);
   int reader = -1;
   bool several = false;
   for (auto [k, u] : llvm::enumerate(v.uses)) {
-    const UsePlan &use = usePlans[v.firstUse + k];
-    if (use.gatherLevel != outermost)
+    if (readLevel(k) != outermost)
       continue;
     several |= reader >= 0 && reader != static_cast<int>(u.first);
     reader = u.first;
   }
+  // A loop region's carried value is gathered right before its reader
+  // (the boundary made it local after the optimizer placed the gathers;
+  // AnalyticLoops.cpp).
+  bool carried = prog.isRegionBlock && value < prog.numBlockArguments;
   for (auto [k, u] : llvm::enumerate(v.uses)) {
     UsePlan &use = usePlans[v.firstUse + k];
-    use.gatherAtDef &= !several && use.gatherLevel == outermost;
+    use.gatherAtDef &= !several && !carried && use.gatherLevel == outermost;
     // A padded return's gather with other readers: not followed.
     if (u.second == -2 && !use.ops.empty() && !use.gatherAtDef)
       unmodeled = true;
@@ -545,6 +556,10 @@ void Evaluation::findFusions() {
       continue;
     unsigned user = v.uses[0].first;
     const ProgramOp &u = prog.ops[user];
+    // No fusion across a loop's boundary (MaterializeCore's guard): its
+    // body would run the producer every iteration.
+    if (p.region >= 0 || u.region >= 0)
+      continue;
     // The reader's loops that slice this operand, outermost first.
     llvm::SmallVector<std::pair<unsigned, int>, 4> slicing; // (level, dim)
     for (auto [level, entry] : llvm::enumerate(nests[user]))

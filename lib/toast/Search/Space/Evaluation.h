@@ -74,7 +74,12 @@ class Evaluation {
 public:
   Evaluation(const NdaEnvironment::Impl &impl, const SearchState &state,
              Workspace &ws)
-      : impl(impl), prog(impl.program), state(state), collectivePlan(ws.plan),
+      : Evaluation(impl, impl.program, state, ws) {}
+  /// An evaluation of `program`: the entry's (impl.program or the loop
+  /// model's impl.loopProgram) or a loop region's (AnalyticLoops.cpp).
+  Evaluation(const NdaEnvironment::Impl &impl, const ProgramModel &program,
+             const SearchState &state, Workspace &ws)
+      : impl(impl), prog(program), state(state), collectivePlan(ws.plan),
         nests(ws.plan.nests), looped(ws.plan.looped),
         fusedInto(ws.plan.fusedInto), fusedOps(ws.plan.fusedOps),
         fusedProducers(ws.plan.fusedProducers),
@@ -88,8 +93,8 @@ public:
         carryTies(ws.carryTies), inPlaceSavings(ws.inPlaceSavings),
         transients(ws.transients), delta(ws.delta),
         validityBuffers(ws.validityBuffers), zeroBuffers(ws.zeroBuffers),
-        fresh(ws.owner != impl.program.id) {
-    ws.owner = impl.program.id;
+        fresh(ws.owner != program.id) {
+    ws.owner = program.id;
     sim::SimulationOptions options = impl.getSimulationOptions();
     fusion = options.fusion;
     memoryBound = options.memoryBound;
@@ -107,6 +112,18 @@ public:
   /// does not follow (AnalyticPadding.cpp): its cost must come from the
   /// reference path.
   bool isUnmodeled() const { return unmodeled; }
+  /// A loop region's program just priced (AnalyticLoops.cpp): null when
+  /// its boundary is what lowering makes of the carried values, each block
+  /// argument and yielded value local with its class's tiling `carried`
+  /// (yielded values checked when `yields`), the captured values and
+  /// constants read whole; else why not.
+  const char *regionBoundaryAgrees(llvm::ArrayRef<DimAxes> carried,
+                                   bool yields) const;
+  /// A loop region's program just priced: whether its ops read argument
+  /// `a` (a view reads no indices; sim::Simulation's outer uses).
+  bool isArgumentRead(unsigned a) const {
+    return a < argumentsRead.size() && argumentsRead[a];
+  }
 
 private:
   int64_t axisProduct(AxisMask m) const { return impl.maskProduct(m); }
@@ -147,12 +164,21 @@ private:
   void emitValue(unsigned value, int source);
   int emitUse(unsigned value, unsigned useId);
   void emitOp(unsigned i);
+  /// The loop model's price of loop op i's regions (AnalyticLoops.cpp):
+  /// false when the state is one it does not cover.
+  bool priceRegions(unsigned i, double &computeTime, double &flops,
+                    int64_t &peakBytes);
   int64_t emitInputs(unsigned i, llvm::MutableArrayRef<int> inputs);
   void emitInput(unsigned i, unsigned k, llvm::MutableArrayRef<int> inputs,
                  int64_t &firstInputBytes);
   llvm::SmallVector<int, 1> newCarries(const ProgramOp &p);
   void tieCarries(const ProgramOp &p, llvm::ArrayRef<int> carries,
                   llvm::ArrayRef<int> inputs, llvm::ArrayRef<int> results);
+  /// Whether region op `p` reads its carry's init `init` elsewhere than as
+  /// the init (the simulator's rule: another operand, or a value its
+  /// regions read).
+  bool isReadElsewhere(const ProgramOp &p, llvm::ArrayRef<int> inputs,
+                       int init) const;
   void tieInPlaceUpdates(const ProgramOp &p, llvm::ArrayRef<int> inputs,
                          llvm::ArrayRef<int> results);
   llvm::SmallVector<int64_t, 4> localShape(unsigned value,
@@ -285,6 +311,10 @@ private:
       &zeroBuffers;
   /// The workspace last served another program (Workspace::owner).
   bool fresh;
+  /// Loop regions: which arguments the program read; at the top level, the
+  /// entry's values the last loop's regions read (AnalyticLoops.cpp).
+  std::vector<char> argumentsRead;
+  llvm::SmallVector<int, 4> regionReads;
   AnalyticCost cost;
 };
 

@@ -6,9 +6,10 @@
 // optimizer's folder hoists to the function start, the ops it removes as
 // dead, and for ops with regions (while, if, case) the time and the memory
 // profile of their bodies, unpartitioned (simulateRegions): states that
-// shard inside bodies are priced by the reference path instead
-// (NdaEnvironment::Impl::price). For writing such states, the factor
-// nodes of body ops and the dimension nodes of tied classes.
+// shard inside bodies are priced by the loop model instead, on programs of
+// their own that buildBlockModel builds too (AnalyticLoops.cpp), or by the
+// reference path (NdaEnvironment::Impl::price). For writing such states,
+// the factor nodes of body ops and the dimension nodes of tied classes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -257,12 +258,62 @@ static void buildMaskPrototypes(MLIRContext *ctx, ProgramModel &program) {
   program.maskBroadcast = make("stablehlo.broadcast_in_dim");
 }
 
+/// A loop region's inputs beyond its block arguments, as arguments read
+/// whole: the values it captures from outside and its constants, merged
+/// by value and type (the simulator hoists them: simulateRegions reads
+/// both as buffers from outside). False for a region the loop model does
+/// not cover (one with regions inside).
+static bool addRegionInputs(Block &block, ProgramModel &program,
+                            llvm::DenseMap<Value, int> &valueIds,
+                            function_ref<void(Value, int, unsigned)> addValue) {
+  std::map<ConstantKey, int> constants;
+  auto addWhole = [&](Value v) {
+    if (valueIds.count(v))
+      return;
+    Operation *def = v.getDefiningOp();
+    std::optional<ConstantKey> key;
+    if (def && matchPattern(def, m_Constant())) {
+      key = getConstantKey(def);
+      if (auto it = constants.find(*key); it != constants.end()) {
+        valueIds[v] = it->second;
+        return;
+      }
+    }
+    addValue(v, -1, 0);
+    ProgramValue &pv = program.values.back();
+    pv.dimNode.assign(pv.shape.size(), -1);
+    pv.minorNodes.clear();
+    if (key)
+      constants[*key] = program.values.size() - 1;
+  };
+  for (Operation &op : block) {
+    if (isDataFlowRegionOp(&op))
+      return false;
+    if (matchPattern(&op, m_Constant())) {
+      addWhole(op.getResult(0));
+      continue;
+    }
+    for (Value v : op.getOperands())
+      if (v.getParentBlock() != &block)
+        addWhole(v);
+  }
+  return true;
+}
+
 void NdaEnvironment::Impl::buildProgram() {
-  Block &block = entry.getBody().front();
   buildMaskPrototypes(entry->getContext(), program);
   describeBodies(
       nda, *rules, nodeShardable,
       [&](ArrayRef<std::string> axes) { return getAxisMask(axes); }, program);
+  buildBlockModel(entry.getBody().front(), program, /*loops=*/false);
+  buildLoopProgram();
+}
+
+// `program` is the model being built (the member for the entry itself).
+bool NdaEnvironment::Impl::buildBlockModel(Block &block, ProgramModel &program,
+                                           bool loops) {
+  bool region = &block != &entry.getBody().front();
+  program.isRegionBlock = region;
   llvm::DenseMap<Value, int> valueIds;
   auto addValue = [&](Value v, int defOp, unsigned resultNumber) {
     ProgramValue pv;
@@ -288,16 +339,24 @@ void NdaEnvironment::Impl::buildProgram() {
     pv.resultNumber = resultNumber;
     valueIds[v] = program.values.size();
     program.values.push_back(std::move(pv));
+    if (region && defOp < 0)
+      program.argumentValues.push_back(v);
   };
   for (BlockArgument arg : block.getArguments())
     addValue(arg, -1, 0);
-  program.numArguments = block.getNumArguments();
-  for (unsigned a = 0; a < program.numArguments; ++a)
+  program.numBlockArguments = block.getNumArguments();
+  if (region && !addRegionInputs(block, program, valueIds, addValue))
+    return false;
+  program.numArguments = program.values.size();
+  for (unsigned a = 0; !region && a < program.numArguments; ++a)
     program.hasDonors |= options.donate ||
                          entry.getArgAttr(a, "tf.aliasing_output") ||
                          entry.getArgAttr(a, "jax.buffer_donor");
 
   for (Operation &op : block) {
+    // A region's constants are arguments (addRegionInputs).
+    if (region && matchPattern(&op, m_Constant()))
+      continue;
     unsigned index = program.ops.size();
     program.ops.emplace_back();
     ProgramOp &p = program.ops.back();
@@ -312,6 +371,8 @@ void NdaEnvironment::Impl::buildProgram() {
     p.mayAlias = sim::mayAliasOperand(&op);
     describeFusion(&op, p);
     describeRule(nda, *rules, nodeShardable, &op, p);
+    if (loops)
+      describeLoop(&op, p, program, valueIds);
     for (OpOperand &use : op.getOpOperands()) {
       auto it = valueIds.find(use.get());
       p.operands.push_back(it == valueIds.end() ? -1 : it->second);
@@ -427,6 +488,7 @@ void NdaEnvironment::Impl::buildProgram() {
       p.operandUses.push_back(id);
     }
   }
+  return true;
 }
 
 } // namespace toast::search

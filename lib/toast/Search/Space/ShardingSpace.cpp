@@ -135,7 +135,8 @@ bool NdaEnvironment::Impl::needsReference(const SearchState &state) const {
 }
 
 AnalyticCost NdaEnvironment::Impl::price(const SearchState &state) const {
-  if (!needsReference(state)) {
+  bool inLoops = needsReference(state);
+  if (!inLoops || coveredByLoopModel(state)) {
     bool unmodeled = false;
     AnalyticCost cost = evaluate(state, &unmodeled);
     if (!unmodeled)
@@ -143,10 +144,13 @@ AnalyticCost NdaEnvironment::Impl::price(const SearchState &state) const {
   }
   AnalyticCost cost;
   cost.byReference = true;
+  ++numByReference;
+  numLoopsByReference += inLoops;
   // Counted by grep on the search's stderr (docs/search.md).
   static const bool print = getenv("TOAST_UNMODELED_WHY") != nullptr;
   if (print)
-    llvm::errs() << "unmodeled state: priced by the reference path\n";
+    llvm::errs() << "unmodeled state: priced by the reference path ("
+                 << (inLoops ? "loop body" : "padding") << ")\n";
   // Search threads build IR here concurrently; a context without
   // multithreading does not lock its uniquers, so they take turns.
   static std::mutex serial;
@@ -248,6 +252,9 @@ bool NdaEnvironment::shardsInsideRegions(const SearchState &state) const {
 }
 const AnalyticCost &NdaEnvironment::getUnpartitionedCost() const {
   return impl->unpartitioned;
+}
+std::pair<uint64_t, uint64_t> NdaEnvironment::getReferencePricings() const {
+  return {impl->numByReference.load(), impl->numLoopsByReference.load()};
 }
 LogicalResult
 NdaEnvironment::materialize(const SearchState &state,

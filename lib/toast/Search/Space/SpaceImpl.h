@@ -16,12 +16,14 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 
+#include <atomic>
 #include <map>
 #include <memory>
 
 namespace toast::search {
 
-/// A top-level value of the entry function (argument or op result).
+/// A value of the entry function (argument or op result), or of a loop
+/// region in the loop model (RegionModel).
 struct ProgramValue {
   // The fields every evaluation reads first (issue 17: cache lines).
   /// Defining program op, or -1 for entry arguments.
@@ -59,7 +61,8 @@ struct ProgramValue {
   }
 };
 
-/// A top-level op of the entry function, as the analytic cost sees it.
+/// An op of the entry function (or of a loop region, RegionModel), as the
+/// analytic cost sees it.
 struct ProgramOp {
   mlir::Operation *op = nullptr;
   /// Has a loop nest in ShardingState terms.
@@ -143,6 +146,9 @@ struct ProgramOp {
   /// Region ops: the hoisted body constants they read
   /// (ProgramModel::hoistedConstantBytes).
   llvm::SmallVector<unsigned, 2> hoistedConstants;
+  /// A loop whose bodies the loop model prices (ProgramModel::regions),
+  /// -1 for other ops.
+  int region = -1;
 };
 
 /// What the analytic cost reads of a use's user, copied per use so that
@@ -162,9 +168,9 @@ struct ProgramUse {
   llvm::SmallVector<int64_t, 4> operandDims;
 };
 
-/// An op inside a loop or conditional body, in walkProgram pre-order. The
-/// analytic cost does not model bodies: states that shard them are priced
-/// through the reference path (NdaEnvironment::Impl::price).
+/// An op inside a loop or conditional body, in walkProgram pre-order, for
+/// writing states (Materialize.cpp); the loop model prices bodies on
+/// programs of their own (RegionModel).
 struct NestedOp {
   bool ruled = false;
   /// The node of each rule factor (-1: never sharded) and the minor parts,
@@ -174,6 +180,24 @@ struct NestedOp {
   /// Axes the op never loops over: the manual axes of the shard_map
   /// regions around it (its values are per device on them already).
   AxisMask fixed = 0;
+};
+
+struct ProgramModel;
+
+/// A `while` at the top level as the loop model sees it
+/// (AnalyticLoops.cpp): each region a program of its own, whose arguments
+/// are the block arguments (the loop's carried values), then the values it
+/// captures from outside and its constants (hoisted), both read whole.
+struct RegionModel {
+  /// Per region (cond, body): its program and how often it runs.
+  std::vector<std::unique_ptr<ProgramModel>> blocks;
+  llvm::SmallVector<double, 2> repeat;
+  /// Per region: whether its terminator yields the carried values (the
+  /// body; the condition yields a predicate).
+  llvm::SmallVector<bool, 2> yieldsCarried;
+  /// Per region, per argument of its program: the entry's value it reads
+  /// (captured values, constants merged with the entry's), -1 for none.
+  llvm::SmallVector<std::vector<int>, 2> outerValues;
 };
 
 /// Everything state-independent the analytic cost needs.
@@ -222,6 +246,15 @@ struct ProgramModel {
   mlir::OwningOpRef<mlir::ModuleOp> maskOps;
   mlir::Operation *maskSelect = nullptr;
   mlir::Operation *maskBroadcast = nullptr;
+  /// The loop model's programs (AnalyticLoops.cpp): the top level's
+  /// loops (ProgramOp::region) and, for a loop's block, its number of
+  /// block arguments (the rest of its arguments are captured values and
+  /// constants).
+  std::vector<std::unique_ptr<RegionModel>> regions;
+  bool isRegionBlock = false;
+  unsigned numBlockArguments = 0;
+  /// A loop region's arguments: the values they stand for.
+  std::vector<mlir::Value> argumentValues;
 };
 
 class NdaEnvironment::Impl {
@@ -240,14 +273,29 @@ public:
 
   // ProgramModel.cpp
   void buildProgram();
+  /// The program of `block` into `model`: the entry block, or a loop body
+  /// (ProgramModel::isRegionBlock); `loops` gives the entry's `while` ops
+  /// the loop model's rule (AnalyticLoops.cpp). Returns false for blocks
+  /// the loop model does not cover.
+  bool buildBlockModel(mlir::Block &block, ProgramModel &model, bool loops);
+
+  // AnalyticLoops.cpp
+  /// The loop model's programs (loopProgram), when the entry has loops.
+  void buildLoopProgram();
+  /// Gives a top-level `while` of `model` the loop model's rule and the
+  /// programs of its regions (ProgramOp::region), if the model covers it.
+  /// `valueIds` are the entry's values defined so far.
+  void describeLoop(mlir::Operation *op, ProgramOp &p, ProgramModel &model,
+                    const llvm::DenseMap<mlir::Value, int> &valueIds);
 
   // AnalyticCost.cpp
   /// `unmodeled` (if given) says whether the state pads collectives in a
   /// way the evaluation does not follow (AnalyticPadding.cpp).
   AnalyticCost evaluate(const SearchState &state,
                         bool *unmodeled = nullptr) const;
-  /// The cost of `state`: analytic, or through the reference path when the
-  /// state shards a node that reaches into a loop or conditional body.
+  /// The cost of `state`: analytic (by the loop model when the state
+  /// shards a node that reaches into a loop or conditional body), or
+  /// through the reference path where the model does not cover it.
   AnalyticCost price(const SearchState &state) const;
   bool needsReference(const SearchState &state) const;
 
@@ -353,6 +401,19 @@ public:
   std::vector<unsigned> colorFamily;
 
   ProgramModel program;
+  /// The same program for the loop model (AnalyticLoops.cpp): each
+  /// top-level `while` with a rule tying its operands and results dim by
+  /// dim (the carried classes' nests) and its regions as programs of their
+  /// own; null when the entry has no loop the model covers.
+  std::unique_ptr<ProgramModel> loopProgram;
+  /// Per node: whether it has names in or on a region op the loop model
+  /// does not cover.
+  std::vector<char> nodeOutsideLoopModel;
+  /// Whether the loop model covers every region `state` shards in.
+  bool coveredByLoopModel(const SearchState &state) const;
+  /// States priced by the reference path: all, and those that shard inside
+  /// loop bodies the loop model does not cover (the rest are padded).
+  mutable std::atomic<uint64_t> numByReference{0}, numLoopsByReference{0};
   SearchState initial;
   AnalyticCost unpartitioned;
 };

@@ -1,0 +1,285 @@
+//===- AnalyticLoops.cpp - States that shard inside loop bodies -----------===//
+//
+// The loop model (control-flow-design.md, Stage 3): a state that shards
+// inside the body of a top-level `while` is planned and priced like any
+// other, in two layers.
+//
+//  * At the top level the loop is an op whose rule ties each operand to
+//    its result dim by dim, with the carried class's nodes: it reads its
+//    inits sliced to the class's tiling and defines its results with that
+//    tiling, so the planner places the init's slice and the result's
+//    gathers (which cancel against readers' slices) as for any looped op.
+//  * Each region (condition, body) is a program of its own, evaluated
+//    with the same state: its block arguments are the carried values, its
+//    terminator yields them, and what it captures from outside and its
+//    constants are arguments read whole. Its time, FLOPs and collectives
+//    count as often as the region runs (the trip count, as the simulator);
+//    its peak is the loop's transient at the top level.
+//
+// This is what lowering does when each carried value is device-local
+// (localizeBoundary): every block argument is local with the class's
+// tiling and every yielded value is produced with it. A state whose loops
+// lower otherwise (a carry resharded at the boundary, a captured value or
+// constant sliced inside a body, padding) is left to the reference path.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Evaluation.h"
+
+#include "toast/Dialect/StableHLO/IR/StablehloOps.h"
+
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <memory>
+
+using namespace mlir;
+namespace hlo = toast::stablehlo;
+
+namespace toast::search {
+
+void NdaEnvironment::Impl::buildLoopProgram() {
+  bool anyLoop = false;
+  entry.getBody().front().walk([&](hlo::WhileOp) { anyLoop = true; });
+  if (!anyLoop)
+    return;
+  // Padded states are left to the reference path: no mask prototypes.
+  auto model = std::make_unique<ProgramModel>();
+  Block &block = entry.getBody().front();
+  buildBlockModel(block, *model, /*loops=*/true);
+  if (model->regions.empty())
+    return;
+  // The nodes with names in or on region ops the model does not cover
+  // (conditionals, loops with loops inside): states sharding them stay on
+  // the reference path.
+  llvm::DenseSet<Operation *> uncovered;
+  for (const ProgramOp &p : model->ops)
+    if (isDataFlowRegionOp(p.op) && p.region < 0)
+      uncovered.insert(p.op);
+  nodeOutsideLoopModel.assign(nda.getNumNodes(), 0);
+  for (unsigned name = 0, e = nda.getNumNames(); name != e; ++name) {
+    const NamedDimensionAnalysis::Site &site =
+        nda.getSites()[nda.getName(name).site];
+    Operation *op =
+        site.isUse() ? site.use->getOwner()
+        : isa<BlockArgument>(site.value)
+            ? cast<BlockArgument>(site.value).getOwner()->getParentOp()
+            : site.value.getDefiningOp();
+    Operation *top = op ? block.findAncestorOpInBlock(*op) : nullptr;
+    if (top && uncovered.contains(top))
+      nodeOutsideLoopModel[nda.getNode(name)] = 1;
+  }
+  loopProgram = std::move(model);
+}
+
+bool NdaEnvironment::Impl::coveredByLoopModel(const SearchState &state) const {
+  if (!loopProgram)
+    return false;
+  for (auto [node, mask] : llvm::enumerate(state.nodeAxes))
+    if (mask && nodeOutsideLoopModel[node])
+      return false;
+  return true;
+}
+
+/// The entry's value a loop region's argument `v` reads: a captured value,
+/// or the first entry constant equal to a body constant (hoisting merges
+/// them); -1 for none.
+static int findOuterValue(Value v, const llvm::DenseMap<Value, int> &valueIds) {
+  if (auto it = valueIds.find(v); it != valueIds.end())
+    return it->second;
+  Attribute value;
+  if (!matchPattern(v, m_Constant(&value)))
+    return -1;
+  int first = -1;
+  for (auto [outer, id] : valueIds) {
+    Attribute other;
+    if (outer.getType() == v.getType() &&
+        matchPattern(outer, m_Constant(&other)) && other == value &&
+        (first < 0 || id < first))
+      first = id;
+  }
+  return first;
+}
+
+void NdaEnvironment::Impl::describeLoop(
+    Operation *op, ProgramOp &p, ProgramModel &model,
+    const llvm::DenseMap<Value, int> &valueIds) {
+  if (!isa<hlo::WhileOp>(op) || p.ruled)
+    return;
+  const TiedValues &tied = rules->getTiedValues();
+  // One factor per dim of each carried value, on the class's nodes.
+  SmallVector<SmallVector<int64_t, 4>, 2> operandDims, resultDims;
+  for (Value operand : op->getOperands())
+    operandDims.emplace_back(cast<ShapedType>(operand.getType()).getRank(), -1);
+  SmallVector<int, 4> factorNode;
+  SmallVector<int64_t, 4> factorSize;
+  for (OpResult result : op->getResults()) {
+    const TiedValues::Edge *edge = tied.getEdgeOfTarget(result);
+    auto type = dyn_cast<RankedTensorType>(result.getType());
+    if (!edge || !type)
+      return;
+    unsigned e = tied.getIndex(*edge);
+    // A shard_map's manual axes are no carried tiling.
+    if (program.edgeFixed[e])
+      return;
+    auto source = llvm::find_if(
+        edge->sources, [&](OpOperand *use) { return use->getOwner() == op; });
+    if (source == edge->sources.end())
+      return;
+    unsigned operand = (*source)->getOperandNumber();
+    resultDims.emplace_back();
+    for (unsigned d = 0; d < type.getRank(); ++d) {
+      operandDims[operand][d] = factorNode.size();
+      resultDims.back().push_back(factorNode.size());
+      factorNode.push_back(program.edgeDimNodes[e][d]);
+      factorSize.push_back(type.getDimSize(d));
+    }
+  }
+  auto loop = std::make_unique<RegionModel>();
+  SmallVector<Scope> scopes = getRegionScopes(op, Scope());
+  for (auto [region, scope] : llvm::zip_equal(op->getRegions(), scopes)) {
+    auto block = std::make_unique<ProgramModel>();
+    if (region.empty() || !buildBlockModel(region.front(), *block, false))
+      return;
+    loop->blocks.push_back(std::move(block));
+    loop->repeat.push_back(scope.repeat);
+    // The body yields the carried values, the condition a predicate.
+    loop->yieldsCarried.push_back(&region == &op->getRegions().back());
+    std::vector<int> outer;
+    for (Value v : loop->blocks.back()->argumentValues)
+      outer.push_back(findOuterValue(v, valueIds));
+    loop->outerValues.push_back(std::move(outer));
+  }
+  p.ruled = true;
+  p.factorNode.assign(factorNode.begin(), factorNode.end());
+  p.factorSize.assign(factorSize.begin(), factorSize.end());
+  p.factorReduction.assign(factorNode.size(), false);
+  p.operandDims.assign(operandDims.begin(), operandDims.end());
+  p.resultDims.assign(resultDims.begin(), resultDims.end());
+  p.region = model.regions.size();
+  model.regions.push_back(std::move(loop));
+}
+
+namespace analytic {
+
+/// Why the loop model leaves a state to the reference path, printed with
+/// TOAST_UNMODELED_WHY (docs/search.md); returns false.
+static bool notCovered(const char *why) {
+  static const bool print = getenv("TOAST_UNMODELED_WHY") != nullptr;
+  if (print || traceEnabled())
+    llvm::errs() << "loop model: " << why << "\n";
+  return false;
+}
+
+bool Evaluation::priceRegions(unsigned i, double &computeTime, double &flops,
+                              int64_t &peakBytes) {
+  const ProgramOp &p = prog.ops[i];
+  const RegionModel &loop = *prog.regions[p.region];
+  if (anyPadded)
+    return notCovered("padded");
+  // The boundary slices the inits after the optimizer ran: an init that
+  // would read an all_to_all is not followed.
+  for (unsigned k = 0, e = p.op->getNumOperands(); k < e; ++k) {
+    if (p.operandUses[k] < 0)
+      continue;
+    for (const Step &step : usePlans[p.operandUses[k]].ops)
+      if (step.kind == StepKind::AllToAll)
+        return notCovered("an init read through an all_to_all");
+  }
+  SmallVector<DimAxes, 4> carried;
+  for (int r : p.results)
+    carried.push_back(plans[r].sourceTiling);
+  computeTime = flops = 0;
+  peakBytes = 0;
+  regionReads.clear();
+  // Per thread, per region program: evaluations of regions reuse their
+  // allocations as the entry's do (Workspace::owner tells programs apart).
+  thread_local llvm::DenseMap<const ProgramModel *, std::unique_ptr<Workspace>>
+      workspaces;
+  for (auto [k, block] : llvm::enumerate(loop.blocks)) {
+    std::unique_ptr<Workspace> &ws = workspaces[block.get()];
+    if (!ws)
+      ws = std::make_unique<Workspace>();
+    if (traceEnabled())
+      llvm::errs() << "analytic: region " << k << " of op " << i << "\n";
+    Evaluation region(impl, *block, state, *ws);
+    auto end = llvm::make_scope_exit([&] {
+      if (traceEnabled())
+        llvm::errs() << "analytic: region end\n";
+    });
+    const CollectivePlan &plan = region.makePlan();
+    if (plan.anyPadded || plan.unmodeled)
+      return notCovered("padded region");
+    AnalyticCost c = region.pricePlan();
+    if (region.isUnmodeled())
+      return notCovered("unmodeled region");
+    if (const char *why =
+            region.regionBoundaryAgrees(carried, loop.yieldsCarried[k]))
+      return notCovered(why);
+    for (auto [a, outer] : llvm::enumerate(loop.outerValues[k]))
+      if (outer >= 0 && region.isArgumentRead(a))
+        regionReads.push_back(outer);
+    double repeat = loop.repeat[k];
+    computeTime += repeat * c.computeTime;
+    flops += repeat * c.flops;
+    cost.commTime += repeat * c.commTime;
+    for (unsigned kind = 0; kind < sim::kNumCollectiveKinds; ++kind)
+      cost.collectiveCounts[kind] +=
+          c.collectiveCounts[kind] * static_cast<int64_t>(repeat);
+    peakBytes = std::max(peakBytes, static_cast<int64_t>(c.peakBytes));
+  }
+  return true;
+}
+
+const char *Evaluation::regionBoundaryAgrees(ArrayRef<DimAxes> carried,
+                                             bool yields) const {
+  if (carried.size() != prog.numBlockArguments)
+    return "carried values and block arguments differ";
+  for (unsigned a = 0; a < prog.numArguments; ++a) {
+    const ProgramValue &v = prog.values[a];
+    const DimAxes &tiling = plans[a].sourceTiling;
+    if (a < prog.numBlockArguments) {
+      // The carry is local with its class's tiling.
+      if (tiling != carried[a])
+        return "a block argument tiled unlike its class";
+      if (!dimsEmpty(tiling) && !v.uses.empty() &&
+          (!localArgs[a] || *localArgs[a] != tiling))
+        return "a carried value not local in the region";
+      continue;
+    }
+    // Captured values and constants are read whole.
+    for (size_t k = 0; k < v.uses.size(); ++k) {
+      const UsePlan &use = usePlans[v.firstUse + k];
+      if (use.argSlice || !use.ops.empty())
+        return "a captured value or constant sliced in a region";
+    }
+  }
+  if (!yields)
+    return nullptr;
+  if (returnOp < 0 || returnedTiling.size() != carried.size())
+    return "no yield";
+  for (auto [k, tiling] : llvm::enumerate(carried))
+    if (returned[k] < 0 || returnedTiling[k] != tiling)
+      return "a value yielded unlike its class";
+  return nullptr;
+}
+
+bool Evaluation::isReadElsewhere(const ProgramOp &p, ArrayRef<int> inputs,
+                                 int init) const {
+  if (p.region < 0)
+    return llvm::count(inputs, init) > 1;
+  // The loop model knows which captured values the regions read.
+  unsigned own = p.op->getNumOperands();
+  if (llvm::count(inputs.take_front(own), init) > 1)
+    return true;
+  for (unsigned k = own; k < inputs.size(); ++k)
+    if (inputs[k] == init && llvm::is_contained(regionReads, p.operands[k]))
+      return true;
+  return false;
+}
+
+} // namespace analytic
+} // namespace toast::search
