@@ -144,8 +144,9 @@ def ToastEmitPlannedPass
     compared with the original by `toast-run --compare` and simulated by
     `--partir-simulate`, whose step time is the analytic cost's. It covers
     straight-line programs, padded ones with their masks, where the
-    analytic cost models the state; other states fail with a diagnostic. The partitioned program the search itself produces still
-    comes from the PartIR:Core path.
+    analytic cost models the state; other states (and programs with loops
+    or conditionals) fail with a diagnostic. The partitioned program the
+    search itself produces still comes from the PartIR:Core path.
 
     ```
     toast-opt m.mlir --partir-manual-partition="name=BP axis=B inputs=re:batch.*=0 mesh=B=2,M=2" \

@@ -354,7 +354,8 @@ void PlannedEmitter::setGlobalShape(bool result, unsigned index, unsigned value,
 }
 
 /// Whether the emitter follows every op of the plan: straight-line ops
-/// whose operands are all program values, nothing padded or unmodeled.
+/// whose operands are all program values (padded ones with their masks),
+/// in a state the pricer models.
 static LogicalResult checkCoverage(const ProgramModel &prog,
                                    const CollectivePlan &plan,
                                    func::FuncOp entry) {
