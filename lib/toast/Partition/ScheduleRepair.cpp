@@ -205,6 +205,20 @@ static SmallVector<Repair> repairsFor(ShardingState &found, Operation *op,
   return repairs;
 }
 
+/// The argument `arg`'s level `index` of `found` at its place in the
+/// argument's tiling (`"D@P"`), in the tactic the writer puts that level
+/// in (so it replaces the plain entry): the replay has the level in
+/// another order, because pins on its axis that ran before the argument's
+/// own earlier level reached the argument by deep tiling.
+static Repair levelPlacement(ShardingState &found, Value arg, size_t index,
+                             const std::string &selector, bool early) {
+  ArrayRef<AxisDim> tiling = found.getExplicitTiling(arg);
+  InputSpec spec{InputSpec::Kind::Dim, tiling[index].dim};
+  spec.position = index;
+  size_t level = tacticLevels(tiling, found.getMesh(), early)[index];
+  return {{selector, tiling[index].axis, level, spec}};
+}
+
 /// Repairs that may give `value` (of `found`) the tiling and atomic axes
 /// it has in `found`, where the replay's `got` differs beyond what the
 /// producer's nest explains: the first explicit level it lacks, at its
@@ -212,7 +226,8 @@ static SmallVector<Repair> repairsFor(ShardingState &found, Operation *op,
 /// the replay has too many come from pins, which dropPins reconsiders.)
 static SmallVector<Repair> repairsForValue(ShardingState &found, Value value,
                                            ShardingState &replayed, Value got,
-                                           ValueSelectors &selectors) {
+                                           ValueSelectors &selectors,
+                                           bool early) {
   SmallVector<Repair> repairs;
   std::optional<std::string> selector = selectors.of(value);
   if (!selector)
@@ -225,6 +240,9 @@ static SmallVector<Repair> repairsForValue(ShardingState &found, Value value,
     if (!llvm::is_contained(have, tiling))
       repairs.push_back({{*selector, tiling.axis, level,
                           InputSpec{InputSpec::Kind::Dim, tiling.dim}}});
+    else if (isa<BlockArgument>(value) &&
+             level < found.getExplicitTiling(value).size())
+      repairs.push_back(levelPlacement(found, value, level, *selector, early));
     break;
   }
   for (const std::string &axis : found.getAtomicAxes(value))
@@ -345,7 +363,7 @@ static bool sameRepair(const Repair &a, const Repair &b) {
 /// the exact pins around the producer of each value that differs instead.
 static SmallVector<SmallVector<Repair>>
 candidateRepairs(ShardingState &found, ShardingState &replayed,
-                 ValueSelectors &selectors, bool pinGroups) {
+                 ValueSelectors &selectors, bool pinGroups, bool early) {
   SmallVector<Operation *> foundOps = numberedOps(found.getFunction()),
                            replayedOps = numberedOps(replayed.getFunction());
   SmallVector<SmallVector<Repair>> groups;
@@ -378,7 +396,8 @@ candidateRepairs(ShardingState &found, ShardingState &replayed,
   for (auto [x, y] : llvm::zip(partitionedValues(found.getFunction()),
                                partitionedValues(replayed.getFunction())))
     if (!samePartitioning(found, x, replayed, y))
-      groups.push_back(repairsForValue(found, x, replayed, y, selectors));
+      groups.push_back(
+          repairsForValue(found, x, replayed, y, selectors, early));
   return groups;
 }
 
@@ -486,7 +505,7 @@ static SmallVector<ValueTiling> withRepair(ArrayRef<ValueTiling> accepted,
 
 bool Repairer::addSingle(bool pinGroups) {
   for (SmallVector<Repair> &group :
-       candidateRepairs(found, *replayed->state, selectors, pinGroups)) {
+       candidateRepairs(found, *replayed->state, selectors, pinGroups, early)) {
     // Every untried repair of the op, the best kept: the first that helps
     // may pin the op in a way that reshards a value the state does not
     // (deep tiling), where a later one pins it exactly. Exact pins only
