@@ -10,7 +10,8 @@ differently (the pass's warning; none means an exact replay) and how many select
 replay's and compares them (test/Export/Inputs/whole_roundtrip.py --compare:
 same ops, local types, collectives, simulated step time and peak memory).
 
-Usage: schedule_replay.py BUILD_BIN_DIR [OUT_DIR] [--details]
+Usage: schedule_replay.py BUILD_BIN_DIR [OUT_DIR] [--details] [--only=REGEX]
+(--only: the runs whose name, e.g. itx-B=2_S=2_M=2-2, the regex matches)
 """
 
 import json
@@ -47,6 +48,7 @@ def main():
     out = sys.argv[2] if len(sys.argv) > 2 and not sys.argv[2].startswith(
         "--") else "/tmp/schedule_replay"
     details = "--details" in sys.argv
+    only = [a[len("--only="):] for a in sys.argv if a.startswith("--only=")]
     os.makedirs(out, exist_ok=True)
     here = os.path.dirname(os.path.abspath(__file__))
     device = os.path.join(here, "..", "test", "Search", "Inputs", "slow.json")
@@ -66,6 +68,8 @@ def main():
         for mesh in MESHES:
             for seed in SEEDS:
                 name = "%s-%s-%d" % (model, mesh.replace(",", "_"), seed)
+                if only and not re.search(only[0], name):
+                    continue
                 found = os.path.join(out, name + ".json")
                 options = ("mesh=%s device=file:%s seed=%d rollouts=300 "
                            "budget-s=0 min-dims=2 progress=false "

@@ -17,7 +17,7 @@
 // RUN: not toast-opt %S/Inputs/matmul-chain.mlir --partir-manual-partition="name=BP axis=B inputs=re:(=0 mesh=B=4" 2>&1 | FileCheck %s --check-prefix=REGEX
 // REGEX: error: tactic 'BP': invalid regular expression '('
 // RUN: not toast-opt %S/Inputs/matmul-chain.mlir --partir-manual-partition="name=BP axis=B inputs=x mesh=B=4" 2>&1 | FileCheck %s --check-prefix=SPEC
-// SPEC: error: invalid input 'x': expected selector=DIM, selector=first_divisible, selector=replicated, #N=operandO:D[@P], #N=resultR:D[@P] or #N=whole_op
+// SPEC: error: invalid input 'x': expected selector=DIM[@P], selector=first_divisible, selector=replicated, #N=operandO:D[@P], #N=resultR:D[@P] or #N=whole_op
 // RUN: not toast-opt %S/Inputs/matmul-chain.mlir --partir-manual-partition="name=BP axis=B inputs=x=0" 2>&1 | FileCheck %s --check-prefix=NOMESH
 // NOMESH: error: no mesh: give one in the schedule or option
 // RUN: not toast-opt %S/Inputs/matmul-chain.mlir --partir-manual-partition="name=BP axis=B inputs=x=0 mesh=B=four" 2>&1 | FileCheck %s --check-prefix=MESHOPT
@@ -27,7 +27,7 @@
 // RUN: not toast-opt %S/Inputs/matmul-chain.mlir --partir-schedule=file=%S/Inputs/unknown-kind.json 2>&1 | FileCheck %s --check-prefix=KIND
 // KIND: error: in schedule '{{.*}}': schedule.tactics[0]: unsupported kind 'magic' (supported: 'manual', 'automatic')
 // RUN: not toast-opt %S/Inputs/matmul-chain.mlir --partir-schedule=file=%S/Inputs/bad-spec.json 2>&1 | FileCheck %s --check-prefix=BADSPEC
-// BADSPEC: error: in schedule '{{.*}}': schedule.tactics[0].inputs.arg0: expected a dimension, "first_divisible", "replicated", "operandO:D", "resultR:D" (either with an optional nest position "@P") or "whole_op"
+// BADSPEC: error: in schedule '{{.*}}': schedule.tactics[0].inputs.arg0: expected a dimension, "first_divisible", "replicated", "operandO:D", "resultR:D" (each with an optional position "@P") or "whole_op"
 // RUN: not toast-opt %S/Inputs/matmul-chain.mlir --partir-schedule=file=%S/Inputs/bad-mesh.json 2>&1 | FileCheck %s --check-prefix=BADMESH
 // BADMESH: error: in schedule '{{.*}}': schedule.mesh.B: expected a positive integer axis size
 // RUN: not toast-opt %S/Inputs/matmul-chain.mlir --partir-schedule=file=%S/Inputs/does-not-exist.json 2>&1 | FileCheck %s --check-prefix=MISSING

@@ -35,8 +35,8 @@
 // LOCAL: partir_hlo.all_gather [{"b", "a"}, {}]
 // AGREE: results agree
 // RANGE: error: tile: op 'stablehlo.add' cannot loop over axis "b" at nest position 2: a nest has at most 2 loops (one per mesh axis), positions count from 0
-// SYNTAX: error: invalid input '#0=operand0:0@x': expected selector=DIM, selector=first_divisible, selector=replicated, #N=operandO:D[@P], #N=resultR:D[@P] or #N=whole_op
-// JSONSPEC: error: in schedule '{{.*}}': schedule.tactics[0].inputs.#0: expected a dimension, "first_divisible", "replicated", "operandO:D", "resultR:D" (either with an optional nest position "@P") or "whole_op"
+// SYNTAX: error: invalid input '#0=operand0:0@x': expected selector=DIM[@P], selector=first_divisible, selector=replicated, #N=operandO:D[@P], #N=resultR:D[@P] or #N=whole_op
+// JSONSPEC: error: in schedule '{{.*}}': schedule.tactics[0].inputs.#0: expected a dimension, "first_divisible", "replicated", "operandO:D", "resultR:D" (each with an optional position "@P") or "whole_op"
 
 func.func @main(%x: tensor<8x4xf32> {partir.name = "x"},
                 %y: tensor<8x4xf32> {partir.name = "y"}) -> tensor<8x4xf32> {

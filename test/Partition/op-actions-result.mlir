@@ -32,7 +32,7 @@
 // DIM: error: tactic 'BP': selector '#0' (stablehlo.iota): dimension 2 is out of range for result 0 of type 'tensor<8x8xi32>'
 // NOTOP: error: tactic 'BP': "result0:0" acts on an op: select it by position, "#N" (not 'x')
 // DIVIDE: error: tile: op 'stablehlo.iota' cannot loop over factor 0 of size 8 in 3 tiles (axis "B" has size 3)
-// JSONSPEC: error: in schedule '{{.*}}': schedule.tactics[0].inputs.#0: expected a dimension, "first_divisible", "replicated", "operandO:D", "resultR:D" (either with an optional nest position "@P") or "whole_op"
+// JSONSPEC: error: in schedule '{{.*}}': schedule.tactics[0].inputs.#0: expected a dimension, "first_divisible", "replicated", "operandO:D", "resultR:D" (each with an optional position "@P") or "whole_op"
 
 func.func @main(%x: tensor<8x8xf32> {partir.name = "x"}) -> tensor<8x8xf32> {
   %i = stablehlo.iota dim = 1 : tensor<8x8xi32>

@@ -70,7 +70,7 @@
 // DIM: error: tactic 'BP': selector '#1' (stablehlo.dot_general): dimension 5 is out of range for operand 0 of type 'tensor<16x8xf32>'
 // OPERAND: error: tactic 'BP': selector '#1' (stablehlo.dot_general): operand 3 is out of range (the op has 2 operands)
 // NOTOP: error: tactic 'BP': "{{whole_op|operand0:1}}" acts on an op: select it by position, "#N" (not '{{x|#1.0}}')
-// SYNTAX: error: invalid input '#1=operand0': expected selector=DIM, selector=first_divisible, selector=replicated, #N=operandO:D[@P], #N=resultR:D[@P] or #N=whole_op
+// SYNTAX: error: invalid input '#1=operand0': expected selector=DIM[@P], selector=first_divisible, selector=replicated, #N=operandO:D[@P], #N=resultR:D[@P] or #N=whole_op
 // RANGE: error: tactic 'BP': selector '#9' is out of range (@main has 8 ops)
 // NORULE: error: atomic: op 'func.return' has no sharding rule
 // DIVIDE: :{{[0-9]+}}:8: error: tile: op 'stablehlo.dot_general' cannot loop over factor 2 of size 8 in 3 tiles (axis "B" has size 3)
@@ -79,7 +79,7 @@
 // ATOMICLOOPS: error: atomic: op 'stablehlo.dot_general' already loops over axis "B"
 // NOTSUM: error: tile: op 'stablehlo.reduce' cannot loop over factor {{[0-9]}}: its partial results cannot be added
 // JSONOP: error: in schedule '{{.*}}': schedule.tactics[0].inputs.x: "whole_op" acts on an op: select it by position, "#N"
-// JSONSPEC: error: in schedule '{{.*}}': schedule.tactics[0].inputs.#1: expected a dimension, "first_divisible", "replicated", "operandO:D", "resultR:D" (either with an optional nest position "@P") or "whole_op"
+// JSONSPEC: error: in schedule '{{.*}}': schedule.tactics[0].inputs.#1: expected a dimension, "first_divisible", "replicated", "operandO:D", "resultR:D" (each with an optional position "@P") or "whole_op"
 
 func.func @main(%x: tensor<16x8xf32> {partir.name = "x"},
                 %w: tensor<8x16xf32> {partir.name = "w"},

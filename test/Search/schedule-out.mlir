@@ -40,11 +40,15 @@
 // The replay is compared value by value as well as op by op: with seed 2 the
 // loop nests alone once agreed while the replay tiled an intermediate value
 // on S beyond its producer's nest (a reduce_scatter and all_gather where the
-// search all-reduces); the writer counts that. What differs there now is
-// an argument's order of axes over one dimension (the targets are tiled
-// B, S, M on the sequence; pins on M deep-tile them on M before their own S
-// level, and no action orders an argument's levels), and the pass says so:
-// RUN: toast-opt %t.flat.mlir --toast-auto-partition="mesh=B=2,S=2,M=2 device=file:%S/Inputs/slow.json seed=2 rollouts=300 budget-s=0 min-dims=2 progress=false schedule-out=%t.flat2.json" -o /dev/null 2>&1 | FileCheck %s --check-prefix=PART
+// search all-reduces); the writer counts that. The targets are tiled B, S,
+// M on the sequence there, and pins on M deep-tile them on M before their
+// own S level (B, M, S); the writer places that level (`"1@1"`, a level
+// position, docs/schedules.md), and the replay gives the search's
+// device-local program:
+// RUN: toast-opt %t.flat.mlir --toast-auto-partition="mesh=B=2,S=2,M=2 device=file:%S/Inputs/slow.json seed=2 rollouts=300 budget-s=0 min-dims=2 progress=false schedule-out=%t.flat2.json" --partir-lower-to-hlo --partir-optimize-collectives -o %t.flat2.auto.mlir 2>&1 | FileCheck %s --check-prefix=QUIET --allow-empty
+// RUN: FileCheck %s --check-prefix=LEVEL < %t.flat2.json
+// RUN: toast-opt %t.flat.mlir --partir-schedule=file=%t.flat2.json --partir-lower-to-hlo --partir-optimize-collectives -o %t.flat2.replayed.mlir
+// RUN: %python %S/../Export/Inputs/whole_roundtrip.py toast-opt --compare %t.flat2.auto.mlir %t.flat2.replayed.mlir | FileCheck %s --check-prefix=SAME
 //
 // Where no single repair of an op helps (seed 3: the causal mask's iotas
 // and compare, and the broadcast of the mask, loop over other factors on
@@ -89,7 +93,7 @@
 // PINS: "#{{[0-9]+}}": {{[0-9]}}
 // GROUP: "#{{[0-9]+}}": "whole_op"
 // GROUP: "#{{[0-9]+}}": "{{operand|result}}{{[0-9]}}:{{[0-9]}}@1"
-// PART: warning: schedule-out: applying '{{.*}}flat2.json' reproduces the strategy only in part: {{[0-9]+}} ops, loops or arguments are partitioned differently after its propagation ({{[0-9]+}} intermediate values pinned)
+// LEVEL: "batch.targets": "1@1"
 
 // JAX names; a name two arguments share falls back to the position.
 // NAMES: "inputs": {

@@ -66,7 +66,8 @@ def PartirManualPartitionPass
 
     `inputs` is a `;`-separated list of `selector=spec`: the selector is
     `argN`, an input name, `#N` / `#N.R` (a result of op N), or
-    `re:REGEX`; the spec is a dimension, `first_divisible` or `replicated`.
+    `re:REGEX`; the spec is a dimension (`D@P` puts the level at position
+    P of the value's tiling levels), `first_divisible` or `replicated`.
     With an op selector `#N`, the spec may also act on the op itself:
     `operandO:D` makes it loop over the axis on the factor that dimension D
     of its operand O maps (a contraction's reduction factor included), and

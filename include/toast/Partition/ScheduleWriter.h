@@ -53,6 +53,12 @@ Schedule scheduleFromState(ShardingState &state,
                            llvm::ArrayRef<ValueTiling> extra = {},
                            bool early = false);
 
+/// The tactic level scheduleFromState writes each level of an argument's
+/// `tiling` in: its index, or with `early` the first level whose tactic of
+/// that axis comes after the previous level's.
+llvm::SmallVector<size_t> tacticLevels(llvm::ArrayRef<AxisDim> tiling,
+                                       partir::MeshAttr mesh, bool early);
+
 /// A schedule written from a state, and how far replaying it is from the
 /// state.
 struct WrittenSchedule {

@@ -94,9 +94,13 @@ public:
   /// tile<value, dim, axis>: tiles `value` along `dim` over `axis`, nested
   /// inside its existing tiling. Fails (with a diagnostic) for an unknown
   /// axis, a dim out of range, an axis the value is already tiled or atomic
-  /// on, or a dimension the tiled size does not divide.
-  mlir::LogicalResult tile(mlir::Value value, int64_t dim,
-                           llvm::StringRef axis);
+  /// on, or a dimension the tiled size does not divide. With `position`,
+  /// the level goes at that place among the value's explicit levels (0:
+  /// outermost; past the end: last), ahead of levels deep tiling adopts
+  /// now; a level (axis, dim) it already has moves there. Fails for a
+  /// position beyond the mesh's axes.
+  mlir::LogicalResult tile(mlir::Value value, int64_t dim, llvm::StringRef axis,
+                           std::optional<unsigned> position = std::nullopt);
 
   /// atomic<value, axis>: keeps `value` whole on `axis`.
   mlir::LogicalResult atomic(mlir::Value value, llvm::StringRef axis);

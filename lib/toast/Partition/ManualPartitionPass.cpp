@@ -29,7 +29,7 @@ struct PartirManualPartitionPass
       if (selector.trim().empty() || mlir::failed(spec))
         return module.emitError("invalid input '")
                << entry
-               << "': expected selector=DIM, selector=first_divisible, "
+               << "': expected selector=DIM[@P], selector=first_divisible, "
                   "selector=replicated, #N=operandO:D[@P], #N=resultR:D[@P] or "
                   "#N=whole_op";
       tactic.inputs.push_back({selector.trim().str(), *spec});

@@ -51,7 +51,14 @@ FailureOr<InputSpec> parseInputSpec(StringRef value) {
       return failure();
     return spec;
   }
-  if (value.getAsInteger(10, spec.dim) || spec.dim < 0)
+  auto [dim, position] = value.split('@');
+  if (dim.size() != value.size()) {
+    unsigned at;
+    if (position.getAsInteger(10, at))
+      return failure();
+    spec.position = at;
+  }
+  if (dim.getAsInteger(10, spec.dim) || spec.dim < 0)
     return failure();
   return spec;
 }
@@ -59,7 +66,8 @@ FailureOr<InputSpec> parseInputSpec(StringRef value) {
 std::string printInputSpec(const InputSpec &spec) {
   switch (spec.kind) {
   case InputSpec::Kind::Dim:
-    return std::to_string(spec.dim);
+    return std::to_string(spec.dim) +
+           (spec.position ? "@" + std::to_string(*spec.position) : "");
   case InputSpec::Kind::FirstDivisible:
     return "first_divisible";
   case InputSpec::Kind::Replicated:
@@ -311,8 +319,8 @@ FailureOr<Schedule> parseSchedule(StringRef json, std::string &error) {
       if (text.empty() || failed(parsedSpec))
         return fail(path + ".inputs." + selector +
                     ": expected a dimension, \"first_divisible\", "
-                    "\"replicated\", \"operandO:D\", \"resultR:D\" (either "
-                    "with an optional nest position \"@P\") or \"whole_op\"");
+                    "\"replicated\", \"operandO:D\", \"resultR:D\" (each "
+                    "with an optional position \"@P\") or \"whole_op\"");
       bool onOp = parsedSpec->actsOnOp();
       if (onOp && (!StringRef(selector).starts_with("#") ||
                    StringRef(selector).contains('.')))
@@ -595,10 +603,13 @@ FailureOr<TacticReport> applyManualTactic(ShardingState &state,
         continue;
       }
       // A value already tiled on the axis along the dimension asked for
-      // (e.g. deep tiling adopted its consumers' slicing) is left as it is.
+      // (e.g. deep tiling adopted its consumers' slicing) is left as it is,
+      // unless a level position asks for its place (ShardingState::tile).
+      AxisDim level{tactic.axis, spec.dim};
       if (spec.kind == InputSpec::Kind::Dim &&
-          llvm::is_contained(state.getTiling(value),
-                             AxisDim{tactic.axis, spec.dim}))
+          llvm::is_contained(state.getTiling(value), level) &&
+          !(spec.position &&
+            llvm::is_contained(state.getExplicitTiling(value), level)))
         continue;
       int64_t dim = spec.dim;
       if (spec.kind == InputSpec::Kind::FirstDivisible) {
@@ -609,7 +620,7 @@ FailureOr<TacticReport> applyManualTactic(ShardingState &state,
           continue; // Nothing divisible: the input stays as it is.
         dim = *found;
       }
-      if (failed(state.tile(value, dim, tactic.axis)))
+      if (failed(state.tile(value, dim, tactic.axis, spec.position)))
         return failure();
       ++report.actions;
     }

@@ -205,6 +205,31 @@ static SmallVector<Repair> repairsFor(ShardingState &found, Operation *op,
   return repairs;
 }
 
+/// Where the replay has argument `arg`'s levels of `found` in another
+/// order (pins on an axis that ran before the argument's own earlier level
+/// reached it by deep tiling), its first misplaced level at its place
+/// (`"D@P"`), in the tactic the writer puts that level in (so it replaces
+/// the plain entry); else nothing.
+static SmallVector<Repair> levelPlacement(ShardingState &found, Value arg,
+                                          ShardingState &replayed, Value got,
+                                          ValueSelectors &selectors,
+                                          bool early) {
+  std::optional<std::string> selector = selectors.of(arg);
+  ArrayRef<AxisDim> wanted = found.getExplicitTiling(arg),
+                    have = replayed.getExplicitTiling(got);
+  for (auto [index, tiling] : llvm::enumerate(wanted)) {
+    if (index < have.size() && have[index] == tiling)
+      continue;
+    if (!selector || !llvm::is_contained(have, tiling))
+      return {};
+    InputSpec spec{InputSpec::Kind::Dim, tiling.dim};
+    spec.position = index;
+    size_t level = tacticLevels(wanted, found.getMesh(), early)[index];
+    return {{{*selector, tiling.axis, level, spec}}};
+  }
+  return {};
+}
+
 /// Repairs that may give `value` (of `found`) the tiling and atomic axes
 /// it has in `found`, where the replay's `got` differs beyond what the
 /// producer's nest explains: the first explicit level it lacks, at its
@@ -345,7 +370,7 @@ static bool sameRepair(const Repair &a, const Repair &b) {
 /// the exact pins around the producer of each value that differs instead.
 static SmallVector<SmallVector<Repair>>
 candidateRepairs(ShardingState &found, ShardingState &replayed,
-                 ValueSelectors &selectors, bool pinGroups) {
+                 ValueSelectors &selectors, bool pinGroups, bool early) {
   SmallVector<Operation *> foundOps = numberedOps(found.getFunction()),
                            replayedOps = numberedOps(replayed.getFunction());
   SmallVector<SmallVector<Repair>> groups;
@@ -356,13 +381,22 @@ candidateRepairs(ShardingState &found, ShardingState &replayed,
     if (firstNestDifference(found.getLoopNest(x), replayed.getLoopNest(y)))
       differing.insert(x);
   // Values that differ: with `pinGroups`, exact pins around their
-  // producers, which replace value pins that reshard them.
+  // producers, which replace value pins that reshard them, and an
+  // argument's misplaced level at its place. Only once nothing else helps,
+  // so that schedules the other repairs make exact stay as they were (on
+  // the zoo of benchmarks/schedule_replay.py, offering placements with the
+  // other value repairs gave the same 36 schedules).
   if (pinGroups) {
     for (auto [x, y] : llvm::zip(partitionedValues(found.getFunction()),
-                                 partitionedValues(replayed.getFunction())))
-      if (Operation *producer = x.getDefiningOp();
-          producer && !samePartitioning(found, x, replayed, y))
+                                 partitionedValues(replayed.getFunction()))) {
+      if (samePartitioning(found, x, replayed, y))
+        continue;
+      if (Operation *producer = x.getDefiningOp())
         groups.push_back(groupRepairs(found, producer, differing, selectors));
+      else if (x.getParentBlock() == &found.getFunction().getBody().front())
+        groups.push_back(
+            levelPlacement(found, x, replayed, y, selectors, early));
+    }
     return groups;
   }
   for (auto [x, y] : llvm::zip(foundOps, replayedOps)) {
@@ -486,7 +520,7 @@ static SmallVector<ValueTiling> withRepair(ArrayRef<ValueTiling> accepted,
 
 bool Repairer::addSingle(bool pinGroups) {
   for (SmallVector<Repair> &group :
-       candidateRepairs(found, *replayed->state, selectors, pinGroups)) {
+       candidateRepairs(found, *replayed->state, selectors, pinGroups, early)) {
     // Every untried repair of the op, the best kept: the first that helps
     // may pin the op in a way that reshards a value the state does not
     // (deep tiling), where a later one pins it exactly. Exact pins only

@@ -38,8 +38,8 @@ std::string argumentSelector(func::FuncOp func, unsigned i) {
 /// arguments runs in between (deep tiling would otherwise nest the
 /// consumers' M slicing in its tiling, and the argument's own M level
 /// would then fail).
-static SmallVector<size_t> tacticLevels(ArrayRef<AxisDim> tiling,
-                                        partir::MeshAttr mesh, bool early) {
+SmallVector<size_t> tacticLevels(ArrayRef<AxisDim> tiling,
+                                 partir::MeshAttr mesh, bool early) {
   SmallVector<size_t> levels;
   auto axisIndex = [&](StringRef axis) {
     return llvm::find(mesh.getNames(), axis) - mesh.getNames().begin();
@@ -140,7 +140,7 @@ std::string printScheduleJson(const Schedule &schedule) {
           json.attribute("axis", tactic.axis);
           json.attributeObject("inputs", [&] {
             for (auto &[selector, spec] : tactic.inputs) {
-              if (spec.kind == InputSpec::Kind::Dim)
+              if (spec.kind == InputSpec::Kind::Dim && !spec.position)
                 json.attribute(selector, spec.dim);
               else
                 json.attribute(selector, printInputSpec(spec));

@@ -351,7 +351,16 @@ SmallVector<AxisDim> ShardingState::commonConsumerSlicing(Value value) {
   return common;
 }
 
-LogicalResult ShardingState::tile(Value value, int64_t dim, StringRef axis) {
+/// Moves `level` of `tiling` to index `position` (or last).
+static void placeLevel(SmallVector<AxisDim> &tiling, const AxisDim &level,
+                       unsigned position) {
+  llvm::erase(tiling, level);
+  tiling.insert(tiling.begin() + std::min<size_t>(position, tiling.size()),
+                level);
+}
+
+LogicalResult ShardingState::tile(Value value, int64_t dim, StringRef axis,
+                                  std::optional<unsigned> position) {
   Location loc = value.getLoc();
   std::optional<int64_t> size = mesh.getAxisSize(axis);
   if (!size)
@@ -368,6 +377,22 @@ LogicalResult ShardingState::tile(Value value, int64_t dim, StringRef axis) {
     return emitError(loc) << "tile: the value is in a shard_map body that is "
                              "manual on axis \""
                           << axis << "\"; only its free axes can tile it";
+  if (position && *position >= mesh.getNames().size())
+    return emitError(loc) << "tile: level position " << *position
+                          << " is beyond the mesh's axes (a value has at "
+                             "most "
+                          << mesh.getNames().size()
+                          << " tiling levels, one per mesh axis; positions "
+                             "count from 0)";
+  // The level is there already (deep tiling adopted it from the consumers
+  // before the value's own tactic ran): only its place changes, which
+  // decides which block of the dimension each device holds.
+  AxisDim level{axis.str(), dim};
+  if (position && llvm::is_contained(getExplicitTiling(value), level)) {
+    placeLevel(values[value].tiling, level, *position);
+    enqueueNeighbours(value);
+    return success();
+  }
   SmallVector<AxisDim> tiling = getTiling(value);
   if (llvm::any_of(tiling, [&](const AxisDim &l) { return l.axis == axis; }))
     return emitError(loc) << "tile: value is already tiled on axis \"" << axis
@@ -403,7 +428,9 @@ LogicalResult ShardingState::tile(Value value, int64_t dim, StringRef axis) {
   auto &explicitTiling = values[value].tiling;
   if (divides)
     llvm::append_range(explicitTiling, added);
-  explicitTiling.push_back({axis.str(), dim});
+  explicitTiling.push_back(level);
+  if (position)
+    placeLevel(explicitTiling, level, *position);
   enqueueNeighbours(value);
   return success();
 }
