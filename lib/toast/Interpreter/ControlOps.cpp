@@ -171,7 +171,7 @@ LogicalResult evalCustomCall(Interpreter &interp, Operation *op,
   if (!kind) {
     // Sharding annotations, markers and host-offloading calls return their
     // operand unchanged (in the global program's semantics).
-    if (call.isIdentity() && operands.size() == 1) {
+    if (call.isIdentity()) {
       results.push_back(operands[0]);
       return success();
     }

@@ -19,6 +19,25 @@ namespace toast::partition {
 // Parsing
 //===----------------------------------------------------------------------===//
 
+/// Splits a `@P` position suffix (a loop's or a tiling level's position)
+/// off `value` into `spec.position`; fails on a malformed position.
+static LogicalResult consumePosition(StringRef &value, InputSpec &spec) {
+  auto [head, position] = value.split('@');
+  if (head.size() != value.size()) {
+    unsigned at;
+    if (position.getAsInteger(10, at))
+      return failure();
+    spec.position = at;
+  }
+  value = head;
+  return success();
+}
+
+/// The `@P` suffix printInputSpec writes for `spec`, or empty.
+static std::string printPosition(const InputSpec &spec) {
+  return spec.position ? "@" + std::to_string(*spec.position) : "";
+}
+
 FailureOr<InputSpec> parseInputSpec(StringRef value) {
   InputSpec spec;
   value = value.trim();
@@ -36,14 +55,9 @@ FailureOr<InputSpec> parseInputSpec(StringRef value) {
   }
   bool onOperand = value.consume_front("operand");
   if (onOperand || value.consume_front("result")) {
-    auto [factor, position] = value.split('@');
-    if (factor.size() != value.size()) {
-      unsigned at;
-      if (position.getAsInteger(10, at))
-        return failure();
-      spec.position = at;
-    }
-    auto [operand, dim] = factor.split(':');
+    if (failed(consumePosition(value, spec)))
+      return failure();
+    auto [operand, dim] = value.split(':');
     spec.kind =
         onOperand ? InputSpec::Kind::OperandDim : InputSpec::Kind::ResultDim;
     if (operand.getAsInteger(10, spec.operand) || spec.operand < 0 ||
@@ -51,14 +65,8 @@ FailureOr<InputSpec> parseInputSpec(StringRef value) {
       return failure();
     return spec;
   }
-  auto [dim, position] = value.split('@');
-  if (dim.size() != value.size()) {
-    unsigned at;
-    if (position.getAsInteger(10, at))
-      return failure();
-    spec.position = at;
-  }
-  if (dim.getAsInteger(10, spec.dim) || spec.dim < 0)
+  if (failed(consumePosition(value, spec)) ||
+      value.getAsInteger(10, spec.dim) || spec.dim < 0)
     return failure();
   return spec;
 }
@@ -66,20 +74,16 @@ FailureOr<InputSpec> parseInputSpec(StringRef value) {
 std::string printInputSpec(const InputSpec &spec) {
   switch (spec.kind) {
   case InputSpec::Kind::Dim:
-    return std::to_string(spec.dim) +
-           (spec.position ? "@" + std::to_string(*spec.position) : "");
+    return std::to_string(spec.dim) + printPosition(spec);
   case InputSpec::Kind::FirstDivisible:
     return "first_divisible";
   case InputSpec::Kind::Replicated:
     return "replicated";
   case InputSpec::Kind::OperandDim:
   case InputSpec::Kind::ResultDim: {
-    std::string text =
-        (spec.kind == InputSpec::Kind::OperandDim ? "operand" : "result") +
-        std::to_string(spec.operand) + ":" + std::to_string(spec.dim);
-    if (spec.position)
-      text += "@" + std::to_string(*spec.position);
-    return text;
+    return (spec.kind == InputSpec::Kind::OperandDim ? "operand" : "result") +
+           std::to_string(spec.operand) + ":" + std::to_string(spec.dim) +
+           printPosition(spec);
   }
   case InputSpec::Kind::WholeOp:
     return "whole_op";

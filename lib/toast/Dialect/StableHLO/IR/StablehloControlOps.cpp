@@ -206,6 +206,7 @@ bool CustomCallOp::isMarker() {
 }
 
 bool CustomCallOp::isIdentity() {
+  // The host transfers are identities but no markers: they move bytes.
   StringRef target = getCallTargetName();
   return isMarker() || (hasIdentityForm(*this) &&
                         (target == "MoveToHost" || target == "MoveToDevice"));
