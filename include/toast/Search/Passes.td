@@ -143,9 +143,11 @@ def ToastEmitPlannedPass
     and testing aid (docs/search.md, "Planner and pricer"): the result is
     compared with the original by `toast-run --compare` and simulated by
     `--partir-simulate`, whose step time is the analytic cost's. It covers
-    straight-line programs, padded ones with their masks, where the
-    analytic cost models the state; other states (and programs with loops
-    or conditionals) fail with a diagnostic. The partitioned program the
+    every state the analytic cost prices without the reference path:
+    straight-line programs, padded ones with their masks, region ops the
+    state leaves alone, and loops whose bodies the loop model partitions
+    (emitted as loops on device-local carried values); other states fail
+    with a diagnostic. The partitioned program the
     search itself produces still comes from the PartIR:Core path.
 
     ```

@@ -7,10 +7,13 @@
 // (AnalyticCost.cpp) places them, in the pricer's order, so that the
 // simulator's cost of the emitted program is the analytic price.
 //
-// Coverage (docs/search.md, "Planner and pricer"): straight-line programs
-// the planner models, padded ones with their masks. Loop and conditional
-// ops and unmodeled states return failure; the reference path
-// (simulateMaterialized) covers them.
+// Coverage (docs/search.md, "Planner and pricer"): every state the pricer
+// prices without the reference path. Straight-line programs, padded ones
+// with their masks; region ops the state does not shard inside, cloned
+// whole as lowering leaves them; and the loop model's `while` ops
+// (AnalyticLoops.cpp), whose regions are emitted from their own plans on
+// the carried values' local types. Unmodeled states return failure; the
+// reference path (simulateMaterialized) covers them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,6 +27,8 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 
@@ -33,18 +38,73 @@ using namespace analytic;
 
 namespace {
 
-/// One emission: mirrors the pricer's walk (Evaluation::pricePlan) with IR
-/// values where the pricer has buffers.
-class PlannedEmitter {
+/// Constants of region bodies, hoisted to the entry's start and merged with
+/// equal ones as the reference path's canonicalization does (the folder
+/// moves constants to the function's entry block); the pricer assumes it
+/// (ProgramModel's hoistNestedConstants, the loop model's region inputs).
+class ConstantHoister {
 public:
-  PlannedEmitter(const NdaEnvironment::Impl &impl, CollectivePlan &plan,
-                 func::FuncOp func)
-      : impl(impl), prog(impl.program), plan(plan), func(func),
-        b(func.getContext()) {}
-  LogicalResult emit();
+  explicit ConstantHoister(Block *entry)
+      : entry(entry), b(entry->getParentOp()->getContext()) {}
+  /// A constant already at the entry's top level.
+  void add(Operation *constant) {
+    known.try_emplace(keyOf(constant), constant->getResult(0));
+  }
+  /// The entry's constant equal to `constant`, made when there is none.
+  Value get(Operation *constant) {
+    auto [it, inserted] = known.try_emplace(keyOf(constant), Value());
+    if (inserted) {
+      b.setInsertionPointToStart(entry);
+      it->second = b.clone(*constant)->getResult(0);
+    }
+    return it->second;
+  }
+  /// Moves every constant in `op`'s regions to the entry.
+  void hoistFrom(Operation *op) {
+    SmallVector<Operation *> constants;
+    op->walk([&](Operation *inner) {
+      if (inner != op && matchPattern(inner, m_Constant()))
+        constants.push_back(inner);
+    });
+    for (Operation *constant : constants) {
+      constant->getResult(0).replaceAllUsesWith(get(constant));
+      constant->erase();
+    }
+  }
 
 private:
+  static std::pair<const void *, const void *> keyOf(Operation *constant) {
+    Attribute value;
+    matchPattern(constant, m_Constant(&value));
+    return {value.getAsOpaquePointer(),
+            constant->getResult(0).getType().getAsOpaquePointer()};
+  }
+  Block *entry;
+  OpBuilder b;
+  std::map<std::pair<const void *, const void *>, Value> known;
+};
+
+/// One emission of one program (the entry's, or a loop region's): mirrors
+/// the pricer's walk (Evaluation::pricePlan) with IR values where the
+/// pricer has buffers, at the builder's insertion point.
+class PlannedEmitter {
+public:
+  PlannedEmitter(const NdaEnvironment::Impl &impl, const ProgramModel &prog,
+                 CollectivePlan &plan, const SearchState &state, OpBuilder &b,
+                 ConstantHoister *hoister = nullptr)
+      : impl(impl), prog(prog), plan(plan), state(state), b(b),
+        hoister(hoister) {}
+  /// The entry function `func` (a copy of the analysed one) rebuilt
+  /// device-local.
+  LogicalResult emitFunction(func::FuncOp func);
+  /// The program's ops, its arguments being `arguments`; its terminator is
+  /// cloned on what it reads.
+  LogicalResult emitBody(ArrayRef<Value> arguments);
+  /// The device-local type of `value` tiled by `tiling`.
   Type localType(unsigned value, const DimAxes &tiling) const;
+
+private:
+  Value originalValue(unsigned value) const;
   ArrayAttr dimAxesAttr(const DimAxes &dims);
   ArrayAttr axesAttr(AxisList list);
   Value emitStep(const Step &step, Value input, unsigned value,
@@ -53,27 +113,27 @@ private:
   Value emitUse(unsigned value, unsigned useId);
   void emitMaskConstants();
   Value emitMaskedUse(unsigned i, unsigned k);
-  void setGlobalShape(bool result, unsigned index, unsigned value,
-                      const DimAxes &tiling);
+  void setGlobalShape(func::FuncOp func, bool result, unsigned index,
+                      unsigned value, const DimAxes &tiling);
   LogicalResult emitOp(unsigned i);
+  LogicalResult emitRegionOp(unsigned i, ArrayRef<Value> inputs);
+  LogicalResult emitLoop(unsigned i, ArrayRef<Value> inputs);
   void emitInputs(unsigned i, MutableArrayRef<Value> inputs);
   void emitInput(unsigned i, unsigned k, MutableArrayRef<Value> inputs);
 
   const NdaEnvironment::Impl &impl;
   const ProgramModel &prog;
   CollectivePlan &plan;
-  func::FuncOp func;
-  OpBuilder b;
-  /// The entry's body and ops (by ProgramModel::ops index), replaced at
-  /// the end.
-  Block *oldBlock = nullptr;
-  std::vector<Operation *> ops;
+  const SearchState &state;
+  OpBuilder &b;
+  /// The entry's (emitFunction makes it; region emitters share it).
+  ConstantHoister *hoister;
   /// Per value: the IR value of each chain level, and its tiling.
   std::vector<SmallVector<Value, 1>> levels;
   std::vector<SmallVector<DimAxes, 1>> levelTiling;
   /// Per use: the gather emitted at the definition (gatherAtDef).
   std::vector<Value> starts;
-  /// Per argument: the new function's block argument.
+  /// Per argument: the IR value standing for it.
   SmallVector<Value> args;
   /// The tiling of what the last emitUse returned.
   DimAxes useTiling;
@@ -88,11 +148,18 @@ private:
 
 } // namespace
 
-Type PlannedEmitter::localType(unsigned value, const DimAxes &tiling) const {
+/// The analysed program's value `value` stands for.
+Value PlannedEmitter::originalValue(unsigned value) const {
   const ProgramValue &v = prog.values[value];
-  Value original = v.defOp < 0 ? Value(oldBlock->getArgument(value))
-                               : Value(ops[v.defOp]->getResult(v.resultNumber));
-  Type type = original.getType();
+  if (v.defOp >= 0)
+    return prog.ops[v.defOp].op->getResult(v.resultNumber);
+  if (prog.isRegionBlock)
+    return prog.argumentValues[value];
+  return impl.entry.getArgument(value);
+}
+
+Type PlannedEmitter::localType(unsigned value, const DimAxes &tiling) const {
+  Type type = originalValue(value).getType();
   auto ranked = dyn_cast<RankedTensorType>(type);
   if (!ranked)
     return type;
@@ -221,7 +288,7 @@ void PlannedEmitter::emitMaskConstants() {
       auto levels = maskedLevels(prog, plan, impl.axisSizes, i, k);
       if (levels.empty() || v < 0)
         continue;
-      Location loc = ops[i]->getLoc();
+      Location loc = p.op->getLoc();
       for (auto [axis, d] : levels) {
         int64_t n = impl.axisSizes[axis];
         int64_t size = prog.values[v].shape[d];
@@ -260,7 +327,7 @@ Value PlannedEmitter::emitMaskedUse(unsigned i, unsigned k) {
   DimAxes tiling = operandSlicing(prog, plan, i, k);
   auto type = cast<RankedTensorType>(localType(value, tiling));
   Value zero = zeros.lookup(type);
-  Location loc = ops[i]->getLoc();
+  Location loc = p.op->getLoc();
   for (auto [l, level] :
        llvm::enumerate(maskedLevels(prog, plan, impl.axisSizes, i, k))) {
     auto [axis, d] = level;
@@ -306,7 +373,7 @@ LogicalResult PlannedEmitter::emitOp(unsigned i) {
   const ProgramOp &p = prog.ops[i];
   if (p.dead || p.constant)
     return success();
-  Operation *op = ops[i];
+  Operation *op = p.op;
   SmallVector<Value, 4> inputs(p.operands.size());
   if (p.isReturn) {
     returnedTiling.assign(p.operands.size(), {});
@@ -317,13 +384,14 @@ LogicalResult PlannedEmitter::emitOp(unsigned i) {
     if (!input)
       return op->emitError("planned program: an operand the plan does not "
                            "cover");
-  if (p.isReturn) {
-    func::ReturnOp::create(b, op->getLoc(), ValueRange(inputs));
-    return success();
-  }
+  if (p.region >= 0)
+    return emitLoop(i, inputs);
+  if (isDataFlowRegionOp(op))
+    return emitRegionOp(i, inputs);
   Operation *clone = b.clone(*op);
-  for (auto [k, input] : llvm::enumerate(inputs))
-    clone->setOperand(k, input);
+  clone->setOperands(inputs);
+  if (p.isReturn)
+    return success();
   for (auto [r, result] : llvm::zip_equal(p.results, clone->getResults()))
     result.setType(localType(r, plan.values[r].sourceTiling));
   if (clone->getNumOperands() && clone->getNumResults() &&
@@ -335,9 +403,87 @@ LogicalResult PlannedEmitter::emitOp(unsigned i) {
   return success();
 }
 
+/// A region op the state does not shard inside: whole on every device, its
+/// regions as they are (lowering leaves them alone), reading what it
+/// captures from the values the plan gives it.
+LogicalResult PlannedEmitter::emitRegionOp(unsigned i, ArrayRef<Value> inputs) {
+  const ProgramOp &p = prog.ops[i];
+  for (unsigned r : p.results)
+    if (!dimsEmpty(plan.values[r].sourceTiling))
+      return p.op->emitError("planned program: a region op's result tiled");
+  IRMapping captured;
+  unsigned own = p.op->getNumOperands();
+  for (size_t k = own; k < p.operands.size(); ++k)
+    captured.map(originalValue(p.operands[k]), inputs[k]);
+  Operation *clone = b.clone(*p.op, captured);
+  clone->setOperands(inputs.take_front(own));
+  hoister->hoistFrom(clone);
+  for (auto [r, result] : llvm::zip_equal(p.results, clone->getResults()))
+    emitValue(r, result);
+  return success();
+}
+
+/// A loop of the loop model (AnalyticLoops.cpp): the op on the carried
+/// values' local types, each region emitted from its own plan of the same
+/// state, on block arguments local with the carried tiling; captured
+/// values are what the op read at this level, constants are hoisted to the
+/// entry (ConstantHoister).
+LogicalResult PlannedEmitter::emitLoop(unsigned i, ArrayRef<Value> inputs) {
+  const ProgramOp &p = prog.ops[i];
+  const RegionModel &loop = *prog.regions[p.region];
+  Operation *op = p.op;
+  unsigned own = op->getNumOperands();
+  OperationState loopState(op->getLoc(), op->getName());
+  loopState.addOperands(inputs.take_front(own));
+  for (unsigned r : p.results)
+    loopState.addTypes(localType(r, plan.values[r].sourceTiling));
+  loopState.addAttributes(op->getAttrs());
+  for (unsigned k = 0; k < op->getNumRegions(); ++k)
+    loopState.addRegion();
+  Operation *newLoop = b.create(loopState);
+  IRMapping captured;
+  for (size_t k = own; k < p.operands.size(); ++k)
+    captured.map(originalValue(p.operands[k]), inputs[k]);
+  for (auto [k, program] : llvm::enumerate(loop.blocks)) {
+    Workspace workspace;
+    Evaluation evaluation(impl, *program, state, workspace);
+    const CollectivePlan &regionPlan = evaluation.makePlan();
+    if (regionPlan.unmodeled || regionPlan.anyPadded)
+      return op->emitError("planned program: an unmodeled loop region");
+    Block *block = new Block();
+    newLoop->getRegion(k).push_back(block);
+    OpBuilder inner = OpBuilder::atBlockEnd(block);
+    PlannedEmitter emitter(impl, *program, workspace.plan, state, inner,
+                           hoister);
+    SmallVector<Value> arguments;
+    for (unsigned a = 0; a < program->numArguments; ++a) {
+      Value original = program->argumentValues[a];
+      if (a < program->numBlockArguments) {
+        arguments.push_back(block->addArgument(
+            emitter.localType(a, regionPlan.values[a].sourceTiling),
+            original.getLoc()));
+      } else if (Value outer = captured.lookupOrNull(original)) {
+        arguments.push_back(outer);
+      } else if (Operation *def = original.getDefiningOp();
+                 def && matchPattern(def, m_Constant())) {
+        arguments.push_back(hoister->get(def));
+      } else {
+        return op->emitError("planned program: a loop region reads a value "
+                             "the loop does not capture");
+      }
+    }
+    if (failed(emitter.emitBody(arguments)))
+      return failure();
+  }
+  for (auto [r, result] : llvm::zip_equal(p.results, newLoop->getResults()))
+    emitValue(r, result);
+  return success();
+}
+
 /// Records the global shape of a padded boundary value (as
 /// LocalizeBoundary does): its local type no longer implies it.
-void PlannedEmitter::setGlobalShape(bool result, unsigned index, unsigned value,
+void PlannedEmitter::setGlobalShape(func::FuncOp func, bool result,
+                                    unsigned index, unsigned value,
                                     const DimAxes &tiling) {
   const ProgramValue &v = prog.values[value];
   bool padded = false;
@@ -353,52 +499,33 @@ void PlannedEmitter::setGlobalShape(bool result, unsigned index, unsigned value,
     func.setArgAttr(index, "toast.global_shape", shape);
 }
 
-/// Whether the emitter follows every op of the plan: straight-line ops
-/// whose operands are all program values (padded ones with their masks),
-/// in a state the pricer models.
+/// Whether the emitter follows every op of the plan: ops whose operands
+/// are all program values, in a state the pricer models.
 static LogicalResult checkCoverage(const ProgramModel &prog,
                                    const CollectivePlan &plan,
                                    func::FuncOp entry) {
   if (plan.unmodeled)
     return entry.emitError("planned program: unmodeled state");
-  if (!prog.hoistedConstantBytes.empty() || !prog.nestedOps.empty())
-    return entry.emitError("planned program: loops and conditionals are "
-                           "not planned yet");
   for (const ProgramOp &p : prog.ops) {
     if (p.dead || p.constant)
       continue;
-    if (p.nestedOps > 0 || !p.tiedResults.empty() ||
-        p.operands.size() != p.op->getNumOperands() ||
+    if (p.operands.size() < p.op->getNumOperands() ||
+        (p.operands.size() > p.op->getNumOperands() &&
+         !isDataFlowRegionOp(p.op)) ||
         llvm::is_contained(p.operands, -1))
       return p.op->emitError("planned program: op not planned yet");
   }
   return success();
 }
 
-LogicalResult PlannedEmitter::emit() {
-  oldBlock = &func.getBody().front();
-  for (Operation &op : *oldBlock)
-    ops.push_back(&op);
+LogicalResult PlannedEmitter::emitBody(ArrayRef<Value> arguments) {
+  args.assign(arguments.begin(), arguments.end());
   levels.resize(prog.values.size());
   levelTiling.resize(prog.values.size());
   starts.assign(prog.numUses, Value());
-  // The new body: arguments device-local where the plan localizes them.
-  Block *block = new Block();
-  func.getBody().push_front(block);
-  for (unsigned a = 0; a < prog.numArguments; ++a) {
-    const std::optional<DimAxes> &local = plan.localArgs[a];
-    Type type =
-        local ? localType(a, *local) : oldBlock->getArgument(a).getType();
-    args.push_back(block->addArgument(type, oldBlock->getArgument(a).getLoc()));
-    if (local && !dimsEmpty(*local)) {
-      func.setArgAttr(a, "partir.sharding", dimAxesAttr(*local));
-      setGlobalShape(/*result=*/false, a, a, *local);
-    }
-  }
-  // localType reads the old arguments' types: keep them until the end.
-  b.setInsertionPointToEnd(block);
   for (unsigned c : prog.constants) {
-    Operation *clone = b.clone(*ops[c]);
+    Operation *clone = b.clone(*prog.ops[c].op);
+    hoister->add(clone);
     emitValue(prog.ops[c].results[0], clone->getResult(0));
   }
   emitMaskConstants();
@@ -416,16 +543,41 @@ LogicalResult PlannedEmitter::emit() {
       if (failed(emitOp(op)))
         return failure();
   }
+  return success();
+}
+
+LogicalResult PlannedEmitter::emitFunction(func::FuncOp func) {
+  Block *oldBlock = &func.getBody().front();
+  // The new body: arguments device-local where the plan localizes them.
+  Block *block = new Block();
+  func.getBody().push_front(block);
+  SmallVector<Value> arguments;
+  for (unsigned a = 0; a < prog.numArguments; ++a) {
+    const std::optional<DimAxes> &local = plan.localArgs[a];
+    Type type =
+        local ? localType(a, *local) : oldBlock->getArgument(a).getType();
+    arguments.push_back(
+        block->addArgument(type, oldBlock->getArgument(a).getLoc()));
+    if (local && !dimsEmpty(*local)) {
+      func.setArgAttr(a, "partir.sharding", dimAxesAttr(*local));
+      setGlobalShape(func, /*result=*/false, a, a, *local);
+    }
+  }
+  b.setInsertionPointToEnd(block);
+  ConstantHoister entryConstants(block);
+  hoister = &entryConstants;
+  if (failed(emitBody(arguments)))
+    return failure();
   // The return's tiles are the results; their tiling is the boundary's.
   for (auto [k, tiling] : llvm::enumerate(returnedTiling)) {
     if (dimsEmpty(tiling))
       continue;
     func.setResultAttr(k, "partir.sharding", dimAxesAttr(tiling));
-    setGlobalShape(/*result=*/true, k, returnedValues[k], tiling);
+    setGlobalShape(func, /*result=*/true, k, returnedValues[k], tiling);
   }
   oldBlock->dropAllDefinedValueUses();
   oldBlock->erase();
-  auto ret = cast<func::ReturnOp>(block->getTerminator());
+  Operation *ret = block->getTerminator();
   func.setFunctionType(FunctionType::get(
       func.getContext(), block->getArgumentTypes(), ret->getOperandTypes()));
   func->setAttr("partir.mesh", impl.mesh);
@@ -434,18 +586,28 @@ LogicalResult PlannedEmitter::emit() {
 
 FailureOr<OwningOpRef<ModuleOp>>
 NdaEnvironment::Impl::emitPlanned(const SearchState &state) const {
+  // The program the pricer prices the state on: the loop model's when it
+  // shards inside loops.
+  bool loops = needsReference(state);
+  bool unmodeled = false;
+  evaluate(state, &unmodeled);
+  if (unmodeled)
+    return entry.emitError("planned program: a state priced by the "
+                           "reference path");
+  const ProgramModel &prog = loops ? *loopProgram : program;
   Workspace workspace;
-  Evaluation evaluation(*this, state, workspace);
+  Evaluation evaluation(*this, prog, state, workspace);
   evaluation.makePlan();
-  if (failed(checkCoverage(program, workspace.plan, entry)))
+  if (failed(checkCoverage(prog, workspace.plan, entry)))
     return failure();
   auto module = entry->getParentOfType<ModuleOp>();
   if (!module)
     return entry.emitError("planned program: no enclosing module");
   OwningOpRef<ModuleOp> copy(module.clone());
   auto func = copy->lookupSymbol<func::FuncOp>(entry.getSymName());
-  PlannedEmitter emitter(*this, workspace.plan, func);
-  if (failed(emitter.emit()))
+  OpBuilder b(func.getContext());
+  PlannedEmitter emitter(*this, prog, workspace.plan, state, b);
+  if (failed(emitter.emitFunction(func)))
     return failure();
   (*copy)->setAttr("partir.mesh", mesh);
   return copy;
