@@ -226,9 +226,13 @@ simulate(mlir::ModuleOp module, const DeviceSpec &device,
 /// are left out (--partir-optimize-collectives hoists them to the function
 /// start). `peakMemoryBytes` is what the regions' own buffers add at their
 /// peak, `computeTime`/`flops` include trip counts, `numOps` counts the op.
+/// `outerReads`, when given, receives the values from outside whose buffers
+/// the regions read (a region constant stands for its hoisted copy; a view
+/// reads no indices): what decides whether a carry's init is read elsewhere.
 mlir::FailureOr<SimulationResult>
 simulateRegions(mlir::Operation *op, const DeviceSpec &device,
-                const SimulationOptions &options = {});
+                const SimulationOptions &options = {},
+                llvm::SmallVectorImpl<mlir::Value> *outerReads = nullptr);
 
 //===----------------------------------------------------------------------===//
 // Relative cost (TOAST §4.5)

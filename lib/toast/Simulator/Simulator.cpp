@@ -144,8 +144,10 @@ public:
   Timeline *timeline = nullptr;
 
   LogicalResult run(func::FuncOp func, SimulationResult &result);
-  /// simulateRegions: the regions of `op` and `op` itself.
-  LogicalResult runRegions(Operation *op, SimulationResult &result);
+  /// simulateRegions: the regions of `op` and `op` itself; `outerReads` as
+  /// simulateRegions documents.
+  LogicalResult runRegions(Operation *op, SimulationResult &result,
+                           SmallVectorImpl<Value> *outerReads);
 
 private:
   using ValueMap = DenseMap<Value, unsigned>;
@@ -309,6 +311,8 @@ private:
   SmallPtrSet<Operation *, 4> warnedLoops;
   /// simulateRegions: leave constants in regions out (hoisted).
   bool hoistConstants = false;
+  /// The outer uses of the last top-level region op walked.
+  SmallVector<unsigned> topOuterUses;
 
   /// How many times the op being emitted runs (Scope::repeat of its
   /// region).
@@ -356,12 +360,19 @@ LogicalResult Simulation::run(func::FuncOp func, SimulationResult &res) {
   return success();
 }
 
-LogicalResult Simulation::runRegions(Operation *op, SimulationResult &res) {
+LogicalResult Simulation::runRegions(Operation *op, SimulationResult &res,
+                                     SmallVectorImpl<Value> *outerReads) {
   result = &res;
   hoistConstants = true;
   ValueMap values;
   if (failed(visitControlFlow(op, values)))
     return failure();
+  if (outerReads) {
+    outerReads->clear();
+    for (auto [value, id] : values)
+      if (llvm::is_contained(topOuterUses, id))
+        outerReads->push_back(value);
+  }
   // The op's results and carries, and what comes from outside, are the
   // caller's to count.
   for (unsigned id : outsideBuffers)
@@ -644,6 +655,8 @@ LogicalResult Simulation::visitControlFlow(Operation *op, ValueMap &values) {
   }
   repeat = outerRepeat;
   RegionScope scope = regionScopes.pop_back_val();
+  if (regionScopes.empty())
+    topOuterUses = scope.outerUses;
   if (failed(emit(op, values)))
     return failure();
   int64_t end = index() - 1;
@@ -971,14 +984,15 @@ toast::sim::simulate(func::FuncOp func, const DeviceSpec &device,
 
 FailureOr<SimulationResult>
 toast::sim::simulateRegions(Operation *op, const DeviceSpec &device,
-                            const SimulationOptions &options) {
+                            const SimulationOptions &options,
+                            SmallVectorImpl<Value> *outerReads) {
   if (!toast::isDataFlowRegionOp(op))
     return op->emitError("simulateRegions: not a loop or conditional");
   SimulationResult init;
   init.device = device.name;
   return walkTwice(device, options, toast::partir::getMesh(op), init, nullptr,
                    [&](Simulation &simulation, SimulationResult &r) {
-                     return simulation.runRegions(op, r);
+                     return simulation.runRegions(op, r, outerReads);
                    });
 }
 

@@ -269,14 +269,15 @@ const char *Evaluation::regionBoundaryAgrees(ArrayRef<DimAxes> carried,
 
 bool Evaluation::isReadElsewhere(const ProgramOp &p, ArrayRef<int> inputs,
                                  int init) const {
-  if (p.region < 0)
-    return llvm::count(inputs, init) > 1;
-  // The loop model knows which captured values the regions read.
   unsigned own = p.op->getNumOperands();
   if (llvm::count(inputs.take_front(own), init) > 1)
     return true;
+  // What the regions read: the loop model knows it per state, a region op
+  // priced whole from its simulation (ProgramOp::readByRegions).
+  ArrayRef<int> read = p.region >= 0 ? ArrayRef<int>(regionReads)
+                                     : ArrayRef<int>(p.readByRegions);
   for (unsigned k = own; k < inputs.size(); ++k)
-    if (inputs[k] == init && llvm::is_contained(regionReads, p.operands[k]))
+    if (inputs[k] == init && llvm::is_contained(read, p.operands[k]))
       return true;
   return false;
 }

@@ -25,6 +25,7 @@
 
 #include <atomic>
 #include <map>
+#include <set>
 
 using namespace mlir;
 namespace hlo = toast::stablehlo;
@@ -36,11 +37,11 @@ namespace toast::search {
 /// counts and its buffer rules, and the evaluation places the op's carried
 /// values by the same rules (Aliasing.h).
 static void describeRegions(Operation *op, const sim::DeviceSpec &device,
-                            const sim::SimulationOptions &options,
-                            ProgramOp &p) {
+                            const sim::SimulationOptions &options, ProgramOp &p,
+                            SmallVectorImpl<Value> &outerReads) {
   p.tiedResults = sim::getTiedResults(op);
   FailureOr<sim::SimulationResult> nested =
-      sim::simulateRegions(op, device, options);
+      sim::simulateRegions(op, device, options, &outerReads);
   if (failed(nested))
     return;
   p.computeTime = nested->computeTime;
@@ -93,6 +94,29 @@ static void hoistNestedConstants(ProgramModel &program, unsigned i,
   for (Region &region : p.op->getRegions())
     for (Block &block : region)
       walkProgram(block, visit);
+}
+
+/// Region op i's readByRegions: its captured operands whose values (or,
+/// for a constant, an equal one of its regions) are among `outerReads`.
+static void findRegionReads(ProgramModel &program, unsigned i,
+                            ArrayRef<Value> outerReads,
+                            ArrayRef<Value> valueOfId) {
+  ProgramOp &p = program.ops[i];
+  std::set<ConstantKey> constantsRead;
+  for (Value v : outerReads)
+    if (Operation *def = v.getDefiningOp();
+        def && matchPattern(def, m_Constant()))
+      constantsRead.insert(getConstantKey(def));
+  for (size_t k = p.op->getNumOperands(); k < p.operands.size(); ++k) {
+    int id = p.operands[k];
+    Value v = valueOfId[id];
+    Operation *def = v.getDefiningOp();
+    bool read = llvm::is_contained(outerReads, v) ||
+                (def && matchPattern(def, m_Constant()) &&
+                 constantsRead.count(getConstantKey(def)));
+    if (read && !llvm::is_contained(p.readByRegions, id))
+      p.readByRegions.push_back(id);
+  }
 }
 
 /// The compact nest and padding tables (ProgramModel::nestOps,
@@ -345,6 +369,8 @@ bool NdaEnvironment::Impl::buildBlockModel(Block &block, ProgramModel &program,
   for (BlockArgument arg : block.getArguments())
     addValue(arg, -1, 0);
   program.numBlockArguments = block.getNumArguments();
+  // Per region op: the values from outside its regions read.
+  llvm::DenseMap<unsigned, SmallVector<Value>> outerReads;
   if (region && !addRegionInputs(block, program, valueIds, addValue))
     return false;
   program.numArguments = program.values.size();
@@ -396,7 +422,8 @@ bool NdaEnvironment::Impl::buildBlockModel(Block &block, ProgramModel &program,
       }
     });
     if (isDataFlowRegionOp(&op)) {
-      describeRegions(&op, device, getSimulationOptions(), p);
+      describeRegions(&op, device, getSimulationOptions(), p,
+                      outerReads[index]);
     } else {
       p.computeTime = sim::getContractionTime(&op, device, options.tf32);
       p.flops = sim::getContractionFlops(&op);
@@ -447,6 +474,12 @@ bool NdaEnvironment::Impl::buildBlockModel(Block &block, ProgramModel &program,
   for (auto [i, p] : llvm::enumerate(program.ops))
     if (!p.dead && isDataFlowRegionOp(p.op))
       hoistNestedConstants(program, i, firstConstant, hoisted);
+  std::vector<Value> valueOfId(program.values.size());
+  for (auto [v, id] : valueIds)
+    valueOfId[id] = v;
+  for (auto &[i, reads] : outerReads)
+    if (!program.ops[i].dead)
+      findRegionReads(program, i, reads, valueOfId);
 
   // Global use numbers, and each op's operands in terms of them.
   for (ProgramValue &v : program.values) {

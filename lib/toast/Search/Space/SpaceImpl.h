@@ -146,6 +146,11 @@ struct ProgramOp {
   /// Region ops: the hoisted body constants they read
   /// (ProgramModel::hoistedConstantBytes).
   llvm::SmallVector<unsigned, 2> hoistedConstants;
+  /// Region ops priced whole: the captured values (operands past the op's
+  /// own) its regions read, by the simulator's rule (sim::simulateRegions'
+  /// outer reads: a view reads no indices). A carry's init read there is
+  /// read elsewhere (Evaluation::isReadElsewhere).
+  llvm::SmallVector<int, 2> readByRegions;
   /// A loop whose bodies the loop model prices (ProgramModel::regions),
   /// -1 for other ops.
   int region = -1;
