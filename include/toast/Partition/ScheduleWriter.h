@@ -68,6 +68,8 @@ struct WrittenSchedule {
   /// Ops, tied classes and values (arguments, region arguments, results:
   /// tilings and atomic axes) still partitioned differently.
   unsigned differences = 0;
+  /// The first few of them in words (describeStateDifferences).
+  llvm::SmallVector<std::string> examples;
 };
 
 /// The schedule of `found` (scheduleFromState), replayed on a copy of
@@ -105,6 +107,12 @@ bool samePartitioning(ShardingState &a, mlir::Value x, ShardingState &b,
 /// nests (axes, factors and their order), and every value's tiling and
 /// atomic axes (a tiling beyond the producer's nest is resharded).
 unsigned countStateDifferences(ShardingState &a, ShardingState &b);
+
+/// The first `limit` of those differences in words (`op #95
+/// (stablehlo.dot_general) loops [S:0], the replay []`, `value #95 is tiled
+/// [B:0], the replay [B:0, M:1]`), for the warning of a partial replay.
+llvm::SmallVector<std::string>
+describeStateDifferences(ShardingState &a, ShardingState &b, unsigned limit);
 
 } // namespace toast::partition
 

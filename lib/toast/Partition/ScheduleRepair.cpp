@@ -482,6 +482,12 @@ Repairer::attempt(const SmallVector<ValueTiling> &extra) {
   if (failed(replayedAttempt))
     return std::nullopt;
   result.differences = countStateDifferences(found, *replayedAttempt->state);
+  if (getenv("TOAST_REPAIR_TRACE")) { // TRACE-TMP
+    llvm::errs() << "try " << tries << ": " << result.differences << " (best " << written.differences << ") extra";
+    for (auto &t : extra) llvm::errs() << " " << t.selector << "/" << t.axis << t.level << "=" << printInputSpec(t.spec) << (t.pinsOp ? "!" : "");
+    llvm::errs() << "\n";
+    for (auto &l : describeStateDifferences(found, *replayedAttempt->state, 6)) llvm::errs() << "    " << l << "\n";
+  }
   if (result.differences >= written.differences)
     return std::nullopt;
   result.replayed = std::move(*replayedAttempt);
@@ -623,6 +629,9 @@ FailureOr<WrittenSchedule> Repairer::run() {
          (addSingle(/*pinGroups=*/false) || addSingle(/*pinGroups=*/true) ||
           addPair() || dropOne()))
     ;
+  if (written.differences)
+    written.examples =
+        describeStateDifferences(found, *replayed->state, /*limit=*/8);
   return written;
 }
 

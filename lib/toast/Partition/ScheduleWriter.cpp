@@ -3,6 +3,7 @@
 #include "toast/Partition/ScheduleWriter.h"
 #include "toast/Interfaces/ValueNames.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/JSON.h"
 
 using namespace mlir;
@@ -199,6 +200,70 @@ unsigned countStateDifferences(ShardingState &a, ShardingState &b) {
                                partitionedValues(b.getFunction())))
     differences += !samePartitioning(a, x, b, y);
   return differences;
+}
+
+
+/// `[B:0, M:2]`: the levels of a nest (axis:factor) or tiling (axis:dim).
+template <typename Level>
+static std::string printLevels(ArrayRef<Level> levels,
+                               int64_t Level::*number) {
+  std::string text = "[";
+  for (auto [i, level] : llvm::enumerate(levels))
+    text += (i ? ", " : "") + level.axis + ":" +
+            std::to_string(level.*number);
+  return text + "]";
+}
+
+/// `#N` (op N's result R as `#N.R`), `argN`, or `a block argument`.
+static std::string describeValue(Value value,
+                                 const DenseMap<Operation *, size_t> &index) {
+  if (auto result = dyn_cast<OpResult>(value)) {
+    std::string text = "#" + std::to_string(index.lookup(result.getOwner()));
+    if (result.getResultNumber())
+      text += "." + std::to_string(result.getResultNumber());
+    return text;
+  }
+  auto arg = cast<BlockArgument>(value);
+  if (isa<func::FuncOp>(arg.getOwner()->getParentOp()))
+    return "arg" + std::to_string(arg.getArgNumber());
+  return "argument " + std::to_string(arg.getArgNumber()) + " of #" +
+         std::to_string(index.lookup(arg.getOwner()->getParentOp()));
+}
+
+SmallVector<std::string> describeStateDifferences(ShardingState &a,
+                                                  ShardingState &b,
+                                                  unsigned limit) {
+  SmallVector<std::string> lines;
+  SmallVector<Operation *> opsA = numberedOps(a.getFunction()),
+                           opsB = numberedOps(b.getFunction());
+  if (opsA.size() != opsB.size())
+    return lines;
+  DenseMap<Operation *, size_t> index;
+  for (auto [i, op] : llvm::enumerate(opsA))
+    index[op] = i;
+  for (auto [x, y] : llvm::zip(opsA, opsB))
+    if (lines.size() < limit &&
+        firstNestDifference(a.getLoopNest(x), b.getLoopNest(y)))
+      lines.push_back("op #" + std::to_string(index.lookup(x)) + " (" +
+                      x->getName().getStringRef().str() + ") loops " +
+                      printLevels(a.getLoopNest(x), &AxisFactor::factor) +
+                      ", the replay " +
+                      printLevels(b.getLoopNest(y), &AxisFactor::factor));
+  for (auto [x, y] : llvm::zip(partitionedValues(a.getFunction()),
+                               partitionedValues(b.getFunction()))) {
+    if (lines.size() >= limit || samePartitioning(a, x, b, y))
+      continue;
+    SmallVector<AxisDim> tx = a.getTiling(x), ty = b.getTiling(y);
+    std::string line = "value " + describeValue(x, index) + " is tiled " +
+                       printLevels(ArrayRef<AxisDim>(tx), &AxisDim::dim) +
+                       ", the replay " +
+                       printLevels(ArrayRef<AxisDim>(ty), &AxisDim::dim);
+    if (a.getAtomicAxes(x) != b.getAtomicAxes(y))
+      line += " (atomic on " + llvm::join(a.getAtomicAxes(x), ",") +
+              ", the replay " + llvm::join(b.getAtomicAxes(y), ",") + ")";
+    lines.push_back(line);
+  }
+  return lines;
 }
 
 } // namespace toast::partition
