@@ -147,6 +147,11 @@ TEST_F(PartitionTest, StateComparisonCountsValueTilingsBeyondTheNest) {
   ASSERT_TRUE(
       succeeded(stateB.setExplicitTiling(dot->getResult(0), {{"M", 1}})));
   EXPECT_EQ(countStateDifferences(stateA, stateB), 1u);
+  // The partial replay's warning names it (op results as `#N`).
+  EXPECT_EQ(describeStateDifferences(stateA, stateB, /*limit=*/8),
+            (SmallVector<std::string>{
+                "value #0 is tiled [B:0], the replay [B:0, M:1]"}));
+  EXPECT_TRUE(describeStateDifferences(stateA, stateB, /*limit=*/0).empty());
   // Propagated, the tiling makes both dots loop over M; the writer pins it.
   stateB.propagate();
   FailureOr<WrittenSchedule> written =

@@ -76,9 +76,11 @@ struct WrittenSchedule {
 /// `original` (the module before the tactics that made `found`) and
 /// repaired greedily: while ops or values end up partitioned differently,
 /// candidate tilings and op actions for the first such ops and values are
-/// tried one at a time, then rejected ones two at a time, then leaving out
-/// an accepted one; a change is kept only if fewer differ; at most
-/// `maxRepairs` replays. Fails (with a diagnostic) only when the
+/// tried one at a time; where none lowers the count, one that makes its op
+/// loop as in `found` though others break, repaired on from there and kept
+/// if fewer differ in the end (a detour); then rejected ones two at a time,
+/// then leaving out an accepted one; a change is kept only if fewer differ;
+/// at most `maxRepairs` replays. Fails (with a diagnostic) only when the
 /// arguments' schedule itself does not apply.
 mlir::FailureOr<WrittenSchedule>
 writeScheduleFromState(ShardingState &found, mlir::ModuleOp original,

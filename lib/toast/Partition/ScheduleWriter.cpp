@@ -202,19 +202,17 @@ unsigned countStateDifferences(ShardingState &a, ShardingState &b) {
   return differences;
 }
 
-
 /// `[B:0, M:2]`: the levels of a nest (axis:factor) or tiling (axis:dim).
 template <typename Level>
-static std::string printLevels(ArrayRef<Level> levels,
-                               int64_t Level::*number) {
+static std::string printLevels(ArrayRef<Level> levels, int64_t Level::*number) {
   std::string text = "[";
   for (auto [i, level] : llvm::enumerate(levels))
-    text += (i ? ", " : "") + level.axis + ":" +
-            std::to_string(level.*number);
+    text += (i ? ", " : "") + level.axis + ":" + std::to_string(level.*number);
   return text + "]";
 }
 
-/// `#N` (op N's result R as `#N.R`), `argN`, or `a block argument`.
+/// How a schedule selects `value` (`#N`, `#N.R`, an argument's name or
+/// `argN`), or `argument A of #N` for a block argument of op N's region.
 static std::string describeValue(Value value,
                                  const DenseMap<Operation *, size_t> &index) {
   if (auto result = dyn_cast<OpResult>(value)) {
@@ -224,15 +222,14 @@ static std::string describeValue(Value value,
     return text;
   }
   auto arg = cast<BlockArgument>(value);
-  if (isa<func::FuncOp>(arg.getOwner()->getParentOp()))
-    return "arg" + std::to_string(arg.getArgNumber());
+  if (auto func = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp()))
+    return argumentSelector(func, arg.getArgNumber());
   return "argument " + std::to_string(arg.getArgNumber()) + " of #" +
          std::to_string(index.lookup(arg.getOwner()->getParentOp()));
 }
 
-SmallVector<std::string> describeStateDifferences(ShardingState &a,
-                                                  ShardingState &b,
-                                                  unsigned limit) {
+SmallVector<std::string>
+describeStateDifferences(ShardingState &a, ShardingState &b, unsigned limit) {
   SmallVector<std::string> lines;
   SmallVector<Operation *> opsA = numberedOps(a.getFunction()),
                            opsB = numberedOps(b.getFunction());
