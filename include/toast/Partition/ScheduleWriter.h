@@ -109,6 +109,10 @@ bool samePartitioning(ShardingState &a, mlir::Value x, ShardingState &b,
 /// nests (axes, factors and their order), and every value's tiling and
 /// atomic axes (a tiling beyond the producer's nest is resharded).
 unsigned countStateDifferences(ShardingState &a, ShardingState &b);
+/// Those differences, each a key in ascending order: op N is N, then the
+/// tied classes and the values (partitionedValues) follow.
+llvm::SmallVector<unsigned> stateDifferences(ShardingState &a,
+                                             ShardingState &b);
 
 /// The first `limit` of those differences in words (`op #95
 /// (stablehlo.dot_general) loops [S:0], the replay []`, `value #95 is tiled

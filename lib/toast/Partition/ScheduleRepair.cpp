@@ -463,6 +463,8 @@ private:
     Replay replayed;
     unsigned differences;
     SmallVector<ValueTiling> extra;
+    /// What differs (stateDifferences keys).
+    SmallVector<unsigned> keys;
   };
   /// Replays the schedule with `extra` tilings; nullopt unless it applies
   /// and (unless `anyCount`) fewer ops or values differ than in the
@@ -494,6 +496,9 @@ private:
   bool addDetour();
   /// Whether op `op` of `found` loops as in `found` in `attempt`.
   bool fixesOp(Operation *op, const Attempt &attempt);
+  /// Whether everything that differs in `attempt` differs in the accepted
+  /// replay too, and `op` (if any) loops as in `found`.
+  bool breaksNothing(Operation *op, const Attempt &attempt);
 
   ShardingState &found;
   ModuleOp original;
@@ -524,7 +529,8 @@ Repairer::attempt(const SmallVector<ValueTiling> &extra, bool anyCount) {
              /*reportErrors=*/false);
   if (failed(replayedAttempt))
     return std::nullopt;
-  result.differences = countStateDifferences(found, *replayedAttempt->state);
+  result.keys = stateDifferences(found, *replayedAttempt->state);
+  result.differences = result.keys.size();
   if (!anyCount && result.differences >= written.differences)
     return std::nullopt;
   result.replayed = std::move(*replayedAttempt);
@@ -571,10 +577,14 @@ bool Repairer::addSingle(bool pinGroups) {
     // when no smaller repair of the op helps: they write many entries
     // (taking the best of all made schedules of 68 to 261 entries where
     // 10 to 30 did).
+    // One that fixes the op and breaks nothing ends the op's tries: a later
+    // one could only fix other ops as well, which their own repairs then do
+    // (a quarter fewer replays on the gns runs, at times a longer schedule).
     std::optional<Attempt> best;
     std::optional<size_t> bestIndex;
+    bool clean = false;
     for (auto [i, candidate] : llvm::enumerate(group)) {
-      if (isTried(candidate) || tries >= maxTries ||
+      if (clean || isTried(candidate) || tries >= maxTries ||
           (best && candidate.front().pinsOp))
         continue;
       tried.push_back(candidate);
@@ -590,6 +600,7 @@ bool Repairer::addSingle(bool pinGroups) {
           result = attempt(withRepair(pins, candidate));
       }
       if (result && (!best || result->differences < best->differences)) {
+        clean = breaksNothing(candidates.op, *result);
         best = std::move(result);
         bestIndex = i;
       }
@@ -646,6 +657,13 @@ bool Repairer::fixesOp(Operation *op, const Attempt &attempt) {
       numberedOps(attempt.replayed.state->getFunction())[selectors.indexOf(op)];
   return !firstNestDifference(found.getLoopNest(op),
                               attempt.replayed.state->getLoopNest(replayedOp));
+}
+
+bool Repairer::breaksNothing(Operation *op, const Attempt &attempt) {
+  SmallVector<unsigned> now = stateDifferences(found, *replayed->state);
+  return std::includes(now.begin(), now.end(), attempt.keys.begin(),
+                       attempt.keys.end()) &&
+         (!op || !llvm::is_contained(attempt.keys, selectors.indexOf(op)));
 }
 
 bool Repairer::addDetour() {

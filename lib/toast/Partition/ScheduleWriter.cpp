@@ -6,6 +6,8 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/JSON.h"
 
+#include <numeric>
+
 using namespace mlir;
 
 namespace toast::partition {
@@ -179,27 +181,43 @@ bool samePartitioning(ShardingState &a, Value x, ShardingState &b, Value y) {
          a.getAtomicAxes(x) == b.getAtomicAxes(y);
 }
 
-unsigned countStateDifferences(ShardingState &a, ShardingState &b) {
+SmallVector<unsigned> stateDifferences(ShardingState &a, ShardingState &b) {
   SmallVector<Operation *> opsA = numberedOps(a.getFunction()),
                            opsB = numberedOps(b.getFunction());
-  if (opsA.size() != opsB.size())
-    return std::max(opsA.size(), opsB.size());
-  unsigned differences = 0;
-  for (auto [x, y] : llvm::zip(opsA, opsB))
-    differences +=
-        firstNestDifference(a.getLoopNest(x), b.getLoopNest(y)).has_value();
+  SmallVector<unsigned> differences;
+  if (opsA.size() != opsB.size()) {
+    differences.resize(std::max(opsA.size(), opsB.size()));
+    std::iota(differences.begin(), differences.end(), 0u);
+    return differences;
+  }
+  // Ops, then tied classes, then values, numbered on in that order.
+  unsigned key = 0;
+  for (auto [x, y] : llvm::zip(opsA, opsB)) {
+    if (firstNestDifference(a.getLoopNest(x), b.getLoopNest(y)))
+      differences.push_back(key);
+    ++key;
+  }
   for (auto [x, y] :
-       llvm::zip(a.getTiedValues().getEdges(), b.getTiedValues().getEdges()))
-    differences +=
-        firstNestDifference(a.getEdgeNest(x), b.getEdgeNest(y)).has_value();
+       llvm::zip(a.getTiedValues().getEdges(), b.getTiedValues().getEdges())) {
+    if (firstNestDifference(a.getEdgeNest(x), b.getEdgeNest(y)))
+      differences.push_back(key);
+    ++key;
+  }
   // A value's tiling beyond its producer's nest (an explicit tiling the
   // nest does not provide) and its atomic axes become loops of their own
   // that reshard it (e.g. a reduce_scatter and an all_gather where equal
   // nests alone would all-reduce), so they count as well.
   for (auto [x, y] : llvm::zip(partitionedValues(a.getFunction()),
-                               partitionedValues(b.getFunction())))
-    differences += !samePartitioning(a, x, b, y);
+                               partitionedValues(b.getFunction()))) {
+    if (!samePartitioning(a, x, b, y))
+      differences.push_back(key);
+    ++key;
+  }
   return differences;
+}
+
+unsigned countStateDifferences(ShardingState &a, ShardingState &b) {
+  return stateDifferences(a, b).size();
 }
 
 /// `[B:0, M:2]`: the levels of a nest (axis:factor) or tiling (axis:dim).
