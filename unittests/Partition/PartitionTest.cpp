@@ -147,6 +147,14 @@ TEST_F(PartitionTest, StateComparisonCountsValueTilingsBeyondTheNest) {
   ASSERT_TRUE(
       succeeded(stateB.setExplicitTiling(dot->getResult(0), {{"M", 1}})));
   EXPECT_EQ(countStateDifferences(stateA, stateB), 1u);
+  // The partial replay's warning names it (op results as `#N`).
+  EXPECT_EQ(describeStateDifferences(stateA, stateB, /*limit=*/8),
+            (SmallVector<std::string>{
+                "value #0 is tiled [B:0], the replay [B:0, M:1]"}));
+  EXPECT_TRUE(describeStateDifferences(stateA, stateB, /*limit=*/0).empty());
+  // As a key: after the ops (the two dots and the return) and the three
+  // arguments, the first dot's result.
+  EXPECT_EQ(stateDifferences(stateA, stateB), (SmallVector<unsigned>{6}));
   // Propagated, the tiling makes both dots loop over M; the writer pins it.
   stateB.propagate();
   FailureOr<WrittenSchedule> written =

@@ -68,15 +68,19 @@ struct WrittenSchedule {
   /// Ops, tied classes and values (arguments, region arguments, results:
   /// tilings and atomic axes) still partitioned differently.
   unsigned differences = 0;
+  /// The first few of them in words (describeStateDifferences).
+  llvm::SmallVector<std::string> examples;
 };
 
 /// The schedule of `found` (scheduleFromState), replayed on a copy of
 /// `original` (the module before the tactics that made `found`) and
 /// repaired greedily: while ops or values end up partitioned differently,
 /// candidate tilings and op actions for the first such ops and values are
-/// tried one at a time, then rejected ones two at a time, then leaving out
-/// an accepted one; a change is kept only if fewer differ; at most
-/// `maxRepairs` replays. Fails (with a diagnostic) only when the
+/// tried one at a time; where none lowers the count, one that makes its op
+/// loop as in `found` though others break, repaired on from there and kept
+/// if fewer differ in the end (a detour); then rejected ones two at a time,
+/// then leaving out an accepted one; a change is kept only if fewer differ;
+/// at most `maxRepairs` replays. Fails (with a diagnostic) only when the
 /// arguments' schedule itself does not apply.
 mlir::FailureOr<WrittenSchedule>
 writeScheduleFromState(ShardingState &found, mlir::ModuleOp original,
@@ -105,6 +109,16 @@ bool samePartitioning(ShardingState &a, mlir::Value x, ShardingState &b,
 /// nests (axes, factors and their order), and every value's tiling and
 /// atomic axes (a tiling beyond the producer's nest is resharded).
 unsigned countStateDifferences(ShardingState &a, ShardingState &b);
+/// Those differences, each a key in ascending order: op N is N, then the
+/// tied classes and the values (partitionedValues) follow.
+llvm::SmallVector<unsigned> stateDifferences(ShardingState &a,
+                                             ShardingState &b);
+
+/// The first `limit` of those differences in words (`op #95
+/// (stablehlo.dot_general) loops [S:0], the replay []`, `value #95 is tiled
+/// [B:0], the replay [B:0, M:1]`), for the warning of a partial replay.
+llvm::SmallVector<std::string>
+describeStateDifferences(ShardingState &a, ShardingState &b, unsigned limit);
 
 } // namespace toast::partition
 

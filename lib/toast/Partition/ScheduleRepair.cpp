@@ -6,6 +6,10 @@
 // The written schedule is therefore replayed and, at the first op that ends
 // up partitioned differently, given the tiling of an intermediate value
 // (`#N[.R]`) that pins that op down; repeated until the replay is exact.
+// Propagation visits ops in program order, so pinning one op can change
+// which evidence reaches a later op first and break it: where no repair
+// lowers the count, one that fixes its op is accepted provisionally and the
+// repair goes on from there (a detour), kept only if it ends lower.
 //
 //===----------------------------------------------------------------------===//
 
@@ -71,6 +75,8 @@ public:
   std::string ofOp(Operation *op) {
     return "#" + std::to_string(index.lookup(op));
   }
+  /// N for op N.
+  unsigned indexOf(Operation *op) { return index.lookup(op); }
 
   std::optional<std::string> of(Value value) {
     if (auto result = dyn_cast<OpResult>(value)) {
@@ -363,17 +369,29 @@ static bool sameRepair(const Repair &a, const Repair &b) {
          });
 }
 
+namespace {
+/// The repairs of one op (of `found`) or value that the replay partitions
+/// differently, most preferred first.
+struct RepairGroup {
+  /// The op whose loop nest the repairs are for; null for a value.
+  Operation *op = nullptr;
+  SmallVector<Repair> repairs;
+};
+} // namespace
+
 /// The repairs worth trying, one group per op whose loop nest differs in
 /// the replay (program order), then per value whose tiling or atomic axes
 /// differ; most preferred first within a group, the exact pins of the op
 /// and of groups of ops around it last (groupRepairs). With `pinGroups`,
-/// the exact pins around the producer of each value that differs instead.
-static SmallVector<SmallVector<Repair>>
-candidateRepairs(ShardingState &found, ShardingState &replayed,
-                 ValueSelectors &selectors, bool pinGroups, bool early) {
+/// the exact pins around the producer of each value that differs instead,
+/// and the misplaced argument levels (all at once first).
+static SmallVector<RepairGroup> candidateRepairs(ShardingState &found,
+                                                 ShardingState &replayed,
+                                                 ValueSelectors &selectors,
+                                                 bool pinGroups, bool early) {
   SmallVector<Operation *> foundOps = numberedOps(found.getFunction()),
                            replayedOps = numberedOps(replayed.getFunction());
-  SmallVector<SmallVector<Repair>> groups;
+  SmallVector<RepairGroup> groups;
   if (replayedOps.size() != foundOps.size())
     return groups;
   DenseSet<Operation *> differing;
@@ -387,32 +405,44 @@ candidateRepairs(ShardingState &found, ShardingState &replayed,
   // the zoo of benchmarks/schedule_replay.py, offering placements with the
   // other value repairs gave the same 36 schedules).
   if (pinGroups) {
+    // Every misplaced argument level at once first: one pin ahead of an
+    // argument's own level misplaces it in every argument tiled alike
+    // (parameters and their optimizer moments), one replay each otherwise.
+    Repair placements;
     for (auto [x, y] : llvm::zip(partitionedValues(found.getFunction()),
                                  partitionedValues(replayed.getFunction()))) {
       if (samePartitioning(found, x, replayed, y))
         continue;
-      if (Operation *producer = x.getDefiningOp())
-        groups.push_back(groupRepairs(found, producer, differing, selectors));
-      else if (x.getParentBlock() == &found.getFunction().getBody().front())
+      if (Operation *producer = x.getDefiningOp()) {
         groups.push_back(
-            levelPlacement(found, x, replayed, y, selectors, early));
+            {nullptr, groupRepairs(found, producer, differing, selectors)});
+      } else if (x.getParentBlock() == &found.getFunction().getBody().front()) {
+        groups.push_back(
+            {nullptr, levelPlacement(found, x, replayed, y, selectors, early)});
+        for (const Repair &placement : groups.back().repairs)
+          llvm::append_range(placements, placement);
+      }
     }
+    if (placements.size() > 1)
+      groups.insert(groups.begin(), {nullptr, {placements}});
     return groups;
   }
   for (auto [x, y] : llvm::zip(foundOps, replayedOps)) {
     ArrayRef<AxisFactor> wanted = found.getLoopNest(x);
     ArrayRef<AxisFactor> got = replayed.getLoopNest(y);
     if (std::optional<size_t> level = firstNestDifference(wanted, got)) {
-      groups.push_back(repairsFor(found, x, wanted, got, *level, selectors));
+      groups.push_back(
+          {x, repairsFor(found, x, wanted, got, *level, selectors)});
       // Least preferred: they pin the most.
-      llvm::append_range(groups.back(),
+      llvm::append_range(groups.back().repairs,
                          groupRepairs(found, x, differing, selectors));
     }
   }
   for (auto [x, y] : llvm::zip(partitionedValues(found.getFunction()),
                                partitionedValues(replayed.getFunction())))
     if (!samePartitioning(found, x, replayed, y))
-      groups.push_back(repairsForValue(found, x, replayed, y, selectors));
+      groups.push_back(
+          {nullptr, repairsForValue(found, x, replayed, y, selectors)});
   return groups;
 }
 
@@ -433,10 +463,14 @@ private:
     Replay replayed;
     unsigned differences;
     SmallVector<ValueTiling> extra;
+    /// What differs (stateDifferences keys).
+    SmallVector<unsigned> keys;
   };
   /// Replays the schedule with `extra` tilings; nullopt unless it applies
-  /// and fewer ops or values differ than in the accepted replay.
-  std::optional<Attempt> attempt(const SmallVector<ValueTiling> &extra);
+  /// and (unless `anyCount`) fewer ops or values differ than in the
+  /// accepted replay.
+  std::optional<Attempt> attempt(const SmallVector<ValueTiling> &extra,
+                                 bool anyCount = false);
   void accept(Attempt &best);
   /// Replays with `extra` and keeps it if fewer differ.
   bool tryTilings(const SmallVector<ValueTiling> &extra);
@@ -455,6 +489,16 @@ private:
   /// Drops an accepted tiling that no longer helps (a later one pins the
   /// same op, and this one adds a tiling the state does not have).
   bool dropOne();
+  /// Where no repair lowers the count: accepts one that makes its op loop
+  /// as in `found` but breaks others, continues the greedy repair from
+  /// there, and keeps the result if fewer differ in the end (else undoes
+  /// it). At most kDetourTries replays per detour.
+  bool addDetour();
+  /// Whether op `op` of `found` loops as in `found` in `attempt`.
+  bool fixesOp(Operation *op, const Attempt &attempt);
+  /// Whether everything that differs in `attempt` differs in the accepted
+  /// replay too, and `op` (if any) loops as in `found`.
+  bool breaksNothing(Operation *op, const Attempt &attempt);
 
   ShardingState &found;
   ModuleOp original;
@@ -464,16 +508,20 @@ private:
   SmallVector<ValueTiling> accepted;
   SmallVector<Repair> tried, rejected;
   unsigned tries = 0, pairTries = 0;
+  /// Repairs a detour started from (each is started once).
+  SmallVector<Repair> detoured;
   /// Whether the arguments' levels go in their earliest tactics.
   bool early = false;
   WrittenSchedule written;
   std::optional<Replay> replayed;
   static constexpr unsigned kMaxPairs = 64;
+  /// Detours start from repairs of the first kDetourOps differing ops.
+  static constexpr unsigned kDetourOps = 4, kDetourTries = 48;
 };
 } // namespace
 
 std::optional<Repairer::Attempt>
-Repairer::attempt(const SmallVector<ValueTiling> &extra) {
+Repairer::attempt(const SmallVector<ValueTiling> &extra, bool anyCount) {
   ++tries;
   Attempt result{scheduleFromState(found, extra, early), {}, 0, extra};
   FailureOr<Replay> replayedAttempt =
@@ -481,8 +529,9 @@ Repairer::attempt(const SmallVector<ValueTiling> &extra) {
              /*reportErrors=*/false);
   if (failed(replayedAttempt))
     return std::nullopt;
-  result.differences = countStateDifferences(found, *replayedAttempt->state);
-  if (result.differences >= written.differences)
+  result.keys = stateDifferences(found, *replayedAttempt->state);
+  result.differences = result.keys.size();
+  if (!anyCount && result.differences >= written.differences)
     return std::nullopt;
   result.replayed = std::move(*replayedAttempt);
   return result;
@@ -519,18 +568,23 @@ static SmallVector<ValueTiling> withRepair(ArrayRef<ValueTiling> accepted,
 }
 
 bool Repairer::addSingle(bool pinGroups) {
-  for (SmallVector<Repair> &group :
+  for (RepairGroup &candidates :
        candidateRepairs(found, *replayed->state, selectors, pinGroups, early)) {
+    SmallVector<Repair> &group = candidates.repairs;
     // Every untried repair of the op, the best kept: the first that helps
     // may pin the op in a way that reshards a value the state does not
     // (deep tiling), where a later one pins it exactly. Exact pins only
     // when no smaller repair of the op helps: they write many entries
     // (taking the best of all made schedules of 68 to 261 entries where
     // 10 to 30 did).
+    // One that fixes the op and breaks nothing ends the op's tries: a later
+    // one could only fix other ops as well, which their own repairs then do
+    // (a quarter fewer replays on the gns runs, at times a longer schedule).
     std::optional<Attempt> best;
     std::optional<size_t> bestIndex;
+    bool clean = false;
     for (auto [i, candidate] : llvm::enumerate(group)) {
-      if (isTried(candidate) || tries >= maxTries ||
+      if (clean || isTried(candidate) || tries >= maxTries ||
           (best && candidate.front().pinsOp))
         continue;
       tried.push_back(candidate);
@@ -546,6 +600,7 @@ bool Repairer::addSingle(bool pinGroups) {
           result = attempt(withRepair(pins, candidate));
       }
       if (result && (!best || result->differences < best->differences)) {
+        clean = breaksNothing(candidates.op, *result);
         best = std::move(result);
         bestIndex = i;
       }
@@ -597,6 +652,67 @@ bool Repairer::dropOne() {
   return false;
 }
 
+bool Repairer::fixesOp(Operation *op, const Attempt &attempt) {
+  Operation *replayedOp =
+      numberedOps(attempt.replayed.state->getFunction())[selectors.indexOf(op)];
+  return !firstNestDifference(found.getLoopNest(op),
+                              attempt.replayed.state->getLoopNest(replayedOp));
+}
+
+bool Repairer::breaksNothing(Operation *op, const Attempt &attempt) {
+  SmallVector<unsigned> now = stateDifferences(found, *replayed->state);
+  return std::includes(now.begin(), now.end(), attempt.keys.begin(),
+                       attempt.keys.end()) &&
+         (!op || !llvm::is_contained(attempt.keys, selectors.indexOf(op)));
+}
+
+bool Repairer::addDetour() {
+  SmallVector<RepairGroup> groups = candidateRepairs(
+      found, *replayed->state, selectors, /*pinGroups=*/false, early);
+  unsigned ops = 0;
+  for (RepairGroup &group : groups) {
+    if (!group.op)
+      continue;
+    if (++ops > kDetourOps)
+      return false;
+    for (const Repair &start : group.repairs) {
+      if (tries >= maxTries)
+        return false;
+      if (llvm::any_of(detoured,
+                       [&](const Repair &d) { return sameRepair(d, start); }))
+        continue;
+      detoured.push_back(start);
+      std::optional<Attempt> first =
+          attempt(withRepair(accepted, start), /*anyCount=*/true);
+      if (!first || !fixesOp(group.op, *first))
+        continue;
+      // Propagation visits ops in program order, so pinning this op can
+      // change which evidence reaches a later op first; repair from there.
+      unsigned before = written.differences, limit = maxTries;
+      WrittenSchedule savedWritten = written;
+      SmallVector<ValueTiling> savedAccepted = accepted;
+      SmallVector<Repair> savedTried = tried, savedRejected = rejected;
+      unsigned savedPairTries = pairTries;
+      std::optional<Replay> savedReplay = std::move(replayed);
+      accept(*first);
+      maxTries = std::min(limit, tries + kDetourTries);
+      while (written.differences >= before &&
+             (addSingle(/*pinGroups=*/false) || addSingle(/*pinGroups=*/true)))
+        ;
+      maxTries = limit;
+      if (written.differences < before)
+        return true;
+      written = std::move(savedWritten);
+      accepted = std::move(savedAccepted);
+      tried = std::move(savedTried);
+      rejected = std::move(savedRejected);
+      pairTries = savedPairTries;
+      replayed = std::move(savedReplay);
+    }
+  }
+  return false;
+}
+
 FailureOr<WrittenSchedule> Repairer::run() {
   // Each argument level in the tactics of its index; where that does not
   // apply (deep tiling nested another axis's slicing first, so the
@@ -621,8 +737,11 @@ FailureOr<WrittenSchedule> Repairer::run() {
   written.differences = countStateDifferences(found, *replayed->state);
   while (written.differences &&
          (addSingle(/*pinGroups=*/false) || addSingle(/*pinGroups=*/true) ||
-          addPair() || dropOne()))
+          addDetour() || addPair() || dropOne()))
     ;
+  if (written.differences)
+    written.examples =
+        describeStateDifferences(found, *replayed->state, /*limit=*/8);
   return written;
 }
 

@@ -3,7 +3,10 @@
 #include "toast/Partition/ScheduleWriter.h"
 #include "toast/Interfaces/ValueNames.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/JSON.h"
+
+#include <numeric>
 
 using namespace mlir;
 
@@ -178,27 +181,104 @@ bool samePartitioning(ShardingState &a, Value x, ShardingState &b, Value y) {
          a.getAtomicAxes(x) == b.getAtomicAxes(y);
 }
 
-unsigned countStateDifferences(ShardingState &a, ShardingState &b) {
+SmallVector<unsigned> stateDifferences(ShardingState &a, ShardingState &b) {
   SmallVector<Operation *> opsA = numberedOps(a.getFunction()),
                            opsB = numberedOps(b.getFunction());
-  if (opsA.size() != opsB.size())
-    return std::max(opsA.size(), opsB.size());
-  unsigned differences = 0;
-  for (auto [x, y] : llvm::zip(opsA, opsB))
-    differences +=
-        firstNestDifference(a.getLoopNest(x), b.getLoopNest(y)).has_value();
+  SmallVector<unsigned> differences;
+  if (opsA.size() != opsB.size()) {
+    differences.resize(std::max(opsA.size(), opsB.size()));
+    std::iota(differences.begin(), differences.end(), 0u);
+    return differences;
+  }
+  // Ops, then tied classes, then values, numbered on in that order.
+  unsigned key = 0;
+  for (auto [x, y] : llvm::zip(opsA, opsB)) {
+    if (firstNestDifference(a.getLoopNest(x), b.getLoopNest(y)))
+      differences.push_back(key);
+    ++key;
+  }
   for (auto [x, y] :
-       llvm::zip(a.getTiedValues().getEdges(), b.getTiedValues().getEdges()))
-    differences +=
-        firstNestDifference(a.getEdgeNest(x), b.getEdgeNest(y)).has_value();
+       llvm::zip(a.getTiedValues().getEdges(), b.getTiedValues().getEdges())) {
+    if (firstNestDifference(a.getEdgeNest(x), b.getEdgeNest(y)))
+      differences.push_back(key);
+    ++key;
+  }
   // A value's tiling beyond its producer's nest (an explicit tiling the
   // nest does not provide) and its atomic axes become loops of their own
   // that reshard it (e.g. a reduce_scatter and an all_gather where equal
   // nests alone would all-reduce), so they count as well.
   for (auto [x, y] : llvm::zip(partitionedValues(a.getFunction()),
-                               partitionedValues(b.getFunction())))
-    differences += !samePartitioning(a, x, b, y);
+                               partitionedValues(b.getFunction()))) {
+    if (!samePartitioning(a, x, b, y))
+      differences.push_back(key);
+    ++key;
+  }
   return differences;
+}
+
+unsigned countStateDifferences(ShardingState &a, ShardingState &b) {
+  return stateDifferences(a, b).size();
+}
+
+/// `[B:0, M:2]`: the levels of a nest (axis:factor) or tiling (axis:dim).
+template <typename Level>
+static std::string printLevels(ArrayRef<Level> levels, int64_t Level::*number) {
+  std::string text = "[";
+  for (auto [i, level] : llvm::enumerate(levels))
+    text += (i ? ", " : "") + level.axis + ":" + std::to_string(level.*number);
+  return text + "]";
+}
+
+/// How a schedule selects `value` (`#N`, `#N.R`, an argument's name or
+/// `argN`), or `argument A of #N` for a block argument of op N's region.
+static std::string describeValue(Value value,
+                                 const DenseMap<Operation *, size_t> &index) {
+  if (auto result = dyn_cast<OpResult>(value)) {
+    std::string text = "#" + std::to_string(index.lookup(result.getOwner()));
+    if (result.getResultNumber())
+      text += "." + std::to_string(result.getResultNumber());
+    return text;
+  }
+  auto arg = cast<BlockArgument>(value);
+  if (auto func = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp()))
+    return argumentSelector(func, arg.getArgNumber());
+  return "argument " + std::to_string(arg.getArgNumber()) + " of #" +
+         std::to_string(index.lookup(arg.getOwner()->getParentOp()));
+}
+
+SmallVector<std::string>
+describeStateDifferences(ShardingState &a, ShardingState &b, unsigned limit) {
+  SmallVector<std::string> lines;
+  SmallVector<Operation *> opsA = numberedOps(a.getFunction()),
+                           opsB = numberedOps(b.getFunction());
+  if (opsA.size() != opsB.size())
+    return lines;
+  DenseMap<Operation *, size_t> index;
+  for (auto [i, op] : llvm::enumerate(opsA))
+    index[op] = i;
+  for (auto [x, y] : llvm::zip(opsA, opsB))
+    if (lines.size() < limit &&
+        firstNestDifference(a.getLoopNest(x), b.getLoopNest(y)))
+      lines.push_back("op #" + std::to_string(index.lookup(x)) + " (" +
+                      x->getName().getStringRef().str() + ") loops " +
+                      printLevels(a.getLoopNest(x), &AxisFactor::factor) +
+                      ", the replay " +
+                      printLevels(b.getLoopNest(y), &AxisFactor::factor));
+  for (auto [x, y] : llvm::zip(partitionedValues(a.getFunction()),
+                               partitionedValues(b.getFunction()))) {
+    if (lines.size() >= limit || samePartitioning(a, x, b, y))
+      continue;
+    SmallVector<AxisDim> tx = a.getTiling(x), ty = b.getTiling(y);
+    std::string line = "value " + describeValue(x, index) + " is tiled " +
+                       printLevels(ArrayRef<AxisDim>(tx), &AxisDim::dim) +
+                       ", the replay " +
+                       printLevels(ArrayRef<AxisDim>(ty), &AxisDim::dim);
+    if (a.getAtomicAxes(x) != b.getAtomicAxes(y))
+      line += " (atomic on " + llvm::join(a.getAtomicAxes(x), ",") +
+              ", the replay " + llvm::join(b.getAtomicAxes(y), ",") + ")";
+    lines.push_back(line);
+  }
+  return lines;
 }
 
 } // namespace toast::partition

@@ -36,13 +36,17 @@ static mlir::LogicalResult writeFoundSchedule(mlir::ModuleOp module,
                             "file '")
            << path << "': " << error.message();
   os << partition::printScheduleJson(written->schedule);
-  if (written->differences)
-    mlir::emitWarning(module.getLoc())
-        << "schedule-out: applying '" << path
-        << "' reproduces the strategy only in part: " << written->differences
-        << " ops, loops or arguments are partitioned differently after its "
-           "propagation ("
-        << written->repairs << " intermediate values pinned)";
+  if (written->differences) {
+    mlir::InFlightDiagnostic warning = mlir::emitWarning(module.getLoc());
+    warning << "schedule-out: applying '" << path
+            << "' reproduces the strategy only in part: "
+            << written->differences
+            << " ops, loops or arguments are partitioned differently after "
+               "its propagation ("
+            << written->repairs << " intermediate values pinned)";
+    for (const std::string &example : written->examples)
+      warning.attachNote() << "the search's " << example;
+  }
   return materialize ? found.materializeCore() : mlir::success();
 }
 
