@@ -1,20 +1,24 @@
 //===- AnalyticLoops.cpp - States that shard inside loop bodies -----------===//
 //
 // The loop model (control-flow-design.md, Stage 3): a state that shards
-// inside the body of a top-level `while` is planned and priced like any
-// other, in two layers.
+// inside the body of a `while` is planned and priced like any other, in
+// two layers.
 //
-//  * At the top level the loop is an op whose rule ties each operand to
-//    its result dim by dim, with the carried class's nodes: it reads its
-//    inits sliced to the class's tiling and defines its results with that
-//    tiling, so the planner places the init's slice and the result's
-//    gathers (which cancel against readers' slices) as for any looped op.
+//  * In the program around it the loop is an op whose rule ties each
+//    operand to its result dim by dim, with the carried class's nodes: it
+//    reads its inits sliced to the class's tiling and defines its results
+//    with that tiling, so the planner places the init's slice and the
+//    result's gathers (which cancel against readers' slices) as for any
+//    looped op.
 //  * Each region (condition, body) is a program of its own, evaluated
 //    with the same state: its block arguments are the carried values, its
 //    terminator yields them, and what it captures from outside and its
 //    constants are arguments read whole. Its time, FLOPs and collectives
 //    count as often as the region runs (the trip count, as the simulator);
-//    its peak is the loop's transient at the top level.
+//    its peak is the loop's transient in the program around it.
+//  * A region's own `while` ops are loops of its program in the same way
+//    (loops in loops, e.g. a layer scan inside a decode loop): their
+//    regions are programs again, their trip counts multiply.
 //
 // This is what lowering does when each carried value is device-local
 // (localizeBoundary): every block argument is local with the class's
@@ -142,7 +146,8 @@ void NdaEnvironment::Impl::describeLoop(
   SmallVector<Scope> scopes = getRegionScopes(op, Scope());
   for (auto [region, scope] : llvm::zip_equal(op->getRegions(), scopes)) {
     auto block = std::make_unique<ProgramModel>();
-    if (region.empty() || !buildBlockModel(region.front(), *block, false))
+    if (region.empty() ||
+        !buildBlockModel(region.front(), *block, /*loops=*/true))
       return;
     loop->blocks.push_back(std::move(block));
     loop->repeat.push_back(scope.repeat);
@@ -168,8 +173,7 @@ namespace analytic {
 /// Why the loop model leaves a state to the reference path, printed with
 /// TOAST_UNMODELED_WHY (docs/search.md); returns false.
 static bool notCovered(const char *why) {
-  static const bool print = getenv("TOAST_UNMODELED_WHY") != nullptr;
-  if (print || traceEnabled())
+  if (explainUnmodeled() || traceEnabled())
     llvm::errs() << "loop model: " << why << "\n";
   return false;
 }
@@ -200,12 +204,15 @@ bool Evaluation::priceRegions(unsigned i, double &computeTime, double &flops,
   thread_local llvm::DenseMap<const ProgramModel *, std::unique_ptr<Workspace>>
       workspaces;
   for (auto [k, block] : llvm::enumerate(loop.blocks)) {
-    std::unique_ptr<Workspace> &ws = workspaces[block.get()];
-    if (!ws)
-      ws = std::make_unique<Workspace>();
+    // Loops in loops evaluate their regions from here, growing the map:
+    // hold the workspace itself, not its slot.
+    std::unique_ptr<Workspace> &slot = workspaces[block.get()];
+    if (!slot)
+      slot = std::make_unique<Workspace>();
+    Workspace &ws = *slot;
     if (traceEnabled())
       llvm::errs() << "analytic: region " << k << " of op " << i << "\n";
-    Evaluation region(impl, *block, state, *ws);
+    Evaluation region(impl, *block, state, ws);
     auto end = llvm::make_scope_exit([&] {
       if (traceEnabled())
         llvm::errs() << "analytic: region end\n";

@@ -261,9 +261,9 @@ static void buildMaskPrototypes(MLIRContext *ctx, ProgramModel &program) {
 /// A loop region's inputs beyond its block arguments, as arguments read
 /// whole: the values it captures from outside and its constants, merged
 /// by value and type (the simulator hoists them: simulateRegions reads
-/// both as buffers from outside). False for a region the loop model does
-/// not cover (one with regions inside).
-static bool addRegionInputs(Block &block, ProgramModel &program,
+/// both as buffers from outside). Those of loops nested in it count too:
+/// their regions read them through the nested loop (AnalyticLoops.cpp).
+static void addRegionInputs(Block &block, ProgramModel &program,
                             llvm::DenseMap<Value, int> &valueIds,
                             function_ref<void(Value, int, unsigned)> addValue) {
   std::map<ConstantKey, int> constants;
@@ -286,18 +286,16 @@ static bool addRegionInputs(Block &block, ProgramModel &program,
     if (key)
       constants[*key] = program.values.size() - 1;
   };
-  for (Operation &op : block) {
-    if (isDataFlowRegionOp(&op))
-      return false;
-    if (matchPattern(&op, m_Constant())) {
-      addWhole(op.getResult(0));
-      continue;
+  Region *region = block.getParent();
+  block.walk([&](Operation *op) {
+    if (matchPattern(op, m_Constant())) {
+      addWhole(op->getResult(0));
+      return;
     }
-    for (Value v : op.getOperands())
-      if (v.getParentBlock() != &block)
+    for (Value v : op->getOperands())
+      if (!region->isAncestor(v.getParentRegion()))
         addWhole(v);
-  }
-  return true;
+  });
 }
 
 void NdaEnvironment::Impl::buildProgram() {
@@ -345,8 +343,8 @@ bool NdaEnvironment::Impl::buildBlockModel(Block &block, ProgramModel &program,
   for (BlockArgument arg : block.getArguments())
     addValue(arg, -1, 0);
   program.numBlockArguments = block.getNumArguments();
-  if (region && !addRegionInputs(block, program, valueIds, addValue))
-    return false;
+  if (region)
+    addRegionInputs(block, program, valueIds, addValue);
   program.numArguments = program.values.size();
   for (unsigned a = 0; !region && a < program.numArguments; ++a)
     program.hasDonors |= options.donate ||
@@ -443,9 +441,10 @@ bool NdaEnvironment::Impl::buildBlockModel(Block &block, ProgramModel &program,
     dup.uses.clear();
     p.dead = true;
   }
+  // A region's nested constants are its arguments (addRegionInputs).
   std::map<ConstantKey, unsigned> hoisted;
   for (auto [i, p] : llvm::enumerate(program.ops))
-    if (!p.dead && isDataFlowRegionOp(p.op))
+    if (!region && !p.dead && isDataFlowRegionOp(p.op))
       hoistNestedConstants(program, i, firstConstant, hoisted);
 
   // Global use numbers, and each op's operands in terms of them.
@@ -488,7 +487,11 @@ bool NdaEnvironment::Impl::buildBlockModel(Block &block, ProgramModel &program,
       p.operandUses.push_back(id);
     }
   }
-  return true;
+  // A region's loops are the loop model's too (loops in loops), or the
+  // region is not covered.
+  return !region || !loops || llvm::all_of(program.ops, [](const ProgramOp &p) {
+    return p.dead || p.region >= 0 || !isDataFlowRegionOp(p.op);
+  });
 }
 
 } // namespace toast::search
