@@ -593,6 +593,28 @@ TEST_F(ShardingSpaceTest, LoopProgramsAgreeWithSimulation) {
   expectRandomStatesAgree(scanMlp);
 }
 
+/// Random states (seeds 1 to `seeds`) that shard inside loops or
+/// conditionals, each compared with the reference path: (states, worst
+/// relative error).
+std::pair<unsigned, double> checkRegionStates(AgreementChecker &checker,
+                                              unsigned seeds) {
+  unsigned states = 0;
+  double worst = 0;
+  for (unsigned seed = 1; seed <= seeds; ++seed) {
+    std::mt19937 rng(seed);
+    for (unsigned steps : {1u, 2u, 4u}) {
+      SearchState state = checker.randomState(
+          rng, steps, checker.env->getInitialState(), /*inLoops=*/true);
+      if (!checker.env->shardsInsideRegions(state))
+        continue;
+      worst = std::max(
+          worst, checker.check(state, "loops seed " + std::to_string(seed)));
+      ++states;
+    }
+  }
+  return {states, worst};
+}
+
 /// States that shard inside loop bodies: the loop model prices them
 /// analytically (AnalyticLoops.cpp) where lowering keeps every carried
 /// value device-local, and they agree with the reference path as the
@@ -624,21 +646,8 @@ TEST_F(ShardingSpaceTest, LoopBodyStatesAgreeWithSimulation) {
   }
   for (auto &checker : checkers) {
     ASSERT_TRUE(checker->env) << checker->spec;
-    unsigned states = 0;
-    double worst = 0;
-    for (unsigned seed = 1; seed <= envUnsigned("TOAST_AGREEMENT_SEEDS", 3);
-         ++seed) {
-      std::mt19937 rng(seed);
-      for (unsigned steps : {1u, 2u, 4u}) {
-        SearchState state = checker->randomState(
-            rng, steps, checker->env->getInitialState(), /*inLoops=*/true);
-        if (!checker->env->shardsInsideRegions(state))
-          continue;
-        worst = std::max(
-            worst, checker->check(state, "loops seed " + std::to_string(seed)));
-        ++states;
-      }
-    }
+    auto [states, worst] =
+        checkRegionStates(*checker, envUnsigned("TOAST_AGREEMENT_SEEDS", 3));
     EXPECT_LE(worst, 0.01) << checker->spec;
     // Some of them are the loop model's (the scanned itx's too, whose scan
     // runs inside the decode loop: loops in loops).
@@ -721,21 +730,8 @@ TEST_F(ShardingSpaceTest, ConditionalStatesAgreeWithSimulation) {
       AgreementChecker checker(label, parseSourceString<ModuleOp>(source, &ctx),
                                m);
       ASSERT_TRUE(checker.env) << label;
-      unsigned states = 0;
-      double worst = 0;
-      for (unsigned seed = 1;
-           seed <= envUnsigned("TOAST_AGREEMENT_SEEDS", 3) + 3; ++seed) {
-        std::mt19937 rng(seed);
-        for (unsigned steps : {1u, 2u, 4u}) {
-          SearchState state = checker.randomState(
-              rng, steps, checker.env->getInitialState(), /*inLoops=*/true);
-          if (!checker.env->shardsInsideRegions(state))
-            continue;
-          worst = std::max(
-              worst, checker.check(state, "seed " + std::to_string(seed)));
-          ++states;
-        }
-      }
+      auto [states, worst] = checkRegionStates(
+          checker, envUnsigned("TOAST_AGREEMENT_SEEDS", 3) + 3);
       EXPECT_GT(states, 0u) << label;
       EXPECT_LE(worst, 0.01) << label;
       if (StringRef(label) == "scan-cond-mlp")
