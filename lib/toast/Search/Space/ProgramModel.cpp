@@ -49,6 +49,15 @@ static void describeRegions(Operation *op, const sim::DeviceSpec &device,
   p.nestedPeakBytes = nested->peakMemoryBytes;
 }
 
+/// What describeRegions found for the same op in another model.
+static void copyRegionDescription(const ProgramOp &from, ProgramOp &to) {
+  to.tiedResults = from.tiedResults;
+  to.computeTime = from.computeTime;
+  to.flops = from.flops;
+  to.nestedOps = from.nestedOps;
+  to.nestedPeakBytes = from.nestedPeakBytes;
+}
+
 using ConstantKey = std::pair<const void *, const void *>;
 
 /// Constants that fold to one: equal value and type.
@@ -394,7 +403,16 @@ bool NdaEnvironment::Impl::buildBlockModel(Block &block, ProgramModel &program,
       }
     });
     if (isDataFlowRegionOp(&op)) {
-      describeRegions(&op, device, getSimulationOptions(), p);
+      // The loop model's entry is the main model's: its regions were
+      // simulated once already.
+      const ProgramOp *known =
+          loops && !region && index < this->program.ops.size()
+              ? &this->program.ops[index]
+              : nullptr;
+      if (known && known->op == &op)
+        copyRegionDescription(*known, p);
+      else
+        describeRegions(&op, device, getSimulationOptions(), p);
     } else {
       p.computeTime = sim::getContractionTime(&op, device, options.tf32);
       p.flops = sim::getContractionFlops(&op);
