@@ -593,6 +593,28 @@ TEST_F(ShardingSpaceTest, LoopProgramsAgreeWithSimulation) {
   expectRandomStatesAgree(scanMlp);
 }
 
+/// Random states (seeds 1 to `seeds`) that shard inside loops or
+/// conditionals, each compared with the reference path: (states, worst
+/// relative error).
+std::pair<unsigned, double> checkRegionStates(AgreementChecker &checker,
+                                              unsigned seeds) {
+  unsigned states = 0;
+  double worst = 0;
+  for (unsigned seed = 1; seed <= seeds; ++seed) {
+    std::mt19937 rng(seed);
+    for (unsigned steps : {1u, 2u, 4u}) {
+      SearchState state = checker.randomState(
+          rng, steps, checker.env->getInitialState(), /*inLoops=*/true);
+      if (!checker.env->shardsInsideRegions(state))
+        continue;
+      worst = std::max(
+          worst, checker.check(state, "loops seed " + std::to_string(seed)));
+      ++states;
+    }
+  }
+  return {states, worst};
+}
+
 /// States that shard inside loop bodies: the loop model prices them
 /// analytically (AnalyticLoops.cpp) where lowering keeps every carried
 /// value device-local, and they agree with the reference path as the
@@ -608,6 +630,9 @@ TEST_F(ShardingSpaceTest, LoopBodyStatesAgreeWithSimulation) {
       "--heads 4 --key-size 4 --vocab 32 --hidden 24",
       "itx --layers 2 --batch 4 --seq 8 --d-model 16 --heads 4 --key-size 4 "
       "--vocab 32 --hidden 24 --decode-steps 2",
+      // Loops in loops: the layer scan inside the decode loop.
+      "itx --scan --layers 2 --batch 4 --seq 8 --d-model 16 --heads 4 "
+      "--key-size 4 --vocab 32 --hidden 24 --decode-steps 2",
   };
   std::vector<std::unique_ptr<AgreementChecker>> checkers;
   for (partir::MeshAttr m :
@@ -621,31 +646,100 @@ TEST_F(ShardingSpaceTest, LoopBodyStatesAgreeWithSimulation) {
   }
   for (auto &checker : checkers) {
     ASSERT_TRUE(checker->env) << checker->spec;
-    unsigned states = 0;
-    double worst = 0;
-    for (unsigned seed = 1; seed <= envUnsigned("TOAST_AGREEMENT_SEEDS", 3);
-         ++seed) {
-      std::mt19937 rng(seed);
-      for (unsigned steps : {1u, 2u, 4u}) {
-        SearchState state = checker->randomState(
-            rng, steps, checker->env->getInitialState(), /*inLoops=*/true);
-        if (!checker->env->shardsInsideRegions(state))
-          continue;
-        worst = std::max(
-            worst, checker->check(state, "loops seed " + std::to_string(seed)));
-        ++states;
-      }
-    }
+    auto [states, worst] =
+        checkRegionStates(*checker, envUnsigned("TOAST_AGREEMENT_SEEDS", 3));
     EXPECT_LE(worst, 0.01) << checker->spec;
-    // Some of them are the loop model's; not the scanned itx's, whose scan
-    // runs inside the decode loop (loops in loops stay on the reference
-    // path).
-    if (checker->spec != kLoopModels[3])
-      EXPECT_LT(checker->byReference, states) << checker->spec;
+    // Some of them are the loop model's (the scanned itx's too, whose scan
+    // runs inside the decode loop: loops in loops).
+    EXPECT_LT(checker->byReference, states) << checker->spec;
     llvm::errs() << llvm::format("%-60s %3u loop states (%u by reference), "
                                  "worst relative error %.2e\n",
                                  checker->spec.substr(0, 60).c_str(), states,
                                  checker->byReference, worst);
+  }
+}
+
+/// Conditionals as JAX's lax.cond exports them: a stablehlo.case on the
+/// predicate converted to an index, its branches reading their operands
+/// from above, then an `if`; and (scanCondMlp) the scanned MLP whose body
+/// picks its activation by an `if` on the layer counter (a conditional
+/// inside a loop).
+const char *kCondMlp = R"mlir(
+module @cond_mlp {
+  func.func public @main(%x: tensor<32x16xf32> {jax.arg_info = "batch.x"},
+                         %w1: tensor<16x64xf32> {jax.arg_info = "params.w1"},
+                         %w2: tensor<16x64xf32> {jax.arg_info = "params.w2"},
+                         %w3: tensor<64x16xf32> {jax.arg_info = "params.w3"},
+                         %p: tensor<i1> {jax.arg_info = "flag"})
+      -> (tensor<32x16xf32> {jax.result_info = "result"}) {
+    %k = stablehlo.convert %p : (tensor<i1>) -> tensor<i32>
+    %h = "stablehlo.case"(%k) ({
+      %a = stablehlo.dot_general %x, %w1, contracting_dims = [1] x [0] : (tensor<32x16xf32>, tensor<16x64xf32>) -> tensor<32x64xf32>
+      %t = stablehlo.tanh %a : tensor<32x64xf32>
+      stablehlo.return %t : tensor<32x64xf32>
+    }, {
+      %b = stablehlo.dot_general %x, %w2, contracting_dims = [1] x [0] : (tensor<32x16xf32>, tensor<16x64xf32>) -> tensor<32x64xf32>
+      %zero = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+      %zeros = stablehlo.broadcast_in_dim %zero, dims = [] : (tensor<f32>) -> tensor<32x64xf32>
+      %r = stablehlo.maximum %b, %zeros : tensor<32x64xf32>
+      stablehlo.return %r : tensor<32x64xf32>
+    }) : (tensor<i32>) -> tensor<32x64xf32>
+    %y = stablehlo.dot_general %h, %w3, contracting_dims = [1] x [0] : (tensor<32x64xf32>, tensor<64x16xf32>) -> tensor<32x16xf32>
+    %s = "stablehlo.if"(%p) ({
+      %n = stablehlo.negate %y : tensor<32x16xf32>
+      stablehlo.return %n : tensor<32x16xf32>
+    }, {
+      stablehlo.return %y : tensor<32x16xf32>
+    }) : (tensor<i1>) -> tensor<32x16xf32>
+    return %s : tensor<32x16xf32>
+  }
+}
+)mlir";
+
+std::string scanCondMlp() {
+  std::string source = kScanMlp;
+  std::string relu = "%relu = stablehlo.maximum %u, %zeros : tensor<32x64xf32>";
+  size_t at = source.find(relu);
+  EXPECT_NE(at, std::string::npos);
+  return source.replace(at, relu.size(), R"mlir(
+      %two = stablehlo.constant dense<2> : tensor<i32>
+      %early = stablehlo.compare LT, %i, %two : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      %relu = "stablehlo.if"(%early) ({
+        %m = stablehlo.maximum %u, %zeros : tensor<32x64xf32>
+        stablehlo.return %m : tensor<32x64xf32>
+      }, {
+        %t = stablehlo.tanh %u : tensor<32x64xf32>
+        stablehlo.return %t : tensor<32x64xf32>
+      }) : (tensor<i1>) -> tensor<32x64xf32>)mlir");
+}
+
+/// States that shard inside conditionals (and a conditional inside a
+/// loop): the loop model prices each branch as a program run once, as the
+/// simulator does, its results tied to every branch's yields, and agrees
+/// with the reference path. Its coverage is small yet: branches read their
+/// operands as captured values, which the loop model reads whole, so a
+/// state that shards inside a lax.cond branch slices one and goes to the
+/// reference path (all of cond-mlp's; scan-cond-mlp's loop model states
+/// are those whose `if` branches slice no captured value).
+TEST_F(ShardingSpaceTest, ConditionalStatesAgreeWithSimulation) {
+  for (partir::MeshAttr m :
+       {mesh({{"B", 2}, {"M", 2}}), mesh({{"B", 4}, {"M", 2}})}) {
+    for (auto [label, source] :
+         {std::pair<const char *, std::string>{"cond-mlp", kCondMlp},
+          {"scan-cond-mlp", scanCondMlp()}}) {
+      AgreementChecker checker(label, parseSourceString<ModuleOp>(source, &ctx),
+                               m);
+      ASSERT_TRUE(checker.env) << label;
+      auto [states, worst] = checkRegionStates(
+          checker, envUnsigned("TOAST_AGREEMENT_SEEDS", 3) + 3);
+      EXPECT_GT(states, 0u) << label;
+      EXPECT_LE(worst, 0.01) << label;
+      if (StringRef(label) == "scan-cond-mlp")
+        EXPECT_LT(checker.byReference, states) << label;
+      llvm::errs() << llvm::format("%-16s %3u states (%u by reference), worst "
+                                   "relative error %.2e\n",
+                                   label, states, checker.byReference, worst);
+    }
   }
 }
 
@@ -1096,9 +1190,10 @@ TEST_F(ShardingSpaceTest, PaddedPlannedProgramsSimulateToTheAnalyticPrice) {
   EXPECT_GT(expectPlannedProgramsAgree(ctx, specs, mesh({{"B", 4}, {"M", 2}})),
             0u);
 }
-/// Programs with loops: states that leave the bodies alone (region ops
-/// cloned whole, their constants hoisted) and states the loop model prices
-/// inside the bodies (each region emitted from its own plan) are emitted,
+/// Programs with loops (nested ones too) and conditionals: states that
+/// leave the bodies alone (region ops cloned whole, their constants
+/// hoisted) and states the loop model prices inside the bodies (each region
+/// emitted from its own plan) are emitted,
 /// run as the original and simulate to their analytic price, to rounding.
 TEST_F(ShardingSpaceTest, LoopPlannedProgramsSimulateToTheAnalyticPrice) {
   unsigned numSeeds = envUnsigned("TOAST_AGREEMENT_SEEDS", 3);
@@ -1108,8 +1203,12 @@ TEST_F(ShardingSpaceTest, LoopPlannedProgramsSimulateToTheAnalyticPrice) {
     std::vector<std::unique_ptr<AgreementChecker>> checkers;
     for (const char *spec : kLoopModels)
       checkers.push_back(std::make_unique<AgreementChecker>(ctx, spec, m));
-    checkers.push_back(std::make_unique<AgreementChecker>(
-        "scan-mlp", parseSourceString<ModuleOp>(kScanMlp, &ctx), m));
+    for (auto [label, source] :
+         {std::pair<const char *, std::string>{"scan-mlp", kScanMlp},
+          {"cond-mlp", kCondMlp},
+          {"scan-cond-mlp", scanCondMlp()}})
+      checkers.push_back(std::make_unique<AgreementChecker>(
+          label, parseSourceString<ModuleOp>(source, &ctx), m));
     for (auto &checker : checkers) {
       ASSERT_TRUE(checker->env) << checker->spec;
       NdaEnvironment &env = *checker->env;

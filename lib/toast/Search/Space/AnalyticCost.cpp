@@ -692,6 +692,8 @@ AnalyticCost NdaEnvironment::Impl::evaluate(const SearchState &state,
   if (loops) {
     // The loop model leaves padded states to the reference path.
     padded = evaluation.makePlan().anyPadded;
+    if (padded && explainUnmodeled())
+      llvm::errs() << "loop model: padded\n";
     if (!padded)
       cost = evaluation.pricePlan();
   } else {

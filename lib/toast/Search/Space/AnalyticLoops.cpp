@@ -1,20 +1,24 @@
 //===- AnalyticLoops.cpp - States that shard inside loop bodies -----------===//
 //
 // The loop model (control-flow-design.md, Stage 3): a state that shards
-// inside the body of a top-level `while` is planned and priced like any
-// other, in two layers.
+// inside the body of a `while` is planned and priced like any other, in
+// two layers.
 //
-//  * At the top level the loop is an op whose rule ties each operand to
-//    its result dim by dim, with the carried class's nodes: it reads its
-//    inits sliced to the class's tiling and defines its results with that
-//    tiling, so the planner places the init's slice and the result's
-//    gathers (which cancel against readers' slices) as for any looped op.
+//  * In the program around it the loop is an op whose rule ties each
+//    operand to its result dim by dim, with the carried class's nodes: it
+//    reads its inits sliced to the class's tiling and defines its results
+//    with that tiling, so the planner places the init's slice and the
+//    result's gathers (which cancel against readers' slices) as for any
+//    looped op.
 //  * Each region (condition, body) is a program of its own, evaluated
 //    with the same state: its block arguments are the carried values, its
 //    terminator yields them, and what it captures from outside and its
 //    constants are arguments read whole. Its time, FLOPs and collectives
 //    count as often as the region runs (the trip count, as the simulator);
-//    its peak is the loop's transient at the top level.
+//    its peak is the loop's transient in the program around it.
+//  * A region's own `while` ops are loops of its program in the same way
+//    (loops in loops, e.g. a layer scan inside a decode loop): their
+//    regions are programs again, their trip counts multiply.
 //
 // This is what lowering does when each carried value is device-local
 // (localizeBoundary): every block argument is local with the class's
@@ -43,7 +47,9 @@ namespace toast::search {
 
 void NdaEnvironment::Impl::buildLoopProgram() {
   bool anyLoop = false;
-  entry.getBody().front().walk([&](hlo::WhileOp) { anyLoop = true; });
+  entry.getBody().front().walk([&](Operation *op) {
+    anyLoop |= isa<hlo::WhileOp, hlo::CaseOp, hlo::IfOp>(op);
+  });
   if (!anyLoop)
     return;
   // Padded states are left to the reference path: no mask prototypes.
@@ -84,33 +90,46 @@ bool NdaEnvironment::Impl::coveredByLoopModel(const SearchState &state) const {
   return true;
 }
 
-/// The entry's value a loop region's argument `v` reads: a captured value,
-/// or the first entry constant equal to a body constant (hoisting merges
-/// them); -1 for none.
-static int findOuterValue(Value v, const llvm::DenseMap<Value, int> &valueIds) {
+/// Constants by value and type: hoisting merges equal ones.
+using ConstantIds = llvm::DenseMap<std::pair<Attribute, Type>, int>;
+
+/// The first (lowest-numbered) of `valueIds` per constant.
+static ConstantIds getConstantIds(const llvm::DenseMap<Value, int> &valueIds) {
+  ConstantIds constants;
+  for (auto [v, id] : valueIds) {
+    Attribute value;
+    if (!matchPattern(v, m_Constant(&value)))
+      continue;
+    auto [it, inserted] = constants.insert({{value, v.getType()}, id});
+    if (!inserted)
+      it->second = std::min(it->second, id);
+  }
+  return constants;
+}
+
+/// The enclosing program's value a region's argument `v` reads: a
+/// captured value, or the first constant there equal to a region constant
+/// (hoisting merges them); -1 for none.
+static int findOuterValue(Value v, const llvm::DenseMap<Value, int> &valueIds,
+                          const ConstantIds &constants) {
   if (auto it = valueIds.find(v); it != valueIds.end())
     return it->second;
   Attribute value;
   if (!matchPattern(v, m_Constant(&value)))
     return -1;
-  int first = -1;
-  for (auto [outer, id] : valueIds) {
-    Attribute other;
-    if (outer.getType() == v.getType() &&
-        matchPattern(outer, m_Constant(&other)) && other == value &&
-        (first < 0 || id < first))
-      first = id;
-  }
-  return first;
+  auto it = constants.find({value, v.getType()});
+  return it == constants.end() ? -1 : it->second;
 }
 
 void NdaEnvironment::Impl::describeLoop(
     Operation *op, ProgramOp &p, ProgramModel &model,
     const llvm::DenseMap<Value, int> &valueIds) {
-  if (!isa<hlo::WhileOp>(op) || p.ruled)
+  bool branches = isa<hlo::CaseOp, hlo::IfOp>(op);
+  if (!(branches || isa<hlo::WhileOp>(op)) || p.ruled)
     return;
   const TiedValues &tied = rules->getTiedValues();
-  // One factor per dim of each carried value, on the class's nodes.
+  // One factor per dim of each carried value (a loop's) or result tied to
+  // the branches' yields (a conditional's), on the class's nodes.
   SmallVector<SmallVector<int64_t, 4>, 2> operandDims, resultDims;
   for (Value operand : op->getOperands())
     operandDims.emplace_back(cast<ShapedType>(operand.getType()).getRank(), -1);
@@ -125,32 +144,40 @@ void NdaEnvironment::Impl::describeLoop(
     // A shard_map's manual axes are no carried tiling.
     if (program.edgeFixed[e])
       return;
+    // A loop's init; a conditional's results have none.
     auto source = llvm::find_if(
         edge->sources, [&](OpOperand *use) { return use->getOwner() == op; });
-    if (source == edge->sources.end())
+    if (source == edge->sources.end() && !branches)
       return;
-    unsigned operand = (*source)->getOperandNumber();
+    int operand =
+        branches ? -1 : static_cast<int>((*source)->getOperandNumber());
     resultDims.emplace_back();
     for (unsigned d = 0; d < type.getRank(); ++d) {
-      operandDims[operand][d] = factorNode.size();
+      if (operand >= 0)
+        operandDims[operand][d] = factorNode.size();
       resultDims.back().push_back(factorNode.size());
       factorNode.push_back(program.edgeDimNodes[e][d]);
       factorSize.push_back(type.getDimSize(d));
     }
   }
   auto loop = std::make_unique<RegionModel>();
+  ConstantIds constants = getConstantIds(valueIds);
+  // Each branch counts once, as the simulator prices conditionals.
   SmallVector<Scope> scopes = getRegionScopes(op, Scope());
   for (auto [region, scope] : llvm::zip_equal(op->getRegions(), scopes)) {
     auto block = std::make_unique<ProgramModel>();
-    if (region.empty() || !buildBlockModel(region.front(), *block, false))
+    if (region.empty() ||
+        !buildBlockModel(region.front(), *block, /*loops=*/true))
       return;
     loop->blocks.push_back(std::move(block));
     loop->repeat.push_back(scope.repeat);
-    // The body yields the carried values, the condition a predicate.
-    loop->yieldsCarried.push_back(&region == &op->getRegions().back());
+    // A loop's body yields the carried values, its condition a predicate;
+    // every branch yields the results.
+    loop->yieldsCarried.push_back(branches ||
+                                  &region == &op->getRegions().back());
     std::vector<int> outer;
     for (Value v : loop->blocks.back()->argumentValues)
-      outer.push_back(findOuterValue(v, valueIds));
+      outer.push_back(findOuterValue(v, valueIds, constants));
     loop->outerValues.push_back(std::move(outer));
   }
   p.ruled = true;
@@ -168,8 +195,7 @@ namespace analytic {
 /// Why the loop model leaves a state to the reference path, printed with
 /// TOAST_UNMODELED_WHY (docs/search.md); returns false.
 static bool notCovered(const char *why) {
-  static const bool print = getenv("TOAST_UNMODELED_WHY") != nullptr;
-  if (print || traceEnabled())
+  if (explainUnmodeled() || traceEnabled())
     llvm::errs() << "loop model: " << why << "\n";
   return false;
 }
@@ -200,12 +226,15 @@ bool Evaluation::priceRegions(unsigned i, double &computeTime, double &flops,
   thread_local llvm::DenseMap<const ProgramModel *, std::unique_ptr<Workspace>>
       workspaces;
   for (auto [k, block] : llvm::enumerate(loop.blocks)) {
-    std::unique_ptr<Workspace> &ws = workspaces[block.get()];
-    if (!ws)
-      ws = std::make_unique<Workspace>();
+    // Loops in loops evaluate their regions from here, growing the map:
+    // hold the workspace itself, not its slot.
+    std::unique_ptr<Workspace> &slot = workspaces[block.get()];
+    if (!slot)
+      slot = std::make_unique<Workspace>();
+    Workspace &ws = *slot;
     if (traceEnabled())
       llvm::errs() << "analytic: region " << k << " of op " << i << "\n";
-    Evaluation region(impl, *block, state, *ws);
+    Evaluation region(impl, *block, state, ws);
     auto end = llvm::make_scope_exit([&] {
       if (traceEnabled())
         llvm::errs() << "analytic: region end\n";
@@ -236,7 +265,9 @@ bool Evaluation::priceRegions(unsigned i, double &computeTime, double &flops,
 
 const char *Evaluation::regionBoundaryAgrees(ArrayRef<DimAxes> carried,
                                              bool yields) const {
-  if (carried.size() != prog.numBlockArguments)
+  // A loop's regions take the carried values, a conditional's branches
+  // nothing.
+  if (prog.numBlockArguments && carried.size() != prog.numBlockArguments)
     return "carried values and block arguments differ";
   for (unsigned a = 0; a < prog.numArguments; ++a) {
     const ProgramValue &v = prog.values[a];

@@ -81,8 +81,7 @@ void Evaluation::checkPaddedUse(unsigned value, unsigned k) {
   };
   auto fail = [&](const char *why) {
     unmodeled = true;
-    static const bool print = getenv("TOAST_UNMODELED_WHY") != nullptr;
-    if (print) {
+    if (explainUnmodeled()) {
       llvm::errs() << "unmodeled: " << why << " (value " << value << ", use "
                    << k << ") shape";
       for (int64_t n : v.shape)

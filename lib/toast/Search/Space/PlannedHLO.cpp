@@ -423,9 +423,10 @@ LogicalResult PlannedEmitter::emitRegionOp(unsigned i, ArrayRef<Value> inputs) {
   return success();
 }
 
-/// A loop of the loop model (AnalyticLoops.cpp): the op on the carried
-/// values' local types, each region emitted from its own plan of the same
-/// state, on block arguments local with the carried tiling; captured
+/// A region op of the loop model (AnalyticLoops.cpp: a while, or a case or
+/// if, at any depth): the op on the tied values' local types, each region
+/// emitted from its own plan of the same state (recursively), on block
+/// arguments local with the carried tiling; captured
 /// values are what the op read at this level, constants are hoisted to the
 /// entry (ConstantHoister).
 LogicalResult PlannedEmitter::emitLoop(unsigned i, ArrayRef<Value> inputs) {

@@ -50,6 +50,16 @@ static void describeRegions(Operation *op, const sim::DeviceSpec &device,
   p.nestedPeakBytes = nested->peakMemoryBytes;
 }
 
+/// What describeRegions found for the same op in another model.
+static void copyRegionDescription(const ProgramOp &from, ProgramOp &to) {
+  to.tiedResults = from.tiedResults;
+  to.computeTime = from.computeTime;
+  to.flops = from.flops;
+  to.nestedOps = from.nestedOps;
+  to.nestedPeakBytes = from.nestedPeakBytes;
+  to.readByRegions = from.readByRegions;
+}
+
 using ConstantKey = std::pair<const void *, const void *>;
 
 /// Constants that fold to one: equal value and type.
@@ -285,9 +295,9 @@ static void buildMaskPrototypes(MLIRContext *ctx, ProgramModel &program) {
 /// A loop region's inputs beyond its block arguments, as arguments read
 /// whole: the values it captures from outside and its constants, merged
 /// by value and type (the simulator hoists them: simulateRegions reads
-/// both as buffers from outside). False for a region the loop model does
-/// not cover (one with regions inside).
-static bool addRegionInputs(Block &block, ProgramModel &program,
+/// both as buffers from outside). Those of loops nested in it count too:
+/// their regions read them through the nested loop (AnalyticLoops.cpp).
+static void addRegionInputs(Block &block, ProgramModel &program,
                             llvm::DenseMap<Value, int> &valueIds,
                             function_ref<void(Value, int, unsigned)> addValue) {
   std::map<ConstantKey, int> constants;
@@ -310,18 +320,16 @@ static bool addRegionInputs(Block &block, ProgramModel &program,
     if (key)
       constants[*key] = program.values.size() - 1;
   };
-  for (Operation &op : block) {
-    if (isDataFlowRegionOp(&op))
-      return false;
-    if (matchPattern(&op, m_Constant())) {
-      addWhole(op.getResult(0));
-      continue;
+  Region *region = block.getParent();
+  block.walk([&](Operation *op) {
+    if (matchPattern(op, m_Constant())) {
+      addWhole(op->getResult(0));
+      return;
     }
-    for (Value v : op.getOperands())
-      if (v.getParentBlock() != &block)
+    for (Value v : op->getOperands())
+      if (!region->isAncestor(v.getParentRegion()))
         addWhole(v);
-  }
-  return true;
+  });
 }
 
 void NdaEnvironment::Impl::buildProgram() {
@@ -371,8 +379,8 @@ bool NdaEnvironment::Impl::buildBlockModel(Block &block, ProgramModel &program,
   program.numBlockArguments = block.getNumArguments();
   // Per region op: the values from outside its regions read.
   llvm::DenseMap<unsigned, SmallVector<Value>> outerReads;
-  if (region && !addRegionInputs(block, program, valueIds, addValue))
-    return false;
+  if (region)
+    addRegionInputs(block, program, valueIds, addValue);
   program.numArguments = program.values.size();
   for (unsigned a = 0; !region && a < program.numArguments; ++a)
     program.hasDonors |= options.donate ||
@@ -422,8 +430,17 @@ bool NdaEnvironment::Impl::buildBlockModel(Block &block, ProgramModel &program,
       }
     });
     if (isDataFlowRegionOp(&op)) {
-      describeRegions(&op, device, getSimulationOptions(), p,
-                      outerReads[index]);
+      // The loop model's entry is the main model's: its regions were
+      // simulated once already (the same walk gives the same value ids).
+      const ProgramOp *known =
+          loops && !region && index < this->program.ops.size()
+              ? &this->program.ops[index]
+              : nullptr;
+      if (known && known->op == &op)
+        copyRegionDescription(*known, p);
+      else
+        describeRegions(&op, device, getSimulationOptions(), p,
+                        outerReads[index]);
     } else {
       p.computeTime = sim::getContractionTime(&op, device, options.tf32);
       p.flops = sim::getContractionFlops(&op);
@@ -470,9 +487,10 @@ bool NdaEnvironment::Impl::buildBlockModel(Block &block, ProgramModel &program,
     dup.uses.clear();
     p.dead = true;
   }
+  // A region's nested constants are its arguments (addRegionInputs).
   std::map<ConstantKey, unsigned> hoisted;
   for (auto [i, p] : llvm::enumerate(program.ops))
-    if (!p.dead && isDataFlowRegionOp(p.op))
+    if (!region && !p.dead && isDataFlowRegionOp(p.op))
       hoistNestedConstants(program, i, firstConstant, hoisted);
   std::vector<Value> valueOfId(program.values.size());
   for (auto [v, id] : valueIds)
@@ -521,7 +539,11 @@ bool NdaEnvironment::Impl::buildBlockModel(Block &block, ProgramModel &program,
       p.operandUses.push_back(id);
     }
   }
-  return true;
+  // A region's loops are the loop model's too (loops in loops), or the
+  // region is not covered.
+  return !region || !loops || llvm::all_of(program.ops, [](const ProgramOp &p) {
+    return p.dead || p.region >= 0 || !isDataFlowRegionOp(p.op);
+  });
 }
 
 } // namespace toast::search

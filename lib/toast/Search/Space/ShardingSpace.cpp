@@ -141,14 +141,15 @@ AnalyticCost NdaEnvironment::Impl::price(const SearchState &state) const {
     AnalyticCost cost = evaluate(state, &unmodeled);
     if (!unmodeled)
       return cost;
+  } else if (explainUnmodeled()) {
+    llvm::errs() << "loop model: a region op it does not cover\n";
   }
   AnalyticCost cost;
   cost.byReference = true;
   ++numByReference;
   numLoopsByReference += inLoops;
   // Counted by grep on the search's stderr (docs/search.md).
-  static const bool print = getenv("TOAST_UNMODELED_WHY") != nullptr;
-  if (print)
+  if (explainUnmodeled())
     llvm::errs() << "unmodeled state: priced by the reference path ("
                  << (inLoops ? "loop body" : "padding") << ")\n";
   // Search threads build IR here concurrently; a context without

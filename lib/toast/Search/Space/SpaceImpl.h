@@ -17,10 +17,18 @@
 #include "mlir/IR/OwningOpRef.h"
 
 #include <atomic>
+#include <cstdlib>
 #include <map>
 #include <memory>
 
 namespace toast::search {
+
+/// TOAST_UNMODELED_WHY=1 prints why states are priced by the reference
+/// path (docs/search.md); every place that decides so asks here.
+inline bool explainUnmodeled() {
+  static const bool print = std::getenv("TOAST_UNMODELED_WHY") != nullptr;
+  return print;
+}
 
 /// A value of the entry function (argument or op result), or of a loop
 /// region in the loop model (RegionModel).
@@ -189,10 +197,11 @@ struct NestedOp {
 
 struct ProgramModel;
 
-/// A `while` at the top level as the loop model sees it
-/// (AnalyticLoops.cpp): each region a program of its own, whose arguments
-/// are the block arguments (the loop's carried values), then the values it
-/// captures from outside and its constants (hoisted), both read whole.
+/// A `while` as the loop model sees it (AnalyticLoops.cpp): each region a
+/// program of its own, whose arguments are the block arguments (the loop's
+/// carried values), then the values it captures from outside and its
+/// constants (hoisted), both read whole, its nested loops' included. A
+/// region's `while` ops are RegionModels of its program (loops in loops).
 struct RegionModel {
   /// Per region (cond, body): its program and how often it runs.
   std::vector<std::unique_ptr<ProgramModel>> blocks;
@@ -200,8 +209,9 @@ struct RegionModel {
   /// Per region: whether its terminator yields the carried values (the
   /// body; the condition yields a predicate).
   llvm::SmallVector<bool, 2> yieldsCarried;
-  /// Per region, per argument of its program: the entry's value it reads
-  /// (captured values, constants merged with the entry's), -1 for none.
+  /// Per region, per argument of its program: the enclosing program's
+  /// value it reads (captured values, constants merged with the enclosing
+  /// program's), -1 for none.
   llvm::SmallVector<std::vector<int>, 2> outerValues;
 };
 
@@ -279,17 +289,18 @@ public:
   // ProgramModel.cpp
   void buildProgram();
   /// The program of `block` into `model`: the entry block, or a loop body
-  /// (ProgramModel::isRegionBlock); `loops` gives the entry's `while` ops
-  /// the loop model's rule (AnalyticLoops.cpp). Returns false for blocks
-  /// the loop model does not cover.
+  /// (ProgramModel::isRegionBlock); `loops` gives the block's `while` ops
+  /// the loop model's rule (AnalyticLoops.cpp), recursively. Returns false
+  /// for region blocks the loop model does not cover (a region op in them
+  /// without its rule).
   bool buildBlockModel(mlir::Block &block, ProgramModel &model, bool loops);
 
   // AnalyticLoops.cpp
   /// The loop model's programs (loopProgram), when the entry has loops.
   void buildLoopProgram();
-  /// Gives a top-level `while` of `model` the loop model's rule and the
-  /// programs of its regions (ProgramOp::region), if the model covers it.
-  /// `valueIds` are the entry's values defined so far.
+  /// Gives a `while` of `model` (the entry's or a region's) the loop
+  /// model's rule and the programs of its regions (ProgramOp::region), if
+  /// the model covers it. `valueIds` are `model`'s values defined so far.
   void describeLoop(mlir::Operation *op, ProgramOp &p, ProgramModel &model,
                     const llvm::DenseMap<mlir::Value, int> &valueIds);
 
