@@ -42,8 +42,9 @@ PARTIAL = re.compile(r"reproduces the strategy only in part: (\d+) ops")
 
 
 def main():
-    if len(sys.argv) < 2:
-        sys.exit(__doc__)
+    if len(sys.argv) < 2 or sys.argv[1] in ("-h", "--help"):
+        print(__doc__)
+        sys.exit(0 if len(sys.argv) >= 2 else 2)
     bindir = sys.argv[1]
     out = sys.argv[2] if len(sys.argv) > 2 and not sys.argv[2].startswith(
         "--") else "/tmp/schedule_replay"
