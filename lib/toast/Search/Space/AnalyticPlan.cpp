@@ -102,7 +102,6 @@ void Evaluation::buildChains() {
 
 /// The chain of `value`, an argument or a result of an op with loops.
 void Evaluation::buildChain(unsigned v) {
-  markPlanned(v);
   ValuePlan &plan = plans[v];
   const ProgramValue &value = prog.values[v];
   // Levels outermost first: (axis, dim or -1 for a sum).
@@ -120,6 +119,11 @@ void Evaluation::buildChain(unsigned v) {
         levels.push_back({axis, dim});
     }
   }
+  // Without levels the plan stays the one resetPlans left: most arguments
+  // of a state are not sharded.
+  if (levels.empty())
+    return;
+  markPlanned(v);
   for (auto [axis, dim] : levels)
     if (dim >= 0)
       plan.sourceTiling[dim] = listAppend(plan.sourceTiling[dim], axis);
@@ -411,8 +415,9 @@ void Evaluation::planValue(unsigned value) {
   // state): every use reads the source as is (what planUse returns for an
   // empty slicing), and nothing below applies.
   // Its uses are reset already (resetPlans); a value not listed has no
-  // chain.
-  if (v.defOp >= 0 && !anyPadded &&
+  // chain. An argument without levels read by ops without loops is one
+  // too: nothing below changes it (no slices, no local form).
+  if (!anyPadded &&
       (!isPlanned[value] ||
        (plan.steps.empty() && !plan.perUser && !plan.scattersOnTop)) &&
       llvm::all_of(v.uses,
