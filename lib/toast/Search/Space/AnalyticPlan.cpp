@@ -17,11 +17,24 @@ using namespace mlir;
 namespace toast::search::analytic {
 
 DimAxes Evaluation::useSlicing(unsigned useId, unsigned op, int operand) const {
-  // Most readers are not partitioned: their use record has the rank,
-  // without a read of the (large, cold) ProgramOp.
+  // The use record has the reader's dims of this operand: most readers
+  // are not partitioned, and those that are need their (large, cold)
+  // ProgramOp only for minor factors (operandSlicing's result otherwise).
+  DimAxes dims(prog.uses[useId].operandDims.size(), 0);
   if (!looped[op])
-    return DimAxes(prog.uses[useId].operandDims.size(), 0);
-  return useSlicing(op, operand);
+    return dims;
+  for (auto [axis, factor] : nests[op])
+    if (int d = useDim(useId, operand, factor); d >= 0)
+      dims[d] = listAppend(dims[d], axis);
+  return dims;
+}
+
+int Evaluation::useDim(unsigned useId, int operand, unsigned factor) const {
+  const ProgramUse &use = prog.uses[useId];
+  if (use.userMinorFactors)
+    return prog.ops[use.user].operandDim(operand, factor);
+  const auto *d = llvm::find(use.operandDims, static_cast<int64_t>(factor));
+  return d == use.operandDims.end() ? -1 : d - use.operandDims.begin();
 }
 
 DimAxes Evaluation::useSlicing(unsigned op, int operand) const {
@@ -38,54 +51,94 @@ DimAxes operandSlicing(const ProgramModel &prog, const CollectivePlan &plan,
   return dims;
 }
 
-/// Lowered chains before user-dependent rewrites: all_reduces first (they
-/// move before gathers), then the gathers; single-use gathers merge.
-void Evaluation::buildChains() {
-  // Plans are reset in place: assigning fresh ones freed and zeroed
-  // megabytes per state on the full-size programs.
-  if (fresh)
+/// The plan of a value without a chain (what buildChains starts from):
+/// its local result whole, no steps.
+void Evaluation::resetValuePlan(unsigned value) {
+  ValuePlan &plan = plans[value];
+  plan.sourceTiling.assign(prog.values[value].shape.size(), 0);
+  plan.steps.clear();
+  plan.perUser.reset();
+  plan.scattersOnTop = false;
+  plan.gathers.clear();
+}
+
+/// Resets what the last plan of this program changed: the values it
+/// listed (markPlanned) and their uses. Every other value's plan and use
+/// plans are then a value's without a chain, read by ops without loops,
+/// so that a plan costs what the state partitions, not a walk over every
+/// value of the program (issue 17: a cache miss per value).
+void Evaluation::resetPlans() {
+  if (fresh) {
     plans.assign(prog.values.size(), {});
-  for (auto [v, value] : llvm::enumerate(prog.values)) {
-    ValuePlan &plan = plans[v];
-    plan.sourceTiling.assign(value.shape.size(), 0);
-    plan.steps.clear();
-    plan.perUser.reset();
-    plan.scattersOnTop = false;
-    plan.gathers.clear();
-    // An op without loops: no levels, no chain.
-    if (value.defOp >= 0 && !looped[value.defOp])
-      continue;
-    // Levels outermost first: (axis, dim or -1 for a sum).
-    llvm::SmallVector<std::pair<unsigned, int>, 4> levels;
-    if (value.defOp < 0) {
-      for (unsigned axis = 0; axis < impl.axisNames.size(); ++axis)
-        for (unsigned d = 0; d < value.dimNode.size(); ++d)
-          if (value.carriesAxis(state, d, axis))
-            levels.push_back({axis, static_cast<int>(d)});
-    } else {
-      const ProgramOp &p = prog.ops[value.defOp];
-      for (auto [axis, factor] : nests[value.defOp]) {
-        int dim = p.resultDim(value.resultNumber, factor);
-        if (dim >= 0 || p.factorReduction[factor])
-          levels.push_back({axis, dim});
-      }
-    }
-    for (auto [axis, dim] : levels)
-      if (dim >= 0)
-        plan.sourceTiling[dim] = listAppend(plan.sourceTiling[dim], axis);
-    if (scatterOutermostSum(v, levels))
-      continue;
-    // all_reduces move before the gathers (innermost first); the gathers
-    // are copied per reading op and merge into one per reader.
-    for (auto [axis, dim] : llvm::reverse(levels))
-      if (dim < 0)
-        plan.steps.push_back({StepKind::Reduce, {listAppend(0, axis)}});
-    if (!dimsEmpty(plan.sourceTiling))
-      plan.perUser = Step{StepKind::Gather, plan.sourceTiling};
-    for (auto [axis, dim] : levels)
-      if (dim >= 0)
-        plan.gathers.push_back({axis, static_cast<unsigned>(dim)});
+    for (size_t v = 0; v < prog.values.size(); ++v)
+      resetValuePlan(v);
+    usePlans.assign(prog.numUses, {});
+    planned.clear();
+    isPlanned.assign(prog.values.size(), 0);
+    return;
   }
+  for (unsigned v : planned) {
+    resetValuePlan(v);
+    const ProgramValue &value = prog.values[v];
+    for (size_t k = 0; k < value.uses.size(); ++k)
+      resetUse(usePlans[value.firstUse + k]);
+    isPlanned[v] = 0;
+  }
+  planned.clear();
+}
+
+/// Lowered chains before user-dependent rewrites: all_reduces first (they
+/// move before gathers), then the gathers; single-use gathers merge. Only
+/// arguments and results of ops with loops have levels; the rest keep the
+/// plan resetPlans left them.
+void Evaluation::buildChains() {
+  for (unsigned a = 0; a < prog.numArguments; ++a)
+    buildChain(a);
+  for (unsigned i : prog.nestOps)
+    if (looped[i])
+      for (int r : prog.ops[i].results)
+        buildChain(r);
+}
+
+/// The chain of `value`, an argument or a result of an op with loops.
+void Evaluation::buildChain(unsigned v) {
+  ValuePlan &plan = plans[v];
+  const ProgramValue &value = prog.values[v];
+  // Levels outermost first: (axis, dim or -1 for a sum).
+  llvm::SmallVector<std::pair<unsigned, int>, 4> levels;
+  if (value.defOp < 0) {
+    for (unsigned axis = 0; axis < impl.axisNames.size(); ++axis)
+      for (unsigned d = 0; d < value.dimNode.size(); ++d)
+        if (value.carriesAxis(state, d, axis))
+          levels.push_back({axis, static_cast<int>(d)});
+  } else {
+    const ProgramOp &p = prog.ops[value.defOp];
+    for (auto [axis, factor] : nests[value.defOp]) {
+      int dim = p.resultDim(value.resultNumber, factor);
+      if (dim >= 0 || p.factorReduction[factor])
+        levels.push_back({axis, dim});
+    }
+  }
+  // Without levels the plan stays the one resetPlans left: most arguments
+  // of a state are not sharded.
+  if (levels.empty())
+    return;
+  markPlanned(v);
+  for (auto [axis, dim] : levels)
+    if (dim >= 0)
+      plan.sourceTiling[dim] = listAppend(plan.sourceTiling[dim], axis);
+  if (scatterOutermostSum(v, levels))
+    return;
+  // all_reduces move before the gathers (innermost first); the gathers
+  // are copied per reading op and merge into one per reader.
+  for (auto [axis, dim] : llvm::reverse(levels))
+    if (dim < 0)
+      plan.steps.push_back({StepKind::Reduce, {listAppend(0, axis)}});
+  if (!dimsEmpty(plan.sourceTiling))
+    plan.perUser = Step{StepKind::Gather, plan.sourceTiling};
+  for (auto [axis, dim] : levels)
+    if (dim >= 0)
+      plan.gathers.push_back({axis, static_cast<unsigned>(dim)});
 }
 
 /// The optimizer visits readers first: when the outermost level sums and
@@ -157,6 +210,7 @@ void Evaluation::moveReduction(int from, unsigned i, Step step) {
   ValuePlan &in = plans[from];
   in.steps.pop_back();
   --usePlans[prog.values[from].firstUse].level;
+  markPlanned(prog.ops[i].results[0]);
   ValuePlan &out = plans[prog.ops[i].results[0]];
   if (step.kind == StepKind::ReduceScatter) {
     // The op's local result is no longer sliced by the scatter's axes.
@@ -360,14 +414,16 @@ void Evaluation::planValue(unsigned value) {
   // A result without a chain read by ops without loops (most values of a
   // state): every use reads the source as is (what planUse returns for an
   // empty slicing), and nothing below applies.
-  if (v.defOp >= 0 && plan.steps.empty() && !plan.perUser &&
-      !plan.scattersOnTop && !anyPadded && llvm::all_of(v.uses, [&](auto &u) {
-        return u.second < 0 || !looped[u.first];
-      })) {
-    for (size_t k = 0; k < v.uses.size(); ++k)
-      resetUse(usePlans[v.firstUse + k]);
+  // Its uses are reset already (resetPlans); a value not listed has no
+  // chain. An argument without levels read by ops without loops is one
+  // too: nothing below changes it (no slices, no local form).
+  if (!anyPadded &&
+      (!isPlanned[value] ||
+       (plan.steps.empty() && !plan.perUser && !plan.scattersOnTop)) &&
+      llvm::all_of(v.uses,
+                   [&](auto &u) { return u.second < 0 || !looped[u.first]; }))
     return;
-  }
+  markPlanned(value);
   for (auto [k, u] : llvm::enumerate(v.uses)) {
     DimAxes s = u.second >= 0 ? useSlicing(v.firstUse + k, u.first, u.second)
                               : DimAxes(v.shape.size(), 0);
@@ -384,8 +440,9 @@ void Evaluation::planValue(unsigned value) {
   // A loop's init is sliced by the boundary after the copies: the loop
   // reads the whole gather then (AnalyticLoops.cpp).
   auto readLevel = [&](size_t k) -> std::optional<unsigned> {
-    if (!usePlans[v.firstUse + k].gatherLevel &&
-        prog.ops[v.uses[k].first].region >= 0 && !plan.gathers.empty())
+    // The reader's (cold) ProgramOp last.
+    if (!usePlans[v.firstUse + k].gatherLevel && !plan.gathers.empty() &&
+        prog.ops[v.uses[k].first].region >= 0)
       return 0u;
     return usePlans[v.firstUse + k].gatherLevel;
   };
@@ -563,7 +620,7 @@ void Evaluation::findFusions() {
     // The reader's loops that slice this operand, outermost first.
     llvm::SmallVector<std::pair<unsigned, int>, 4> slicing; // (level, dim)
     for (auto [level, entry] : llvm::enumerate(nests[user]))
-      if (int d = u.operandDim(v.uses[0].second, entry.second); d >= 0)
+      if (int d = useDim(v.firstUse, v.uses[0].second, entry.second); d >= 0)
         slicing.push_back({static_cast<unsigned>(level), d});
     if (slicing.empty() || nests[user][slicing[0].first].first != outerAxis ||
         slicing[0].second != dim)
@@ -599,11 +656,8 @@ const CollectivePlan &Evaluation::makePlan() {
   findNests();
   anyPadded = findPadding();
   unmodeled = false;
+  resetPlans();
   buildChains();
-  // planValue plans every use (every value with uses is an argument or a
-  // result of a live op): no reset needed.
-  if (fresh)
-    usePlans.assign(prog.numUses, {});
   localArgs.assign(prog.numArguments, std::nullopt);
   // Planning in program order: a reader's patterns see its operands'
   // plans, and may change them before its own results are planned.

@@ -47,6 +47,11 @@ struct Workspace {
   uint64_t owner = 0;
   /// The planner's output, read by the pricer.
   CollectivePlan plan;
+  /// The values whose plan or use plans the last plan may have left other
+  /// than the plan of a value without a chain (Evaluation::resetPlans),
+  /// and a byte per value saying whether it is listed.
+  std::vector<unsigned> planned;
+  std::vector<char> isPlanned;
   // The pricer's scratch.
   std::vector<std::pair<unsigned, unsigned>> emission;
   /// Per value: the buffers of its chain's levels (0: source), -1 when not
@@ -86,14 +91,14 @@ public:
         fusedLevels(ws.plan.fusedLevels), plans(ws.plan.values),
         usePlans(ws.plan.uses), localArgs(ws.plan.localArgs),
         anyPadded(ws.plan.anyPadded), unmodeled(ws.plan.unmodeled),
-        emission(ws.emission), levelBuffers(ws.levelBuffers),
-        levelTiling(ws.levelTiling), startBuffers(ws.startBuffers),
-        argBuffers(ws.argBuffers), hoistedBuffers(ws.hoistedBuffers),
-        buffers(ws.buffers), fusedInputs(ws.fusedInputs), stamp(ws.stamp),
-        carryTies(ws.carryTies), inPlaceSavings(ws.inPlaceSavings),
-        transients(ws.transients), delta(ws.delta),
-        validityBuffers(ws.validityBuffers), zeroBuffers(ws.zeroBuffers),
-        fresh(ws.owner != program.id) {
+        planned(ws.planned), isPlanned(ws.isPlanned), emission(ws.emission),
+        levelBuffers(ws.levelBuffers), levelTiling(ws.levelTiling),
+        startBuffers(ws.startBuffers), argBuffers(ws.argBuffers),
+        hoistedBuffers(ws.hoistedBuffers), buffers(ws.buffers),
+        fusedInputs(ws.fusedInputs), stamp(ws.stamp), carryTies(ws.carryTies),
+        inPlaceSavings(ws.inPlaceSavings), transients(ws.transients),
+        delta(ws.delta), validityBuffers(ws.validityBuffers),
+        zeroBuffers(ws.zeroBuffers), fresh(ws.owner != program.id) {
     ws.owner = program.id;
     sim::SimulationOptions options = impl.getSimulationOptions();
     fusion = options.fusion;
@@ -148,8 +153,21 @@ private:
   DimAxes useSlicing(unsigned useId, unsigned op, int operand) const;
   /// The same, read from the ProgramOp.
   DimAxes useSlicing(unsigned op, int operand) const;
+  /// The dim of operand `operand` that `factor` maps in the reader of use
+  /// `useId` (ProgramOp::operandDim), from the use record where it can.
+  int useDim(unsigned useId, int operand, unsigned factor) const;
   void findNests();
   bool findPadding() const;
+  void resetPlans();
+  /// Lists `value` in `planned` (its plan or uses may change).
+  void markPlanned(unsigned value) {
+    if (!isPlanned[value]) {
+      isPlanned[value] = 1;
+      planned.push_back(value);
+    }
+  }
+  void resetValuePlan(unsigned value);
+  void buildChain(unsigned value);
   void buildChains();
   bool scatterOutermostSum(unsigned value,
                            llvm::ArrayRef<std::pair<unsigned, int>> levels);
@@ -268,6 +286,8 @@ private:
   std::vector<std::optional<DimAxes>> &localArgs;
   bool &anyPadded;
   bool &unmodeled;
+  std::vector<unsigned> &planned;
+  std::vector<char> &isPlanned;
 
   // The pricer's scratch.
   /// (root loop level, op) in emission order.

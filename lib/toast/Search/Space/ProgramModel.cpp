@@ -516,8 +516,13 @@ bool NdaEnvironment::Impl::buildBlockModel(Block &block, ProgramModel &program,
         use.userResultElements = r.getNumElements() * r.elementBytes /
                                  std::max<int64_t>(r.elementBytes, 1);
       }
-      if (operand >= 0)
+      if (operand >= 0) {
         use.operandDims = u.operandDims[operand];
+        use.userMinorFactors =
+            llvm::any_of(u.minorFactors, [&](const MinorFactor &m) {
+              return !m.isResult && m.tensor == static_cast<unsigned>(operand);
+            });
+      }
     }
   }
   describeNests(program, nda.getNumNodes());

@@ -116,6 +116,16 @@ struct ProgramOp {
   bool noRoofline = false;
   /// Some result is updated in place (sim::getInPlaceOperand).
   bool updatesInPlace = false;
+  /// A loop whose bodies the loop model prices (ProgramModel::regions),
+  /// -1 for other ops. Read for every op by emitOp and the planner, so
+  /// next to the fields above, not after the rule's (issue 17: a cache
+  /// line per op).
+  int region = -1;
+  /// Region ops: how each result gets its buffer (a loop's carries).
+  llvm::SmallVector<sim::TiedResult, 1> tiedResults;
+  /// Region ops: the hoisted body constants they read
+  /// (ProgramModel::hoistedConstantBytes).
+  llvm::SmallVector<unsigned, 2> hoistedConstants;
   /// transpose: result dim i is operand dim permutation[i].
   llvm::SmallVector<int64_t, 4> permutation;
   /// Rule factors: node (-1: never sharded), size, reduction kind.
@@ -149,19 +159,11 @@ struct ProgramOp {
         return m.dim;
     return -1;
   }
-  /// Region ops: how each result gets its buffer (a loop's carries).
-  llvm::SmallVector<sim::TiedResult, 1> tiedResults;
-  /// Region ops: the hoisted body constants they read
-  /// (ProgramModel::hoistedConstantBytes).
-  llvm::SmallVector<unsigned, 2> hoistedConstants;
   /// Region ops priced whole: the captured values (operands past the op's
   /// own) its regions read, by the simulator's rule (sim::simulateRegions'
   /// outer reads: a view reads no indices). A carry's init read there is
   /// read elsewhere (Evaluation::isReadElsewhere).
   llvm::SmallVector<int, 2> readByRegions;
-  /// A loop whose bodies the loop model prices (ProgramModel::regions),
-  /// -1 for other ops.
-  int region = -1;
 };
 
 /// What the analytic cost reads of a use's user, copied per use so that
@@ -179,6 +181,9 @@ struct ProgramUse {
   int64_t userResultElements = 0;
   /// The user's operandDims of this operand (empty when it has none).
   llvm::SmallVector<int64_t, 4> operandDims;
+  /// The user's rule maps minor factors (ProgramOp::minorFactors) to this
+  /// operand: only then does its slicing need the user's ProgramOp.
+  bool userMinorFactors = false;
 };
 
 /// An op inside a loop or conditional body, in walkProgram pre-order, for
