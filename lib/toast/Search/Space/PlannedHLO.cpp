@@ -59,11 +59,20 @@ public:
     }
     return it->second;
   }
-  /// Moves every constant in `op`'s regions to the entry.
+  /// Moves the constants of `op`'s loop and conditional bodies to the entry
+  /// (not those of a reducer or comparator: the simulator does not walk
+  /// them, nor does the pricer).
   void hoistFrom(Operation *op) {
     SmallVector<Operation *> constants;
+    auto inBodies = [&](Operation *inner) {
+      for (Operation *parent = inner->getParentOp(); parent != op;
+           parent = parent->getParentOp())
+        if (!isDataFlowRegionOp(parent))
+          return false;
+      return true;
+    };
     op->walk([&](Operation *inner) {
-      if (inner != op && matchPattern(inner, m_Constant()))
+      if (inner != op && matchPattern(inner, m_Constant()) && inBodies(inner))
         constants.push_back(inner);
     });
     for (Operation *constant : constants) {
@@ -389,7 +398,9 @@ LogicalResult PlannedEmitter::emitOp(unsigned i) {
   if (isDataFlowRegionOp(op))
     return emitRegionOp(i, inputs);
   Operation *clone = b.clone(*op);
-  clone->setOperands(inputs);
+  // Values read inside an op's own regions (a reducer's constant) are
+  // extra inputs of its program, not operands.
+  clone->setOperands(ArrayRef<Value>(inputs).take_front(op->getNumOperands()));
   if (p.isReturn)
     return success();
   for (auto [r, result] : llvm::zip_equal(p.results, clone->getResults()))
@@ -417,6 +428,24 @@ LogicalResult PlannedEmitter::emitRegionOp(unsigned i, ArrayRef<Value> inputs) {
     captured.map(originalValue(p.operands[k]), inputs[k]);
   Operation *clone = b.clone(*p.op, captured);
   clone->setOperands(inputs.take_front(own));
+  // A duplicate constant of this level read inside the bodies stands for
+  // the one the model merged it with: read it from the entry's constants.
+  WalkResult walk = clone->walk([&](Operation *inner) {
+    for (OpOperand &use : inner->getOpOperands()) {
+      Value v = use.get();
+      if (clone->isAncestor(v.getParentRegion()->getParentOp()) ||
+          llvm::is_contained(inputs, v))
+        continue;
+      Operation *def = v.getDefiningOp();
+      if (!def || !matchPattern(def, m_Constant()))
+        return WalkResult::interrupt();
+      use.set(hoister->get(def));
+    }
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return p.op->emitError("planned program: a region op reads a value the "
+                           "plan does not give it");
   hoister->hoistFrom(clone);
   for (auto [r, result] : llvm::zip_equal(p.results, clone->getResults()))
     emitValue(r, result);
