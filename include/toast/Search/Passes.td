@@ -34,7 +34,10 @@ def ToastAutoPartitionPass
     time to the best state and the chosen actions in words go to stderr;
     `report=true` also emits them as a remark. The result is PartIR:Core,
     unless `materialize=false`, which leaves the annotated program for
-    further tactic passes.
+    further tactic passes, or `emit=planned`, which gives the device-local
+    PartIR:HLO the search priced, built from its plan (a winner priced by
+    the reference path goes through PartIR:Core and lowering, with a
+    remark); do not lower that output again.
 
     `algorithm=random` and `algorithm=automap` run the baselines with the
     same budget and cost: random legal trajectories, and an AutoMap-style
@@ -123,6 +126,11 @@ def ToastAutoPartitionPass
            "Print progress and the final report to stderr">,
     Option<"materialize", "materialize", "bool", /*default=*/"true",
            "Rewrite into PartIR:Core at the end">,
+    Option<"emit", "emit", "std::string", /*default=*/"\"core\"",
+           "What the strategy found becomes: core (PartIR:Core, to be "
+           "lowered) or planned (the device-local PartIR:HLO the search "
+           "priced, built from its plan; winners priced by the reference "
+           "path go through PartIR:Core and lowering instead)">,
   ];
   let dependentDialects = ["::toast::partir::PartIRDialect",
                            "::toast::partir_hlo::PartIRHLODialect"];

@@ -219,8 +219,9 @@ public:
   /// A clone of the entry's module whose entry is the device-local
   /// PartIR:HLO of `state` built straight from the planner's CollectivePlan
   /// (no materializeCore, lowering or collective optimization): the
-  /// program the analytic cost prices. Straight-line programs without
-  /// padding only; failure (with a diagnostic) otherwise.
+  /// program the analytic cost prices. Every state priced without the
+  /// reference path (loops and conditionals included); failure (with a
+  /// diagnostic) otherwise.
   mlir::FailureOr<mlir::OwningOpRef<mlir::ModuleOp>>
   emitPlanned(const SearchState &state) const;
 
@@ -245,6 +246,19 @@ private:
   explicit NdaEnvironment(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl;
 };
+
+/// How replaceByPlannedEntry ended.
+enum class PlannedEntry { Replaced, ByReference };
+
+/// Replaces the entry of `module` by the device-local PartIR:HLO of the
+/// sharding state that tactic passes saved on it, built from the planner
+/// (NdaEnvironment::emitPlanned) and priced on `device`; `cost`, when
+/// given, receives the state's analytic cost. A state the planner leaves to
+/// the reference path gives ByReference and leaves the module unchanged;
+/// failure comes with a diagnostic.
+mlir::FailureOr<PlannedEntry>
+replaceByPlannedEntry(mlir::ModuleOp module, const sim::DeviceSpec &device,
+                      AnalyticCost *cost = nullptr);
 
 } // namespace toast::search
 

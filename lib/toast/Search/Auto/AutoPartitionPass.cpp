@@ -1,9 +1,12 @@
 //===- AutoPartitionPass.cpp - --toast-auto-partition --------------------===//
 
+#include "toast/Dialect/PartIR/HLO/Transforms/Passes.h"
 #include "toast/Partition/Schedule.h"
 #include "toast/Partition/ScheduleWriter.h"
 #include "toast/Search/AutoPartition.h"
 #include "toast/Search/Passes.h"
+#include "toast/Search/ShardingSpace.h"
+#include "toast/Simulator/Device.h"
 
 namespace toast::search {
 #define GEN_PASS_DEF_TOASTAUTOPARTITIONPASS
@@ -50,6 +53,34 @@ static mlir::LogicalResult writeFoundSchedule(mlir::ModuleOp module,
   return materialize ? found.materializeCore() : mlir::success();
 }
 
+/// emit=planned: the entry becomes the device-local program the search
+/// priced, built from its plan (design.md section 6); a winner the planner
+/// leaves to the reference path is materialized and lowered as that path
+/// does, so the output is device-local PartIR:HLO either way.
+static mlir::LogicalResult emitPlannedWinner(mlir::ModuleOp module,
+                                             llvm::StringRef device) {
+  llvm::Expected<sim::DeviceSpec> spec = sim::lookupDevice(device);
+  if (!spec)
+    return module.emitError("--toast-auto-partition: ")
+           << llvm::toString(spec.takeError());
+  auto replaced = replaceByPlannedEntry(module, *spec);
+  if (failed(replaced))
+    return mlir::failure();
+  if (*replaced == PlannedEntry::Replaced)
+    return mlir::success();
+  auto entry = partition::getEntryFunction(module);
+  if (failed(entry))
+    return mlir::failure();
+  mlir::emitRemark(entry->getLoc())
+      << "emit=planned: the strategy found is priced by the reference path; "
+         "emitted through PartIR:Core and lowering";
+  partir::MeshAttr mesh = partir::getMesh(module);
+  partition::ShardingState found(*entry, mesh);
+  if (failed(found.load()) || failed(found.materializeCore()))
+    return mlir::failure();
+  return partir_hlo::lowerToDeviceLocal(module, *entry, mesh);
+}
+
 namespace {
 struct ToastAutoPartitionPass
     : impl::ToastAutoPartitionPassBase<ToastAutoPartitionPass> {
@@ -62,6 +93,18 @@ struct ToastAutoPartitionPass
     auto mesh = partition::parseMeshOption(module, this->mesh);
     if (failed(mesh))
       return signalPassFailure();
+    if (emit != "core" && emit != "planned") {
+      module.emitError("--toast-auto-partition: unknown emit '")
+          << emit << "' (expected core or planned)";
+      return signalPassFailure();
+    }
+    bool planned = emit == "planned";
+    if (planned && !materialize) {
+      module.emitError("--toast-auto-partition: emit=planned builds the "
+                       "partitioned program; it does not go with "
+                       "materialize=false");
+      return signalPassFailure();
+    }
     if (!parseAlgorithm(algorithm)) {
       module.emitError("--toast-auto-partition: unknown algorithm '")
           << algorithm << "' (expected " << kAlgorithmNames << ")";
@@ -92,12 +135,15 @@ struct ToastAutoPartitionPass
     mlir::OwningOpRef<mlir::ModuleOp> original;
     if (!scheduleOut.empty())
       original = module.clone();
-    auto reports = partition::partition(module, schedule,
-                                        materialize && scheduleOut.empty());
+    bool core = materialize && !planned;
+    auto reports =
+        partition::partition(module, schedule, core && scheduleOut.empty());
     if (failed(reports))
       return signalPassFailure();
     if (!scheduleOut.empty() &&
-        failed(writeFoundSchedule(module, *original, scheduleOut, materialize)))
+        failed(writeFoundSchedule(module, *original, scheduleOut, core)))
+      return signalPassFailure();
+    if (planned && failed(emitPlannedWinner(module, device)))
       return signalPassFailure();
     if (!report)
       return;

@@ -42,19 +42,17 @@ struct ToastEmitPlannedPass
           << llvm::toString(spec.takeError());
       return signalPassFailure();
     }
-    partition::ShardingState saved(*entry, mesh);
-    if (failed(saved.load()))
+    AnalyticCost cost;
+    auto replaced = replaceByPlannedEntry(module, *spec, &cost);
+    if (failed(replaced))
       return signalPassFailure();
-    auto env = NdaEnvironment::create(*entry, mesh, {}, *spec, {}, &saved);
-    if (failed(env))
+    if (*replaced == PlannedEntry::ByReference) {
+      entry->emitError("planned program: a state priced by the reference "
+                       "path");
       return signalPassFailure();
-    SearchState state = (*env)->getInitialState();
-    auto planned = (*env)->emitPlanned(state);
-    if (failed(planned))
-      return signalPassFailure();
+    }
     if (report) {
-      AnalyticCost cost = (*env)->analyticCost(state);
-      mlir::InFlightDiagnostic remark = mlir::emitRemark(entry->getLoc())
+      mlir::InFlightDiagnostic remark = mlir::emitRemark(module.getLoc())
                                         << "planned: analytic step time "
                                         << cost.runtime * 1e3 << " ms";
       for (unsigned k = 0; k < sim::kNumCollectiveKinds; ++k)
@@ -62,18 +60,6 @@ struct ToastEmitPlannedPass
                << sim::getCollectiveKindName(
                       static_cast<sim::CollectiveKind>(k));
     }
-    // The environment refers to the entry's ops: release it before the
-    // entry is replaced.
-    env->reset();
-    auto plannedEntry =
-        (*planned)->lookupSymbol<mlir::func::FuncOp>(entry->getSymName());
-    auto replacement = mlir::cast<mlir::func::FuncOp>(plannedEntry->clone());
-    // The tactics' saved state described the global program.
-    partition::ShardingState::clearSavedState(replacement);
-    module.getBody()->getOperations().insert(
-        entry->getOperation()->getIterator(), replacement);
-    entry->erase();
-    module->setAttr("partir.mesh", mesh);
   }
 };
 

@@ -22,6 +22,7 @@
 #include "toast/Dialect/PartIR/Core/IR/PartIRCore.h"
 #include "toast/Dialect/PartIR/HLO/IR/PartIRHLO.h"
 #include "toast/Dialect/StableHLO/IR/StablehloOps.h"
+#include "toast/Partition/Schedule.h"
 #include "toast/Partition/ShardingState.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -641,6 +642,46 @@ NdaEnvironment::Impl::emitPlanned(const SearchState &state) const {
     return failure();
   (*copy)->setAttr("partir.mesh", mesh);
   return copy;
+}
+
+FailureOr<PlannedEntry> replaceByPlannedEntry(ModuleOp module,
+                                              const sim::DeviceSpec &device,
+                                              AnalyticCost *cost) {
+  auto entry = partition::getEntryFunction(module);
+  partir::MeshAttr mesh = partir::getMesh(module);
+  if (failed(entry))
+    return failure();
+  if (!mesh)
+    return module.emitError("planned program: no mesh (run a tactic pass "
+                            "that saves a sharding state first)");
+  partition::ShardingState saved(*entry, mesh);
+  if (failed(saved.load()))
+    return failure();
+  auto env = NdaEnvironment::create(*entry, mesh, {}, device, {}, &saved);
+  if (failed(env))
+    return failure();
+  SearchState state = (*env)->getInitialState();
+  AnalyticCost analytic = (*env)->analyticCost(state);
+  if (cost)
+    *cost = analytic;
+  if (analytic.byReference)
+    return PlannedEntry::ByReference;
+  auto planned = (*env)->emitPlanned(state);
+  if (failed(planned))
+    return failure();
+  // The environment refers to the entry's ops: release it before the
+  // entry is replaced.
+  env->reset();
+  auto plannedEntry =
+      (*planned)->lookupSymbol<func::FuncOp>(entry->getSymName());
+  auto replacement = cast<func::FuncOp>(plannedEntry->clone());
+  // The tactics' saved state described the global program.
+  partition::ShardingState::clearSavedState(replacement);
+  module.getBody()->getOperations().insert(entry->getOperation()->getIterator(),
+                                           replacement);
+  entry->erase();
+  module->setAttr("partir.mesh", mesh);
+  return PlannedEntry::Replaced;
 }
 
 } // namespace toast::search
