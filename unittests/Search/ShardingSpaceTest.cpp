@@ -1190,6 +1190,36 @@ TEST_F(ShardingSpaceTest, PaddedPlannedProgramsSimulateToTheAnalyticPrice) {
   EXPECT_GT(expectPlannedProgramsAgree(ctx, specs, mesh({{"B", 4}, {"M", 2}})),
             0u);
 }
+/// A loop body with a reduce whose reducer holds a constant: the reducer is
+/// part of its op (the simulator does not walk it), not an input of the
+/// body's program (test/Search/emit-planned-region-ops.mlir).
+const char *kScanReducer = R"mlir(
+func.func @main(%x: tensor<8x4xf32>) -> tensor<8x4xf32> {
+  %c0 = stablehlo.constant dense<0> : tensor<i32>
+  %r:2 = stablehlo.while(%i = %c0, %h = %x) : tensor<i32>, tensor<8x4xf32>
+    cond {
+      %n = stablehlo.constant dense<3> : tensor<i32>
+      %p = stablehlo.compare LT, %i, %n : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %p : tensor<i1>
+    } do {
+      %zero = stablehlo.constant dense<0.0> : tensor<f32>
+      %s = stablehlo.reduce(%h init: %zero) across dimensions = [1] : (tensor<8x4xf32>, tensor<f32>) -> tensor<8xf32>
+       reducer(%a: tensor<f32>, %b: tensor<f32>) {
+        %two = stablehlo.constant dense<2.0> : tensor<f32>
+        %t = stablehlo.multiply %b, %two : tensor<f32>
+        %u = stablehlo.add %a, %t : tensor<f32>
+        stablehlo.return %u : tensor<f32>
+       }
+      %sb = stablehlo.broadcast_in_dim %s, dims = [0] : (tensor<8xf32>) -> tensor<8x4xf32>
+      %y = stablehlo.tanh %sb : tensor<8x4xf32>
+      %one = stablehlo.constant dense<1> : tensor<i32>
+      %next = stablehlo.add %i, %one : tensor<i32>
+      stablehlo.return %next, %y : tensor<i32>, tensor<8x4xf32>
+    }
+  return %r#1 : tensor<8x4xf32>
+}
+)mlir";
+
 /// Programs with loops (nested ones too) and conditionals: states that
 /// leave the bodies alone (region ops cloned whole, their constants
 /// hoisted) and states the loop model prices inside the bodies (each region
@@ -1206,7 +1236,8 @@ TEST_F(ShardingSpaceTest, LoopPlannedProgramsSimulateToTheAnalyticPrice) {
     for (auto [label, source] :
          {std::pair<const char *, std::string>{"scan-mlp", kScanMlp},
           {"cond-mlp", kCondMlp},
-          {"scan-cond-mlp", scanCondMlp()}})
+          {"scan-cond-mlp", scanCondMlp()},
+          {"scan-reducer", kScanReducer}})
       checkers.push_back(std::make_unique<AgreementChecker>(
           label, parseSourceString<ModuleOp>(source, &ctx), m));
     for (auto &checker : checkers) {

@@ -321,14 +321,17 @@ static void addRegionInputs(Block &block, ProgramModel &program,
       constants[*key] = program.values.size() - 1;
   };
   Region *region = block.getParent();
-  block.walk([&](Operation *op) {
+  block.walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (matchPattern(op, m_Constant())) {
       addWhole(op->getResult(0));
-      return;
+      return WalkResult::advance();
     }
     for (Value v : op->getOperands())
       if (!region->isAncestor(v.getParentRegion()))
         addWhole(v);
+    // A reducer's or comparator's body is part of its op: the simulator
+    // does not walk it, so its constants are no inputs of the program.
+    return isDataFlowRegionOp(op) ? WalkResult::advance() : WalkResult::skip();
   });
 }
 
