@@ -35,6 +35,7 @@
 
 #include <array>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace mlir::func {
@@ -229,6 +230,13 @@ simulate(mlir::ModuleOp module, const DeviceSpec &device,
 /// `outerReads`, when given, receives the values from outside whose buffers
 /// the regions read (a region constant stands for its hoisted copy; a view
 /// reads no indices): what decides whether a carry's init is read elsewhere.
+/// Constants that fold to one: equal value and type. simulateRegions hoists
+/// region constants and merges them by this key (as the folder does), and
+/// the analytic cost and the planned emitter follow it.
+using ConstantKey = std::pair<const void *, const void *>;
+/// The key of a constant-like op (one matched by m_Constant).
+ConstantKey getConstantKey(mlir::Operation *constant);
+
 mlir::FailureOr<SimulationResult>
 simulateRegions(mlir::Operation *op, const DeviceSpec &device,
                 const SimulationOptions &options = {},

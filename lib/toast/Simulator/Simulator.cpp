@@ -216,11 +216,9 @@ private:
     if (it != values.end())
       return it->second;
     // Equal constants are one after hoisting (the folder merges them).
-    Attribute constant;
-    std::pair<const void *, const void *> key{nullptr, nullptr};
-    if (hoistConstants && matchPattern(value, m_Constant(&constant))) {
-      key = {constant.getAsOpaquePointer(),
-             value.getType().getAsOpaquePointer()};
+    ConstantKey key{nullptr, nullptr};
+    if (hoistConstants && matchPattern(value, m_Constant())) {
+      key = getConstantKey(value.getDefiningOp());
       if (auto known = hoistedConstants.find(key);
           known != hoistedConstants.end())
         return values[value] = known->second;
@@ -293,7 +291,7 @@ private:
   /// simulateRegions: buffers of values from outside the regions, and of
   /// hoisted constants by value and type.
   SmallVector<unsigned> outsideBuffers;
-  std::map<std::pair<const void *, const void *>, unsigned> hoistedConstants;
+  std::map<ConstantKey, unsigned> hoistedConstants;
   SmallVector<Operation *> trace;
   SmallVector<RegionScope> regionScopes;
   /// Loop-carried buffers and their inits, and in-place updates, in trace
@@ -980,6 +978,13 @@ toast::sim::simulate(func::FuncOp func, const DeviceSpec &device,
                    timeline, [&](Simulation &simulation, SimulationResult &r) {
                      return simulation.run(func, r);
                    });
+}
+
+ConstantKey toast::sim::getConstantKey(Operation *constant) {
+  Attribute value;
+  matchPattern(constant, m_Constant(&value));
+  return {value.getAsOpaquePointer(),
+          constant->getResult(0).getType().getAsOpaquePointer()};
 }
 
 FailureOr<SimulationResult>

@@ -49,11 +49,12 @@ public:
       : entry(entry), b(entry->getParentOp()->getContext()) {}
   /// A constant already at the entry's top level.
   void add(Operation *constant) {
-    known.try_emplace(keyOf(constant), constant->getResult(0));
+    known.try_emplace(sim::getConstantKey(constant), constant->getResult(0));
   }
   /// The entry's constant equal to `constant`, made when there is none.
   Value get(Operation *constant) {
-    auto [it, inserted] = known.try_emplace(keyOf(constant), Value());
+    auto [it, inserted] =
+        known.try_emplace(sim::getConstantKey(constant), Value());
     if (inserted) {
       b.setInsertionPointToStart(entry);
       it->second = b.clone(*constant)->getResult(0);
@@ -83,15 +84,9 @@ public:
   }
 
 private:
-  static std::pair<const void *, const void *> keyOf(Operation *constant) {
-    Attribute value;
-    matchPattern(constant, m_Constant(&value));
-    return {value.getAsOpaquePointer(),
-            constant->getResult(0).getType().getAsOpaquePointer()};
-  }
   Block *entry;
   OpBuilder b;
-  std::map<std::pair<const void *, const void *>, Value> known;
+  std::map<sim::ConstantKey, Value> known;
 };
 
 /// One emission of one program (the entry's, or a loop region's): mirrors

@@ -60,15 +60,8 @@ static void copyRegionDescription(const ProgramOp &from, ProgramOp &to) {
   to.readByRegions = from.readByRegions;
 }
 
-using ConstantKey = std::pair<const void *, const void *>;
-
-/// Constants that fold to one: equal value and type.
-static ConstantKey getConstantKey(Operation *constant) {
-  Attribute value;
-  matchPattern(constant, m_Constant(&value));
-  return {value.getAsOpaquePointer(),
-          constant->getResult(0).getType().getAsOpaquePointer()};
-}
+using sim::ConstantKey;
+using sim::getConstantKey;
 
 /// Constants in the bodies of region op `i` are hoisted to the function
 /// start too, merged with equal constants (the simulator sees them there;
