@@ -17,6 +17,11 @@
 // RUN: toast-opt %t/reducer.mlir --partir-manual-partition="name=BP axis=B inputs=arg0=0 mesh=B=4" --toast-emit-planned -o %t/reducer.planned.mlir
 // RUN: FileCheck %s --check-prefix=REDUCER < %t/reducer.planned.mlir
 // RUN: toast-run --compare %t/reducer.mlir %t/reducer.planned.mlir | FileCheck %s --check-prefix=SAME
+//
+// (3) Errors: a state the planner leaves to the reference path (the batch
+// of 6 rows padded on 4 devices inside the loop), and no saved state.
+// RUN: not toast-opt %t/padded.mlir --partir-manual-partition="name=BP axis=B inputs=arg0=0 mesh=B=4" --toast-emit-planned -o /dev/null 2>&1 | FileCheck %s --check-prefix=BYREF
+// RUN: not toast-opt %t/padded.mlir --toast-emit-planned -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOMESH
 
 // TRIP-NOT: error
 // DUP: %[[ONE:.*]] = stablehlo.constant dense<1.000000e+00>
@@ -27,6 +32,8 @@
 // REDUCER: stablehlo.reduce(%{{[^ ]*}} init: %{{[^ ]*}}) across dimensions = [1] : (tensor<2x4xf32>, tensor<f32>) -> tensor<2xf32>
 // REDUCER: stablehlo.constant dense<2.000000e+00>
 // SAME: results agree
+// BYREF: padded.mlir:1:1: error: planned program: a state priced by the reference path
+// NOMESH: error: --toast-emit-planned: no mesh (run a tactic pass that saves a sharding state first)
 
 //--- dup.mlir
 func.func @main(%x: tensor<8x4xf32>, %s: tensor<f32>) -> (tensor<8x4xf32>, tensor<f32>) {
@@ -70,4 +77,22 @@ func.func @main(%x: tensor<8x4xf32>) -> tensor<8x4xf32> {
       stablehlo.return %next, %y : tensor<i32>, tensor<8x4xf32>
     }
   return %r#1 : tensor<8x4xf32>
+}
+
+//--- padded.mlir
+func.func @main(%x: tensor<6x16xf32>, %w: tensor<16x16xf32>) -> tensor<6x16xf32> {
+  %c0 = stablehlo.constant dense<0> : tensor<i32>
+  %r:2 = stablehlo.while(%i = %c0, %h = %x) : tensor<i32>, tensor<6x16xf32>
+    cond {
+      %n = stablehlo.constant dense<3> : tensor<i32>
+      %p = stablehlo.compare LT, %i, %n : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %p : tensor<i1>
+    } do {
+      %y = stablehlo.dot_general %h, %w, contracting_dims = [1] x [0] : (tensor<6x16xf32>, tensor<16x16xf32>) -> tensor<6x16xf32>
+      %t = stablehlo.tanh %y : tensor<6x16xf32>
+      %one = stablehlo.constant dense<1> : tensor<i32>
+      %next = stablehlo.add %i, %one : tensor<i32>
+      stablehlo.return %next, %t : tensor<i32>, tensor<6x16xf32>
+    }
+  return %r#1 : tensor<6x16xf32>
 }
