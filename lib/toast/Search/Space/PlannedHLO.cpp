@@ -110,6 +110,8 @@ public:
 
 private:
   Value originalValue(unsigned value) const;
+  LogicalResult mapCaptured(unsigned i, ArrayRef<Value> inputs,
+                            IRMapping &captured) const;
   ArrayAttr dimAxesAttr(const DimAxes &dims);
   ArrayAttr axesAttr(AxisList list);
   Value emitStep(const Step &step, Value input, unsigned value,
@@ -161,6 +163,21 @@ Value PlannedEmitter::originalValue(unsigned value) const {
   if (prog.isRegionBlock)
     return prog.argumentValues[value];
   return impl.entry.getArgument(value);
+}
+
+/// Maps the values op i's regions capture from above (its inputs past its
+/// operands) to what the plan gives it; the pricer reads them whole.
+LogicalResult PlannedEmitter::mapCaptured(unsigned i, ArrayRef<Value> inputs,
+                                          IRMapping &captured) const {
+  const ProgramOp &p = prog.ops[i];
+  for (size_t k = p.op->getNumOperands(); k < p.operands.size(); ++k) {
+    Value original = originalValue(p.operands[k]);
+    if (inputs[k].getType() != original.getType())
+      return p.op->emitError("planned program: a value its regions capture "
+                             "is read sliced");
+    captured.map(original, inputs[k]);
+  }
+  return success();
 }
 
 Type PlannedEmitter::localType(unsigned value, const DimAxes &tiling) const {
@@ -393,9 +410,13 @@ LogicalResult PlannedEmitter::emitOp(unsigned i) {
     return emitLoop(i, inputs);
   if (isDataFlowRegionOp(op))
     return emitRegionOp(i, inputs);
-  Operation *clone = b.clone(*op);
-  // Values read inside an op's own regions (a reducer's constant) are
-  // extra inputs of its program, not operands.
+  // Values read inside an op's own regions (a reducer reading a constant
+  // defined above it, as torch-xla exports) are extra inputs of its
+  // program, not operands: its regions read what the plan gives them.
+  IRMapping captured;
+  if (failed(mapCaptured(i, inputs, captured)))
+    return failure();
+  Operation *clone = b.clone(*op, captured);
   clone->setOperands(ArrayRef<Value>(inputs).take_front(op->getNumOperands()));
   if (p.isReturn)
     return success();
@@ -420,8 +441,8 @@ LogicalResult PlannedEmitter::emitRegionOp(unsigned i, ArrayRef<Value> inputs) {
       return p.op->emitError("planned program: a region op's result tiled");
   IRMapping captured;
   unsigned own = p.op->getNumOperands();
-  for (size_t k = own; k < p.operands.size(); ++k)
-    captured.map(originalValue(p.operands[k]), inputs[k]);
+  if (failed(mapCaptured(i, inputs, captured)))
+    return failure();
   Operation *clone = b.clone(*p.op, captured);
   clone->setOperands(inputs.take_front(own));
   // A duplicate constant of this level read inside the bodies stands for
@@ -468,8 +489,8 @@ LogicalResult PlannedEmitter::emitLoop(unsigned i, ArrayRef<Value> inputs) {
     loopState.addRegion();
   Operation *newLoop = b.create(loopState);
   IRMapping captured;
-  for (size_t k = own; k < p.operands.size(); ++k)
-    captured.map(originalValue(p.operands[k]), inputs[k]);
+  if (failed(mapCaptured(i, inputs, captured)))
+    return failure();
   for (auto [k, program] : llvm::enumerate(loop.blocks)) {
     Workspace workspace;
     Evaluation evaluation(impl, *program, state, workspace);
@@ -535,9 +556,10 @@ static LogicalResult checkCoverage(const ProgramModel &prog,
   for (const ProgramOp &p : prog.ops) {
     if (p.dead || p.constant)
       continue;
+    // Inputs past the operands are values the op's regions capture.
     if (p.operands.size() < p.op->getNumOperands() ||
         (p.operands.size() > p.op->getNumOperands() &&
-         !isDataFlowRegionOp(p.op)) ||
+         p.op->getNumRegions() == 0) ||
         llvm::is_contained(p.operands, -1))
       return p.op->emitError("planned program: op not planned yet");
   }
