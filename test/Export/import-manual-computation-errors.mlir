@@ -2,6 +2,14 @@
 // RUN: split-file %s %t
 // RUN: toast-opt %t/sub-axis.mlir --partir-import-shardings -verify-diagnostics
 // RUN: toast-opt %t/mesh.mlir --partir-lower-to-hlo -verify-diagnostics
+// RUN: not toast-opt %t/mesh.mlir --toast-auto-partition="mesh=b=2,a=2 rollouts=5 budget-s=0 progress=false" -o /dev/null 2>&1 | FileCheck %s --check-prefix=AUTO
+// RUN: toast-opt %t/mesh.mlir --toast-auto-partition="mesh=a=2,b=2 rollouts=5 budget-s=0 progress=false" --partir-lower-to-hlo -o /dev/null
+
+// The automatic partitioner lowers every strategy it prices through the
+// reference path, and its winner: it refuses such a mesh up front (before,
+// each such pricing failed and the search crashed on their infinite costs).
+// AUTO: error: cannot lower the manual_computation: its mesh #sdy.mesh<["a"=2, "b"=2]> is not the partitioning mesh #partir.mesh<["b"=2, "a"=2]>
+// AUTO: note: partition on its mesh: mesh=a=2,b=2
 
 //--- sub-axis.mlir
 // The import splits a mesh axis where sub-axes cut it; sub-axes of one
@@ -24,7 +32,8 @@ module {
 module attributes {partir.mesh = #partir.mesh<["b"=2, "a"=2]>} {
   sdy.mesh @mesh = <["a"=2, "b"=2]>
   func.func @main(%x: tensor<8xf32>) -> tensor<8xf32> {
-    // expected-error @+1 {{cannot lower the manual_computation: its mesh #sdy.mesh<["a"=2, "b"=2]> is not the partitioning mesh #partir.mesh<["b"=2, "a"=2]>}}
+    // expected-error @+2 {{cannot lower the manual_computation: its mesh #sdy.mesh<["a"=2, "b"=2]> is not the partitioning mesh #partir.mesh<["b"=2, "a"=2]>}}
+    // expected-note @+1 {{partition on its mesh: mesh=a=2,b=2}}
     %0 = sdy.manual_computation(%x) in_shardings=[<@mesh, [{"a"}]>] out_shardings=[<@mesh, [{"a"}]>] manual_axes={"a"} (%l: tensor<4xf32>) {
       sdy.return %l : tensor<4xf32>
     } : (tensor<8xf32>) -> tensor<8xf32>

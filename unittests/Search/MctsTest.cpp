@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <set>
 
 using namespace toast::search;
@@ -113,6 +114,22 @@ TEST(Mcts, FindsPairsThatOnlyHelpTogether) {
   SearchResult result = runMcts(env, smallBudget());
   EXPECT_EQ(asSet(result.actions), (std::set<unsigned>{1, 4, 7}));
   EXPECT_NEAR(result.bestCost, 0.225, 1e-12);
+}
+
+TEST(Mcts, StatesThatCannotBePricedAreAvoided) {
+  // An infinite cost is a state the environment could not price (the
+  // reference path failed to lower it); it used to turn the normalized
+  // scores into NaN and the selection divided by zero.
+  BitsEnvironment env(8, [](const std::vector<bool> &set) {
+    if (set[3] || set[5])
+      return std::numeric_limits<double>::infinity();
+    return (set[0] ? 0.5 : 1.0) * (set[1] ? 0.5 : 1.0);
+  });
+  for (uint64_t seed = 1; seed <= 3; ++seed) {
+    SearchResult result = runMcts(env, smallBudget(2, seed));
+    EXPECT_EQ(asSet(result.actions), (std::set<unsigned>{0, 1}));
+    EXPECT_DOUBLE_EQ(result.bestCost, 0.25);
+  }
 }
 
 TEST(Mcts, TrajectoriesAreCappedAtMaxDepth) {

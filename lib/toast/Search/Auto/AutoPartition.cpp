@@ -3,6 +3,7 @@
 #include "toast/Search/AutoPartition.h"
 
 #include "IlpSearch.h"
+#include "toast/Dialect/PartIR/HLO/Transforms/Passes.h"
 #include "toast/Partition/Schedule.h"
 #include "toast/Search/Baselines.h"
 #include "toast/Simulator/Device.h"
@@ -68,6 +69,11 @@ validateOptions(partition::ShardingState &state, const AutoOptions &options) {
   if (options.search.maxStates < 1)
     return func.emitError("automatic partition: the state limit must be >= 1 "
                           "states, got 0");
+  // Every strategy priced by the reference path, and the winner, is
+  // lowered: a shard_map body whose collectives name another mesh's
+  // devices never can be (before, each such pricing failed).
+  if (failed(partir_hlo::checkManualComputationMeshes(func, state.getMesh())))
+    return failure();
   llvm::Expected<sim::DeviceSpec> device = sim::lookupDevice(options.device);
   if (!device)
     return func.emitError()

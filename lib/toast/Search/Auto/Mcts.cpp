@@ -274,6 +274,11 @@ void Search::playout(SearchState &state, std::vector<unsigned> &actions,
 double Search::reward(double cost, size_t length) const {
   // Log of the improvement over the initial state, so halving the cost is
   // worth the same at every scale; each action costs a factor `discount`.
+  // A state that could not be priced (infinite cost: the reference path
+  // failed to lower it) is the worst finite reward, never NaN in the
+  // normalized scores.
+  if (!(cost < 1e300))
+    cost = 1e300;
   return std::log(std::max(initialCost, 1e-300) / std::max(cost, 1e-300)) +
          static_cast<double>(length) * std::log(options.discount);
 }

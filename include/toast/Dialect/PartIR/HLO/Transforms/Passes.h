@@ -33,6 +33,13 @@ mlir::LogicalResult lowerCoreLoops(mlir::func::FuncOp func);
 mlir::LogicalResult inlineManualComputations(mlir::ModuleOp module,
                                              toast::partir::MeshAttr mesh);
 
+/// Checks, with an error at the first op that fails, that every
+/// sdy.manual_computation under `root` runs on `mesh` (what
+/// inlineManualComputations needs), so that a pass can refuse a mesh up
+/// front instead of failing to lower each candidate.
+mlir::LogicalResult checkManualComputationMeshes(mlir::Operation *root,
+                                                 toast::partir::MeshAttr mesh);
+
 /// Makes the tied values of `func`'s loops and conditionals device-local
 /// where every use of the class slices it the same way (innermost loops
 /// first). Returns whether anything changed.

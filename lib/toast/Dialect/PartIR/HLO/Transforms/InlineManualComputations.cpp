@@ -25,6 +25,8 @@
 #include "toast/Dialect/Sdy/IR/Sdy.h"
 
 #include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 namespace sdy = toast::sdy;
@@ -61,12 +63,27 @@ static LogicalResult checkMesh(sdy::ManualComputationOp op,
   sdy::MeshAttr sdyMesh = op.getMesh();
   if (!sdyMesh)
     return success();
-  if (sdyMesh.getAxisNames() != mesh.getNames() ||
-      sdyMesh.getAxisSizes() != mesh.getSizes() || !sdyMesh.hasIotaDeviceIds())
-    return op.emitError("cannot lower the manual_computation: its mesh ")
-           << sdyMesh << " is not the partitioning mesh " << mesh
-           << " (the body's collectives name devices of its own mesh)";
-  return success();
+  bool sameAxes = sdyMesh.getAxisNames() == mesh.getNames() &&
+                  sdyMesh.getAxisSizes() == mesh.getSizes();
+  if (sameAxes && sdyMesh.hasIotaDeviceIds())
+    return success();
+  InFlightDiagnostic diag =
+      op.emitError("cannot lower the manual_computation: its mesh ")
+      << sdyMesh << " is not the partitioning mesh " << mesh
+      << " (the body's collectives name devices of its own mesh)";
+  if (sameAxes)
+    return diag;
+  // The option spelling of the mesh to partition on instead.
+  std::string spelling;
+  llvm::raw_string_ostream os(spelling);
+  llvm::interleave(
+      llvm::zip_equal(sdyMesh.getAxisNames(), sdyMesh.getAxisSizes()), os,
+      [&](auto axis) {
+        os << std::get<0>(axis).getValue() << "=" << std::get<1>(axis);
+      },
+      ",");
+  diag.attachNote() << "partition on its mesh: mesh=" << spelling;
+  return diag;
 }
 
 static LogicalResult inlineOne(sdy::ManualComputationOp op,
@@ -115,6 +132,15 @@ LogicalResult inlineManualComputations(ModuleOp module, partir::MeshAttr mesh) {
     if (failed(inlineOne(op, mesh)))
       return failure();
   return success();
+}
+
+LogicalResult checkManualComputationMeshes(Operation *root,
+                                           partir::MeshAttr mesh) {
+  WalkResult walk = root->walk([&](sdy::ManualComputationOp op) {
+    return failed(checkMesh(op, mesh)) ? WalkResult::interrupt()
+                                       : WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
 }
 
 } // namespace toast::partir_hlo
