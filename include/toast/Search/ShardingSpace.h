@@ -248,7 +248,9 @@ private:
 };
 
 /// How replaceByPlannedEntry ended.
-enum class PlannedEntry { Replaced, ByReference };
+/// NotCovered: the program holds region ops the emitter does not build
+/// (shard_map bodies, isolated from above, which lowering inlines).
+enum class PlannedEntry { Replaced, ByReference, NotCovered };
 
 /// Replaces the entry of `module` by the device-local PartIR:HLO of the
 /// sharding state that tactic passes saved on it, built from the planner

@@ -72,8 +72,12 @@ static mlir::LogicalResult emitPlannedWinner(mlir::ModuleOp module,
   if (failed(entry))
     return mlir::failure();
   mlir::emitRemark(entry->getLoc())
-      << "emit=planned: the strategy found is priced by the reference path; "
-         "emitted through PartIR:Core and lowering";
+      << (*replaced == PlannedEntry::NotCovered
+              ? "emit=planned: the program has shard_map regions, which the "
+                "emitter does not build; "
+              : "emit=planned: the strategy found is priced by the reference "
+                "path; ")
+      << "emitted through PartIR:Core and lowering";
   partir::MeshAttr mesh = partir::getMesh(module);
   partition::ShardingState found(*entry, mesh);
   if (failed(found.load()) || failed(found.materializeCore()))

@@ -212,8 +212,15 @@ void Evaluation::emitOp(unsigned i) {
   // under the state (AnalyticLoops.cpp).
   double computeTime = p.computeTime, flops = p.flops;
   int64_t nestedPeakBytes = p.nestedPeakBytes;
-  if (p.region >= 0 && !priceRegions(i, computeTime, flops, nestedPeakBytes))
-    unmodeled = true;
+  if (p.region >= 0) {
+    if (!priceRegions(i, computeTime, flops, nestedPeakBytes))
+      unmodeled = true;
+  } else if (p.nestedOps > 0) {
+    // Priced whole: the collectives its regions hold run as they are.
+    cost.commTime += p.nestedCommTime;
+    for (unsigned k = 0; k < sim::kNumCollectiveKinds; ++k)
+      cost.collectiveCounts[k] += p.nestedCollectives[k];
+  }
   llvm::SmallVector<int, 1> carries;
   if (p.nestedOps > 0) {
     transients.push_back({at, nestedPeakBytes});

@@ -46,6 +46,12 @@ struct ToastEmitPlannedPass
     auto replaced = replaceByPlannedEntry(module, *spec, &cost);
     if (failed(replaced))
       return signalPassFailure();
+    if (*replaced == PlannedEntry::NotCovered) {
+      entry->emitError("planned program: the emitter does not build "
+                       "shard_map regions (sdy.manual_computation); lower "
+                       "with --partir-materialize-core --partir-lower-to-hlo");
+      return signalPassFailure();
+    }
     if (*replaced == PlannedEntry::ByReference) {
       entry->emitError("planned program: a state priced by the reference "
                        "path");

@@ -671,6 +671,15 @@ FailureOr<PlannedEntry> replaceByPlannedEntry(ModuleOp module,
   if (!mesh)
     return module.emitError("planned program: no mesh (run a tactic pass "
                             "that saves a sharding state first)");
+  // A shard_map body is isolated from above and lowering inlines it
+  // (inlineManualComputations): the emitter builds neither.
+  WalkResult isolated = entry->getBody().walk([](Operation *op) {
+    return op->hasTrait<OpTrait::IsIsolatedFromAbove>()
+               ? WalkResult::interrupt()
+               : WalkResult::advance();
+  });
+  if (isolated.wasInterrupted())
+    return PlannedEntry::NotCovered;
   partition::ShardingState saved(*entry, mesh);
   if (failed(saved.load()))
     return failure();

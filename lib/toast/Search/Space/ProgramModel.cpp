@@ -48,6 +48,9 @@ static void describeRegions(Operation *op, const sim::DeviceSpec &device,
   p.flops = nested->flops;
   p.nestedOps = nested->numOps;
   p.nestedPeakBytes = nested->peakMemoryBytes;
+  p.nestedCommTime = nested->commTime;
+  for (unsigned k = 0; k < sim::kNumCollectiveKinds; ++k)
+    p.nestedCollectives[k] = nested->collectives[k].count;
 }
 
 /// What describeRegions found for the same op in another model.
@@ -57,6 +60,8 @@ static void copyRegionDescription(const ProgramOp &from, ProgramOp &to) {
   to.flops = from.flops;
   to.nestedOps = from.nestedOps;
   to.nestedPeakBytes = from.nestedPeakBytes;
+  to.nestedCommTime = from.nestedCommTime;
+  to.nestedCollectives = from.nestedCollectives;
   to.readByRegions = from.readByRegions;
 }
 

@@ -102,6 +102,11 @@ struct ProgramOp {
   /// (none is left at the op itself: what the regions yield dies with them).
   int64_t nestedOps = 0;
   int64_t nestedPeakBytes = 0;
+  /// Region ops priced whole: the collectives their regions already hold
+  /// (a shard_map body's collective_permutes), seconds per execution and
+  /// counts, with trip counts.
+  double nestedCommTime = 0;
+  std::array<int64_t, sim::kNumCollectiveKinds> nestedCollectives{};
   /// reshape / bitcast_convert: the result aliases the operand when local
   /// byte counts agree.
   bool mayAlias = false;
