@@ -1,11 +1,16 @@
 // A loop that may exit early (its condition has a counted term and another
 // one, as a decode loop that stops when every sequence is done): the search
-// prices its body at the maximum trip count and says so once, on the loop.
+// prices its body at the maximum trip count and says so once, on the loop
+// (emit=planned too, which builds a second environment to emit the winner).
 // The strategy it finds runs like the original on two devices.
 // RUN: toast-opt %s --toast-auto-partition="mesh=B=2 device=a100 seed=1 min-dims=1 progress=false" -verify-diagnostics -o %t.auto.mlir
 // RUN: toast-opt %t.auto.mlir --partir-lower-to-hlo -o %t.hlo.mlir
+// RUN: toast-opt %s --toast-auto-partition="mesh=B=2 device=a100 seed=1 min-dims=1 progress=false emit=planned" -o %t.planned.mlir 2>&1 | FileCheck %s --check-prefix=ONCE
+// RUN: toast-run --compare %s %t.planned.mlir --seed 3 | FileCheck %s
 // RUN: toast-run --compare %s %t.hlo.mlir --seed 3 | FileCheck %s
 // RUN: FileCheck %s --check-prefix=LOCAL < %t.hlo.mlir
+// ONCE: remark: automatic partitioning: this loop may end before 4 iterations
+// ONCE-NOT: remark: automatic partitioning
 // CHECK: result #0 tensor<256x64xf32>: {{.*}}: ok
 // LOCAL: stablehlo.dot_general {{.*}} -> tensor<128x64xf32>
 module {

@@ -71,6 +71,9 @@ struct NdaEnvironmentOptions {
   /// masks analytically, padded collectives the plan does not follow by
   /// the reference path).
   bool pad = true;
+  /// Remark on loops that may exit early and warn on loops without a
+  /// constant trip count (off where another environment already did).
+  bool reportLoops = true;
 };
 
 /// The analytic cost of one state (per device).
@@ -260,7 +263,8 @@ enum class PlannedEntry { Replaced, ByReference, NotCovered };
 /// failure comes with a diagnostic.
 mlir::FailureOr<PlannedEntry>
 replaceByPlannedEntry(mlir::ModuleOp module, const sim::DeviceSpec &device,
-                      AnalyticCost *cost = nullptr);
+                      AnalyticCost *cost = nullptr,
+                      const NdaEnvironmentOptions &options = {});
 
 } // namespace toast::search
 

@@ -63,7 +63,10 @@ static mlir::LogicalResult emitPlannedWinner(mlir::ModuleOp module,
   if (!spec)
     return module.emitError("--toast-auto-partition: ")
            << llvm::toString(spec.takeError());
-  auto replaced = replaceByPlannedEntry(module, *spec);
+  // The search's environment already said how it prices the loops.
+  NdaEnvironmentOptions options;
+  options.reportLoops = false;
+  auto replaced = replaceByPlannedEntry(module, *spec, nullptr, options);
   if (failed(replaced))
     return mlir::failure();
   if (*replaced == PlannedEntry::Replaced)

@@ -661,9 +661,10 @@ NdaEnvironment::Impl::emitPlanned(const SearchState &state) const {
   return copy;
 }
 
-FailureOr<PlannedEntry> replaceByPlannedEntry(ModuleOp module,
-                                              const sim::DeviceSpec &device,
-                                              AnalyticCost *cost) {
+FailureOr<PlannedEntry>
+replaceByPlannedEntry(ModuleOp module, const sim::DeviceSpec &device,
+                      AnalyticCost *cost,
+                      const NdaEnvironmentOptions &options) {
   auto entry = partition::getEntryFunction(module);
   partir::MeshAttr mesh = partir::getMesh(module);
   if (failed(entry))
@@ -683,7 +684,7 @@ FailureOr<PlannedEntry> replaceByPlannedEntry(ModuleOp module,
   partition::ShardingState saved(*entry, mesh);
   if (failed(saved.load()))
     return failure();
-  auto env = NdaEnvironment::create(*entry, mesh, {}, device, {}, &saved);
+  auto env = NdaEnvironment::create(*entry, mesh, {}, device, options, &saved);
   if (failed(env))
     return failure();
   SearchState state = (*env)->getInitialState();

@@ -83,7 +83,8 @@ LogicalResult NdaEnvironment::Impl::initialize(ArrayRef<std::string> axes) {
     maskLinks[m] = sim::getGroupLink(device, names);
   }
 
-  warnUncountedLoops(entry);
+  if (options.reportLoops)
+    warnUncountedLoops(entry);
   rules = std::make_unique<partition::ShardingState>(entry, mesh);
   findShardableNodes();
   findSplitParts();
