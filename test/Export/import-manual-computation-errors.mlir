@@ -4,6 +4,7 @@
 // RUN: toast-opt %t/mesh.mlir --partir-lower-to-hlo -verify-diagnostics
 // RUN: not toast-opt %t/mesh.mlir --toast-auto-partition="mesh=b=2,a=2 rollouts=5 budget-s=0 progress=false" -o /dev/null 2>&1 | FileCheck %s --check-prefix=AUTO
 // RUN: toast-opt %t/mesh.mlir --toast-auto-partition="mesh=a=2,b=2 rollouts=5 budget-s=0 progress=false" --partir-lower-to-hlo -o /dev/null
+// RUN: not toast-opt %t/callee.mlir --toast-auto-partition="mesh=b=2,a=2 rollouts=5 budget-s=0 progress=false" -o /dev/null 2>&1 | FileCheck %s --check-prefix=AUTO
 
 // The automatic partitioner lowers every strategy it prices through the
 // reference path, and its winner: it refuses such a mesh up front (before,
@@ -37,6 +38,23 @@ module attributes {partir.mesh = #partir.mesh<["b"=2, "a"=2]>} {
     %0 = sdy.manual_computation(%x) in_shardings=[<@mesh, [{"a"}]>] out_shardings=[<@mesh, [{"a"}]>] manual_axes={"a"} (%l: tensor<4xf32>) {
       sdy.return %l : tensor<4xf32>
     } : (tensor<8xf32>) -> tensor<8xf32>
+    return %0 : tensor<8xf32>
+  }
+}
+
+//--- callee.mlir
+// The same region in a function the entry calls (lowering inlines every
+// shard_map of the module).
+module {
+  sdy.mesh @mesh = <["a"=2, "b"=2]>
+  func.func private @body(%x: tensor<8xf32>) -> tensor<8xf32> {
+    %0 = sdy.manual_computation(%x) in_shardings=[<@mesh, [{"a"}]>] out_shardings=[<@mesh, [{"a"}]>] manual_axes={"a"} (%l: tensor<4xf32>) {
+      sdy.return %l : tensor<4xf32>
+    } : (tensor<8xf32>) -> tensor<8xf32>
+    return %0 : tensor<8xf32>
+  }
+  func.func @main(%x: tensor<8xf32>) -> tensor<8xf32> {
+    %0 = func.call @body(%x) : (tensor<8xf32>) -> tensor<8xf32>
     return %0 : tensor<8xf32>
   }
 }

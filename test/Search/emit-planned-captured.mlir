@@ -1,8 +1,10 @@
 // An op whose region reads a value defined above it (a reducer selecting
 // between two constants of the function, as torch-xla's MoE export writes
 // its boolean reductions) is emitted by emit=planned like any other op: its
-// region reads the constants the plan gives it. Before, the emitter
-// refused such programs ("op not planned yet"). The emitted program
+// region reads the constants the plan gives it, a duplicate of an earlier
+// equal constant (%t, merged with %t0) included. Before, the emitter
+// refused such programs ("op not planned yet"), then crashed on the
+// duplicate. The emitted program
 // computes what the original does and simulates to the PartIR:Core
 // path's step time.
 // RUN: toast-opt %s --toast-auto-partition="mesh=B=4,M=2 device=file:%S/Inputs/slow.json seed=1 rollouts=50 budget-s=0 progress=false emit=planned" --partir-simulate="device=file:%S/Inputs/slow.json json=%t.planned.json summary=false" -o %t.planned.mlir
@@ -15,13 +17,15 @@
 // CHECK: func.func public @main(%{{.*}}: tensor<1x16xf32>
 // CHECK-DAG: %[[T:.*]] = stablehlo.constant dense<true> : tensor<i1>
 // CHECK-DAG: %[[F:.*]] = stablehlo.constant dense<false> : tensor<i1>
+// CHECK-NOT: stablehlo.constant dense<true>
 // CHECK: stablehlo.reduce(%{{.*}} init: %[[F]]) across dimensions = [1] : (tensor<1x32xi1>, tensor<i1>) -> tensor<1xi1>
 // CHECK: stablehlo.select %{{.*}}, %[[T]], %[[F]] : tensor<i1>, tensor<i1>
 // SAME: results agree
 // EQUAL: : ok
 
 module @reducer_captures {
-  func.func public @main(%x: tensor<8x16xf32>, %w: tensor<16x32xf32>) -> (tensor<8xf32>, tensor<8x32xf32>) {
+  func.func public @main(%x: tensor<8x16xf32>, %w: tensor<16x32xf32>) -> (tensor<8xf32>, tensor<8x32xf32>, tensor<i1>) {
+    %t0 = stablehlo.constant dense<true> : tensor<i1>
     %t = stablehlo.constant dense<true> : tensor<i1>
     %f = stablehlo.constant dense<false> : tensor<i1>
     %zero = stablehlo.constant dense<0.0> : tensor<f32>
@@ -37,6 +41,6 @@ module @reducer_captures {
       stablehlo.return %s : tensor<i1>
     }
     %out = stablehlo.select %r, %one, %zeros : tensor<8xi1>, tensor<8xf32>
-    return %out, %y : tensor<8xf32>, tensor<8x32xf32>
+    return %out, %y, %t0 : tensor<8xf32>, tensor<8x32xf32>, tensor<i1>
   }
 }

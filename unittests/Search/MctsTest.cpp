@@ -130,6 +130,15 @@ TEST(Mcts, StatesThatCannotBePricedAreAvoided) {
     EXPECT_EQ(asSet(result.actions), (std::set<unsigned>{0, 1}));
     EXPECT_DOUBLE_EQ(result.bestCost, 0.25);
   }
+  // An unpriceable start state: every other state is better.
+  BitsEnvironment badStart(6, [](const std::vector<bool> &set) {
+    if (!set[2])
+      return std::numeric_limits<double>::infinity();
+    return set[4] ? 0.5 : 1.0;
+  });
+  SearchResult result = runMcts(badStart, smallBudget());
+  EXPECT_EQ(asSet(result.actions), (std::set<unsigned>{2, 4}));
+  EXPECT_DOUBLE_EQ(result.bestCost, 0.5);
 }
 
 TEST(Mcts, TrajectoriesAreCappedAtMaxDepth) {

@@ -72,7 +72,10 @@ validateOptions(partition::ShardingState &state, const AutoOptions &options) {
   // Every strategy priced by the reference path, and the winner, is
   // lowered: a shard_map body whose collectives name another mesh's
   // devices never can be (before, each such pricing failed).
-  if (failed(partir_hlo::checkManualComputationMeshes(func, state.getMesh())))
+  // Lowering inlines every shard_map of the module (callees included).
+  Operation *scope = func->getParentOfType<ModuleOp>();
+  if (failed(partir_hlo::checkManualComputationMeshes(scope ? scope : func,
+                                                      state.getMesh())))
     return failure();
   llvm::Expected<sim::DeviceSpec> device = sim::lookupDevice(options.device);
   if (!device)

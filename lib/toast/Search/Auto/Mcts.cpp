@@ -274,12 +274,15 @@ void Search::playout(SearchState &state, std::vector<unsigned> &actions,
 double Search::reward(double cost, size_t length) const {
   // Log of the improvement over the initial state, so halving the cost is
   // worth the same at every scale; each action costs a factor `discount`.
-  // A state that could not be priced (infinite cost: the reference path
-  // failed to lower it) is the worst finite reward, never NaN in the
-  // normalized scores.
+  // Any finite reference gives the same order; an unpriceable start state
+  // takes 1. A state that could not be priced (infinite cost: the
+  // reference path failed to lower it) is worth a thousandth of the
+  // reference: worse than any real state but on the scale of real rewards,
+  // so the per-node normalization keeps those apart and nothing is NaN.
+  double reference = initialCost < 1e300 ? std::max(initialCost, 1e-300) : 1.0;
   if (!(cost < 1e300))
-    cost = 1e300;
-  return std::log(std::max(initialCost, 1e-300) / std::max(cost, 1e-300)) +
+    cost = reference * 1e3;
+  return std::log(reference / std::max(cost, 1e-300)) +
          static_cast<double>(length) * std::log(options.discount);
 }
 

@@ -68,6 +68,11 @@ double Clock::elapsed() const {
 }
 
 bool Trajectory::betterThan(const Trajectory &other) const {
+  // Unpriceable states cost infinity: any finite cost beats them (the
+  // relative tolerance below would be infinite, and the comparison NaN).
+  if (std::isinf(cost) || std::isinf(other.cost))
+    return cost < other.cost ||
+           (cost == other.cost && actions.size() < other.actions.size());
   double tolerance = 1e-12 * std::max(std::abs(cost), std::abs(other.cost));
   if (cost < other.cost - tolerance)
     return true;

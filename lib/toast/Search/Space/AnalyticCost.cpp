@@ -212,6 +212,11 @@ void Evaluation::emitOp(unsigned i) {
   // under the state (AnalyticLoops.cpp).
   double computeTime = p.computeTime, flops = p.flops;
   int64_t nestedPeakBytes = p.nestedPeakBytes;
+  if (p.inputCollective) {
+    if (explainUnmodeled())
+      llvm::errs() << "unmodeled: a collective of the input program\n";
+    unmodeled = true;
+  }
   if (p.region >= 0) {
     if (!priceRegions(i, computeTime, flops, nestedPeakBytes))
       unmodeled = true;

@@ -112,6 +112,7 @@ private:
   Value originalValue(unsigned value) const;
   LogicalResult mapCaptured(unsigned i, ArrayRef<Value> inputs,
                             IRMapping &captured) const;
+  LogicalResult readMergedConstants(Operation *clone, ArrayRef<Value> inputs);
   ArrayAttr dimAxesAttr(const DimAxes &dims);
   ArrayAttr axesAttr(AxisList list);
   Value emitStep(const Step &step, Value input, unsigned value,
@@ -163,6 +164,30 @@ Value PlannedEmitter::originalValue(unsigned value) const {
   if (prog.isRegionBlock)
     return prog.argumentValues[value];
   return impl.entry.getArgument(value);
+}
+
+/// A duplicate constant of this level read inside `clone`'s regions stands
+/// for the one the model merged it with (mapCaptured maps only that one):
+/// read it from the entry's constants. Fails on any other value from
+/// outside the clone that is not one of its `inputs`.
+LogicalResult PlannedEmitter::readMergedConstants(Operation *clone,
+                                                  ArrayRef<Value> inputs) {
+  WalkResult walk = clone->walk([&](Operation *inner) {
+    if (inner == clone)
+      return WalkResult::advance();
+    for (OpOperand &use : inner->getOpOperands()) {
+      Value v = use.get();
+      if (clone->isAncestor(v.getParentRegion()->getParentOp()) ||
+          llvm::is_contained(inputs, v))
+        continue;
+      Operation *def = v.getDefiningOp();
+      if (!def || !matchPattern(def, m_Constant()))
+        return WalkResult::interrupt();
+      use.set(hoister->get(def));
+    }
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
 }
 
 /// Maps the values op i's regions capture from above (its inputs past its
@@ -418,6 +443,9 @@ LogicalResult PlannedEmitter::emitOp(unsigned i) {
     return failure();
   Operation *clone = b.clone(*op, captured);
   clone->setOperands(ArrayRef<Value>(inputs).take_front(op->getNumOperands()));
+  if (failed(readMergedConstants(clone, inputs)))
+    return p.op->emitError("planned program: an op's region reads a value "
+                           "the plan does not give it");
   if (p.isReturn)
     return success();
   for (auto [r, result] : llvm::zip_equal(p.results, clone->getResults()))
@@ -445,22 +473,7 @@ LogicalResult PlannedEmitter::emitRegionOp(unsigned i, ArrayRef<Value> inputs) {
     return failure();
   Operation *clone = b.clone(*p.op, captured);
   clone->setOperands(inputs.take_front(own));
-  // A duplicate constant of this level read inside the bodies stands for
-  // the one the model merged it with: read it from the entry's constants.
-  WalkResult walk = clone->walk([&](Operation *inner) {
-    for (OpOperand &use : inner->getOpOperands()) {
-      Value v = use.get();
-      if (clone->isAncestor(v.getParentRegion()->getParentOp()) ||
-          llvm::is_contained(inputs, v))
-        continue;
-      Operation *def = v.getDefiningOp();
-      if (!def || !matchPattern(def, m_Constant()))
-        return WalkResult::interrupt();
-      use.set(hoister->get(def));
-    }
-    return WalkResult::advance();
-  });
-  if (walk.wasInterrupted())
+  if (failed(readMergedConstants(clone, inputs)))
     return p.op->emitError("planned program: a region op reads a value the "
                            "plan does not give it");
   hoister->hoistFrom(clone);

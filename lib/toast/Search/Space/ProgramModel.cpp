@@ -445,6 +445,10 @@ bool NdaEnvironment::Impl::buildBlockModel(Block &block, ProgramModel &program,
     } else {
       p.computeTime = sim::getContractionTime(&op, device, options.tf32);
       p.flops = sim::getContractionFlops(&op);
+      p.inputCollective =
+          isa<hlo::AllReduceOp, hlo::AllGatherOp, hlo::ReduceScatterOp,
+              hlo::AllToAllOp, hlo::CollectivePermuteOp,
+              hlo::CollectiveBroadcastOp>(&op);
     }
     for (OpResult result : op.getResults()) {
       p.results.push_back(program.values.size());

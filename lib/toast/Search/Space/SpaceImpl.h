@@ -121,6 +121,11 @@ struct ProgramOp {
   bool noRoofline = false;
   /// Some result is updated in place (sim::getInPlaceOperand).
   bool updatesInPlace = false;
+  /// A collective the input program holds (an all_reduce or
+  /// collective_permute outside a region priced whole): its local bytes
+  /// and groups under a state are not modelled, so states with one are
+  /// priced by the reference path.
+  bool inputCollective = false;
   /// A loop whose bodies the loop model prices (ProgramModel::regions),
   /// -1 for other ops. Read for every op by emitOp and the planner, so
   /// next to the fields above, not after the rule's (issue 17: a cache

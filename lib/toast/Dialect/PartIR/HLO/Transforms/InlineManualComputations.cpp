@@ -71,7 +71,8 @@ static LogicalResult checkMesh(sdy::ManualComputationOp op,
       op.emitError("cannot lower the manual_computation: its mesh ")
       << sdyMesh << " is not the partitioning mesh " << mesh
       << " (the body's collectives name devices of its own mesh)";
-  if (sameAxes)
+  // A mesh with its own device order cannot be partitioned on at all.
+  if (sameAxes || !sdyMesh.hasIotaDeviceIds())
     return diag;
   // The option spelling of the mesh to partition on instead.
   std::string spelling;
