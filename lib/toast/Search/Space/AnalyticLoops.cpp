@@ -24,7 +24,17 @@
 // (localizeBoundary): every block argument is local with the class's
 // tiling and every yielded value is produced with it. A state whose loops
 // lower otherwise (a carry resharded at the boundary, a captured value or
-// constant sliced inside a body, padding) is left to the reference path.
+// constant sliced inside a body, a padded carry over several levels, of
+// which the boundary localizes the first only) is left to the reference
+// path.
+//
+// Padded states: a region's padded reductions are masked in the body as in
+// straight-line programs (AnalyticPadding.cpp), but the masks' validity
+// vectors and zero tiles are constants the canonicalizer hoists to the
+// entry's start, merged with equal ones: the region reads them from
+// outside (stored, not fused: their readers are across the boundary), and
+// the entry holds them from its start until the loop ends
+// (hoistMaskConstants, adoptHoistedMasks).
 //
 //===----------------------------------------------------------------------===//
 
