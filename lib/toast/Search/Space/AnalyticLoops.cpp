@@ -24,9 +24,9 @@
 // (localizeBoundary): every block argument is local with the class's
 // tiling and every yielded value is produced with it. A state whose loops
 // lower otherwise (a carry resharded at the boundary, a captured value or
-// constant sliced inside a body, a padded carry over several levels, of
-// which the boundary localizes the first only) is left to the reference
-// path.
+// constant sliced inside a body) is left to the reference path. A padded
+// carry is local with every level too: the boundary localizes a tied class
+// level by level, as it does function arguments and results.
 //
 // Padded states: a region's padded reductions are masked in the body as in
 // straight-line programs (AnalyticPadding.cpp), but the masks' validity
@@ -231,11 +231,8 @@ bool Evaluation::priceRegions(unsigned i, double &computeTime, double &flops,
         return notCovered("an init read through an all_to_all");
   }
   SmallVector<DimAxes, 4> carried;
-  for (int r : p.results) {
+  for (int r : p.results)
     carried.push_back(plans[r].sourceTiling);
-    if (isPaddedCarry(r, carried.back()))
-      return notCovered("a padded carried value over several levels");
-  }
   computeTime = flops = 0;
   peakBytes = 0;
   regionReads.clear();
@@ -316,19 +313,6 @@ const char *Evaluation::regionBoundaryAgrees(ArrayRef<DimAxes> carried,
     if (returned[k] < 0 || returnedTiling[k] != tiling)
       return "a value yielded unlike its class";
   return nullptr;
-}
-
-/// The boundary localizes a carried value by one all_slice
-/// (LocalizeBoundary's localizeEdge), and a padded tiling's levels are
-/// slices of their own: of several levels, only the first becomes local,
-/// the body slices the others and gathers them before the yield. The
-/// model's carries are local with every level.
-bool Evaluation::isPaddedCarry(unsigned value, const DimAxes &tiling) const {
-  unsigned levels = 0;
-  for (AxisList axes : tiling)
-    for (; axes; axes >>= 8)
-      ++levels;
-  return levels > 1 && hasPaddedDim(value, tiling);
 }
 
 void Evaluation::hoistMaskConstants() {

@@ -263,10 +263,6 @@ private:
   llvm::SmallVector<std::pair<unsigned, unsigned>, 1>
   maskedLevels(unsigned i, unsigned k) const;
   void emitMaskConstants();
-  /// Whether the carried value `value` tiled by `tiling` pads over
-  /// several levels: lowering does not make it device-local whole
-  /// (AnalyticLoops.cpp).
-  bool isPaddedCarry(unsigned value, const DimAxes &tiling) const;
   /// A loop region's program: lists its mask constants in hoistedMasks
   /// and takes them out of its peak (the entry holds them).
   void hoistMaskConstants();
