@@ -18,9 +18,10 @@
 // RUN: FileCheck %s --check-prefix=REDUCER < %t/reducer.planned.mlir
 // RUN: toast-run --compare %t/reducer.mlir %t/reducer.planned.mlir | FileCheck %s --check-prefix=SAME
 //
-// (3) Errors: a state the planner leaves to the reference path (the batch
-// of 6 rows padded on 4 devices inside the loop), and no saved state.
-// RUN: not toast-opt %t/padded.mlir --partir-manual-partition="name=BP axis=B inputs=arg0=0 mesh=B=4" --toast-emit-planned -o /dev/null 2>&1 | FileCheck %s --check-prefix=BYREF
+// (3) Errors: a state the planner leaves to the reference path (the carried
+// batch on B and its width on M, so the captured weight is read sliced on M
+// inside the body), and no saved state.
+// RUN: not toast-opt %t/padded.mlir --partir-manual-partition="name=BP axis=B inputs=arg0=0 mesh=B=4,M=2" --partir-manual-partition="name=MP axis=M inputs=arg0=1" --toast-emit-planned -o /dev/null 2>&1 | FileCheck %s --check-prefix=BYREF
 // RUN: not toast-opt %t/padded.mlir --toast-emit-planned -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOMESH
 
 // TRIP-NOT: error

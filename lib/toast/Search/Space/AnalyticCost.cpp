@@ -646,9 +646,11 @@ AnalyticCost Evaluation::pricePlan() {
         cost.computeTime -= saved / impl.device.memoryBandwidth;
   // A loop region's peak is what it adds: its carries and inputs are the
   // enclosing program's (sim::simulateRegions).
-  if (prog.isRegionBlock)
+  if (prog.isRegionBlock) {
     for (int b : argBuffers)
       buffers[b].bytes = 0;
+    hoistMaskConstants();
+  }
   int64_t n = std::max<int64_t>(end, 1);
   delta.assign(n + 1, 0);
   for (const Buffer &b : buffers) {
@@ -697,20 +699,9 @@ AnalyticCost NdaEnvironment::Impl::evaluate(const SearchState &state,
   }
   analytic::Evaluation evaluation(*this, loops ? *loopProgram : program, state,
                                   loops ? loopWorkspace : workspace);
-  AnalyticCost cost;
-  bool padded = false;
-  if (loops) {
-    // The loop model leaves padded states to the reference path.
-    padded = evaluation.makePlan().anyPadded;
-    if (padded && explainUnmodeled())
-      llvm::errs() << "loop model: padded\n";
-    if (!padded)
-      cost = evaluation.pricePlan();
-  } else {
-    cost = evaluation.run();
-  }
+  AnalyticCost cost = evaluation.run();
   if (unmodeled)
-    *unmodeled = padded || evaluation.isUnmodeled();
+    *unmodeled = evaluation.isUnmodeled();
   cost.rel = sim::computeRelativeCost(
       unpartitioned.runtime, unpartitioned.peakBytes, cost.runtime,
       cost.peakBytes, device.memoryBytes, options.memoryPenalty);

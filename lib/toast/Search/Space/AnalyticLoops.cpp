@@ -24,7 +24,17 @@
 // (localizeBoundary): every block argument is local with the class's
 // tiling and every yielded value is produced with it. A state whose loops
 // lower otherwise (a carry resharded at the boundary, a captured value or
-// constant sliced inside a body, padding) is left to the reference path.
+// constant sliced inside a body) is left to the reference path. A padded
+// carry is local with every level too: the boundary localizes a tied class
+// level by level, as it does function arguments and results.
+//
+// Padded states: a region's padded reductions are masked in the body as in
+// straight-line programs (AnalyticPadding.cpp), but the masks' validity
+// vectors and zero tiles are constants the canonicalizer hoists to the
+// entry's start, merged with equal ones: the region reads them from
+// outside (stored, not fused: their readers are across the boundary), and
+// the entry holds them from its start until the loop ends
+// (hoistMaskConstants, adoptHoistedMasks).
 //
 //===----------------------------------------------------------------------===//
 
@@ -52,8 +62,8 @@ void NdaEnvironment::Impl::buildLoopProgram() {
   });
   if (!anyLoop)
     return;
-  // Padded states are left to the reference path: no mask prototypes.
   auto model = std::make_unique<ProgramModel>();
+  useMaskPrototypes(*model);
   Block &block = entry.getBody().front();
   buildBlockModel(block, *model, /*loops=*/true);
   if (model->regions.empty())
@@ -79,6 +89,12 @@ void NdaEnvironment::Impl::buildLoopProgram() {
       nodeOutsideLoopModel[nda.getNode(name)] = 1;
   }
   loopProgram = std::move(model);
+}
+
+void NdaEnvironment::Impl::useMaskPrototypes(ProgramModel &model) const {
+  // Padded states mask their reductions inside bodies too.
+  model.maskSelect = program.maskSelect;
+  model.maskBroadcast = program.maskBroadcast;
 }
 
 bool NdaEnvironment::Impl::coveredByLoopModel(const SearchState &state) const {
@@ -166,6 +182,7 @@ void NdaEnvironment::Impl::describeLoop(
   SmallVector<Scope> scopes = getRegionScopes(op, Scope());
   for (auto [region, scope] : llvm::zip_equal(op->getRegions(), scopes)) {
     auto block = std::make_unique<ProgramModel>();
+    useMaskPrototypes(*block);
     if (region.empty() ||
         !buildBlockModel(region.front(), *block, /*loops=*/true))
       return;
@@ -204,8 +221,6 @@ bool Evaluation::priceRegions(unsigned i, double &computeTime, double &flops,
                               int64_t &peakBytes) {
   const ProgramOp &p = prog.ops[i];
   const RegionModel &loop = *prog.regions[p.region];
-  if (anyPadded)
-    return notCovered("padded");
   // The boundary slices the inits after the optimizer ran: an init that
   // would read an all_to_all is not followed.
   for (unsigned k = 0, e = p.op->getNumOperands(); k < e; ++k) {
@@ -239,14 +254,16 @@ bool Evaluation::priceRegions(unsigned i, double &computeTime, double &flops,
       if (traceEnabled())
         llvm::errs() << "analytic: region end\n";
     });
-    const CollectivePlan &plan = region.makePlan();
-    if (plan.anyPadded || plan.unmodeled)
-      return notCovered("padded region");
+    // Padded collectives the planner does not follow (checkPaddedUse).
+    if (region.makePlan().unmodeled)
+      return notCovered("a region's padded collectives not followed");
     AnalyticCost c = region.pricePlan();
     if (region.isUnmodeled())
       return notCovered("unmodeled region");
     if (const char *why =
             region.regionBoundaryAgrees(carried, loop.yieldsCarried[k]))
+      return notCovered(why);
+    if (const char *why = adoptHoistedMasks(region.getHoistedMasks()))
       return notCovered(why);
     for (auto [a, outer] : llvm::enumerate(loop.outerValues[k]))
       if (outer >= 0 && region.isArgumentRead(a))
@@ -295,6 +312,43 @@ const char *Evaluation::regionBoundaryAgrees(ArrayRef<DimAxes> carried,
   for (auto [k, tiling] : llvm::enumerate(carried))
     if (returned[k] < 0 || returnedTiling[k] != tiling)
       return "a value yielded unlike its class";
+  return nullptr;
+}
+
+void Evaluation::hoistMaskConstants() {
+  hoistedMasks.clear();
+  for (const auto &[key, b] : validityBuffers) {
+    HoistedMask &m = hoistedMasks.emplace_back();
+    m.validity = key;
+    m.bytes = buffers[b].bytes;
+    buffers[b].bytes = 0;
+  }
+  for (const auto &[key, b] : zeroBuffers) {
+    HoistedMask &m = hoistedMasks.emplace_back();
+    m.zero = true;
+    m.zeroKey = key;
+    m.bytes = buffers[b].bytes;
+    buffers[b].bytes = 0;
+  }
+}
+
+const char *Evaluation::adoptHoistedMasks(ArrayRef<HoistedMask> masks) {
+  for (const HoistedMask &m : masks) {
+    // Equal constants are one after hoisting: the entry's own mask
+    // constants or another region's.
+    int &buffer =
+        m.zero ? zeroBuffers.try_emplace(m.zeroKey, -1).first->second
+               : validityBuffers.try_emplace(m.validity, -1).first->second;
+    if (buffer < 0) {
+      buffer = newBuffer(m.bytes);
+      buffers[buffer].def = 0; // At the entry's start.
+    } else if (buffers[buffer].fused) {
+      // Fused into this program's selects, it would be stored now, and
+      // they would read it.
+      return "a mask's zero tile shared by a loop region and its program";
+    }
+    touch(buffer);
+  }
   return nullptr;
 }
 

@@ -222,7 +222,9 @@ void Evaluation::emitMaskConstants() {
         int64_t elements = 1;
         for (int64_t size : key.first)
           elements *= size;
-        if (fusion && elements > 1) {
+        // In a loop region it is hoisted out of the body: read across the
+        // region's boundary, it is stored (AnalyticLoops.cpp).
+        if (fusion && elements > 1 && !prog.isRegionBlock) {
           buffers[b].fused = true;
           fusedInputs[b].clear();
         }

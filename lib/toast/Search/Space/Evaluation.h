@@ -27,6 +27,19 @@ inline bool traceEnabled() {
   return enabled;
 }
 
+/// A padding mask's constant in a loop region (or in a loop nested in
+/// it): lowering builds it in the body, the canonicalizer hoists it to the
+/// entry's start (merging equal ones), so the region reads it from outside
+/// and the entry holds it until the loop ends (AnalyticLoops.cpp).
+struct HoistedMask {
+  /// A zero tile (by local shape and element type), else a validity
+  /// vector (by elements and valid elements).
+  bool zero = false;
+  std::pair<int64_t, int64_t> validity;
+  std::pair<llvm::SmallVector<int64_t, 4>, const void *> zeroKey;
+  int64_t bytes = 0;
+};
+
 struct Buffer {
   int64_t bytes = 0;
   int64_t def = 0;
@@ -124,6 +137,9 @@ public:
   /// constants read whole; else why not.
   const char *regionBoundaryAgrees(llvm::ArrayRef<DimAxes> carried,
                                    bool yields) const;
+  /// A loop region's program just priced: the mask constants it reads
+  /// from the entry (its own and its nested loops').
+  llvm::ArrayRef<HoistedMask> getHoistedMasks() const { return hoistedMasks; }
   /// A loop region's program just priced: whether its ops read argument
   /// `a` (a view reads no indices; sim::Simulation's outer uses).
   bool isArgumentRead(unsigned a) const {
@@ -247,6 +263,13 @@ private:
   llvm::SmallVector<std::pair<unsigned, unsigned>, 1>
   maskedLevels(unsigned i, unsigned k) const;
   void emitMaskConstants();
+  /// A loop region's program: lists its mask constants in hoistedMasks
+  /// and takes them out of its peak (the entry holds them).
+  void hoistMaskConstants();
+  /// The mask constants a loop's region reads from outside (op at `at`):
+  /// buffers of the entry from its start, or again read from outside in a
+  /// region; null, or why the loop model does not follow them.
+  const char *adoptHoistedMasks(llvm::ArrayRef<HoistedMask> masks);
   int emitMaskedUse(unsigned i, unsigned k);
   double materialize(int buffer, llvm::ArrayRef<int> inputs);
   double readInputs(llvm::ArrayRef<int> inputs, int sliced = -1,
@@ -335,6 +358,8 @@ private:
   /// entry's values the last loop's regions read (AnalyticLoops.cpp).
   std::vector<char> argumentsRead;
   llvm::SmallVector<int, 4> regionReads;
+  /// A loop region's mask constants (hoistMaskConstants).
+  std::vector<HoistedMask> hoistedMasks;
   AnalyticCost cost;
 };
 

@@ -120,6 +120,7 @@ private:
   void emitValue(unsigned value, Value source);
   Value emitUse(unsigned value, unsigned useId);
   void emitMaskConstants();
+  Value maskConstant(Location loc, DenseElementsAttr value);
   Value emitMaskedUse(unsigned i, unsigned k);
   void setGlobalShape(func::FuncOp func, bool result, unsigned index,
                       unsigned value, const DimAxes &tiling);
@@ -347,17 +348,32 @@ void PlannedEmitter::emitMaskConstants() {
         SmallVector<bool> valid(key.first, false);
         std::fill_n(valid.begin(), size, true);
         auto type = RankedTensorType::get({key.first}, b.getI1Type());
-        validity[key] = stablehlo::ConstantOp::create(
-            b, loc, type, DenseElementsAttr::get(type, ArrayRef<bool>(valid)));
+        validity[key] = maskConstant(
+            loc, DenseElementsAttr::get(type, ArrayRef<bool>(valid)));
       }
       auto tile = cast<RankedTensorType>(
           localType(v, operandSlicing(prog, plan, i, k)));
       if (!zeros.count(tile))
-        zeros[tile] = stablehlo::ConstantOp::create(
-            b, loc, tile,
+        zeros[tile] = maskConstant(
+            loc,
             DenseElementsAttr::get(tile, b.getZeroAttr(tile.getElementType())));
     }
   }
+}
+
+/// A mask's constant, merged with equal constants of the entry: where the
+/// program is in a loop region's body, hoisted to the entry's start, as the
+/// reference path's canonicalization moves lowering's masks out of bodies
+/// (the pricer reads them from outside: Evaluation::hoistMaskConstants).
+Value PlannedEmitter::maskConstant(Location loc, DenseElementsAttr value) {
+  auto constant = stablehlo::ConstantOp::create(b, loc, value.getType(), value);
+  if (!prog.isRegionBlock) {
+    hoister->add(constant);
+    return constant;
+  }
+  Value hoisted = hoister->get(constant);
+  constant->erase();
+  return hoisted;
 }
 
 /// Operand k of op i through the masks of its padded reduction levels
@@ -508,7 +524,7 @@ LogicalResult PlannedEmitter::emitLoop(unsigned i, ArrayRef<Value> inputs) {
     Workspace workspace;
     Evaluation evaluation(impl, *program, state, workspace);
     const CollectivePlan &regionPlan = evaluation.makePlan();
-    if (regionPlan.unmodeled || regionPlan.anyPadded)
+    if (regionPlan.unmodeled)
       return op->emitError("planned program: an unmodeled loop region");
     Block *block = new Block();
     newLoop->getRegion(k).push_back(block);

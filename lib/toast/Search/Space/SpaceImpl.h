@@ -318,6 +318,9 @@ public:
   /// the model covers it. `valueIds` are `model`'s values defined so far.
   void describeLoop(mlir::Operation *op, ProgramOp &p, ProgramModel &model,
                     const llvm::DenseMap<mlir::Value, int> &valueIds);
+  /// Gives a loop model's program the entry model's mask stand-ins
+  /// (ProgramModel::maskSelect), which outlive it.
+  void useMaskPrototypes(ProgramModel &model) const;
 
   // AnalyticCost.cpp
   /// `unmodeled` (if given) says whether the state pads collectives in a

@@ -74,22 +74,27 @@ static void localizeSource(OpOperand &use, AllSliceOp slice) {
                              slice.getDims()));
 }
 
-/// Localizes one tied class; true if it changed the IR.
+/// Localizes one tied class level by level, as the function boundary does:
+/// the levels of a padded tiling are slices of their own (the collective
+/// optimizer does not merge padded slices), and a level left to the body
+/// would be sliced from the carried value and gathered back before the
+/// yield on every iteration. True if it changed the IR.
 static bool localizeEdge(const TiedValues::Edge &edge) {
   // A target passed on unchanged to a source of its own class (a carried
   // value the body returns as it is) stays consistent either way.
   auto isOwnSource = [&](OpOperand &use) {
     return llvm::is_contained(edge.sources, &use);
   };
-  AllSliceOp slice = commonSlice(edge.targets, isOwnSource);
-  if (!slice)
-    return false;
-  Type local = slice.getType();
-  for (OpOperand *source : edge.sources)
-    localizeSource(*source, slice);
-  for (Value target : edge.targets)
-    localizeTarget(target, local);
-  return true;
+  bool changed = false;
+  while (AllSliceOp slice = commonSlice(edge.targets, isOwnSource)) {
+    Type local = slice.getType();
+    for (OpOperand *source : edge.sources)
+      localizeSource(*source, slice);
+    for (Value target : edge.targets)
+      localizeTarget(target, local);
+    changed = true;
+  }
+  return changed;
 }
 
 bool localizeTiedValues(func::FuncOp func) {
