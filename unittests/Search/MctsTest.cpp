@@ -229,6 +229,10 @@ TEST(Mcts, PolishingMovesAStrategyToOtherAxes) {
   options.roundRollouts = 16;
   options.polishShare = 0.99;
   options.perturb = false;
+  // Geometric playouts only: the second round (4 of 16 rollouts) is short
+  // and would otherwise sample deep trajectories, which find axis 1 by
+  // themselves; this test is about polishing.
+  options.uniformPlayouts = false;
   // The rounds (20 rollouts) settle on axis 0; single-action changes
   // cannot leave it, exchanging the axes of the whole strategy can.
   SearchResult stuck = runMcts(TwoAxesEnvironment(false), options);

@@ -77,11 +77,15 @@ struct SearchOptions {
   /// playout stops before each further random action).
   double playoutStop = 0.5;
   /// Playouts from wide nodes (more than roundRollouts / 4 actions, with
-  /// `widen`) take a uniformly random number of random actions, from 0 to
+  /// `widen`), and every playout of a short round (one whose rollouts the
+  /// remaining budget, of rollouts or of time at the rate measured so far,
+  /// cannot all run), take a uniformly random number of actions, from 0 to
   /// the depth cap, as random search's trajectories do, rather than a
-  /// geometric number (one on average). A node's value then samples states
-  /// deep below it: on wide spaces good strategies need many actions
-  /// (GNS: 15-30), and geometric playouts never reach them.
+  /// geometric number (one on average); each is the better of two random
+  /// legal actions by its all-moves-as-first value. A node's value then
+  /// samples states deep below it: on wide spaces good strategies need many
+  /// actions (GNS: 15-30), and geometric playouts never reach them; a
+  /// short round cannot build the tree that would reach them either.
   bool uniformPlayouts = true;
   /// Weight of the best reward (vs. the mean) in an edge's value.
   double maxWeight = 0.5;
@@ -146,6 +150,14 @@ struct SearchResult {
   /// Why the rounds of MCTS ended, before polishing ("a round did not
   /// improve", ...); empty for the other algorithms.
   std::string roundsStopReason;
+  /// MCTS's phases: seconds and states priced when the rounds ended and
+  /// when the first climb after them got stuck (-1 seconds: it did not),
+  /// and the perturbation restarts made after it.
+  double roundsSeconds = -1;
+  uint64_t roundsStates = 0;
+  double climbSeconds = -1;
+  uint64_t climbStates = 0;
+  unsigned restarts = 0;
   /// Exhaustive enumeration: whether every reachable state was priced, so
   /// that `best` is optimal.
   bool complete = false;

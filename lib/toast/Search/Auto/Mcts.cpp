@@ -83,12 +83,19 @@ private:
   /// The worker's statistics record for `key`, created on first use with
   /// the edge layout of `layout`.
   Node &record(Worker &worker, const StateKey &key, const Node &layout) const;
-  /// A random playout from `state`: on a wide node (`uniform`), a
-  /// uniformly random number of random actions up to the depth cap;
-  /// otherwise random actions until it stops, with probability
-  /// `playoutStop` before each.
+  /// A random playout from `state`: on a wide node or in a short round
+  /// (`deep`), a uniformly random number of actions up to the depth cap,
+  /// each chosen by guidedAction; otherwise uniformly random actions until
+  /// it stops, with probability `playoutStop` before each.
   void playout(SearchState &state, std::vector<unsigned> &actions,
-               unsigned &depth, Rng &rng, bool uniform) const;
+               unsigned &depth, Worker &worker, bool deep) const;
+  /// Applies the better by `prior` of two uniformly random legal actions
+  /// of `state` (the first on ties); false if none is legal.
+  bool applyGuidedAction(SearchState &state, std::vector<unsigned> &actions,
+                         const std::vector<double> &prior, Rng &rng) const;
+  /// Whether the next round's rollouts cannot all run within the budget.
+  bool isShortRound(uint64_t roundRollouts, uint64_t fullRound,
+                    uint64_t done) const;
   /// Whether a node with `numActions` legal actions is wide: progressive
   /// widening does not open them all at once.
   bool isWide(size_t numActions) const {
@@ -111,6 +118,11 @@ private:
   /// All-moves-as-first statistics as of the last round boundary.
   ActionStats actionStats;
   double initialCost = 0;
+  /// Seconds the initial state took to price: the first estimate of a
+  /// rollout's time.
+  double initialSeconds = 0;
+  /// Whether the running round is short (isShortRound).
+  bool shortRound = false;
   SearchState root;
   std::vector<unsigned> committed;
 };
@@ -252,16 +264,39 @@ unsigned Search::select(const Node *shared, const Node *mine,
   return ties[ties.size() == 1 ? 0 : rng.below(ties.size())];
 }
 
+bool Search::applyGuidedAction(SearchState &state,
+                               std::vector<unsigned> &actions,
+                               const std::vector<double> &prior,
+                               Rng &rng) const {
+  std::vector<unsigned> legal = legalActions(env, state);
+  if (legal.empty())
+    return false;
+  unsigned action = legal[rng.below(legal.size())];
+  unsigned other = legal[rng.below(legal.size())];
+  if (prior[other] > prior[action] + 1e-12)
+    action = other;
+  env.apply(state, action);
+  actions.push_back(action);
+  return true;
+}
+
 void Search::playout(SearchState &state, std::vector<unsigned> &actions,
-                     unsigned &depth, Rng &rng, bool uniform) const {
-  if (uniform) {
+                     unsigned &depth, Worker &worker, bool deep) const {
+  Rng &rng = worker.rng;
+  if (deep) {
     // Random search's trajectory lengths: on GNS the best strategies found
-    // shard 15-30 of 474 actions, which geometric playouts (one more
-    // action on average) never sample.
-    size_t before = actions.size();
-    appendRandomActions(env, state, actions,
-                        rng.below(options.maxDepth - depth + 1), rng);
-    depth += actions.size() - before;
+    // shard 15-30 of its actions, which geometric playouts (one more
+    // action on average) never sample. Each action is the better of two
+    // random ones by its all-moves-as-first value (a tournament, as in
+    // Finnsson and Bjoernsson's move-average sampling): while no rollout
+    // has been scored the playout is random search's, and as values come
+    // in its deep tails hold more of the actions of good rollouts.
+    std::vector<double> prior =
+        actionPrior(actionStats, &worker.actions, options.maxWeight);
+    for (unsigned count = rng.below(options.maxDepth - depth + 1); count;
+         --count, ++depth)
+      if (!applyGuidedAction(state, actions, prior, rng))
+        return;
     return;
   }
   while (depth < options.maxDepth && rng.uniform() >= options.playoutStop) {
@@ -269,6 +304,22 @@ void Search::playout(SearchState &state, std::vector<unsigned> &actions,
       return;
     ++depth;
   }
+}
+
+bool Search::isShortRound(uint64_t roundRollouts, uint64_t fullRound,
+                          uint64_t done) const {
+  if (roundRollouts < fullRound)
+    return true;
+  if (!(options.budgetSeconds > 0))
+    return false;
+  // The rollouts so far, or before the first one the initial state's
+  // pricing on one thread, give the time a rollout takes.
+  double spent = clock.elapsed();
+  double perRollout =
+      done ? spent / done : initialSeconds / std::max(1u, options.threads);
+  double roundSeconds =
+      options.budgetSeconds * (options.polish ? 1 - options.polishShare : 1);
+  return perRollout * fullRound > roundSeconds - spent;
 }
 
 double Search::reward(double cost, size_t length) const {
@@ -303,11 +354,13 @@ Trajectory Search::rollout(Worker &worker) {
         env.apply(state, action);
         trajectory.actions.push_back(action);
         ++depth;
-        // Uniform playouts only where the space is wide: on full-size ITX
-        // (24 actions) they priced long trajectories through the reference
-        // path, 6.7x the CPU for a worse state at 400 rollouts.
-        playout(state, trajectory.actions, depth, worker.rng,
-                options.uniformPlayouts && isWide(node.edges.size() - 1));
+        // Deep playouts only where the space is wide or the round short:
+        // on full-size ITX (24 actions) with whole rounds they priced long
+        // trajectories through the reference path, 6.7x the CPU for a
+        // worse state at 400 rollouts.
+        playout(state, trajectory.actions, depth, worker,
+                options.uniformPlayouts &&
+                    (shortRound || isWide(node.edges.size() - 1)));
       }
       break;
     }
@@ -398,6 +451,7 @@ void Search::runRound(std::vector<std::unique_ptr<Worker>> &workers,
 SearchResult Search::run(const ProgressFn &progress) {
   SearchResult result;
   initialCost = cache.get(root);
+  initialSeconds = clock.elapsed();
   Trajectory best{initialCost, {}, clock.elapsed()};
   unsigned threads = std::max(1u, options.threads);
   std::vector<std::unique_ptr<Worker>> workers;
@@ -438,6 +492,8 @@ SearchResult Search::run(const ProgressFn &progress) {
       break;
     }
     ++result.rounds;
+    shortRound =
+        isShortRound(budget, roundOptions.roundRollouts, result.rollouts);
     runRound(workers, budget);
     bool improved = false;
     for (auto &worker : workers) {
@@ -486,11 +542,18 @@ SearchResult Search::run(const ProgressFn &progress) {
     }
   }
   result.roundsStopReason = result.stopReason;
+  result.roundsSeconds = clock.elapsed();
+  result.roundsStates = cache.getNumEvaluations();
   if (options.polish && result.stopReason != kEveryStatePriced &&
-      !budgetReason(options, clock, result.rollouts))
+      !budgetReason(options, clock, result.rollouts)) {
+    PolishPhases phases;
     result.stopReason =
         polish(env, options, cache, clock, best, 0, result.rollouts, coverage,
-               actionPrior(actionStats, nullptr, options.maxWeight));
+               actionPrior(actionStats, nullptr, options.maxWeight), phases);
+    result.climbSeconds = phases.climbSeconds;
+    result.climbStates = phases.climbStates;
+    result.restarts = phases.restarts;
+  }
   result.complete = result.stopReason == kEveryStatePriced;
   result.initialCost = initialCost;
   finishResult(result, env, std::move(best), cache.getNumEvaluations(), clock);
