@@ -390,6 +390,56 @@ TEST(Mcts, WideningIsReproducibleForAGivenSeedAndThreadCount) {
   }
 }
 
+/// As GNS's 40 actions since role families: fewer actions than a quarter
+/// of a round, so no node is wide, and the best strategies take many
+/// actions: three bits in four each cut the cost by 5%, the fourth raises
+/// it by 5%.
+BitsEnvironment manySmallGainsEnvironment() {
+  return BitsEnvironment(40, [](const std::vector<bool> &set) {
+    double cost = 1;
+    for (unsigned i = 0; i != set.size(); ++i)
+      if (set[i])
+        cost *= i % 4 ? 0.95 : 1.05;
+    return cost;
+  });
+}
+
+TEST(Mcts, ShortBudgetsPlayOutDeep) {
+  // 30 rollouts, fewer than the 40 actions and far fewer than a round
+  // (256): the round is short, so every rollout plays out as deep as
+  // random search's. With geometric playouts (one action on average, at
+  // every other expansion) the seeds end at 0.70-0.86; with deep ones at
+  // 0.37-0.40, beyond the best single action (0.95) and, at the same
+  // budget, random search (0.41-0.43).
+  BitsEnvironment env = manySmallGainsEnvironment();
+  for (uint64_t seed : {1u, 2u, 3u}) {
+    SCOPED_TRACE(seed);
+    SearchOptions options = smallBudget(1, seed);
+    options.maxRollouts = 30;
+    options.roundRollouts = 256;
+    SearchResult deep = runMcts(env, options);
+    EXPECT_LT(deep.bestCost, std::pow(0.95, 4));
+    EXPECT_GT(deep.actions.size(), 4u);
+    EXPECT_LE(deep.bestCost, runRandomSearch(env, options).bestCost);
+    options.uniformPlayouts = false;
+    EXPECT_LT(deep.bestCost, runMcts(env, options).bestCost);
+  }
+}
+
+TEST(Mcts, ShortRoundsAreReproducibleForAGivenSeedAndThreadCount) {
+  // Under a rollout budget a round is short by count alone, and the
+  // tournament reads statistics merged at round boundaries and each
+  // thread's own; fixed work gives the same result every run.
+  BitsEnvironment env = manySmallGainsEnvironment();
+  for (unsigned threads : {1u, 2u}) {
+    SCOPED_TRACE(threads);
+    SearchOptions options = smallBudget(threads, 7);
+    options.maxRollouts = 100;
+    options.roundRollouts = 256;
+    expectSameResult(runMcts(env, options), runMcts(env, options));
+  }
+}
+
 // Convergence: the search ends by itself, and the budget is only a bound.
 
 TEST(Mcts, StopsWhenEveryStateIsPriced) {

@@ -342,11 +342,18 @@ Trajectory Search::rollout(Worker &worker) {
     const Node *mine = mineIt == worker.local.end() ? nullptr : &mineIt->second;
     if (!shared && !mine) {
       // Expansion: a new node, left by `stop` or by a random action
-      // followed by a playout.
+      // followed by a playout. In a short round always by a playout: the
+      // round cannot build the tree that would value the node by `stop`
+      // and its children, and each of its rollouts is then at least a
+      // sample of random search's (with 30 rollouts on 40 actions, a
+      // playout at every other expansion lost to random search on 2 of 3
+      // seeds, Mcts.ShortBudgetsPlayOutDeep).
       Node &node = worker.local[key] = makeNode(state);
       unsigned edge = 0;
+      bool deep = options.uniformPlayouts &&
+                  (shortRound || isWide(node.edges.size() - 1));
       if (depth < options.maxDepth && node.edges.size() > 1 &&
-          worker.rng.uniform() >= options.playoutStop)
+          ((deep && shortRound) || worker.rng.uniform() >= options.playoutStop))
         edge = 1 + worker.rng.below(node.edges.size() - 1);
       path.push_back({key, edge});
       if (edge) {
@@ -358,9 +365,7 @@ Trajectory Search::rollout(Worker &worker) {
         // on full-size ITX (24 actions) with whole rounds they priced long
         // trajectories through the reference path, 6.7x the CPU for a
         // worse state at 400 rollouts.
-        playout(state, trajectory.actions, depth, worker,
-                options.uniformPlayouts &&
-                    (shortRound || isWide(node.edges.size() - 1)));
+        playout(state, trajectory.actions, depth, worker, deep);
       }
       break;
     }
