@@ -405,22 +405,23 @@ BitsEnvironment manySmallGainsEnvironment() {
 }
 
 TEST(Mcts, ShortBudgetsPlayOutDeep) {
-  // 30 rollouts, fewer than the 40 actions and far fewer than a round
-  // (256): the round is short, so every rollout plays out as deep as
-  // random search's. With geometric playouts (one action on average, at
-  // every other expansion) the seeds end at 0.70-0.86; with deep ones at
-  // 0.37-0.40, beyond the best single action (0.95) and, at the same
-  // budget, random search (0.41-0.43).
+  // Budgets far below a round (256 rollouts): every round is short. With
+  // 30 rollouts, fewer than the 40 actions, the search prices actions
+  // alone and still ends beyond the best single action (0.95). With 150,
+  // deep playouts below the root's children reach 0.29-0.32 (seeds 1-3)
+  // where geometric playouts reach 0.63 and random search, at the same
+  // budget, 0.34-0.37.
   BitsEnvironment env = manySmallGainsEnvironment();
   for (uint64_t seed : {1u, 2u, 3u}) {
     SCOPED_TRACE(seed);
     SearchOptions options = smallBudget(1, seed);
-    options.maxRollouts = 30;
     options.roundRollouts = 256;
+    options.maxRollouts = 30;
+    EXPECT_LT(runMcts(env, options).bestCost, 0.95 - 1e-9);
+    options.maxRollouts = 150;
     SearchResult deep = runMcts(env, options);
-    EXPECT_LT(deep.bestCost, std::pow(0.95, 4));
-    EXPECT_GT(deep.actions.size(), 4u);
-    EXPECT_LE(deep.bestCost, runRandomSearch(env, options).bestCost);
+    EXPECT_GT(deep.actions.size(), 8u);
+    EXPECT_LT(deep.bestCost, runRandomSearch(env, options).bestCost);
     options.uniformPlayouts = false;
     EXPECT_LT(deep.bestCost, runMcts(env, options).bestCost);
   }

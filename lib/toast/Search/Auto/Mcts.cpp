@@ -342,18 +342,19 @@ Trajectory Search::rollout(Worker &worker) {
     const Node *mine = mineIt == worker.local.end() ? nullptr : &mineIt->second;
     if (!shared && !mine) {
       // Expansion: a new node, left by `stop` or by a random action
-      // followed by a playout. In a short round always by a playout: the
-      // round cannot build the tree that would value the node by `stop`
-      // and its children, and each of its rollouts is then at least a
-      // sample of random search's (with 30 rollouts on 40 actions, a
-      // playout at every other expansion lost to random search on 2 of 3
-      // seeds, Mcts.ShortBudgetsPlayOutDeep).
+      // followed by a playout. In a short round, a child of the round's
+      // root is left by `stop` and every deeper node by a deep playout:
+      // the round cannot build the tree that would weigh the two. Pricing
+      // each action alone keeps the best single action within reach of a
+      // tiny budget and gives the tournament its values; deep playouts
+      // then sample the strategies of many actions (docs/search.md).
       Node &node = worker.local[key] = makeNode(state);
       unsigned edge = 0;
       bool deep = options.uniformPlayouts &&
                   (shortRound || isWide(node.edges.size() - 1));
       if (depth < options.maxDepth && node.edges.size() > 1 &&
-          ((deep && shortRound) || worker.rng.uniform() >= options.playoutStop))
+          (deep && shortRound ? depth > committed.size() + 1
+                              : worker.rng.uniform() >= options.playoutStop))
         edge = 1 + worker.rng.below(node.edges.size() - 1);
       path.push_back({key, edge});
       if (edge) {
