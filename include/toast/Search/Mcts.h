@@ -10,7 +10,9 @@
 //    playout that stops early with probability `playoutStop` per step, and
 //    is scored at its final state; trajectories are capped at `maxDepth`
 //    actions and each action costs a factor `discount` of reward, which
-//    biases the search towards short trajectories;
+//    biases the search towards short trajectories; in a short round (the
+//    budget cannot run all its rollouts) the root's new children are left
+//    by `stop` and deeper new nodes by deep playouts (`uniformPlayouts`);
 //  * the search runs in rounds: a round runs `roundRollouts` rollouts (at
 //    least two per legal action of the root) from the current root. While
 //    rounds improve the best cost, each commits the next action of the best

@@ -84,15 +84,11 @@ private:
   /// the edge layout of `layout`.
   Node &record(Worker &worker, const StateKey &key, const Node &layout) const;
   /// A random playout from `state`: on a wide node or in a short round
-  /// (`deep`), a uniformly random number of actions up to the depth cap,
-  /// each chosen by guidedAction; otherwise uniformly random actions until
-  /// it stops, with probability `playoutStop` before each.
+  /// (`deep`), a uniformly random number of random actions up to the depth
+  /// cap; otherwise random actions until it stops, with probability
+  /// `playoutStop` before each.
   void playout(SearchState &state, std::vector<unsigned> &actions,
-               unsigned &depth, Worker &worker, bool deep) const;
-  /// Applies the better by `prior` of two uniformly random legal actions
-  /// of `state` (the first on ties); false if none is legal.
-  bool applyGuidedAction(SearchState &state, std::vector<unsigned> &actions,
-                         const std::vector<double> &prior, Rng &rng) const;
+               unsigned &depth, Rng &rng, bool deep) const;
   /// Whether the next round's rollouts cannot all run within the budget.
   bool isShortRound(uint64_t roundRollouts, uint64_t fullRound,
                     uint64_t done) const;
@@ -264,39 +260,16 @@ unsigned Search::select(const Node *shared, const Node *mine,
   return ties[ties.size() == 1 ? 0 : rng.below(ties.size())];
 }
 
-bool Search::applyGuidedAction(SearchState &state,
-                               std::vector<unsigned> &actions,
-                               const std::vector<double> &prior,
-                               Rng &rng) const {
-  std::vector<unsigned> legal = legalActions(env, state);
-  if (legal.empty())
-    return false;
-  unsigned action = legal[rng.below(legal.size())];
-  unsigned other = legal[rng.below(legal.size())];
-  if (prior[other] > prior[action] + 1e-12)
-    action = other;
-  env.apply(state, action);
-  actions.push_back(action);
-  return true;
-}
-
 void Search::playout(SearchState &state, std::vector<unsigned> &actions,
-                     unsigned &depth, Worker &worker, bool deep) const {
-  Rng &rng = worker.rng;
+                     unsigned &depth, Rng &rng, bool deep) const {
   if (deep) {
     // Random search's trajectory lengths: on GNS the best strategies found
     // shard 15-30 of its actions, which geometric playouts (one more
-    // action on average) never sample. Each action is the better of two
-    // random ones by its all-moves-as-first value (a tournament, as in
-    // Finnsson and Bjoernsson's move-average sampling): while no rollout
-    // has been scored the playout is random search's, and as values come
-    // in its deep tails hold more of the actions of good rollouts.
-    std::vector<double> prior =
-        actionPrior(actionStats, &worker.actions, options.maxWeight);
-    for (unsigned count = rng.below(options.maxDepth - depth + 1); count;
-         --count, ++depth)
-      if (!applyGuidedAction(state, actions, prior, rng))
-        return;
+    // action on average) never sample.
+    size_t before = actions.size();
+    appendRandomActions(env, state, actions,
+                        rng.below(options.maxDepth - depth + 1), rng);
+    depth += actions.size() - before;
     return;
   }
   while (depth < options.maxDepth && rng.uniform() >= options.playoutStop) {
@@ -342,19 +315,13 @@ Trajectory Search::rollout(Worker &worker) {
     const Node *mine = mineIt == worker.local.end() ? nullptr : &mineIt->second;
     if (!shared && !mine) {
       // Expansion: a new node, left by `stop` or by a random action
-      // followed by a playout. In a short round, a child of the round's
-      // root is left by `stop` and every deeper node by a deep playout:
-      // the round cannot build the tree that would weigh the two. Pricing
-      // each action alone keeps the best single action within reach of a
-      // tiny budget and gives the tournament its values; deep playouts
-      // then sample the strategies of many actions (docs/search.md).
+      // followed by a playout.
       Node &node = worker.local[key] = makeNode(state);
       unsigned edge = 0;
       bool deep = options.uniformPlayouts &&
                   (shortRound || isWide(node.edges.size() - 1));
       if (depth < options.maxDepth && node.edges.size() > 1 &&
-          (deep && shortRound ? depth > committed.size() + 1
-                              : worker.rng.uniform() >= options.playoutStop))
+          worker.rng.uniform() >= options.playoutStop)
         edge = 1 + worker.rng.below(node.edges.size() - 1);
       path.push_back({key, edge});
       if (edge) {
@@ -366,7 +333,7 @@ Trajectory Search::rollout(Worker &worker) {
         // on full-size ITX (24 actions) with whole rounds they priced long
         // trajectories through the reference path, 6.7x the CPU for a
         // worse state at 400 rollouts.
-        playout(state, trajectory.actions, depth, worker, deep);
+        playout(state, trajectory.actions, depth, worker.rng, deep);
       }
       break;
     }
