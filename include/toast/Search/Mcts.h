@@ -10,9 +10,7 @@
 //    playout that stops early with probability `playoutStop` per step, and
 //    is scored at its final state; trajectories are capped at `maxDepth`
 //    actions and each action costs a factor `discount` of reward, which
-//    biases the search towards short trajectories; in a short round (the
-//    budget cannot run all its rollouts) the root's new children are left
-//    by `stop` and deeper new nodes by deep playouts (`uniformPlayouts`);
+//    biases the search towards short trajectories;
 //  * the search runs in rounds: a round runs `roundRollouts` rollouts (at
 //    least two per legal action of the root) from the current root. While
 //    rounds improve the best cost, each commits the next action of the best
@@ -79,15 +77,11 @@ struct SearchOptions {
   /// playout stops before each further random action).
   double playoutStop = 0.5;
   /// Playouts from wide nodes (more than roundRollouts / 4 actions, with
-  /// `widen`), and every playout of a short round (one whose rollouts the
-  /// remaining budget, of rollouts or of time at the rate measured so far,
-  /// cannot all run), take a uniformly random number of actions, from 0 to
+  /// `widen`) take a uniformly random number of random actions, from 0 to
   /// the depth cap, as random search's trajectories do, rather than a
-  /// geometric number (one on average); each is the better of two random
-  /// legal actions by its all-moves-as-first value. A node's value then
-  /// samples states deep below it: on wide spaces good strategies need many
-  /// actions (GNS: 15-30), and geometric playouts never reach them; a
-  /// short round cannot build the tree that would reach them either.
+  /// geometric number (one on average). A node's value then samples states
+  /// deep below it: on wide spaces good strategies need many actions
+  /// (GNS: 15-30), and geometric playouts never reach them.
   bool uniformPlayouts = true;
   /// Weight of the best reward (vs. the mean) in an edge's value.
   double maxWeight = 0.5;

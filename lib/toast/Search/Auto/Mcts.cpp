@@ -83,15 +83,12 @@ private:
   /// The worker's statistics record for `key`, created on first use with
   /// the edge layout of `layout`.
   Node &record(Worker &worker, const StateKey &key, const Node &layout) const;
-  /// A random playout from `state`: on a wide node or in a short round
-  /// (`deep`), a uniformly random number of random actions up to the depth
-  /// cap; otherwise random actions until it stops, with probability
+  /// A random playout from `state`: on a wide node (`uniform`), a
+  /// uniformly random number of random actions up to the depth cap;
+  /// otherwise random actions until it stops, with probability
   /// `playoutStop` before each.
   void playout(SearchState &state, std::vector<unsigned> &actions,
-               unsigned &depth, Rng &rng, bool deep) const;
-  /// Whether the next round's rollouts cannot all run within the budget.
-  bool isShortRound(uint64_t roundRollouts, uint64_t fullRound,
-                    uint64_t done) const;
+               unsigned &depth, Rng &rng, bool uniform) const;
   /// Whether a node with `numActions` legal actions is wide: progressive
   /// widening does not open them all at once.
   bool isWide(size_t numActions) const {
@@ -114,11 +111,6 @@ private:
   /// All-moves-as-first statistics as of the last round boundary.
   ActionStats actionStats;
   double initialCost = 0;
-  /// Seconds the initial state took to price: the first estimate of a
-  /// rollout's time.
-  double initialSeconds = 0;
-  /// Whether the running round is short (isShortRound).
-  bool shortRound = false;
   SearchState root;
   std::vector<unsigned> committed;
 };
@@ -261,10 +253,10 @@ unsigned Search::select(const Node *shared, const Node *mine,
 }
 
 void Search::playout(SearchState &state, std::vector<unsigned> &actions,
-                     unsigned &depth, Rng &rng, bool deep) const {
-  if (deep) {
+                     unsigned &depth, Rng &rng, bool uniform) const {
+  if (uniform) {
     // Random search's trajectory lengths: on GNS the best strategies found
-    // shard 15-30 of its actions, which geometric playouts (one more
+    // shard 15-30 of 474 actions, which geometric playouts (one more
     // action on average) never sample.
     size_t before = actions.size();
     appendRandomActions(env, state, actions,
@@ -277,22 +269,6 @@ void Search::playout(SearchState &state, std::vector<unsigned> &actions,
       return;
     ++depth;
   }
-}
-
-bool Search::isShortRound(uint64_t roundRollouts, uint64_t fullRound,
-                          uint64_t done) const {
-  if (roundRollouts < fullRound)
-    return true;
-  if (!(options.budgetSeconds > 0))
-    return false;
-  // The rollouts so far, or before the first one the initial state's
-  // pricing on one thread, give the time a rollout takes.
-  double spent = clock.elapsed();
-  double perRollout =
-      done ? spent / done : initialSeconds / std::max(1u, options.threads);
-  double roundSeconds =
-      options.budgetSeconds * (options.polish ? 1 - options.polishShare : 1);
-  return perRollout * fullRound > roundSeconds - spent;
 }
 
 double Search::reward(double cost, size_t length) const {
@@ -318,8 +294,6 @@ Trajectory Search::rollout(Worker &worker) {
       // followed by a playout.
       Node &node = worker.local[key] = makeNode(state);
       unsigned edge = 0;
-      bool deep = options.uniformPlayouts &&
-                  (shortRound || isWide(node.edges.size() - 1));
       if (depth < options.maxDepth && node.edges.size() > 1 &&
           worker.rng.uniform() >= options.playoutStop)
         edge = 1 + worker.rng.below(node.edges.size() - 1);
@@ -329,11 +303,11 @@ Trajectory Search::rollout(Worker &worker) {
         env.apply(state, action);
         trajectory.actions.push_back(action);
         ++depth;
-        // Deep playouts only where the space is wide or the round short:
-        // on full-size ITX (24 actions) with whole rounds they priced long
-        // trajectories through the reference path, 6.7x the CPU for a
-        // worse state at 400 rollouts.
-        playout(state, trajectory.actions, depth, worker.rng, deep);
+        // Uniform playouts only where the space is wide: on full-size ITX
+        // (24 actions) they priced long trajectories through the reference
+        // path, 6.7x the CPU for a worse state at 400 rollouts.
+        playout(state, trajectory.actions, depth, worker.rng,
+                options.uniformPlayouts && isWide(node.edges.size() - 1));
       }
       break;
     }
@@ -424,7 +398,6 @@ void Search::runRound(std::vector<std::unique_ptr<Worker>> &workers,
 SearchResult Search::run(const ProgressFn &progress) {
   SearchResult result;
   initialCost = cache.get(root);
-  initialSeconds = clock.elapsed();
   Trajectory best{initialCost, {}, clock.elapsed()};
   unsigned threads = std::max(1u, options.threads);
   std::vector<std::unique_ptr<Worker>> workers;
@@ -465,8 +438,6 @@ SearchResult Search::run(const ProgressFn &progress) {
       break;
     }
     ++result.rounds;
-    shortRound =
-        isShortRound(budget, roundOptions.roundRollouts, result.rollouts);
     runRound(workers, budget);
     bool improved = false;
     for (auto &worker : workers) {
