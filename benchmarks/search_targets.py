@@ -52,6 +52,10 @@ CHOSE = re.compile(r"auto-partition: \S+ chose (\d+) actions in ([0-9.]+) s "
 # The chosen actions, one per line after CHOSE.
 ACTION = re.compile(r"^auto-partition:   (.*)$", re.M)
 SETUP = re.compile(r"\(setup ([0-9.]+) s\)")
+# Where MCTS's time went: the end of its rounds and of its first climb.
+PHASES = re.compile(r"auto-partition: rounds stopped: .* \(after ([0-9.]+) s, "
+                    r"(\d+) states\)(?:; first climb stuck after ([0-9.]+) s, "
+                    r"(\d+) states; (\d+) restarts)?")
 
 
 def child_cpu():
@@ -142,7 +146,9 @@ def search(tools, model_file, device, mesh, algorithm, seed, args):
     # Search times include building the space; CPU time (of the whole
     # toast-opt run, simulations included) depends less on the load.
     setup_s = float(setup.group(1))
+    phases = PHASES.search(err)
     return {"step": step, "peak": peak, "floor": floor,
+            "phases": phases_of(phases, setup_s),
             "actions": int(chose.group(1)),
             "chosen": ACTION.findall(err[chose.end():]),
             "search_s": float(chose.group(2)) + setup_s,
@@ -150,6 +156,18 @@ def search(tools, model_file, device, mesh, algorithm, seed, args):
             "rollouts": int(chose.group(4)), "priced": int(chose.group(5)),
             "stop": chose.group(7), "model_ms": float(chose.group(8)),
             "wall_s": wall, "cpu_s": cpu}
+
+
+def phases_of(match, setup_s):
+    """'rounds s (states) / climb s (states) / restarts', times from the
+    start of the tactic, or '-' when the report has none."""
+    if not match:
+        return "-"
+    text = f"{float(match.group(1)) + setup_s:.1f} ({match.group(2)})"
+    if match.group(3):
+        text += (f" / {float(match.group(3)) + setup_s:.1f} "
+                 f"({match.group(4)}) / {match.group(5)}")
+    return text
 
 
 def generate(tools, model, flags, directory, dtype="bf16"):
@@ -189,24 +207,33 @@ def detail_rows(model, device, experts_rows, runs):
         lines.append(f"| {model} | {device} | expert {name} | "
                      f"{step * 1e3:.1f} | {fmt_gb(peak, device)} | "
                      f"{floor / 2**30:.2f} | {ratio(peak, floor)} "
-                     f"| | | | |")
+                     f"| | | | | | |")
     for label, r in runs:
         if not r:
             lines.append(f"| {model} | {device} | {label} | failed "
-                         f"| | | | | | | |")
+                         f"| | | | | | | | | |")
             continue
         lines.append(f"| {model} | {device} | {label} | "
                      f"{r['step'] * 1e3:.1f} | {fmt_gb(r['peak'], device)} | "
                      f"{r['floor'] / 2**30:.2f} | {ratio(r['peak'], r['floor'])}"
                      f" | {r['priced']} | {r['best_s']:.1f} | "
-                     f"{r['search_s']:.1f} | {r['stop']} |")
+                     f"{r['search_s']:.1f} | {r['cpu_s']:.1f} | {r['stop']} "
+                     f"| {r['phases']} |")
     return lines
 
 
 DETAIL_HEADER = [
     "| model | device | strategy | step ms | GiB | floor GiB | peak / floor "
-    "| states | s to best | s to stop | stopped |",
-    "|---|---|---|---|---|---|---|---|---|---|---|"]
+    "| states | s to best | s to stop | CPU s | stopped | rounds end s (states) "
+    "/ first climb stuck s (states) / restarts |",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+
+
+def median_run(results):
+    """The run with the median step time (the lower middle one of an even
+    number), or None."""
+    done = sorted((r for r in results if r), key=lambda r: r["step"])
+    return done[(len(done) - 1) // 2] if done else None
 
 
 def median_times(results):
@@ -229,7 +256,8 @@ def targets(tools, args, directory):
     for model in args.models:
         model_file = generate(tools, model, [], directory, args.dtype)
         for device in args.devices:
-            rows = experts(tools, model, model_file, device)
+            rows = ([] if args.no_experts else
+                    experts(tools, model, model_file, device))
             if args.experts_only:
                 details += detail_rows(model, device, rows, [])
                 continue
@@ -240,11 +268,17 @@ def targets(tools, args, directory):
             autos = [search(tools, model_file, device, mesh, "mcts", s, args)
                      for s in args.seeds]
             rnd = amap = ilp = None
+            rnds = []
             if not args.no_baselines:
-                rnd = search(tools, model_file, device, mesh, "random",
-                             args.seeds[0], args)
-                amap = search(tools, model_file, device, mesh, "automap",
-                              args.seeds[0], args)
+                # Random search with every seed when asked, so that MCTS's
+                # median compares with random's median at equal budget.
+                rnd_seeds = args.seeds if args.random_seeds else args.seeds[:1]
+                rnds = [search(tools, model_file, device, mesh, "random", s,
+                               args) for s in rnd_seeds]
+                rnd = median_run(rnds)
+                if not args.no_automap:
+                    amap = search(tools, model_file, device, mesh, "automap",
+                                  args.seeds[0], args)
             if not args.no_ilp:
                 ilp = search(tools, model_file, device, mesh, "ilp",
                              args.seeds[0], args)
@@ -256,14 +290,19 @@ def targets(tools, args, directory):
                 cells += ["-", "-", "-"]
             cells.append(" / ".join(cell(a, device) for a in autos))
             cells.append(median_times(autos))
-            cells += [cell(rnd, device), cell(amap, device)]
+            cells.append(" / ".join(cell(r, device) for r in rnds) +
+                         (f", median {cell(rnd, device)}"
+                          if len(rnds) > 1 else "") or "-")
+            cells.append(cell(amap, device))
             cells.append(f"{cell(ilp, device)}, {ilp['search_s']:.0f} s"
                          if ilp else "-")
             print("| " + " | ".join(cells) + " |", flush=True)
             runs = [(f"MCTS seed {s}", a) for s, a in zip(args.seeds, autos)]
             if not args.no_baselines:
-                runs += [(f"random seed {args.seeds[0]}", rnd),
-                         (f"AutoMap seed {args.seeds[0]}", amap)]
+                runs += [(f"random seed {s}", r)
+                         for s, r in zip(args.seeds, rnds)]
+                if not args.no_automap:
+                    runs.append((f"AutoMap seed {args.seeds[0]}", amap))
             if not args.no_ilp:
                 runs.append((f"ILP ({args.ilp_time_limit:g} s limit)", ilp))
             details += detail_rows(model, device, rows, runs)
@@ -351,6 +390,11 @@ def main():
                         "of search, to measure time per rollout)")
     parser.add_argument("--no-baselines", action="store_true",
                         help="skip the random and AutoMap-style searches")
+    parser.add_argument("--no-automap", action="store_true",
+                        help="skip the AutoMap-style search")
+    parser.add_argument("--random-seeds", action="store_true",
+                        help="run random search with every seed (median in "
+                        "the table), not only the first")
     parser.add_argument("--no-ilp", action="store_true",
                         help="skip the ILP (algorithm=ilp)")
     parser.add_argument("--ilp-time-limit", type=float, default=600,
@@ -358,6 +402,8 @@ def main():
     parser.add_argument("--dtype", default="bf16",
                         help="toast-models --dtype of the models (the targets "
                         "are bf16 since 2026-11-26; f32 for the older rows)")
+    parser.add_argument("--no-experts", action="store_true",
+                        help="skip the expert schedules")
     parser.add_argument("--experts-only", action="store_true",
                         help="only the expert schedules: one row each")
     parser.add_argument("--scaling", action="store_true")

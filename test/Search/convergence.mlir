@@ -25,7 +25,7 @@ func.func public @main(%x: tensor<256x1024xf32> {partir.name = "batch.x"},
   return %y : tensor<256x1024xf32>
 }
 
-// CONVERGED: auto-partition: rounds stopped: a round did not improve
+// CONVERGED: auto-partition: rounds stopped: a round did not improve (after {{[0-9.]+}} s, {{[0-9]+}} states); first climb stuck after {{[0-9.]+}} s, {{[0-9]+}} states; {{[0-9]+}} restarts
 // CONVERGED-NEXT: auto-partition: mcts chose 2 actions in {{[0-9.]+}} s ({{[0-9]+}} rounds, {{[0-9]+}} rollouts, {{[0-9]+}} states priced; best after {{[0-9.]+}} s; stopped: 30 perturbations in a row did not improve): cost 0.125
 
 // CLIMB: stopped: no neighbour improves): cost 0.125

@@ -146,6 +146,14 @@ struct SearchResult {
   /// Why the rounds of MCTS ended, before polishing ("a round did not
   /// improve", ...); empty for the other algorithms.
   std::string roundsStopReason;
+  /// MCTS's phases: seconds and states priced when the rounds ended and
+  /// when the first climb after them got stuck (-1 seconds: it did not),
+  /// and the perturbation restarts made after it.
+  double roundsSeconds = -1;
+  uint64_t roundsStates = 0;
+  double climbSeconds = -1;
+  uint64_t climbStates = 0;
+  unsigned restarts = 0;
   /// Exhaustive enumeration: whether every reachable state was priced, so
   /// that `best` is optimal.
   bool complete = false;

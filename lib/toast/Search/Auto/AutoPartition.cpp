@@ -210,9 +210,19 @@ FailureOr<AutoReport> automaticPartition(partition::ShardingState &state,
   if (os) {
     const SearchResult &result = report.search;
     if (!result.roundsStopReason.empty() &&
-        result.roundsStopReason != result.stopReason)
+        result.roundsStopReason != result.stopReason) {
+      // Where the time went, for benchmarks/search_targets.py.
       *os << "auto-partition: rounds stopped: " << result.roundsStopReason
-          << "\n";
+          << llvm::format(" (after %.3f s, %llu states)", result.roundsSeconds,
+                          static_cast<unsigned long long>(result.roundsStates));
+      if (result.climbSeconds >= 0)
+        *os << llvm::format("; first climb stuck after %.3f s, %llu states; "
+                            "%u restarts",
+                            result.climbSeconds,
+                            static_cast<unsigned long long>(result.climbStates),
+                            result.restarts);
+      *os << "\n";
+    }
     // benchmarks/search_targets.py parses this line.
     *os << llvm::format("auto-partition: %s chose %zu actions in %.3f s "
                         "(%u rounds, %llu rollouts, %llu states priced; "

@@ -494,11 +494,18 @@ SearchResult Search::run(const ProgressFn &progress) {
     }
   }
   result.roundsStopReason = result.stopReason;
+  result.roundsSeconds = clock.elapsed();
+  result.roundsStates = cache.getNumEvaluations();
   if (options.polish && result.stopReason != kEveryStatePriced &&
-      !budgetReason(options, clock, result.rollouts))
+      !budgetReason(options, clock, result.rollouts)) {
+    PolishPhases phases;
     result.stopReason =
         polish(env, options, cache, clock, best, 0, result.rollouts, coverage,
-               actionPrior(actionStats, nullptr, options.maxWeight));
+               actionPrior(actionStats, nullptr, options.maxWeight), phases);
+    result.climbSeconds = phases.climbSeconds;
+    result.climbStates = phases.climbStates;
+    result.restarts = phases.restarts;
+  }
   result.complete = result.stopReason == kEveryStatePriced;
   result.initialCost = initialCost;
   finishResult(result, env, std::move(best), cache.getNumEvaluations(), clock);

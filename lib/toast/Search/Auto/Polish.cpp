@@ -271,13 +271,12 @@ static std::pair<Trajectory, SearchState> kick(const SearchEnvironment &env,
 /// from random perturbations of it until `restartPatience` of them in a row
 /// fail to improve it (the search has converged), the budget is spent or
 /// every state is priced. Returns why it stopped.
-static std::string restart(const SearchEnvironment &env,
-                           const SearchOptions &options, CostCache &cache,
-                           const Clock &clock, Trajectory &best,
-                           size_t fixedPrefix, uint64_t &rollouts,
-                           CoverageTracker &coverage,
-                           const std::vector<double> &prior, Rng &rng) {
-  for (unsigned failed = 0;;) {
+static std::string
+restart(const SearchEnvironment &env, const SearchOptions &options,
+        CostCache &cache, const Clock &clock, Trajectory &best,
+        size_t fixedPrefix, uint64_t &rollouts, CoverageTracker &coverage,
+        const std::vector<double> &prior, Rng &rng, unsigned &restarts) {
+  for (unsigned failed = 0;; ++restarts) {
     if (const char *spent = budgetReason(options, clock, rollouts))
       return spent;
     if (failed >= options.restartPatience)
@@ -318,8 +317,8 @@ static std::string restart(const SearchEnvironment &env,
 std::string polish(const SearchEnvironment &env, const SearchOptions &options,
                    CostCache &cache, const Clock &clock, Trajectory &best,
                    size_t fixedPrefix, uint64_t &rollouts,
-                   CoverageTracker &coverage,
-                   const std::vector<double> &prior) {
+                   CoverageTracker &coverage, const std::vector<double> &prior,
+                   PolishPhases &phases) {
   // One stream for the whole polish, so its result depends on the seed
   // only (chunks are priced in parallel but compared in order).
   Rng rng(options.seed, kPolishStream);
@@ -328,12 +327,14 @@ std::string polish(const SearchEnvironment &env, const SearchOptions &options,
     const char *spent = budgetReason(options, clock, rollouts);
     return spent ? spent : "rollout budget";
   }
+  phases.climbSeconds = clock.elapsed();
+  phases.climbStates = cache.getNumEvaluations();
   if (coverage.complete())
     return kEveryStatePriced;
   if (!options.perturb || options.restartPatience == 0)
     return "no neighbour improves";
   return restart(env, options, cache, clock, best, fixedPrefix, rollouts,
-                 coverage, prior, rng);
+                 coverage, prior, rng, phases.restarts);
 }
 
 } // namespace toast::search::detail

@@ -178,6 +178,13 @@ private:
   uint64_t stalledAt = ~0ull;
 };
 
+/// Where polishing's time went (SearchResult's phase fields).
+struct PolishPhases {
+  double climbSeconds = -1;
+  uint64_t climbStates = 0;
+  unsigned restarts = 0;
+};
+
 /// Improves `best` (a trajectory from the initial state whose first
 /// `fixedPrefix` actions stay) by hill climbing over its neighbours (one
 /// action replaced by another or dropped, or one appended), then by
@@ -186,12 +193,13 @@ private:
 /// finds every state priced. Adds the evaluations to `rollouts`; returns
 /// why it stopped. `prior`, if not empty, ranks actions (higher first, one
 /// value per action): neighbours that append or put in a higher-ranked
-/// action are tried first, the others in a seeded random order.
+/// action are tried first, the others in a seeded random order. Records
+/// its phases in `phases`.
 std::string polish(const SearchEnvironment &env, const SearchOptions &options,
                    CostCache &cache, const Clock &clock, Trajectory &best,
                    size_t fixedPrefix, uint64_t &rollouts,
-                   CoverageTracker &coverage,
-                   const std::vector<double> &prior = {});
+                   CoverageTracker &coverage, const std::vector<double> &prior,
+                   PolishPhases &phases);
 
 /// Why the search must stop now: "time budget", "rollout budget" (for
 /// `rollouts` done) or null.
