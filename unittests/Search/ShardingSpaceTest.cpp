@@ -1190,6 +1190,46 @@ TEST_F(ShardingSpaceTest, PaddedPlannedProgramsSimulateToTheAnalyticPrice) {
   EXPECT_GT(expectPlannedProgramsAgree(ctx, specs, mesh({{"B", 4}, {"M", 2}})),
             0u);
 }
+/// U-Net's group norms reshape the channels into (groups, channels per
+/// group): 3, 7 and 9 channels per group here, as 14, 28, 42 and 84 at
+/// full size, which B:4 and B:8 do not divide. Values tiled over a group or
+/// spatial dimension are read sliced on the padded channels per group, or
+/// read whole, so that the optimizer leaves per-level gathers and slices it
+/// cannot merge or cancel ("gather and slice left over", "slices cancel
+/// other levels than the plan", "several gathers left" with
+/// TOAST_UNMODELED_WHY before branch `padfuse`). The planner folds such a
+/// use's chain as the optimizer does (Evaluation::replanPaddedUse): random
+/// states of up to 16 actions price exactly, none by the reference path,
+/// and their planned programs run as the original and simulate to the
+/// analytic price.
+const char *kPaddedGroupNorms[] = {
+    "unet --batch 4 --resolution 8 --channels 12 --heads 3",
+    "unet --batch 8 --resolution 8 --channels 28 --heads 4",
+};
+
+TEST_F(ShardingSpaceTest, PaddedGroupNormChainsAgree) {
+  for (partir::MeshAttr m :
+       {mesh({{"B", 4}, {"M", 2}}), mesh({{"B", 8}, {"M", 4}})}) {
+    for (const char *spec : kPaddedGroupNorms) {
+      AgreementChecker checker(ctx, spec, m);
+      ASSERT_TRUE(checker.env) << spec;
+      std::vector<SearchState> states{checker.env->getInitialState()};
+      for (unsigned seed = 1; seed <= 3; ++seed) {
+        std::mt19937 rng(seed);
+        for (unsigned steps : {2u, 4u, 8u, 16u})
+          states.push_back(checker.randomState(rng, steps));
+      }
+      double worst = 0;
+      for (const SearchState &state : states)
+        worst = std::max(worst, checker.check(state, spec));
+      EXPECT_LE(worst, 1e-9) << spec;
+      EXPECT_EQ(checker.byReference, 0u) << spec;
+      EXPECT_EQ(expectPlannedStatesAgree(ctx, checker, states), states.size())
+          << spec;
+    }
+  }
+}
+
 /// A loop body with a reduce whose reducer holds a constant: the reducer is
 /// part of its op (the simulator does not walk it), not an input of the
 /// body's program (test/Search/emit-planned-region-ops.mlir).

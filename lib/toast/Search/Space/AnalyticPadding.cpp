@@ -132,9 +132,9 @@ bool Evaluation::rewritePair(unsigned value, const DimAxes &tiling,
 /// use is not one the chain describes: a shared chain below it (sums,
 /// which a slice may turn into a reduce_scatter), an argument (the
 /// boundary and fused tiling loops), or a loop region's value.
-bool Evaluation::replanPaddedUse(
-    unsigned value, unsigned k,
-    ArrayRef<std::pair<unsigned, unsigned>> levels) {
+bool Evaluation::replanPaddedUse(unsigned value, unsigned k,
+                                 ArrayRef<std::pair<unsigned, unsigned>> levels,
+                                 const char *why) {
   const ProgramValue &v = prog.values[value];
   const ValuePlan &plan = plans[value];
   UsePlan &use = usePlans[v.firstUse + k];
@@ -185,9 +185,19 @@ bool Evaluation::replanPaddedUse(
     }
   use.gatherAtDef = !chain.empty() && chain.front().kind == StepKind::Gather;
   use.readerIsUser = gathersOnly;
-  if (explainUnmodeled())
-    llvm::errs() << "padded chain: value " << value << ", use " << k << ", "
-                 << chain.size() << " ops left\n";
+  if (explainUnmodeled()) {
+    // What the state was unmodeled for before, and the ops kept (kind:
+    // 0 gather, 3 all_to_all, 4 slice; axes per dim).
+    llvm::errs() << "padded chain: " << why << " (value " << value << ", use "
+                 << k << ") ops";
+    for (const Step &step : chain) {
+      llvm::errs() << " " << static_cast<int>(step.kind) << "[";
+      for (AxisList l : step.dims)
+        llvm::errs() << l << ",";
+      llvm::errs() << "]";
+    }
+    llvm::errs() << "\n";
+  }
   return true;
 }
 
@@ -266,7 +276,8 @@ void Evaluation::checkPaddedUse(unsigned value, unsigned k) {
   if (plan.perUser && (dimsEmpty(slicing) || use.gatherLevel))
     cancelled = use.gatherLevel.value_or(0);
   if (cancelled != g)
-    return replanPaddedUse(value, k, levels)
+    return replanPaddedUse(value, k, levels,
+                           "slices cancel other levels than the plan")
                ? void()
                : fail("slices cancel other levels than the plan");
   ArrayRef<std::pair<unsigned, unsigned>> restGathers = gathers.drop_front(g);
@@ -282,13 +293,14 @@ void Evaluation::checkPaddedUse(unsigned value, unsigned k) {
                          use.ops[1].kind == StepKind::Slice;
   // Otherwise a gather and a slice left over, or several levels of either
   // that would merge if they did not pad.
+  const char *left = !restGathers.empty() && !restLevels.empty()
+                         ? "gather and slice left over"
+                     : padded(restGathers) ? "several gathers left"
+                                           : "several slices left";
   if (((!restGathers.empty() && !restLevels.empty() && !gatherThenSlice) ||
        padded(restGathers) || padded(restLevels)) &&
-      !replanPaddedUse(value, k, levels))
-    return fail(!restGathers.empty() && !restLevels.empty()
-                    ? "gather and slice left over"
-                : padded(restGathers) ? "several gathers left"
-                                      : "several slices left");
+      !replanPaddedUse(value, k, levels, left))
+    return fail(left);
   if (use.argSlice) {
     // The argument's own tiling slices merge with the use's.
     llvm::SmallVector<std::pair<unsigned, unsigned>, 4> all;

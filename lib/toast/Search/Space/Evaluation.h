@@ -234,7 +234,8 @@ private:
   bool rewritePair(unsigned value, const DimAxes &tiling, const Step &a,
                    const Step &b, llvm::SmallVectorImpl<Step> &out) const;
   bool replanPaddedUse(unsigned value, unsigned k,
-                       llvm::ArrayRef<std::pair<unsigned, unsigned>> levels);
+                       llvm::ArrayRef<std::pair<unsigned, unsigned>> levels,
+                       const char *why);
   /// Whether an all_slice by `dims` of `value` tiled by `tiling` pads: the
   /// optimizer asks the dimensions it slices only.
   bool slicePads(unsigned value, const DimAxes &tiling,
