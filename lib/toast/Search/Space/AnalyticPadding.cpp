@@ -185,6 +185,7 @@ bool Evaluation::replanPaddedUse(unsigned value, unsigned k,
     }
   use.gatherAtDef = !chain.empty() && chain.front().kind == StepKind::Gather;
   use.readerIsUser = gathersOnly;
+  paddedReaders.push_back(v.uses[k].first);
   if (explainUnmodeled()) {
     // What the state was unmodeled for before, and the ops kept (kind:
     // 0 gather, 3 all_to_all, 4 slice; axes per dim).
@@ -199,6 +200,57 @@ bool Evaluation::replanPaddedUse(unsigned value, unsigned k,
     llvm::errs() << "\n";
   }
   return true;
+}
+
+/// The loop level of op i's nest at which the slice or all_to_all `step`
+/// of one of its operands sits: its innermost axis's (slices of one use
+/// merge into the later one).
+int Evaluation::stepLevel(unsigned i, const Step &step) const {
+  AxisMask axes = step.kind == StepKind::AllToAll ? listMask(step.dims[step.to])
+                                                  : dimsMask(step.dims);
+  int level = -1;
+  for (auto [l, entry] : llvm::enumerate(nests[i]))
+    if (axes >> entry.first & 1)
+      level = static_cast<int>(l);
+  return level;
+}
+
+/// Lowering puts a reader's slices in the bodies of its loop levels, one
+/// level after the other, and a gather copy right before what reads it;
+/// the pricer and the emitter read one operand after the other
+/// (inputOrder). The two agree while the levels of the ops read do not go
+/// down from one to the next, which a padded slice left at an outer level
+/// after another operand's inner slice breaks: such a state is unmodeled.
+void Evaluation::checkPaddedOrder() {
+  for (unsigned i : paddedReaders) {
+    const ProgramOp &p = prog.ops[i];
+    auto masked = [&](unsigned k) { return !maskedLevels(i, k).empty(); };
+    int last = -1;
+    for (unsigned k : inputOrder(prog, collectivePlan, i, masked)) {
+      const UsePlan &use = usePlans[p.operandUses[k]];
+      ArrayRef<Step> ops = ArrayRef(use.ops).drop_front(stepsAtDef(use));
+      if (use.argSlice)
+        ops = {};
+      for (size_t j = 0; j < ops.size(); ++j) {
+        // A gather goes with what reads it; the op's own copies last.
+        int level = use.fusedLevel >= 0 ? use.fusedLevel : INT_MAX;
+        for (size_t n = j; n < ops.size() && use.fusedLevel < 0; ++n)
+          if (ops[n].kind != StepKind::Gather) {
+            level = stepLevel(i, ops[n]);
+            break;
+          }
+        if (level < last) {
+          unmodeled = true;
+          if (explainUnmodeled())
+            llvm::errs() << "unmodeled: padded slices at an outer level after "
+                            "inner ones (op "
+                         << i << ", operand " << k << ")\n";
+          return;
+        }
+        last = level;
+      }
+    }
+  }
 }
 
 /// Marks the state unmodeled when use `k` of `value` meets padded

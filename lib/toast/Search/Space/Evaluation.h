@@ -236,6 +236,8 @@ private:
   bool replanPaddedUse(unsigned value, unsigned k,
                        llvm::ArrayRef<std::pair<unsigned, unsigned>> levels,
                        const char *why);
+  int stepLevel(unsigned i, const Step &step) const;
+  void checkPaddedOrder();
   /// Whether an all_slice by `dims` of `value` tiled by `tiling` pads: the
   /// optimizer asks the dimensions it slices only.
   bool slicePads(unsigned value, const DimAxes &tiling,
@@ -297,6 +299,8 @@ private:
   bool &unmodeled;
   std::vector<unsigned> &planned;
   std::vector<char> &isPlanned;
+  /// The readers of the uses replanPaddedUse planned (checkPaddedOrder).
+  llvm::SmallVector<unsigned, 8> paddedReaders;
 
   // The pricer's scratch.
   /// (root loop level, op) in emission order.
