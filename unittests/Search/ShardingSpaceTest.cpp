@@ -1199,24 +1199,25 @@ TEST_F(ShardingSpaceTest, PaddedPlannedProgramsSimulateToTheAnalyticPrice) {
 /// other levels than the plan", "several gathers left" with
 /// TOAST_UNMODELED_WHY before branch `padfuse`). The planner folds such a
 /// use's chain as the optimizer does (Evaluation::replanPaddedUse): random
-/// states of up to 16 actions price exactly, few by the reference path,
+/// states of 4-16 actions price exactly, few by the reference path,
 /// and the planned programs of the others run as the original and simulate
 /// to the analytic price.
-const char *kPaddedGroupNorms[] = {
-    "unet --batch 4 --resolution 8 --channels 12 --heads 3",
-    "unet --batch 8 --resolution 8 --channels 28 --heads 4",
-};
-
 TEST_F(ShardingSpaceTest, PaddedGroupNormChainsAgree) {
-  for (partir::MeshAttr m :
-       {mesh({{"B", 4}, {"M", 2}}), mesh({{"B", 8}, {"M", 4}})}) {
-    for (const char *spec : kPaddedGroupNorms) {
+  // (spec, mesh): the channels per group padded on B, and on M too.
+  std::pair<const char *, partir::MeshAttr> cases[] = {
+      {"unet --batch 4 --resolution 8 --channels 12 --heads 3",
+       mesh({{"B", 4}, {"M", 2}})},
+      {"unet --batch 8 --resolution 8 --channels 28 --heads 4",
+       mesh({{"B", 8}, {"M", 4}})},
+  };
+  for (auto [spec, m] : cases) {
+    {
       AgreementChecker checker(ctx, spec, m);
       ASSERT_TRUE(checker.env) << spec;
       std::vector<SearchState> states{checker.env->getInitialState()};
-      for (unsigned seed = 1; seed <= 3; ++seed) {
+      for (unsigned seed = 1; seed <= 2; ++seed) {
         std::mt19937 rng(seed);
-        for (unsigned steps : {2u, 4u, 8u, 16u})
+        for (unsigned steps : {4u, 8u, 16u})
           states.push_back(checker.randomState(rng, steps));
       }
       double worst = 0;
