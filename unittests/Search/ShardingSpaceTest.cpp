@@ -1203,12 +1203,14 @@ TEST_F(ShardingSpaceTest, PaddedPlannedProgramsSimulateToTheAnalyticPrice) {
 /// and the planned programs of the others run as the original and simulate
 /// to the analytic price.
 TEST_F(ShardingSpaceTest, PaddedGroupNormChainsAgree) {
-  // (spec, mesh): the channels per group padded on B, and on M too.
+  // (spec, mesh): 3 channels per group over B:4 and M:2. On {B:8, M:4}
+  // (and with 7 or 14 channels per group), RandomStatesAgreeWithSimulation
+  // with TOAST_AGREEMENT_MODELS / TOAST_AGREEMENT_MESH checks the prices
+  // offline: comparing 32-device programs under the interpreter takes
+  // minutes.
   std::pair<const char *, partir::MeshAttr> cases[] = {
       {"unet --batch 4 --resolution 8 --channels 12 --heads 3",
        mesh({{"B", 4}, {"M", 2}})},
-      {"unet --batch 8 --resolution 8 --channels 28 --heads 4",
-       mesh({{"B", 8}, {"M", 4}})},
   };
   for (auto [spec, m] : cases) {
     {
