@@ -134,17 +134,22 @@ void Evaluation::emitValue(unsigned value, int source) {
     price(plan.steps[l], in, out);
     ++at;
   }
-  // A single reader's gather stays here.
+  // A single reader's gathers stay here.
   for (size_t k = 0; k < v.uses.size(); ++k) {
     const UsePlan &use = usePlans[v.firstUse + k];
-    if (!use.gatherAtDef || use.argSlice || use.ops.empty())
-      continue;
-    const DimAxes &tiling = levelTiling[value][use.level];
-    DimAxes next = apply(use.ops[0], tiling);
-    touch(levelBuffers[value][use.level]);
-    startBuffers[v.firstUse + k] = newBuffer(bytesOf(value, next));
-    price(use.ops[0], bytesOf(value, tiling), bytesOf(value, next));
-    ++at;
+    size_t n = stepsAtDef(use);
+    int buffer = levelBuffers[value][use.level];
+    DimAxes tiling = levelTiling[value][use.level];
+    for (const Step &step : ArrayRef(use.ops).take_front(n)) {
+      DimAxes next = apply(step, tiling);
+      touch(buffer);
+      buffer = newBuffer(bytesOf(value, next));
+      price(step, bytesOf(value, tiling), bytesOf(value, next));
+      ++at;
+      tiling = std::move(next);
+    }
+    if (n)
+      startBuffers[v.firstUse + k] = buffer;
   }
 }
 
@@ -170,10 +175,11 @@ int Evaluation::emitUse(unsigned value, unsigned useId) {
   }
   DimAxes tiling = levelTiling[value][use.level];
   ArrayRef<Step> ops = use.ops;
-  if (use.gatherAtDef && !ops.empty()) {
+  if (size_t n = stepsAtDef(use)) {
     buffer = startBuffers[useId];
-    tiling = apply(ops.front(), tiling);
-    ops = ops.drop_front();
+    for (const Step &step : ops.take_front(n))
+      tiling = apply(step, tiling);
+    ops = ops.drop_front(n);
   }
   for (const Step &step : ops) {
     DimAxes next = apply(step, tiling);

@@ -55,6 +55,204 @@ bool Evaluation::paddedLevels(
          });
 }
 
+bool Evaluation::stepPads(unsigned value, const DimAxes &fine,
+                          const DimAxes &dims) const {
+  for (auto [d, axes] : llvm::enumerate(dims)) {
+    if (!axes)
+      continue;
+    int64_t size = prog.values[value].shape[d];
+    int64_t small = partir::chunkSize(size, axisProduct(listMask(fine[d])));
+    int64_t large = partir::chunkSize(
+        size, axisProduct(listMask(listDropSuffix(fine[d], axes))));
+    if (small * axisProduct(listMask(axes)) != large)
+      return true;
+  }
+  return false;
+}
+
+/// One rewrite of --partir-optimize-collectives on the adjacent steps `a`
+/// then `b` of a use's chain, `tiling` before `a` (OptimizeCollectives.cpp:
+/// MergeGathers, MergeSlices, CancelSliceOfGather, SliceOfGatherToAllToAll,
+/// none of which touches a padded collective but the exact cancellation).
+/// Appends what replaces the pair to `out`; false when nothing applies.
+bool Evaluation::rewritePair(unsigned value, const DimAxes &tiling,
+                             const Step &a, const Step &b,
+                             llvm::SmallVectorImpl<Step> &out) const {
+  if (a.kind == StepKind::AllToAll || b.kind == StepKind::AllToAll ||
+      (a.kind == StepKind::Slice && b.kind == StepKind::Gather))
+    return false;
+  DimAxes middle = applyStep(a, tiling);
+  DimAxes end = applyStep(b, middle);
+  bool padded =
+      stepPads(value, a.kind == StepKind::Gather ? tiling : middle, a.dims) ||
+      stepPads(value, b.kind == StepKind::Gather ? middle : end, b.dims);
+  DimAxes dims(tiling.size(), 0);
+  if (a.kind == b.kind) {
+    if (padded)
+      return false;
+    // The outer gather's axes are major; the first slice's axes are.
+    for (size_t d = 0; d < dims.size(); ++d)
+      dims[d] = a.kind == StepKind::Gather ? listConcat(b.dims[d], a.dims[d])
+                                           : listConcat(a.dims[d], b.dims[d]);
+    out.push_back({a.kind, std::move(dims)});
+    return true;
+  }
+  // A slice of a gather.
+  if (dimsIsPrefix(b.dims, a.dims)) {
+    DimAxes rest = dimsDropPrefix(b.dims, a.dims);
+    if (dimsEmpty(rest))
+      return true;
+    if (padded)
+      return false;
+    out.push_back({StepKind::Gather, std::move(rest)});
+    return true;
+  }
+  if (padded)
+    return false;
+  if (dimsIsPrefix(a.dims, b.dims)) {
+    out.push_back({StepKind::Slice, dimsDropPrefix(a.dims, b.dims)});
+    return true;
+  }
+  int sd = onlyDim(b.dims), gd = onlyDim(a.dims);
+  if (sd < 0 || gd < 0 || sd == gd || b.dims[sd] != a.dims[gd])
+    return false;
+  Step a2a{StepKind::AllToAll, a.dims, gd, sd};
+  a2a.dims[sd] = b.dims[sd];
+  out.push_back(std::move(a2a));
+  return true;
+}
+
+/// Re-plans use `k` of `value` as the collective optimizer leaves its
+/// padded chain: the value's gathers one per level (innermost first), the
+/// reader's slices one per level (outermost first), rewritten pair by pair
+/// from the reader up (the greedy driver visits bottom-up) until nothing
+/// applies. What is left is the use's ops; the leading gathers stay after
+/// the producer when it is the only reader (GatherPerUser copies them
+/// otherwise, innermost first, right before the reader). False when the
+/// use is not one the chain describes: a shared chain below it (sums,
+/// which a slice may turn into a reduce_scatter), an argument (the
+/// boundary and fused tiling loops), or a loop region's value.
+bool Evaluation::replanPaddedUse(unsigned value, unsigned k,
+                                 ArrayRef<std::pair<unsigned, unsigned>> levels,
+                                 const char *why) {
+  const ProgramValue &v = prog.values[value];
+  const ValuePlan &plan = plans[value];
+  UsePlan &use = usePlans[v.firstUse + k];
+  if (v.defOp < 0 || prog.isRegionBlock || !plan.steps.empty() ||
+      plan.scattersOnTop || use.argSlice || use.level != 0)
+    return false;
+  size_t rank = v.shape.size();
+  auto level = [&](StepKind kind, unsigned axis, unsigned dim) {
+    Step step{kind, DimAxes(rank, 0)};
+    step.dims[dim] = listAppend(0, axis);
+    return step;
+  };
+  llvm::SmallVector<Step, 8> chain;
+  if (plan.perUser)
+    for (auto [axis, dim] : llvm::reverse(plan.gathers))
+      chain.push_back(level(StepKind::Gather, axis, dim));
+  for (auto [axis, dim] : levels)
+    chain.push_back(level(StepKind::Slice, axis, dim));
+  for (size_t i = chain.size(); i >= 2;) {
+    DimAxes tiling = plan.sourceTiling;
+    for (size_t j = 0; j + 2 < i; ++j)
+      tiling = applyStep(chain[j], tiling);
+    llvm::SmallVector<Step, 1> replaced;
+    if (!rewritePair(value, tiling, chain[i - 2], chain[i - 1], replaced)) {
+      --i;
+      continue;
+    }
+    chain.erase(chain.begin() + i - 2, chain.begin() + i);
+    chain.insert(chain.begin() + i - 2, replaced.begin(), replaced.end());
+    // Start over from the reader: the new op's reader may now match.
+    i = chain.size();
+  }
+  use.ops.assign(chain.begin(), chain.end());
+  // The outermost gather level still read: the first level whose axis a
+  // gather left holds.
+  AxisMask gathered = 0;
+  bool gathersOnly = !chain.empty();
+  for (const Step &step : chain) {
+    if (step.kind == StepKind::Gather)
+      gathered |= dimsMask(step.dims);
+    gathersOnly &= step.kind == StepKind::Gather;
+  }
+  use.gatherLevel.reset();
+  for (auto [j, entry] : llvm::enumerate(plan.gathers))
+    if (gathered >> entry.first & 1) {
+      use.gatherLevel = j;
+      break;
+    }
+  use.gatherAtDef = !chain.empty() && chain.front().kind == StepKind::Gather;
+  use.readerIsUser = gathersOnly;
+  paddedReaders.push_back(v.uses[k].first);
+  if (explainUnmodeled()) {
+    // What the state was unmodeled for before, and the ops kept (kind:
+    // 0 gather, 3 all_to_all, 4 slice; axes per dim).
+    llvm::errs() << "padded chain: " << why << " (value " << value << ", use "
+                 << k << ") ops";
+    for (const Step &step : chain) {
+      llvm::errs() << " " << static_cast<int>(step.kind) << "[";
+      for (AxisList l : step.dims)
+        llvm::errs() << l << ",";
+      llvm::errs() << "]";
+    }
+    llvm::errs() << "\n";
+  }
+  return true;
+}
+
+/// The loop level of op i's nest at which the slice or all_to_all `step`
+/// of one of its operands sits: its innermost axis's (slices of one use
+/// merge into the later one).
+int Evaluation::stepLevel(unsigned i, const Step &step) const {
+  AxisMask axes = step.kind == StepKind::AllToAll ? listMask(step.dims[step.to])
+                                                  : dimsMask(step.dims);
+  int level = -1;
+  for (auto [l, entry] : llvm::enumerate(nests[i]))
+    if (axes >> entry.first & 1)
+      level = static_cast<int>(l);
+  return level;
+}
+
+/// Lowering puts a reader's slices in the bodies of its loop levels, one
+/// level after the other, and a gather copy right before what reads it;
+/// the pricer and the emitter read one operand after the other
+/// (inputOrder). The two agree while the levels of the ops read do not go
+/// down from one to the next, which a padded slice left at an outer level
+/// after another operand's inner slice breaks: such a state is unmodeled.
+void Evaluation::checkPaddedOrder() {
+  for (unsigned i : paddedReaders) {
+    const ProgramOp &p = prog.ops[i];
+    auto masked = [&](unsigned k) { return !maskedLevels(i, k).empty(); };
+    int last = -1;
+    for (unsigned k : inputOrder(prog, collectivePlan, i, masked)) {
+      const UsePlan &use = usePlans[p.operandUses[k]];
+      ArrayRef<Step> ops = ArrayRef(use.ops).drop_front(stepsAtDef(use));
+      if (use.argSlice)
+        ops = {};
+      for (size_t j = 0; j < ops.size(); ++j) {
+        // A gather goes with what reads it; the op's own copies last.
+        int level = use.fusedLevel >= 0 ? use.fusedLevel : INT_MAX;
+        for (size_t n = j; n < ops.size() && use.fusedLevel < 0; ++n)
+          if (ops[n].kind != StepKind::Gather) {
+            level = stepLevel(i, ops[n]);
+            break;
+          }
+        if (level < last) {
+          unmodeled = true;
+          if (explainUnmodeled())
+            llvm::errs() << "unmodeled: padded slices at an outer level after "
+                            "inner ones (op "
+                         << i << ", operand " << k << ")\n";
+          return;
+        }
+        last = level;
+      }
+    }
+  }
+}
+
 /// Marks the state unmodeled when use `k` of `value` meets padded
 /// collectives the optimizer treats otherwise than the divisible plan.
 void Evaluation::checkPaddedUse(unsigned value, unsigned k) {
@@ -130,7 +328,10 @@ void Evaluation::checkPaddedUse(unsigned value, unsigned k) {
   if (plan.perUser && (dimsEmpty(slicing) || use.gatherLevel))
     cancelled = use.gatherLevel.value_or(0);
   if (cancelled != g)
-    return fail("slices cancel other levels than the plan");
+    return replanPaddedUse(value, k, levels,
+                           "slices cancel other levels than the plan")
+               ? void()
+               : fail("slices cancel other levels than the plan");
   ArrayRef<std::pair<unsigned, unsigned>> restGathers = gathers.drop_front(g);
   ArrayRef<std::pair<unsigned, unsigned>> restLevels =
       ArrayRef(levels).drop_front(l);
@@ -144,12 +345,14 @@ void Evaluation::checkPaddedUse(unsigned value, unsigned k) {
                          use.ops[1].kind == StepKind::Slice;
   // Otherwise a gather and a slice left over, or several levels of either
   // that would merge if they did not pad.
-  if ((!restGathers.empty() && !restLevels.empty() && !gatherThenSlice) ||
-      padded(restGathers) || padded(restLevels))
-    return fail(!restGathers.empty() && !restLevels.empty()
-                    ? "gather and slice left over"
-                : padded(restGathers) ? "several gathers left"
-                                      : "several slices left");
+  const char *left = !restGathers.empty() && !restLevels.empty()
+                         ? "gather and slice left over"
+                     : padded(restGathers) ? "several gathers left"
+                                           : "several slices left";
+  if (((!restGathers.empty() && !restLevels.empty() && !gatherThenSlice) ||
+       padded(restGathers) || padded(restLevels)) &&
+      !replanPaddedUse(value, k, levels, left))
+    return fail(left);
   if (use.argSlice) {
     // The argument's own tiling slices merge with the use's.
     llvm::SmallVector<std::pair<unsigned, unsigned>, 4> all;

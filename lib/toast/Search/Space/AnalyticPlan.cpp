@@ -656,6 +656,7 @@ const CollectivePlan &Evaluation::makePlan() {
   findNests();
   anyPadded = findPadding();
   unmodeled = false;
+  paddedReaders.clear();
   resetPlans();
   buildChains();
   localArgs.assign(prog.numArguments, std::nullopt);
@@ -670,6 +671,8 @@ const CollectivePlan &Evaluation::makePlan() {
     for (int r : p.results)
       planValue(r);
   }
+  if (!paddedReaders.empty())
+    checkPaddedOrder();
   findFusions();
   return collectivePlan;
 }

@@ -164,7 +164,8 @@ struct UsePlan {
   std::optional<unsigned> gatherLevel;
   /// The use slices the argument directly (merged slice), with argDims.
   bool argSlice = false;
-  /// ops[0] is the producer's own gather, which stays right after the
+  /// ops' leading gathers are the producer's own (one, or one per padded
+  /// level the optimizer does not merge), which stay right after the
   /// producer when this is its only reader left (copies go to readers).
   bool gatherAtDef = false;
   /// ops is one gather the user op reads directly (no slice left): its
@@ -177,6 +178,17 @@ struct UsePlan {
   llvm::SmallVector<Step, 1> ops;
   DimAxes argDims;
 };
+
+/// How many of `use`'s ops stay after the producer (gatherAtDef): its
+/// leading gathers.
+inline size_t stepsAtDef(const UsePlan &use) {
+  if (!use.gatherAtDef || use.argSlice)
+    return 0;
+  size_t n = 0;
+  while (n < use.ops.size() && use.ops[n].kind == StepKind::Gather)
+    ++n;
+  return n;
+}
 
 struct ValuePlan {
   DimAxes sourceTiling;

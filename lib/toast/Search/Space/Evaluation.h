@@ -243,6 +243,17 @@ private:
   bool isPaddedDim(unsigned value, size_t dim, AxisList axes) const;
   bool hasPaddedDim(unsigned value, const DimAxes &tiling) const;
   void checkPaddedUse(unsigned value, unsigned k);
+  /// Whether a gather or slice by `dims` of `value` whose finer side is
+  /// tiled by `fine` pads (the optimizer's test: chunk times axes is not
+  /// the whole).
+  bool stepPads(unsigned value, const DimAxes &fine, const DimAxes &dims) const;
+  bool rewritePair(unsigned value, const DimAxes &tiling, const Step &a,
+                   const Step &b, llvm::SmallVectorImpl<Step> &out) const;
+  bool replanPaddedUse(unsigned value, unsigned k,
+                       llvm::ArrayRef<std::pair<unsigned, unsigned>> levels,
+                       const char *why);
+  int stepLevel(unsigned i, const Step &step) const;
+  void checkPaddedOrder();
   /// Whether an all_slice by `dims` of `value` tiled by `tiling` pads: the
   /// optimizer asks the dimensions it slices only.
   bool slicePads(unsigned value, const DimAxes &tiling,
@@ -311,6 +322,8 @@ private:
   bool &unmodeled;
   std::vector<unsigned> &planned;
   std::vector<char> &isPlanned;
+  /// The readers of the uses replanPaddedUse planned (checkPaddedOrder).
+  llvm::SmallVector<unsigned, 8> paddedReaders;
 
   // The pricer's scratch.
   /// (root loop level, op) in emission order.

@@ -291,11 +291,15 @@ void PlannedEmitter::emitValue(unsigned value, Value source) {
                                     levelTiling[value][l + 1]);
   for (size_t k = 0; k < v.uses.size(); ++k) {
     const UsePlan &use = plan.uses[v.firstUse + k];
-    if (!use.gatherAtDef || use.argSlice || use.ops.empty())
-      continue;
-    starts[v.firstUse + k] =
-        emitStep(use.ops[0], levels[value][use.level], value,
-                 applyStep(use.ops[0], levelTiling[value][use.level]));
+    size_t n = stepsAtDef(use);
+    Value current = levels[value][use.level];
+    DimAxes tiling = levelTiling[value][use.level];
+    for (const Step &step : ArrayRef(use.ops).take_front(n)) {
+      tiling = applyStep(step, tiling);
+      current = emitStep(step, current, value, tiling);
+    }
+    if (n)
+      starts[v.firstUse + k] = current;
   }
 }
 
@@ -313,10 +317,11 @@ Value PlannedEmitter::emitUse(unsigned value, unsigned useId) {
   Value current = levels[value][use.level];
   DimAxes tiling = levelTiling[value][use.level];
   ArrayRef<Step> steps = use.ops;
-  if (use.gatherAtDef && !steps.empty()) {
+  if (size_t n = stepsAtDef(use)) {
     current = starts[useId];
-    tiling = applyStep(steps.front(), tiling);
-    steps = steps.drop_front();
+    for (const Step &step : steps.take_front(n))
+      tiling = applyStep(step, tiling);
+    steps = steps.drop_front(n);
   }
   for (const Step &step : steps) {
     tiling = applyStep(step, tiling);
