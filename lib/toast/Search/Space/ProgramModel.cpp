@@ -17,6 +17,7 @@
 
 #include "toast/Dialect/StableHLO/IR/StablehloOps.h"
 #include "toast/Interfaces/ControlFlow.h"
+#include "toast/Simulator/CostModel.h"
 #include "toast/Simulator/Simulator.h"
 
 #include "mlir/IR/Builders.h"
@@ -445,10 +446,8 @@ bool NdaEnvironment::Impl::buildBlockModel(Block &block, ProgramModel &program,
     } else {
       p.computeTime = sim::getContractionTime(&op, device, options.tf32);
       p.flops = sim::getContractionFlops(&op);
-      p.inputCollective =
-          isa<hlo::AllReduceOp, hlo::AllGatherOp, hlo::ReduceScatterOp,
-              hlo::AllToAllOp, hlo::CollectivePermuteOp,
-              hlo::CollectiveBroadcastOp>(&op);
+      // What the simulator prices as a collective.
+      p.inputCollective = sim::getCollectiveInfo(&op, mesh).has_value();
     }
     for (OpResult result : op.getResults()) {
       p.results.push_back(program.values.size());

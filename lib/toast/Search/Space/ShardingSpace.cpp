@@ -91,13 +91,10 @@ LogicalResult NdaEnvironment::Impl::initialize(ArrayRef<std::string> axes) {
   buildActions();
   buildProgram();
   initial.nodeAxes.assign(nda.getNumNodes(), 0);
-  // The baseline of every relative cost: the reference path's price when
-  // the analytic cost does not model the program as it is (a collective
-  // of the input program).
-  bool unmodeled = false;
-  unpartitioned = evaluate(initial, &unmodeled);
-  if (unmodeled)
-    unpartitioned = price(initial);
+  // The baseline of every relative cost, by the reference path when the
+  // analytic cost does not model the program as it is (a collective of
+  // the input program).
+  unpartitioned = price(initial);
   unpartitioned.rel = sim::computeRelativeCost(
       unpartitioned.runtime, unpartitioned.peakBytes, unpartitioned.runtime,
       unpartitioned.peakBytes, device.memoryBytes, options.memoryPenalty);
