@@ -181,6 +181,29 @@ void NdaEnvironment::Impl::findShardableNodes() {
       nodeShardable[n] = 0;
 }
 
+void NdaEnvironment::Impl::findAtomicNodes(partition::ShardingState *start) {
+  nodeAtomic.assign(nda.getNumNodes(), 0);
+  if (!start)
+    return;
+  auto maskOf = [&](ArrayRef<std::string> axes) {
+    AxisMask mask = 0;
+    for (const std::string &axis : axes)
+      if (auto it = llvm::find(axisNames, axis); it != axisNames.end())
+        mask |= AxisMask(1) << (it - axisNames.begin());
+    return mask;
+  };
+  for (unsigned name = 0, e = nda.getNumNames(); name != e; ++name) {
+    const NamedDimensionAnalysis::Site &site =
+        nda.getSites()[nda.getName(name).site];
+    Operation *op =
+        site.isUse() ? site.use->getOwner() : site.value.getDefiningOp();
+    AxisMask mask = op ? maskOf(start->getAtomicOpAxes(op)) : 0;
+    if (!site.isUse())
+      mask |= maskOf(start->getAtomicAxes(site.value));
+    nodeAtomic[nda.getNode(name)] |= mask;
+  }
+}
+
 void NdaEnvironment::Impl::findSplitParts() {
   partsBefore.assign(nda.getNumNodes(), {});
   partsAfter.assign(nda.getNumNodes(), {});
@@ -494,7 +517,8 @@ bool NdaEnvironment::Impl::addFamilyActions(ArrayRef<unsigned> colors,
     for (unsigned axis : searchAxes) {
       // Nodes the axis does not divide are skipped when applied.
       if (llvm::none_of(nodes, [&](unsigned n) {
-            return canShardNode(n, 0, axisSizes[axis]);
+            return !(nodeAtomic[n] >> axis & 1) &&
+                   canShardNode(n, 0, axisSizes[axis]);
           }))
         continue;
       NdaAction action;
@@ -536,6 +560,8 @@ bool NdaEnvironment::Impl::canShardNode(unsigned node, AxisMask axes,
 bool NdaEnvironment::Impl::canTake(const SearchState &state, unsigned node,
                                    unsigned axis, int64_t axisSize) const {
   AxisMask bit = AxisMask(1) << axis;
+  if (nodeAtomic[node] & bit)
+    return false;
   // Axis lists hold at most kMaxListLength axes per dimension.
   if (static_cast<unsigned>(llvm::popcount(state.nodeAxes[node])) >=
       analytic::kMaxListLength)

@@ -49,7 +49,9 @@ static void warnUncountedLoops(func::FuncOp entry) {
 /// Axes beyond this many would make the per-axis-set tables too large.
 static constexpr unsigned kMaxAxes = 16;
 
-LogicalResult NdaEnvironment::Impl::initialize(ArrayRef<std::string> axes) {
+LogicalResult
+NdaEnvironment::Impl::initialize(ArrayRef<std::string> axes,
+                                 partition::ShardingState *start) {
   if (entry.isExternal())
     return entry.emitError("automatic partitioning: external function");
   for (auto [name, size] : llvm::zip_equal(mesh.getNames(), mesh.getSizes())) {
@@ -87,6 +89,7 @@ LogicalResult NdaEnvironment::Impl::initialize(ArrayRef<std::string> axes) {
     warnUncountedLoops(entry);
   rules = std::make_unique<partition::ShardingState>(entry, mesh);
   findShardableNodes();
+  findAtomicNodes(start);
   findSplitParts();
   buildActions();
   buildProgram();
@@ -190,7 +193,7 @@ NdaEnvironment::create(func::FuncOp entry, partir::MeshAttr mesh,
                        NdaEnvironmentOptions options,
                        partition::ShardingState *start) {
   auto impl = std::make_unique<Impl>(entry, mesh, std::move(device), options);
-  if (failed(impl->initialize(axes)))
+  if (failed(impl->initialize(axes, start)))
     return failure();
   if (start) {
     FailureOr<SearchState> imported = impl->importState(*start);

@@ -292,10 +292,12 @@ public:
   Impl(mlir::func::FuncOp entry, partir::MeshAttr mesh, sim::DeviceSpec device,
        NdaEnvironmentOptions options);
 
-  mlir::LogicalResult initialize(llvm::ArrayRef<std::string> axes);
+  mlir::LogicalResult initialize(llvm::ArrayRef<std::string> axes,
+                                 partition::ShardingState *start);
 
   // ActionSpace.cpp
   void findShardableNodes();
+  void findAtomicNodes(partition::ShardingState *start);
   void buildActions();
   bool isLegal(const SearchState &state, unsigned action) const;
   void apply(SearchState &state, unsigned action) const;
@@ -392,6 +394,12 @@ public:
   /// names have one size, which is their dimension's (not a reshape's
   /// major factor), as ShardingState::canAssign requires.
   std::vector<char> nodePaddable;
+  /// Per node: the axes it never takes because the start state keeps a
+  /// value it names whole on them (`partir.atomic`: an imported closed
+  /// sharding, a schedule's "replicated") or an op it names a dimension of
+  /// never loops over them (`partir.op_atomic`). The search must not undo
+  /// what the user fixed, and materializing such a state fails.
+  std::vector<AxisMask> nodeAtomic;
   /// Whether `axisSize` may shard `node`, which `axes` shard already:
   /// divisibly, or padded over one axis (canTileDim).
   bool canShardNode(unsigned node, AxisMask axes, int64_t axisSize) const;
