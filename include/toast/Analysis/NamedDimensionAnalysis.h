@@ -1,4 +1,5 @@
-//===- NamedDimensionAnalysis.h - TOAST named dimension analysis -*- C++ -*-===//
+//===- NamedDimensionAnalysis.h - TOAST named dimension analysis -*- C++
+//-*-===//
 //
 // The named dimension analysis (NDA) of the TOAST paper, section 3, over a
 // function (and the functions it calls) or a module.
@@ -66,6 +67,9 @@
 namespace toast {
 
 class TiedValues;
+
+/// Functions reachable from `root` through func.call (root first).
+llvm::SmallVector<mlir::func::FuncOp> collectCallees(mlir::func::FuncOp root);
 
 /// Construction options of the analysis.
 struct NdaOptions {

@@ -12,8 +12,8 @@
 #include "toast/Analysis/NamedDimensionAnalysis.h"
 #include "toast/Analysis/UnionFind.h"
 #include "toast/Interfaces/ControlFlow.h"
-#include "toast/Interfaces/ValueNames.h"
 #include "toast/Interfaces/ShardingRule.h"
+#include "toast/Interfaces/ValueNames.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/SymbolTable.h"
@@ -41,23 +41,6 @@ void walkFunction(func::FuncOp f, function_ref<void(Operation *)> fn,
   walkProgram(
       f.getBody().front(), [&](Operation *op, const Scope &) { fn(op); },
       order);
-}
-
-/// Functions reachable from `root` through func.call (including root).
-SmallVector<func::FuncOp> collectCallees(func::FuncOp root) {
-  SetVector<func::FuncOp> funcs;
-  funcs.insert(root);
-  for (unsigned i = 0; i < funcs.size(); ++i)
-    walkFunction(funcs[i], [&](Operation *op) {
-      auto call = dyn_cast<func::CallOp>(op);
-      if (!call)
-        return;
-      auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
-          call, call.getCalleeAttr());
-      if (callee && !callee.isExternal())
-        funcs.insert(callee);
-    });
-  return SmallVector<func::FuncOp>(funcs.begin(), funcs.end());
 }
 
 /// Deduplicates `edges` and stores them as CSR over `numVertices` vertices;
@@ -143,6 +126,22 @@ DenseSet<Operation *> findInputIndependentOps(ArrayRef<func::FuncOp> funcs) {
   return independent;
 }
 } // namespace
+
+SmallVector<func::FuncOp> toast::collectCallees(func::FuncOp root) {
+  SetVector<func::FuncOp> funcs;
+  funcs.insert(root);
+  for (unsigned i = 0; i < funcs.size(); ++i)
+    walkFunction(funcs[i], [&](Operation *op) {
+      auto call = dyn_cast<func::CallOp>(op);
+      if (!call)
+        return;
+      auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+          call, call.getCalleeAttr());
+      if (callee && !callee.isExternal())
+        funcs.insert(callee);
+    });
+  return SmallVector<func::FuncOp>(funcs.begin(), funcs.end());
+}
 
 NamedDimensionAnalysis::NamedDimensionAnalysis(func::FuncOp func,
                                                NdaOptions options)

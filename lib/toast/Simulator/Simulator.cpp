@@ -206,6 +206,13 @@ private:
     fusedInputs.emplace_back();
     return buffers.size() - 1;
   }
+  /// A buffer of `bytes` that reads `of`'s: it takes no memory of its
+  /// own, and using it uses `of`.
+  unsigned newView(unsigned of, int64_t bytes) {
+    unsigned id = newBuffer(bytes, buffers[of].def, buffers[of].ready);
+    buffers[id].viewOf = static_cast<int>(of);
+    return id;
+  }
   /// The buffer of `value`; values the walk never defined come from
   /// outside what it simulates (simulateRegions: captured values and
   /// hoisted constants), and get a buffer that lives from the start like
@@ -697,11 +704,17 @@ void Simulation::bindRegionInputs(Operation *op, ValueMap &values) {
     if (sources.size() != 1 || sources.front()->getOwner() != op)
       continue;
     // An operand that only enters the region (a shard_map body's argument,
-    // its per-device part): the body reads the operand's buffer.
+    // its per-device part): the body reads the operand's buffer, and where
+    // its argument is the smaller per-device part, only that part's bytes
+    // (a view), as the same body inlined into a device-local program does.
     unsigned buffer = lookup(sources.front()->get(), values);
-    for (Value target : targets)
-      if (isa<BlockArgument>(target) && !values.count(target))
-        values[target] = buffer;
+    for (Value target : targets) {
+      if (!isa<BlockArgument>(target) || values.count(target))
+        continue;
+      int64_t bytes = getTypeBytes(target.getType());
+      values[target] =
+          bytes < buffers[buffer].bytes ? newView(buffer, bytes) : buffer;
+    }
   }
 }
 

@@ -48,10 +48,62 @@ StringRef getAlgorithmName(Algorithm algorithm) {
   llvm_unreachable("unknown algorithm");
 }
 
+/// Checks that the collectives the input program holds name devices of the
+/// mesh only (stablehlo's `replica_groups` and `source_target_pairs`; -1
+/// pads a group). Lowering keeps them as they are, so a program partitioned
+/// on a smaller mesh would name devices that do not exist.
+static LogicalResult checkInputCollectiveDevices(Operation *scope,
+                                                 partir::MeshAttr mesh) {
+  int64_t numDevices = mesh.getNumDevices();
+  WalkResult walk = scope->walk([&](Operation *op) {
+    for (StringRef name : {"replica_groups", "source_target_pairs"}) {
+      auto ids = op->getAttrOfType<DenseIntElementsAttr>(name);
+      if (!ids)
+        continue;
+      for (const APInt &id : ids.getValues<APInt>()) {
+        int64_t device = id.getSExtValue();
+        if (device >= -1 && device < numDevices)
+          continue;
+        op->emitError("automatic partition: this collective names device ")
+            << device << ", which the mesh " << mesh << " of " << numDevices
+            << " devices does not have";
+        return WalkResult::interrupt();
+      }
+    }
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
+/// A program lowered already (PartIR:HLO collectives, device-local
+/// boundaries) is per device: partitioning it again would slice local
+/// values as if they were global.
+static LogicalResult checkGlobal(func::FuncOp func) {
+  auto isLocalBoundary = [](DictionaryAttr attrs) {
+    return attrs && (attrs.contains("partir.sharding") ||
+                     attrs.contains("toast.global_shape"));
+  };
+  bool local = false;
+  for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
+    local |= isLocalBoundary(func.getArgAttrDict(i));
+  func.walk([&](Operation *op) {
+    local |=
+        op->getDialect() && op->getDialect()->getNamespace() == "partir_hlo";
+    return local ? WalkResult::interrupt() : WalkResult::advance();
+  });
+  if (!local)
+    return success();
+  return func.emitError("automatic partition: the program is device-local "
+                        "already (lowered to PartIR:HLO); partition the "
+                        "global program");
+}
+
 /// Checks what the NDA space does not: the device, the budget, the axes.
 static FailureOr<sim::DeviceSpec>
 validateOptions(partition::ShardingState &state, const AutoOptions &options) {
   func::FuncOp func = state.getFunction();
+  if (failed(checkGlobal(func)))
+    return failure();
   for (const std::string &axis : options.axes)
     if (!state.getMesh().getAxisSize(axis))
       return func.emitError() << "automatic partition: axis \"" << axis
@@ -75,7 +127,9 @@ validateOptions(partition::ShardingState &state, const AutoOptions &options) {
   // Lowering inlines every shard_map of the module (callees included).
   Operation *scope = func->getParentOfType<ModuleOp>();
   if (failed(partir_hlo::checkManualComputationMeshes(scope ? scope : func,
-                                                      state.getMesh())))
+                                                      state.getMesh())) ||
+      failed(checkInputCollectiveDevices(scope ? scope : func.getOperation(),
+                                         state.getMesh())))
     return failure();
   llvm::Expected<sim::DeviceSpec> device = sim::lookupDevice(options.device);
   if (!device)
@@ -239,8 +293,8 @@ FailureOr<AutoReport> automaticPartition(partition::ShardingState &state,
     if (byReference)
       *os << "auto-partition: " << byReference
           << " pricings by the reference path (" << inLoops
-          << " sharding inside loops the loop model does not cover, the "
-             "rest padded)\n";
+          << " in loops or shard_map regions the analytic cost does not "
+             "cover, the rest padded)\n";
   }
   return report;
 }

@@ -66,21 +66,39 @@ static mlir::LogicalResult emitPlannedWinner(mlir::ModuleOp module,
   // The search's environment already said how it prices the loops.
   NdaEnvironmentOptions options;
   options.reportLoops = false;
-  auto replaced = replaceByPlannedEntry(module, *spec, nullptr, options);
-  if (failed(replaced))
-    return mlir::failure();
-  if (*replaced == PlannedEntry::Replaced)
+  // The emitter changes the module only once it has built the program: when
+  // it cannot (a state it does not cover), the winner goes the other way,
+  // and the remark says why.
+  std::string why;
+  mlir::FailureOr<PlannedEntry> replaced;
+  {
+    mlir::ScopedDiagnosticHandler capture(
+        module.getContext(), [&](mlir::Diagnostic &diag) {
+          if (diag.getSeverity() != mlir::DiagnosticSeverity::Error)
+            return mlir::failure();
+          if (why.empty())
+            why = diag.str();
+          return mlir::success();
+        });
+    replaced = replaceByPlannedEntry(module, *spec, nullptr, options);
+  }
+  if (succeeded(replaced) && *replaced == PlannedEntry::Replaced)
     return mlir::success();
   auto entry = partition::getEntryFunction(module);
   if (failed(entry))
     return mlir::failure();
-  mlir::emitRemark(entry->getLoc())
-      << (*replaced == PlannedEntry::NotCovered
-              ? "emit=planned: the program has shard_map regions, which the "
-                "emitter does not build; "
-              : "emit=planned: the strategy found is priced by the reference "
-                "path; ")
-      << "emitted through PartIR:Core and lowering";
+  if (failed(replaced))
+    mlir::emitRemark(entry->getLoc())
+        << "emit=planned: the emitter cannot build this strategy (" << why
+        << "); emitted through PartIR:Core and lowering";
+  else
+    mlir::emitRemark(entry->getLoc())
+        << (*replaced == PlannedEntry::NotCovered
+                ? "emit=planned: the program has shard_map regions, which the "
+                  "emitter does not build; "
+                : "emit=planned: the strategy found is priced by the reference "
+                  "path; ")
+        << "emitted through PartIR:Core and lowering";
   partir::MeshAttr mesh = partir::getMesh(module);
   partition::ShardingState found(*entry, mesh);
   if (failed(found.load()) || failed(found.materializeCore()))

@@ -698,7 +698,7 @@ AnalyticCost NdaEnvironment::Impl::evaluate(const SearchState &state,
   // program (AnalyticLoops.cpp), with a workspace of its own.
   thread_local analytic::Workspace workspace, loopWorkspace;
   bool loops = needsReference(state);
-  if (loops && !coveredByLoopModel(state)) {
+  if (perDeviceBoundaries || (loops && !coveredByLoopModel(state))) {
     if (unmodeled)
       *unmodeled = true;
     return AnalyticCost();

@@ -46,6 +46,32 @@ static void warnUncountedLoops(func::FuncOp entry) {
   });
 }
 
+/// Whether a region op of `entry` passes values of another type across one
+/// of its edges: a shard_map body's per-device arguments and results. The
+/// analytic cost prices such an op whole on its global operands and
+/// results, where lowering passes the per-device parts in and out (and
+/// gathers, slices or not, by the value's layout outside), so its states
+/// take the reference path.
+static bool hasPerDeviceBoundaries(func::FuncOp entry) {
+  WalkResult walk = entry.getBody().walk([](Operation *op) {
+    auto iface = dyn_cast<DataFlowEdgeOpInterface>(op);
+    if (!iface || !op->hasTrait<OpTrait::IsIsolatedFromAbove>())
+      return WalkResult::advance();
+    for (unsigned edge = 0, e = iface.getNumEdges(); edge < e; ++edge) {
+      SmallVector<OpOperand *, 2> sources;
+      SmallVector<Value, 3> targets;
+      iface.getEdgeSources(edge, sources);
+      iface.getEdgeTargets(edge, targets);
+      for (OpOperand *source : sources)
+        for (Value target : targets)
+          if (source->get().getType() != target.getType())
+            return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return walk.wasInterrupted();
+}
+
 /// Axes beyond this many would make the per-axis-set tables too large.
 static constexpr unsigned kMaxAxes = 16;
 
@@ -87,6 +113,7 @@ NdaEnvironment::Impl::initialize(ArrayRef<std::string> axes,
 
   if (options.reportLoops)
     warnUncountedLoops(entry);
+  perDeviceBoundaries = hasPerDeviceBoundaries(entry);
   rules = std::make_unique<partition::ShardingState>(entry, mesh);
   findShardableNodes();
   findAtomicNodes(start);
@@ -151,6 +178,7 @@ AnalyticCost NdaEnvironment::Impl::price(const SearchState &state) const {
   } else if (explainUnmodeled()) {
     llvm::errs() << "loop model: a region op it does not cover\n";
   }
+  inLoops |= perDeviceBoundaries;
   AnalyticCost cost;
   cost.byReference = true;
   ++numByReference;
@@ -158,7 +186,10 @@ AnalyticCost NdaEnvironment::Impl::price(const SearchState &state) const {
   // Counted by grep on the search's stderr (docs/search.md).
   if (explainUnmodeled())
     llvm::errs() << "unmodeled state: priced by the reference path ("
-                 << (inLoops ? "loop body" : "padding") << ")\n";
+                 << (perDeviceBoundaries ? "shard_map boundary"
+                     : inLoops           ? "loop body"
+                                         : "padding")
+                 << ")\n";
   // Search threads build IR here concurrently; a context without
   // multithreading does not lock its uniquers, so they take turns.
   static std::mutex serial;

@@ -400,6 +400,9 @@ public:
   /// never loops over them (`partir.op_atomic`). The search must not undo
   /// what the user fixed, and materializing such a state fails.
   std::vector<AxisMask> nodeAtomic;
+  /// A region op passes per-device values across its boundary (a shard_map
+  /// body): every state is priced by the reference path.
+  bool perDeviceBoundaries = false;
   /// Whether `axisSize` may shard `node`, which `axes` shard already:
   /// divisibly, or padded over one axis (canTileDim).
   bool canShardNode(unsigned node, AxisMask axes, int64_t axisSize) const;

@@ -10,6 +10,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Transforms/InliningUtils.h"
 
 using namespace mlir;
 using namespace toast::sdy;
@@ -19,7 +20,23 @@ using namespace toast::sdy;
 #define GET_OP_CLASSES
 #include "toast/Dialect/Sdy/IR/SdyOps.cpp.inc"
 
+namespace {
+/// A function holding sdy ops (a shard_map region, a sharding constraint,
+/// a collective) may be inlined into its caller: they read values and mesh
+/// symbols only, which the module's other functions see alike. Partitioning
+/// inlines calls before it propagates (InlineCalls.cpp); without this, a
+/// shard_map in a called function stayed behind a call that the analytic
+/// cost prices as free and the planned emitter does not enter.
+struct SdyInlinerInterface : DialectInlinerInterface {
+  using DialectInlinerInterface::DialectInlinerInterface;
+  bool isLegalToInline(Operation *, Region *, bool, IRMapping &) const final {
+    return true;
+  }
+};
+} // namespace
+
 void SdyDialect::initialize() {
+  addInterfaces<SdyInlinerInterface>();
   registerAttributes();
   addOperations<
 #define GET_OP_LIST

@@ -43,10 +43,16 @@ static FailureOr<DimAxes> manualDims(sdy::ManualComputationOp op,
     for (sdy::AxisRefAttr ref : dim.getAxes()) {
       if (!op.isManualAxis(ref.getAxisName()))
         continue;
-      if (ref.isSubAxis())
-        return op.emitError("cannot lower the manual_computation: ")
-               << what << " is sharded on the sub-axis " << ref.str()
-               << ", which the device-local program cannot express";
+      if (ref.isSubAxis()) {
+        InFlightDiagnostic diag =
+            op.emitError("cannot lower the manual_computation: ")
+            << what << " is sharded on the sub-axis " << ref.str()
+            << ", which the device-local program cannot express";
+        diag.attachNote() << "import the shardings first "
+                             "(--partir-import-shardings): it splits the mesh "
+                             "axes into the pieces the sub-axes name";
+        return diag;
+      }
       axes.push_back(ref.getAxisName().str());
     }
   }
@@ -137,9 +143,24 @@ LogicalResult inlineManualComputations(ModuleOp module, partir::MeshAttr mesh) {
 
 LogicalResult checkManualComputationMeshes(Operation *root,
                                            partir::MeshAttr mesh) {
+  // The boundary shardings too: a sub-axis would fail every lowering of
+  // every state the search prices, one error each.
+  auto checkShardings = [](sdy::ManualComputationOp op,
+                           ArrayRef<sdy::TensorShardingAttr> shardings,
+                           StringRef what) {
+    for (auto [i, sharding] : llvm::enumerate(shardings))
+      if (failed(manualDims(op, sharding, what + " " + Twine(i))))
+        return failure();
+    return success();
+  };
   WalkResult walk = root->walk([&](sdy::ManualComputationOp op) {
-    return failed(checkMesh(op, mesh)) ? WalkResult::interrupt()
-                                       : WalkResult::advance();
+    return failed(checkMesh(op, mesh)) ||
+                   failed(checkShardings(op, op.getInShardings().getShardings(),
+                                         "operand")) ||
+                   failed(checkShardings(
+                       op, op.getOutShardings().getShardings(), "result"))
+               ? WalkResult::interrupt()
+               : WalkResult::advance();
   });
   return failure(walk.wasInterrupted());
 }
