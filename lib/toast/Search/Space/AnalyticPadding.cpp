@@ -139,8 +139,18 @@ bool Evaluation::replanPaddedUse(unsigned value, unsigned k,
   const ValuePlan &plan = plans[value];
   UsePlan &use = usePlans[v.firstUse + k];
   if (v.defOp < 0 || prog.isRegionBlock || !plan.steps.empty() ||
-      plan.scattersOnTop || use.argSlice || use.level != 0)
+      plan.scattersOnTop || use.argSlice || use.level != 0) {
+    if (explainUnmodeled())
+      llvm::errs() << "padded chain not replanned: "
+                   << (v.defOp < 0           ? "an argument"
+                       : prog.isRegionBlock  ? "a loop region's value"
+                       : !plan.steps.empty() ? "a shared chain"
+                       : plan.scattersOnTop  ? "a reduce_scatter on top"
+                       : use.argSlice        ? "an argument slice"
+                                             : "a shared level")
+                   << "\n";
     return false;
+  }
   size_t rank = v.shape.size();
   auto level = [&](StepKind kind, unsigned axis, unsigned dim) {
     Step step{kind, DimAxes(rank, 0)};
