@@ -129,9 +129,10 @@ bool Evaluation::rewritePair(unsigned value, const DimAxes &tiling,
 /// applies. What is left is the use's ops; the leading gathers stay after
 /// the producer when it is the only reader (GatherPerUser copies them
 /// otherwise, innermost first, right before the reader). False when the
-/// use is not one the chain describes: a shared chain below it (sums,
-/// which a slice may turn into a reduce_scatter), an argument (the
-/// boundary and fused tiling loops), or a loop region's value.
+/// use is not one the chain describes: a shared chain below it other than
+/// sums, an even slice on a summed axis left (it may become a
+/// reduce_scatter), an argument with one reader (its tiling loop may fuse
+/// into the reader's), or a loop region's value.
 bool Evaluation::replanPaddedUse(unsigned value, unsigned k,
                                  ArrayRef<std::pair<unsigned, unsigned>> levels,
                                  const char *why) {
@@ -145,11 +146,15 @@ bool Evaluation::replanPaddedUse(unsigned value, unsigned k,
     summed |= dimsMask(step.dims);
     return step.kind == StepKind::Reduce;
   });
-  if (v.defOp < 0 || prog.isRegionBlock || !afterSums || plan.scattersOnTop ||
+  // An argument read by several ops is local at its tiling and gathered at
+  // the start, as a result is after its producer; with one reader its
+  // tiling loop may fuse into the reader's (fusedLevel): not followed.
+  bool fusable = v.defOp < 0 && v.uses.size() < 2;
+  if (fusable || prog.isRegionBlock || !afterSums || plan.scattersOnTop ||
       use.argSlice || use.level != plan.steps.size()) {
     if (explainUnmodeled())
       llvm::errs() << "padded chain not replanned: "
-                   << (v.defOp < 0          ? "an argument"
+                   << (fusable              ? "an argument with one reader"
                        : prog.isRegionBlock ? "a loop region's value"
                        : !afterSums         ? "a shared chain"
                        : plan.scattersOnTop ? "a reduce_scatter on top"
