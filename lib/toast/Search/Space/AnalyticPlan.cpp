@@ -718,7 +718,10 @@ static int lastSlicingLevel(const ProgramModel &prog,
 /// at a level leaves its gather before the slices of that level and deeper
 /// (MaterializeCore splices the fused body first). Gather copies the op
 /// reads directly come last: the optimizer inserts those right before
-/// their reader.
+/// their reader, one gather after the other as its greedy driver visits
+/// them, bottom-up: the copy of the value defined last (lowering gathers
+/// right after the producer, arguments' at the start in argument order,
+/// the order of value ids) goes first.
 llvm::SmallVector<unsigned, 4>
 inputOrder(const ProgramModel &prog, const CollectivePlan &plan, unsigned i,
            llvm::function_ref<bool(unsigned)> masked) {
@@ -749,6 +752,9 @@ inputOrder(const ProgramModel &prog, const CollectivePlan &plan, unsigned i,
   }
   for (; nextFused != fused.end(); ++nextFused)
     order.push_back(nextFused->second);
+  llvm::stable_sort(copies, [&](unsigned a, unsigned b) {
+    return p.operands[a] > p.operands[b];
+  });
   order.append(copies.begin(), copies.end());
   return order;
 }

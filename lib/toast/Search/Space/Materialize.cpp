@@ -256,4 +256,23 @@ FailureOr<sim::SimulationResult> NdaEnvironment::Impl::simulateMaterialized(
   return result;
 }
 
+void NdaEnvironment::Impl::dumpState(const SearchState &state,
+                                     StringRef path) const {
+  auto module = entry->getParentOfType<ModuleOp>();
+  if (!module)
+    return;
+  OwningOpRef<ModuleOp> copy(module.clone());
+  if (!partir::getMesh(*copy))
+    (*copy)->setAttr(partir::PartIRDialect::kMeshAttrName, mesh);
+  auto func = copy->lookupSymbol<func::FuncOp>(entry.getSymName());
+  partition::ShardingState sharding(func, mesh);
+  if (failed(writeState(*this, state, sharding)))
+    return;
+  sharding.save();
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec);
+  if (!ec)
+    copy->print(os);
+}
+
 } // namespace toast::search

@@ -173,8 +173,11 @@ AnalyticCost NdaEnvironment::Impl::price(const SearchState &state) const {
   if (!inLoops || coveredByLoopModel(state)) {
     bool unmodeled = false;
     AnalyticCost cost = evaluate(state, &unmodeled);
-    if (!unmodeled)
+    if (!unmodeled) {
+      if (std::getenv("TOAST_CHECK_ANALYTIC"))
+        checkAgainstReference(state, cost);
       return cost;
+    }
   } else if (explainUnmodeled()) {
     llvm::errs() << "loop model: a region op it does not cover\n";
   }
@@ -212,6 +215,47 @@ AnalyticCost NdaEnvironment::Impl::price(const SearchState &state) const {
       unpartitioned.runtime, unpartitioned.peakBytes, cost.runtime,
       cost.peakBytes, device.memoryBytes, options.memoryPenalty);
   return cost;
+}
+
+/// A development check (docs/search.md, "Agreement"): with
+/// TOAST_CHECK_ANALYTIC=bound, every state priced analytically is priced by
+/// the reference path too, and a step time or peak off by more than `bound`
+/// (relative) is printed; TOAST_CHECK_ANALYTIC_DUMP=prefix writes such a
+/// state (prefixN.mlir, for --partir-materialize-core) and its lowered
+/// program (prefixN.lowered.mlir).
+void NdaEnvironment::Impl::checkAgainstReference(
+    const SearchState &state, const AnalyticCost &cost) const {
+  static std::mutex serial;
+  static unsigned checked = 0;
+  std::lock_guard<std::mutex> lock(serial);
+  unsigned n = checked++;
+  OwningOpRef<ModuleOp> lowered;
+  FailureOr<sim::SimulationResult> sim = simulateMaterialized(state, &lowered);
+  if (failed(sim)) {
+    llvm::errs() << "check-analytic: state " << n << " fails to lower\n";
+    return;
+  }
+  auto rel = [](double a, double b) {
+    return std::abs(a - b) / std::max(std::abs(b), 1e-30);
+  };
+  double bound = std::atof(std::getenv("TOAST_CHECK_ANALYTIC"));
+  double runtime = rel(cost.runtime, sim->stepTime);
+  double peak = rel(cost.peakBytes, sim->peakMemoryBytes);
+  if (std::max(runtime, peak) <= (bound > 0 ? bound : 1e-9))
+    return;
+  llvm::errs() << llvm::formatv(
+      "check-analytic: state {0}: runtime {1} vs {2}, peak {3} vs {4} "
+      "(sim peak at op {5} {6})\n",
+      n, cost.runtime, sim->stepTime, cost.peakBytes, sim->peakMemoryBytes,
+      sim->peakOpIndex, sim->peakOpName);
+  if (const char *prefix = std::getenv("TOAST_CHECK_ANALYTIC_DUMP")) {
+    std::string base = prefix + std::to_string(n);
+    dumpState(state, base + ".mlir");
+    std::error_code ec;
+    llvm::raw_fd_ostream os(base + ".lowered.mlir", ec);
+    if (!ec)
+      lowered->print(os);
+  }
 }
 
 NdaEnvironment::NdaEnvironment(std::unique_ptr<Impl> impl)

@@ -343,6 +343,13 @@ public:
   mlir::FailureOr<sim::SimulationResult>
   simulateMaterialized(const SearchState &state,
                        mlir::OwningOpRef<mlir::ModuleOp> *lowered) const;
+  /// Writes the module with `state` as partir.* attributes (input of
+  /// --partir-materialize-core) to `path`.
+  void dumpState(const SearchState &state, llvm::StringRef path) const;
+  /// TOAST_CHECK_ANALYTIC: prices an analytic `cost` of `state` by the
+  /// reference path too and reports a difference (ShardingSpace.cpp).
+  void checkAgainstReference(const SearchState &state,
+                             const AnalyticCost &cost) const;
 
   // PlannedHLO.cpp
   mlir::FailureOr<mlir::OwningOpRef<mlir::ModuleOp>>
