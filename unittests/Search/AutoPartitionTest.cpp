@@ -12,6 +12,7 @@
 #include "toast/Models/Models.h"
 #include "toast/Partition/Schedule.h"
 #include "toast/Search/Baselines.h"
+#include "toast/Search/Explain.h"
 #include "toast/Simulator/Device.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -167,6 +168,28 @@ TEST_F(AutoPartitionTest, TacticAfterBatchParallelismKeepsTheBatchSharding) {
   for (size_t node = 0; node != bpState.nodeAxes.size(); ++node)
     EXPECT_EQ(after->nodeAxes[node] & bpState.nodeAxes[node],
               bpState.nodeAxes[node]);
+}
+
+TEST_F(AutoPartitionTest, StatesOfActionsDecomposeBackIntoActions) {
+  auto space = makeSpace();
+  SearchResult mcts = runMcts(*space, budget(1));
+  ASSERT_FALSE(mcts.actions.empty());
+  SearchState target = mcts.best;
+  // Every state the search reaches is a sequence of actions; the greedy
+  // decomposition that adds only the target's bits finds one.
+  Decomposition exact = decomposeIntoActions(*space, target, false);
+  EXPECT_EQ(exact.reached, target);
+  EXPECT_EQ(exact.coveredBits, exact.targetBits);
+  EXPECT_EQ(exact.extraBits, 0u);
+  EXPECT_LE(exact.actions.size(), mcts.actions.size());
+  // Through a ShardingState, as the ILP's answer is explained.
+  partition::ShardingState written(func, mesh);
+  ASSERT_TRUE(succeeded(space->materialize(target, written)));
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  ASSERT_TRUE(succeeded(explainStrategy(*space, written, nullptr, os)));
+  EXPECT_NE(text.find("(reached exactly)"), std::string::npos) << text;
+  EXPECT_EQ(text.find("missing"), std::string::npos) << text;
 }
 
 } // namespace

@@ -1,6 +1,7 @@
 //===- IlpSearch.cpp - algorithm=ilp of the automatic tactic --------------===//
 
 #include "IlpSearch.h"
+#include "toast/Search/Explain.h"
 
 #include "toast/Dialect/PartIR/HLO/Transforms/Passes.h"
 #include "toast/Search/Ilp.h"
@@ -154,6 +155,9 @@ LogicalResult runIlp(const NdaEnvironment &space,
                         formulation->replicatedCost * ilp::kSecondsPerCostUnit *
                             1e3,
                         ilp::peakUsage(problem, solution->strategies) / 1e9);
+    // Where the answer lies in MCTS's action space (docs/search.md).
+    if (failed(explainStrategy(space, state, &report.best, *os)))
+      return failure();
   }
   return success();
 }
