@@ -136,9 +136,16 @@ NdaEnvironment::Impl::importState(partition::ShardingState &sharding) const {
   };
   Block &block = entry.getBody().front();
   auto fail = [&](Location loc, const Twine &why) {
-    return emitError(loc, "automatic partitioning cannot start from this "
-                          "state: ")
-           << why;
+    InFlightDiagnostic diag = emitError(loc, "automatic partitioning cannot "
+                                             "start from this state: ")
+                              << why;
+    diag.attachNote()
+        << "a search state gives every dimension-graph node (the dims "
+           "that are sharded alike) one set of mesh axes, and the imported "
+           "shardings or earlier tactics shard this one apart from its "
+           "node; search from the program without them, or finish the "
+           "strategy with manual tactics";
+    return diag;
   };
   for (BlockArgument arg : block.getArguments()) {
     const ProgramValue &v = program.values[arg.getArgNumber()];
