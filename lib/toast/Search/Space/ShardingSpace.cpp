@@ -244,10 +244,10 @@ void NdaEnvironment::Impl::checkAgainstReference(
   if (std::max(runtime, peak) <= (bound > 0 ? bound : 1e-9))
     return;
   llvm::errs() << llvm::formatv(
-      "check-analytic: state {0}: runtime {1} vs {2}, peak {3} vs {4} "
-      "(sim peak at op {5} {6})\n",
-      n, cost.runtime, sim->stepTime, cost.peakBytes, sim->peakMemoryBytes,
-      sim->peakOpIndex, sim->peakOpName);
+      "check-analytic: state {0}: runtime {1:e} vs {2:e} ({3:e}), peak {4} "
+      "vs {5} ({6:e}; sim peak at op {7} {8})\n",
+      n, cost.runtime, sim->stepTime, runtime, cost.peakBytes,
+      sim->peakMemoryBytes, peak, sim->peakOpIndex, sim->peakOpName);
   if (const char *prefix = std::getenv("TOAST_CHECK_ANALYTIC_DUMP")) {
     std::string base = prefix + std::to_string(n);
     dumpState(state, base + ".mlir");
