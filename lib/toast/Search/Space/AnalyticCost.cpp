@@ -333,11 +333,14 @@ void Evaluation::emitInput(unsigned i, unsigned k,
     returnedTiling[k] = useTiling;
 }
 
-/// Whether `use` reads the local result through one all_slice and nothing
-/// else: that all_slice is a fusion reader of the producer.
+/// Whether `use` reads the local result through all_slices and nothing
+/// else: the first all_slice is a fusion reader of the producer. Padded
+/// levels leave one all_slice per level (they do not merge).
 static bool isSliceOfSource(const UsePlan &use) {
-  return !use.argSlice && use.level == 0 && use.ops.size() == 1 &&
-         use.ops[0].kind == StepKind::Slice;
+  return !use.argSlice && use.level == 0 && !use.ops.empty() &&
+         llvm::all_of(use.ops, [](const auto &step) {
+           return step.kind == StepKind::Slice;
+         });
 }
 
 /// Whether op i's result is fused into its readers (the simulator's rule,
