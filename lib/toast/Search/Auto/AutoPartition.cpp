@@ -55,11 +55,27 @@ StringRef getAlgorithmName(Algorithm algorithm) {
 static LogicalResult checkInputCollectiveDevices(Operation *scope,
                                                  partir::MeshAttr mesh) {
   int64_t numDevices = mesh.getNumDevices();
+  // Groups written for the program's own device count (JAX and torch-xla
+  // record it as mhlo.num_partitions) leave the other devices of a larger
+  // mesh out.
+  auto module = dyn_cast<ModuleOp>(scope);
+  if (!module)
+    module = scope->getParentOfType<ModuleOp>();
+  auto partitions =
+      module ? module->getAttrOfType<IntegerAttr>("mhlo.num_partitions")
+             : IntegerAttr();
   WalkResult walk = scope->walk([&](Operation *op) {
     for (StringRef name : {"replica_groups", "source_target_pairs"}) {
       auto ids = op->getAttrOfType<DenseIntElementsAttr>(name);
       if (!ids)
         continue;
+      if (partitions && partitions.getInt() != numDevices) {
+        op->emitError("automatic partition: this collective was written for ")
+            << partitions.getInt()
+            << " devices (mhlo.num_partitions), the mesh " << mesh << " has "
+            << numDevices;
+        return WalkResult::interrupt();
+      }
       for (const APInt &id : ids.getValues<APInt>()) {
         int64_t device = id.getSExtValue();
         if (device >= -1 && device < numDevices)
@@ -81,7 +97,8 @@ static LogicalResult checkInputCollectiveDevices(Operation *scope,
 static LogicalResult checkGlobal(func::FuncOp func) {
   auto isLocalBoundary = [](DictionaryAttr attrs) {
     return attrs && (attrs.contains("partir.sharding") ||
-                     attrs.contains("toast.global_shape"));
+                     attrs.contains("toast.global_shape") ||
+                     attrs.contains("toast.global_sharding"));
   };
   bool local = false;
   for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
@@ -94,8 +111,8 @@ static LogicalResult checkGlobal(func::FuncOp func) {
   if (!local)
     return success();
   return func.emitError("automatic partition: the program is device-local "
-                        "already (lowered to PartIR:HLO); partition the "
-                        "global program");
+                        "already (lowered to PartIR:HLO, or exported from it); "
+                        "partition the global program");
 }
 
 /// Checks what the NDA space does not: the device, the budget, the axes.
