@@ -138,6 +138,10 @@ void Evaluation::emitValue(unsigned value, int source) {
   for (size_t k = 0; k < v.uses.size(); ++k) {
     const UsePlan &use = usePlans[v.firstUse + k];
     size_t n = stepsAtDef(use);
+    if (int j = sharedStartUse(prog, collectivePlan, value, k); j >= 0) {
+      startBuffers[v.firstUse + k] = startBuffers[v.firstUse + j];
+      continue;
+    }
     int buffer = levelBuffers[value][use.level];
     DimAxes tiling = levelTiling[value][use.level];
     for (const Step &step : ArrayRef(use.ops).take_front(n)) {

@@ -722,6 +722,28 @@ static int lastSlicingLevel(const ProgramModel &prog,
 /// them, bottom-up: the copy of the value defined last (lowering gathers
 /// right after the producer, arguments' at the start in argument order,
 /// the order of value ids) goes first.
+int sharedStartUse(const ProgramModel &prog, const CollectivePlan &plan,
+                   unsigned value, unsigned k) {
+  const ProgramValue &v = prog.values[value];
+  const UsePlan &mine = plan.uses[v.firstUse + k];
+  size_t n = stepsAtDef(mine);
+  if (!n)
+    return -1;
+  auto same = [](const Step &a, const Step &b) {
+    return a.kind == b.kind && a.dims == b.dims && a.from == b.from &&
+           a.to == b.to;
+  };
+  for (unsigned j = 0; j < k; ++j) {
+    const UsePlan &other = plan.uses[v.firstUse + j];
+    if (v.uses[j].first == v.uses[k].first && other.level == mine.level &&
+        stepsAtDef(other) == n &&
+        std::equal(other.ops.begin(), other.ops.begin() + n, mine.ops.begin(),
+                   same))
+      return static_cast<int>(j);
+  }
+  return -1;
+}
+
 llvm::SmallVector<unsigned, 4>
 inputOrder(const ProgramModel &prog, const CollectivePlan &plan, unsigned i,
            llvm::function_ref<bool(unsigned)> masked) {

@@ -250,6 +250,14 @@ llvm::SmallVector<unsigned, 4>
 inputOrder(const ProgramModel &prog, const CollectivePlan &plan, unsigned i,
            llvm::function_ref<bool(unsigned)> masked);
 
+/// The earlier use of `value` (an index into its uses) whose gathers at
+/// the producer (stepsAtDef) use k reads too, or -1: lowering gathers a
+/// value once for its one reading op, however many of the op's operands
+/// read it (a concatenate of copies). Shared by the pricer and the emitter
+/// (AnalyticPlan.cpp).
+int sharedStartUse(const ProgramModel &prog, const CollectivePlan &plan,
+                   unsigned value, unsigned k);
+
 /// How op's loops slice its operand `operand` (AnalyticPlan.cpp).
 DimAxes operandSlicing(const ProgramModel &prog, const CollectivePlan &plan,
                        unsigned op, int operand);

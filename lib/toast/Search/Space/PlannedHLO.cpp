@@ -292,6 +292,10 @@ void PlannedEmitter::emitValue(unsigned value, Value source) {
   for (size_t k = 0; k < v.uses.size(); ++k) {
     const UsePlan &use = plan.uses[v.firstUse + k];
     size_t n = stepsAtDef(use);
+    if (int j = sharedStartUse(prog, plan, value, k); j >= 0) {
+      starts[v.firstUse + k] = starts[v.firstUse + j];
+      continue;
+    }
     Value current = levels[value][use.level];
     DimAxes tiling = levelTiling[value][use.level];
     for (const Step &step : ArrayRef(use.ops).take_front(n)) {
