@@ -161,6 +161,13 @@ AxisMask NdaEnvironment::Impl::getAxisMask(ArrayRef<std::string> axes) const {
   return mask;
 }
 
+/// Serializes what builds IR on the reference path when the context does
+/// not lock its uniquers (price) and the development check (always).
+static std::mutex &referenceMutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+
 bool NdaEnvironment::Impl::needsReference(const SearchState &state) const {
   for (auto [node, mask] : llvm::enumerate(state.nodeAxes))
     if (mask && nodeInRegion[node])
@@ -195,8 +202,7 @@ AnalyticCost NdaEnvironment::Impl::price(const SearchState &state) const {
                  << ")\n";
   // Search threads build IR here concurrently; a context without
   // multithreading does not lock its uniquers, so they take turns.
-  static std::mutex serial;
-  std::unique_lock<std::mutex> lock(serial, std::defer_lock);
+  std::unique_lock<std::mutex> lock(referenceMutex(), std::defer_lock);
   if (!entry->getContext()->isMultithreadingEnabled())
     lock.lock();
   FailureOr<sim::SimulationResult> sim = simulateMaterialized(state, nullptr);
@@ -225,9 +231,10 @@ AnalyticCost NdaEnvironment::Impl::price(const SearchState &state) const {
 /// program (prefixN.lowered.mlir).
 void NdaEnvironment::Impl::checkAgainstReference(
     const SearchState &state, const AnalyticCost &cost) const {
-  static std::mutex serial;
+  // Checks take turns with each other and with the reference path's IR
+  // building (price()): one counter, one context.
   static unsigned checked = 0;
-  std::lock_guard<std::mutex> lock(serial);
+  std::lock_guard<std::mutex> lock(referenceMutex());
   unsigned n = checked++;
   OwningOpRef<ModuleOp> lowered;
   FailureOr<sim::SimulationResult> sim = simulateMaterialized(state, &lowered);
