@@ -1,5 +1,4 @@
-//===- NamedDimensionAnalysis.h - TOAST named dimension analysis -*- C++
-//-*-===//
+//===- NamedDimensionAnalysis.h - TOAST named dimensions --------*- C++ -*-===//
 //
 // The named dimension analysis (NDA) of the TOAST paper, section 3, over a
 // function (and the functions it calls) or a module.

@@ -3,6 +3,7 @@
 #include "toast/Search/AutoPartition.h"
 
 #include "IlpSearch.h"
+#include "toast/Dialect/PartIR/HLO/IR/PartIRHLO.h"
 #include "toast/Dialect/PartIR/HLO/Transforms/Passes.h"
 #include "toast/Partition/Schedule.h"
 #include "toast/Search/Baselines.h"
@@ -104,8 +105,7 @@ static LogicalResult checkGlobal(func::FuncOp func) {
   for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
     local |= isLocalBoundary(func.getArgAttrDict(i));
   func.walk([&](Operation *op) {
-    local |=
-        op->getDialect() && op->getDialect()->getNamespace() == "partir_hlo";
+    local |= isa_and_nonnull<partir_hlo::PartIRHLODialect>(op->getDialect());
     return local ? WalkResult::interrupt() : WalkResult::advance();
   });
   if (!local)

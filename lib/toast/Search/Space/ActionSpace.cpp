@@ -185,21 +185,14 @@ void NdaEnvironment::Impl::findAtomicNodes(partition::ShardingState *start) {
   nodeAtomic.assign(nda.getNumNodes(), 0);
   if (!start)
     return;
-  auto maskOf = [&](ArrayRef<std::string> axes) {
-    AxisMask mask = 0;
-    for (const std::string &axis : axes)
-      if (auto it = llvm::find(axisNames, axis); it != axisNames.end())
-        mask |= AxisMask(1) << (it - axisNames.begin());
-    return mask;
-  };
   for (unsigned name = 0, e = nda.getNumNames(); name != e; ++name) {
     const NamedDimensionAnalysis::Site &site =
         nda.getSites()[nda.getName(name).site];
     Operation *op =
         site.isUse() ? site.use->getOwner() : site.value.getDefiningOp();
-    AxisMask mask = op ? maskOf(start->getAtomicOpAxes(op)) : 0;
+    AxisMask mask = op ? getAxisMask(start->getAtomicOpAxes(op)) : 0;
     if (!site.isUse())
-      mask |= maskOf(start->getAtomicAxes(site.value));
+      mask |= getAxisMask(start->getAtomicAxes(site.value));
     nodeAtomic[nda.getNode(name)] |= mask;
   }
 }
