@@ -31,6 +31,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <array>
@@ -230,6 +231,12 @@ simulate(mlir::ModuleOp module, const DeviceSpec &device,
 /// `outerReads`, when given, receives the values from outside whose buffers
 /// the regions read (a region constant stands for its hoisted copy; a view
 /// reads no indices): what decides whether a carry's init is read elsewhere.
+/// The ops of `block` that no backend runs: free of side effects and with
+/// every result unused or read only by such ops (the greedy rewriter and
+/// XLA's dead code elimination erase them). The simulator skips them in
+/// every block it walks, and the analytic cost follows it.
+llvm::DenseSet<mlir::Operation *> findDeadOps(mlir::Block &block);
+
 /// Constants that fold to one: equal value and type. simulateRegions hoists
 /// region constants and merges them by this key (as the folder does), and
 /// the analytic cost and the planned emitter follow it.

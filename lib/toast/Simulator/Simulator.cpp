@@ -31,6 +31,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringSet.h"
@@ -589,8 +590,10 @@ void Simulation::computeFloor(int64_t end) {
 }
 
 LogicalResult Simulation::walkBlock(Block &block, ValueMap &values) {
+  llvm::DenseSet<Operation *> dead = findDeadOps(block);
   for (Operation &op : block.without_terminator()) {
-    if (hoistConstants && matchPattern(&op, m_Constant()))
+    if (dead.contains(&op) ||
+        (hoistConstants && matchPattern(&op, m_Constant())))
       continue;
     if (failed(visitOp(&op, values)))
       return failure();
@@ -991,6 +994,22 @@ toast::sim::simulate(func::FuncOp func, const DeviceSpec &device,
                    timeline, [&](Simulation &simulation, SimulationResult &r) {
                      return simulation.run(func, r);
                    });
+}
+
+llvm::DenseSet<Operation *> toast::sim::findDeadOps(Block &block) {
+  llvm::DenseSet<Operation *> dead;
+  // Readers come after their operands' definitions (or nest in ops that
+  // do), so one backward pass sees every reader's fate first.
+  for (Operation &op : llvm::reverse(block)) {
+    if (op.hasTrait<OpTrait::IsTerminator>() || !isMemoryEffectFree(&op))
+      continue;
+    if (llvm::all_of(op.getUsers(), [&](Operation *user) {
+          Operation *reader = block.findAncestorOpInBlock(*user);
+          return reader && dead.contains(reader);
+        }))
+      dead.insert(&op);
+  }
+  return dead;
 }
 
 ConstantKey toast::sim::getConstantKey(Operation *constant) {

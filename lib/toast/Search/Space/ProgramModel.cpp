@@ -69,6 +69,24 @@ static void copyRegionDescription(const ProgramOp &from, ProgramOp &to) {
 using sim::ConstantKey;
 using sim::getConstantKey;
 
+/// Whether the simulator skips `op` as dead (sim::findDeadOps) or walks no
+/// op around it up to `top`: it never runs, so its constants are not
+/// hoisted and what it reads from outside is not read. `cache` holds the
+/// dead ops of each block asked about.
+static bool
+neverRuns(Operation *op, Operation *top,
+          llvm::DenseMap<Block *, llvm::DenseSet<Operation *>> &cache) {
+  for (; op && op != top; op = op->getParentOp()) {
+    Block *block = op->getBlock();
+    auto it = cache.find(block);
+    if (it == cache.end())
+      it = cache.try_emplace(block, sim::findDeadOps(*block)).first;
+    if (it->second.contains(op))
+      return true;
+  }
+  return false;
+}
+
 /// Constants in the bodies of region op `i` are hoisted to the function
 /// start too, merged with equal constants (the simulator sees them there;
 /// simulateRegions leaves them out). The op reads the top-level constant
@@ -86,8 +104,9 @@ static void hoistNestedConstants(ProgramModel &program, unsigned i,
     p.operands.push_back(value);
     program.values[value].uses.push_back({i, -1});
   };
+  llvm::DenseMap<Block *, llvm::DenseSet<Operation *>> dead;
   auto visit = [&](Operation *op, const Scope &) {
-    if (!matchPattern(op, m_Constant()))
+    if (!matchPattern(op, m_Constant()) || neverRuns(op, p.op, dead))
       return;
     ConstantKey key = getConstantKey(op);
     if (auto it = top.find(key); it != top.end())
@@ -320,7 +339,10 @@ static void addRegionInputs(Block &block, ProgramModel &program,
       constants[*key] = program.values.size() - 1;
   };
   Region *region = block.getParent();
+  llvm::DenseMap<Block *, llvm::DenseSet<Operation *>> dead;
   block.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (neverRuns(op, region->getParentOp(), dead))
+      return WalkResult::skip();
     if (matchPattern(op, m_Constant())) {
       addWhole(op->getResult(0));
       return WalkResult::advance();
