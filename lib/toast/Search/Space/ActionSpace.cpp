@@ -398,6 +398,16 @@ void NdaEnvironment::Impl::buildActions() {
   for (auto [g, nodes] : llvm::enumerate(groups))
     for (unsigned n : nodes)
       nodeGroups[n].push_back(g);
+  // A node is in a group per site and per op it appears in (hundreds on
+  // full-size models), with the same few other nodes in most: canTake
+  // asks the distinct ones (it was a sixth of U-Net's search CPU).
+  nodePeers.assign(nda.getNumNodes(), {});
+  for (auto [n, peers] : llvm::enumerate(nodePeers)) {
+    for (unsigned g : nodeGroups[n])
+      peers.append(groups[g].begin(), groups[g].end());
+    llvm::sort(peers);
+    peers.erase(std::unique(peers.begin(), peers.end()), peers.end());
+  }
 
   colorFamily = buildFamilies(nda, options.mirrorGroups);
   std::map<unsigned, SmallVector<unsigned, 1>> families;
@@ -570,10 +580,9 @@ bool NdaEnvironment::Impl::canTake(const SearchState &state, unsigned node,
   for (unsigned q : partsAfter[node])
     if (state.nodeAxes[q])
       return false;
-  for (unsigned g : nodeGroups[node])
-    for (unsigned m : groups[g])
-      if (state.nodeAxes[m] & bit)
-        return false;
+  for (unsigned m : nodePeers[node])
+    if (state.nodeAxes[m] & bit)
+      return false;
   return true;
 }
 

@@ -370,6 +370,8 @@ public:
   /// The mask of the mesh axes among `axes` (others are ignored).
   AxisMask getAxisMask(llvm::ArrayRef<std::string> axes) const;
   int64_t maskProduct(AxisMask mask) const { return maskProducts[mask]; }
+  /// The number of devices: the product of every mesh axis.
+  int64_t numDevices() const { return maskProducts.back(); }
   /// The simulator options the cost follows (donate, tf32).
   sim::SimulationOptions getSimulationOptions() const {
     sim::SimulationOptions simOptions;
@@ -430,6 +432,8 @@ public:
   /// one site, the factors of one op) and, per node, the groups it is in.
   std::vector<std::vector<unsigned>> groups;
   std::vector<llvm::SmallVector<unsigned, 2>> nodeGroups;
+  /// Per node, the nodes of its groups (itself included), each once.
+  std::vector<llvm::SmallVector<unsigned, 8>> nodePeers;
   /// Whether `node` can take `axis` (of size `axisSize`) in `state`: no node
   /// it shares a site or an op with carries the axis, and its sizes divide.
   bool canTake(const SearchState &state, unsigned node, unsigned axis,
