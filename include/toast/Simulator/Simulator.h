@@ -222,6 +222,24 @@ mlir::FailureOr<SimulationResult>
 simulate(mlir::ModuleOp module, const DeviceSpec &device,
          const SimulationOptions &options = {}, Timeline *timeline = nullptr);
 
+/// Constants that fold to one: equal value and type. simulateRegions hoists
+/// region constants and merges them by this key (as the folder does), and
+/// the analytic cost and the planned emitter follow it.
+using ConstantKey = std::pair<const void *, const void *>;
+/// The key of a constant-like op (one matched by m_Constant).
+ConstantKey getConstantKey(mlir::Operation *constant);
+
+/// The ops of `block` and of the regions nested in it that no backend
+/// runs: free of side effects and with every result read only by ops that
+/// never run (the greedy rewriter and XLA's dead code elimination erase
+/// them), across region boundaries. Ops nested in a dead op are not
+/// listed. The simulator skips them in every block it walks, they fuse
+/// nothing, and the analytic cost follows it.
+llvm::DenseSet<mlir::Operation *> findDeadOps(mlir::Block &block);
+/// Whether `op` or an op around it is in `dead` (findDeadOps).
+bool neverRuns(mlir::Operation *op,
+               const llvm::DenseSet<mlir::Operation *> &dead);
+
 /// Simulates only the regions of `op` (a while, case or if) as simulate()
 /// walks them, for a caller that prices the op itself: values from outside
 /// and the op's results take no memory here, and constants in the regions
@@ -231,19 +249,6 @@ simulate(mlir::ModuleOp module, const DeviceSpec &device,
 /// `outerReads`, when given, receives the values from outside whose buffers
 /// the regions read (a region constant stands for its hoisted copy; a view
 /// reads no indices): what decides whether a carry's init is read elsewhere.
-/// The ops of `block` that no backend runs: free of side effects and with
-/// every result unused or read only by such ops (the greedy rewriter and
-/// XLA's dead code elimination erase them). The simulator skips them in
-/// every block it walks, and the analytic cost follows it.
-llvm::DenseSet<mlir::Operation *> findDeadOps(mlir::Block &block);
-
-/// Constants that fold to one: equal value and type. simulateRegions hoists
-/// region constants and merges them by this key (as the folder does), and
-/// the analytic cost and the planned emitter follow it.
-using ConstantKey = std::pair<const void *, const void *>;
-/// The key of a constant-like op (one matched by m_Constant).
-ConstantKey getConstantKey(mlir::Operation *constant);
-
 mlir::FailureOr<SimulationResult>
 simulateRegions(mlir::Operation *op, const DeviceSpec &device,
                 const SimulationOptions &options = {},

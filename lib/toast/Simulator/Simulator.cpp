@@ -86,15 +86,19 @@ int64_t getNumElements(Type type) {
 
 /// Whether the fusion rule (Fusion.h) fuses `op`'s result into its
 /// readers: the ops of its block that read it (readers elsewhere, in
-/// nested regions or the terminator, are boundaries). `inputBytes`: what
-/// its fusion would read (called only when the rule needs it).
-bool isFusibleResult(Operation *op, function_ref<double()> inputBytes) {
+/// nested regions or the terminator, are boundaries; readers that never
+/// run, `dead`, are none). `inputBytes`: what its fusion would read
+/// (called only when the rule needs it).
+bool isFusibleResult(Operation *op, function_ref<double()> inputBytes,
+                     const llvm::DenseSet<Operation *> &dead) {
   if (op->getNumResults() != 1)
     return false;
   Value result = op->getResult(0);
   SmallVector<FusionReader, 4> readers;
   for (OpOperand &use : result.getUses()) {
     Operation *user = use.getOwner();
+    if (neverRuns(user, dead))
+      continue;
     FusionReader reader;
     if (user->getBlock() == op->getBlock() &&
         !user->hasTrait<OpTrait::IsTerminator>()) {
@@ -317,6 +321,12 @@ private:
   SmallPtrSet<Operation *, 4> warnedLoops;
   /// simulateRegions: leave constants in regions out (hoisted).
   bool hoistConstants = false;
+  /// Ops no backend runs (findDeadOps) in the blocks walked so far.
+  llvm::DenseSet<Operation *> deadOps;
+  void noteDeadOps(Block &block) {
+    llvm::DenseSet<Operation *> dead = findDeadOps(block);
+    deadOps.insert(dead.begin(), dead.end());
+  }
   /// The outer uses of the last top-level region op walked.
   SmallVector<unsigned> topOuterUses;
 
@@ -343,6 +353,7 @@ LogicalResult Simulation::run(func::FuncOp func, SimulationResult &res) {
     res.argumentBytes += buffers[id].bytes;
   }
   callStack.insert(func);
+  noteDeadOps(entry);
   if (failed(walkBlock(entry, values)))
     return failure();
 
@@ -370,6 +381,9 @@ LogicalResult Simulation::runRegions(Operation *op, SimulationResult &res,
                                      SmallVectorImpl<Value> *outerReads) {
   result = &res;
   hoistConstants = true;
+  for (Region &region : op->getRegions())
+    for (Block &block : region)
+      noteDeadOps(block);
   ValueMap values;
   if (failed(visitControlFlow(op, values)))
     return failure();
@@ -590,9 +604,8 @@ void Simulation::computeFloor(int64_t end) {
 }
 
 LogicalResult Simulation::walkBlock(Block &block, ValueMap &values) {
-  llvm::DenseSet<Operation *> dead = findDeadOps(block);
   for (Operation &op : block.without_terminator()) {
-    if (dead.contains(&op) ||
+    if (deadOps.contains(&op) ||
         (hoistConstants && matchPattern(&op, m_Constant())))
       continue;
     if (failed(visitOp(&op, values)))
@@ -624,6 +637,7 @@ LogicalResult Simulation::visitCall(func::CallOp call, ValueMap &values) {
   // The callee's arguments alias the caller's operands; its results alias
   // the buffers it returns.
   Block &body = callee.getBody().front();
+  noteDeadOps(body);
   ValueMap calleeValues;
   for (auto [arg, operand] : llvm::zip(body.getArguments(), call.getOperands()))
     calleeValues[arg] = lookup(operand, values);
@@ -826,11 +840,17 @@ LogicalResult Simulation::emit(Operation *op, ValueMap &values) {
   // A contiguous slice of a materialized buffer is read where it lies.
   bool view = options.fusion && isContiguousSliceView(op) &&
               !buffers[operandBuffers.front()].fused;
-  bool fusible = !aliasing && !view && isFusibleResult(op, [&] {
-    return peekInputBytes(
-        operandBuffers, getSlicedOperand(op),
-        op->getNumResults() ? getTypeBytes(op->getResult(0).getType()) : 0);
-  });
+  bool fusible =
+      !aliasing && !view &&
+      isFusibleResult(
+          op,
+          [&] {
+            return peekInputBytes(operandBuffers, getSlicedOperand(op),
+                                  op->getNumResults()
+                                      ? getTypeBytes(op->getResult(0).getType())
+                                      : 0);
+          },
+          deadOps);
   bool fused = fusible && options.fusion;
 
   // A fused op runs inside its readers' fusions, which read its inputs; a
@@ -996,20 +1016,35 @@ toast::sim::simulate(func::FuncOp func, const DeviceSpec &device,
                    });
 }
 
-llvm::DenseSet<Operation *> toast::sim::findDeadOps(Block &block) {
-  llvm::DenseSet<Operation *> dead;
-  // Readers come after their operands' definitions (or nest in ops that
-  // do), so one backward pass sees every reader's fate first.
+/// Marks the dead ops of `block`, deciding those nested in an op before
+/// the op and every op before the ones after it: a value's readers (later
+/// in the block, or nested in later ops) are decided before its producer.
+static void markDeadOps(Block &block, llvm::DenseSet<Operation *> &dead) {
   for (Operation &op : llvm::reverse(block)) {
+    for (Region &region : op.getRegions())
+      for (Block &nested : llvm::reverse(region))
+        markDeadOps(nested, dead);
     if (op.hasTrait<OpTrait::IsTerminator>() || !isMemoryEffectFree(&op))
       continue;
     if (llvm::all_of(op.getUsers(), [&](Operation *user) {
-          Operation *reader = block.findAncestorOpInBlock(*user);
-          return reader && dead.contains(reader);
+          return toast::sim::neverRuns(user, dead);
         }))
       dead.insert(&op);
   }
+}
+
+llvm::DenseSet<Operation *> toast::sim::findDeadOps(Block &block) {
+  llvm::DenseSet<Operation *> dead;
+  markDeadOps(block, dead);
   return dead;
+}
+
+bool toast::sim::neverRuns(Operation *op,
+                           const llvm::DenseSet<Operation *> &dead) {
+  for (; op; op = op->getParentOp())
+    if (dead.contains(op))
+      return true;
+  return false;
 }
 
 ConstantKey toast::sim::getConstantKey(Operation *constant) {

@@ -69,24 +69,6 @@ static void copyRegionDescription(const ProgramOp &from, ProgramOp &to) {
 using sim::ConstantKey;
 using sim::getConstantKey;
 
-/// Whether the simulator skips `op` as dead (sim::findDeadOps) or walks no
-/// op around it up to `top`: it never runs, so its constants are not
-/// hoisted and what it reads from outside is not read. `cache` holds the
-/// dead ops of each block asked about.
-static bool
-neverRuns(Operation *op, Operation *top,
-          llvm::DenseMap<Block *, llvm::DenseSet<Operation *>> &cache) {
-  for (; op && op != top; op = op->getParentOp()) {
-    Block *block = op->getBlock();
-    auto it = cache.find(block);
-    if (it == cache.end())
-      it = cache.try_emplace(block, sim::findDeadOps(*block)).first;
-    if (it->second.contains(op))
-      return true;
-  }
-  return false;
-}
-
 /// Constants in the bodies of region op `i` are hoisted to the function
 /// start too, merged with equal constants (the simulator sees them there;
 /// simulateRegions leaves them out). The op reads the top-level constant
@@ -94,7 +76,8 @@ neverRuns(Operation *op, Operation *top,
 /// own (`hoisted`: key to index in hoistedConstantBytes).
 static void hoistNestedConstants(ProgramModel &program, unsigned i,
                                  const std::map<ConstantKey, int> &top,
-                                 std::map<ConstantKey, unsigned> &hoisted) {
+                                 std::map<ConstantKey, unsigned> &hoisted,
+                                 const llvm::DenseSet<Operation *> &dead) {
   ProgramOp &p = program.ops[i];
   auto addUse = [&](int value) {
     ArrayRef<int> captured =
@@ -104,9 +87,8 @@ static void hoistNestedConstants(ProgramModel &program, unsigned i,
     p.operands.push_back(value);
     program.values[value].uses.push_back({i, -1});
   };
-  llvm::DenseMap<Block *, llvm::DenseSet<Operation *>> dead;
   auto visit = [&](Operation *op, const Scope &) {
-    if (!matchPattern(op, m_Constant()) || neverRuns(op, p.op, dead))
+    if (!matchPattern(op, m_Constant()) || sim::neverRuns(op, dead))
       return;
     ConstantKey key = getConstantKey(op);
     if (auto it = top.find(key); it != top.end())
@@ -316,6 +298,7 @@ static void buildMaskPrototypes(MLIRContext *ctx, ProgramModel &program) {
 /// both as buffers from outside). Those of loops nested in it count too:
 /// their regions read them through the nested loop (AnalyticLoops.cpp).
 static void addRegionInputs(Block &block, ProgramModel &program,
+                            const llvm::DenseSet<Operation *> &dead,
                             llvm::DenseMap<Value, int> &valueIds,
                             function_ref<void(Value, int, unsigned)> addValue) {
   std::map<ConstantKey, int> constants;
@@ -339,9 +322,8 @@ static void addRegionInputs(Block &block, ProgramModel &program,
       constants[*key] = program.values.size() - 1;
   };
   Region *region = block.getParent();
-  llvm::DenseMap<Block *, llvm::DenseSet<Operation *>> dead;
   block.walk<WalkOrder::PreOrder>([&](Operation *op) {
-    if (neverRuns(op, region->getParentOp(), dead))
+    if (sim::neverRuns(op, dead))
       return WalkResult::skip();
     if (matchPattern(op, m_Constant())) {
       addWhole(op->getResult(0));
@@ -361,6 +343,7 @@ void NdaEnvironment::Impl::buildProgram() {
   describeBodies(
       nda, *rules, nodeShardable,
       [&](ArrayRef<std::string> axes) { return getAxisMask(axes); }, program);
+  deadOps = sim::findDeadOps(entry.getBody().front());
   buildBlockModel(entry.getBody().front(), program, /*loops=*/false);
   buildLoopProgram();
 }
@@ -404,7 +387,7 @@ bool NdaEnvironment::Impl::buildBlockModel(Block &block, ProgramModel &program,
   // Per region op: the values from outside its regions read.
   llvm::DenseMap<unsigned, SmallVector<Value>> outerReads;
   if (region)
-    addRegionInputs(block, program, valueIds, addValue);
+    addRegionInputs(block, program, deadOps, valueIds, addValue);
   program.numArguments = program.values.size();
   for (unsigned a = 0; !region && a < program.numArguments; ++a)
     program.hasDonors |= options.donate ||
@@ -442,8 +425,9 @@ bool NdaEnvironment::Impl::buildBlockModel(Block &block, ProgramModel &program,
     }
     // Values read inside regions are used by the op as a whole.
     llvm::SmallPtrSet<Value, 8> captured;
+    // (Not by ops that never run: the reference path erases them.)
     op.walk([&](Operation *inner) {
-      if (inner == &op)
+      if (inner == &op || sim::neverRuns(inner, deadOps))
         return;
       for (Value v : inner->getOperands()) {
         auto it = valueIds.find(v);
@@ -517,7 +501,7 @@ bool NdaEnvironment::Impl::buildBlockModel(Block &block, ProgramModel &program,
   std::map<ConstantKey, unsigned> hoisted;
   for (auto [i, p] : llvm::enumerate(program.ops))
     if (!region && !p.dead && isDataFlowRegionOp(p.op))
-      hoistNestedConstants(program, i, firstConstant, hoisted);
+      hoistNestedConstants(program, i, firstConstant, hoisted, deadOps);
   std::vector<Value> valueOfId(program.values.size());
   for (auto [v, id] : valueIds)
     valueOfId[id] = v;

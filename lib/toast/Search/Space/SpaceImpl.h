@@ -434,6 +434,9 @@ public:
   std::vector<llvm::SmallVector<unsigned, 2>> nodeGroups;
   /// Per node, the nodes of its groups (itself included), each once.
   std::vector<llvm::SmallVector<unsigned, 8>> nodePeers;
+  /// The entry's ops no backend runs (sim::findDeadOps): the program model
+  /// leaves them out, as the simulator does.
+  llvm::DenseSet<mlir::Operation *> deadOps;
   /// Whether `node` can take `axis` (of size `axisSize`) in `state`: no node
   /// it shares a site or an op with carries the axis, and its sizes divide.
   bool canTake(const SearchState &state, unsigned node, unsigned axis,
