@@ -165,10 +165,14 @@ int Evaluation::emitUse(unsigned value, unsigned useId) {
     const std::optional<DimAxes> &local = localArgs[value];
     int arg = argBuffers[value];
     useTiling = use.argDims;
-    if (local)
+    if (local && *local == use.argDims)
       return arg;
-    int b = emitSlice(value, arg, DimAxes(prog.values[value].shape.size(), 0),
-                      use.argDims, !prog.ops[prog.uses[useId].user].isReturn);
+    // A slice of the global argument, or of the local one on the axes the
+    // boundary keeps whole (keepWhole).
+    int b =
+        emitSlice(value, arg,
+                  local ? *local : DimAxes(prog.values[value].shape.size(), 0),
+                  use.argDims, !prog.ops[prog.uses[useId].user].isReturn);
     ++at;
     return b;
   }

@@ -101,6 +101,16 @@ static LogicalResult writeState(const NdaEnvironment::Impl &impl,
           tiling.push_back({impl.axisNames[axis], static_cast<int64_t>(d)});
     if (failed(sharding.setExplicitTiling(arg, tiling)))
       return failure();
+    // Atomic where its nodes are (ProgramModel::wholeArguments): lowering
+    // keeps it whole on those axes at the boundary, as the planner prices.
+    for (AxisMask m = program.wholeArguments[arg.getArgNumber()]; m;
+         m &= m - 1) {
+      StringRef axis = impl.axisNames[llvm::countr_zero(m)];
+      if (llvm::none_of(tiling,
+                        [&](auto &level) { return level.axis == axis; }) &&
+          failed(sharding.atomic(arg, axis)))
+        return failure();
+    }
   }
   for (auto [op, p] : llvm::zip_equal(block, program.ops))
     if (p.ruled && failed(writeOpNest(impl, state, sharding, &op, p.factorNode,

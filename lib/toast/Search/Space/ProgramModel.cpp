@@ -340,7 +340,23 @@ void NdaEnvironment::Impl::buildProgram() {
       nda, *rules, nodeShardable,
       [&](ArrayRef<std::string> axes) { return getAxisMask(axes); }, program);
   buildBlockModel(entry.getBody().front(), program, /*loops=*/false);
+  for (BlockArgument arg : entry.getArguments())
+    program.wholeArguments.push_back(wholeArgumentAxes(arg));
   buildLoopProgram();
+}
+
+AxisMask NdaEnvironment::Impl::wholeArgumentAxes(BlockArgument arg) const {
+  int site = nda.getDefSite(arg);
+  auto type = dyn_cast<RankedTensorType>(arg.getType());
+  if (site < 0 || !type || type.getRank() == 0)
+    return 0;
+  AxisMask whole = ~AxisMask(0);
+  for (unsigned d = 0; d < type.getRank(); ++d) {
+    whole &= nodeAtomic[nda.getNode(nda.getSites()[site].firstName + d)];
+    for (unsigned name : nda.getDimNames(site, d))
+      whole &= nodeAtomic[nda.getNode(name)];
+  }
+  return whole;
 }
 
 // `program` is the model being built (the member for the entry itself).
