@@ -219,6 +219,16 @@ void Evaluation::emitOp(unsigned i) {
   if (p.isReturn) {
     returned = inputs;
     returnOp = i;
+    // A result kept whole on an axis it is returned tiled on: the boundary
+    // gathers it (LocalizeBoundary), which the plan does not follow.
+    for (auto [k, tiling] : llvm::enumerate(returnedTiling))
+      if (k < prog.wholeResults.size() &&
+          (dimsMask(tiling) & prog.wholeResults[k])) {
+        if (explainUnmodeled())
+          llvm::errs() << "unmodeled: result " << k
+                       << " returned tiled on axes it is kept whole on\n";
+        unmodeled = true;
+      }
     return;
   }
   // A region op: its regions' ops run at one position before it, with the

@@ -341,13 +341,15 @@ void NdaEnvironment::Impl::buildProgram() {
       [&](ArrayRef<std::string> axes) { return getAxisMask(axes); }, program);
   buildBlockModel(entry.getBody().front(), program, /*loops=*/false);
   for (BlockArgument arg : entry.getArguments())
-    program.wholeArguments.push_back(wholeArgumentAxes(arg));
+    program.wholeArguments.push_back(wholeAxesOf(arg));
+  for (Value result : entry.getBody().front().getTerminator()->getOperands())
+    program.wholeResults.push_back(wholeAxesOf(result));
   buildLoopProgram();
 }
 
-AxisMask NdaEnvironment::Impl::wholeArgumentAxes(BlockArgument arg) const {
-  int site = nda.getDefSite(arg);
-  auto type = dyn_cast<RankedTensorType>(arg.getType());
+AxisMask NdaEnvironment::Impl::wholeAxesOf(Value value) const {
+  int site = nda.getDefSite(value);
+  auto type = dyn_cast<RankedTensorType>(value.getType());
   if (site < 0 || !type || type.getRank() == 0)
     return 0;
   AxisMask whole = ~AxisMask(0);
