@@ -1258,9 +1258,11 @@ TEST_F(ShardingSpaceTest, PlannedProgramsSimulateToTheAnalyticPrice) {
 /// passed them sliced). Here the batch inputs are atomic on M and the
 /// weights on B, so random states tile batch dims on B and read them sliced
 /// on M (a boundary level split into its B part and an M slice inside),
-/// and read weights sliced on B. The analytic price equals the reference
-/// path's, every lowered argument's sharding leaves out its atomic axes,
-/// and the planned programs run as the original and simulate to the price.
+/// and read weights sliced on B; the last result is atomic on M. The
+/// analytic price equals the reference path's, every lowered argument's
+/// (and that result's) sharding leaves out its atomic axes, the lowered
+/// programs compute the original, and the planned programs run as the
+/// original and simulate to the price.
 TEST_F(ShardingSpaceTest, AtomicArgumentsKeepTheirLayoutAndAgree) {
   // The padded case splits padded levels (the reference path prices it).
   std::pair<const char *, partir::MeshAttr> cases[] = {
@@ -1282,6 +1284,9 @@ TEST_F(ShardingSpaceTest, AtomicArgumentsKeepTheirLayoutAndAgree) {
       ASSERT_TRUE(succeeded(start.atomic(arg, axis)));
       atomicAxis[arg.getArgNumber()] = axis;
     }
+    // The last result (a gradient) is returned whole on M.
+    Value last = entry.getBody().front().getTerminator()->getOperands().back();
+    ASSERT_TRUE(succeeded(start.atomic(last, "M")));
     auto started = NdaEnvironment::create(entry, m, {},
                                           checker.env->getDevice(), {}, &start);
     ASSERT_TRUE(succeeded(started)) << spec;
@@ -1306,6 +1311,10 @@ TEST_F(ShardingSpaceTest, AtomicArgumentsKeepTheirLayoutAndAgree) {
           interp::compareModules(*checker.module, *lowered, compare, os)))
           << label << "\n"
           << out;
+      if (auto dims = func.getResultAttrOfType<ArrayAttr>(
+              func.getNumResults() - 1, "partir.sharding"))
+        for (const auto &axes : partir_hlo::getDimAxes(dims))
+          EXPECT_FALSE(llvm::is_contained(axes, "M")) << label;
       for (BlockArgument arg : func.getArguments()) {
         StringRef axis = atomicAxis[arg.getArgNumber()];
         if (auto dims = func.getArgAttrOfType<ArrayAttr>(arg.getArgNumber(),
