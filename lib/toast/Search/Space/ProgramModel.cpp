@@ -340,10 +340,6 @@ void NdaEnvironment::Impl::buildProgram() {
       nda, *rules, nodeShardable,
       [&](ArrayRef<std::string> axes) { return getAxisMask(axes); }, program);
   buildBlockModel(entry.getBody().front(), program, /*loops=*/false);
-  for (BlockArgument arg : entry.getArguments())
-    program.wholeArguments.push_back(wholeAxesOf(arg));
-  for (Value result : entry.getBody().front().getTerminator()->getOperands())
-    program.wholeResults.push_back(wholeAxesOf(result));
   buildLoopProgram();
 }
 
@@ -406,6 +402,13 @@ bool NdaEnvironment::Impl::buildBlockModel(Block &block, ProgramModel &program,
     program.hasDonors |= options.donate ||
                          entry.getArgAttr(a, "tf.aliasing_output") ||
                          entry.getArgAttr(a, "jax.buffer_donor");
+  // The entry's boundary (the loop model's program of it too).
+  if (!region) {
+    for (BlockArgument arg : block.getArguments())
+      program.wholeArguments.push_back(wholeAxesOf(arg));
+    for (Value result : block.getTerminator()->getOperands())
+      program.wholeResults.push_back(wholeAxesOf(result));
+  }
 
   for (Operation &op : block) {
     // A region's constants are arguments (addRegionInputs).
