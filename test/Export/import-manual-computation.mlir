@@ -48,12 +48,14 @@
 
 // Only "a" is manual, and the operand's in_sharding puts the free axis "b"
 // on its columns: the body is partitioned on "b" too (the transpose runs on
-// the 4x2 shard), and the result leaves it split on "b" (the function
-// boundary is device-local), so nothing is communicated.
-// FREE-LABEL: func.func @main(%arg0: tensor<4x2xf32> {partir.sharding = {{\[\["a"\], \["b"\]\]}}}) -> (tensor<2x4xf32> {partir.sharding = {{\[\["a", "b"\], \[\]\]}}})
-// FREE-NEXT: stablehlo.transpose %arg0, dims = [1, 0] : (tensor<4x2xf32>) -> tensor<2x4xf32>
-// FREE-NOT: partir_hlo
-// FREE: return
+// the 4x2 shard). The closed out_sharding keeps the result whole on "b"
+// (partir.keep_whole): the boundary gathers "b" and returns the caller's
+// layout. (Until 2026-11-27 the result was returned split on "b",
+// [["a", "b"], []], with nothing communicated.)
+// FREE-LABEL: func.func @main(%arg0: tensor<4x2xf32> {partir.sharding = {{\[\["a"\], \["b"\]\]}}}) -> (tensor<4x4xf32> {partir.sharding = {{\[\["a"\], \[\]\]}}})
+// FREE-NEXT: %[[T:.*]] = stablehlo.transpose %arg0, dims = [1, 0] : (tensor<4x2xf32>) -> tensor<2x4xf32>
+// FREE-NEXT: %[[G:.*]] = partir_hlo.all_gather [{"b"}, {}] %[[T]] : tensor<2x4xf32> -> tensor<4x4xf32>
+// FREE-NEXT: return %[[G]]
 //
 // A schedule's per-tactic simulation lowers its copy as --partir-lower-to-hlo
 // does (partir_hlo::lowerToDeviceLocal): the region is inlined, so it reports

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "toast/Search/ShardingSpace.h"
+#include "toast/Dialect/PartIR/HLO/IR/PartIRHLO.h"
 #include "toast/InitAllDialects.h"
 #include "toast/Interfaces/ValueNames.h"
 #include "toast/Interpreter/Runner.h"
@@ -136,6 +137,18 @@ public:
   /// actions that lead there are skipped.
   SearchState randomState(std::mt19937 &rng, unsigned steps) {
     return randomState(rng, steps, env->getInitialState());
+  }
+  /// The initial state, then per seed 1..numSeeds a random state of each
+  /// number of steps.
+  std::vector<SearchState> randomStates(unsigned numSeeds,
+                                        ArrayRef<unsigned> steps) {
+    std::vector<SearchState> states{env->getInitialState()};
+    for (unsigned seed = 1; seed <= numSeeds; ++seed) {
+      std::mt19937 rng(seed);
+      for (unsigned n : steps)
+        states.push_back(randomState(rng, n));
+    }
+    return states;
   }
   /// The same from `state` on; with `inLoops`, only states that shard
   /// inside loop bodies (the loop model's, AnalyticLoops.cpp).
@@ -1227,13 +1240,8 @@ unsigned expectPlannedProgramsAgree(MLIRContext &ctx,
     EXPECT_TRUE(checker.env) << spec;
     if (!checker.env)
       continue;
-    std::vector<SearchState> states{checker.env->getInitialState()};
-    for (unsigned seed = 1; seed <= numSeeds; ++seed) {
-      std::mt19937 rng(seed);
-      for (unsigned steps : {1u, 2u, 4u, 8u})
-        states.push_back(checker.randomState(rng, steps));
-    }
-    emittedTotal += expectPlannedStatesAgree(ctx, checker, states);
+    emittedTotal += expectPlannedStatesAgree(
+        ctx, checker, checker.randomStates(numSeeds, {1, 2, 4, 8}));
   }
   return emittedTotal;
 }
@@ -1241,6 +1249,102 @@ unsigned expectPlannedProgramsAgree(MLIRContext &ctx,
 TEST_F(ShardingSpaceTest, PlannedProgramsSimulateToTheAnalyticPrice) {
   EXPECT_GT(expectPlannedProgramsAgree(ctx, modelSpecs(), mesh(meshAxes())),
             0u);
+}
+
+/// Arguments the start state keeps whole on an axis (`partir.atomic`: an
+/// imported closed sharding, a schedule's "replicated") keep the caller's
+/// layout at the lowered boundary: readers that slice them on that axis
+/// slice the device-local argument inside the function (before, lowering
+/// passed them sliced). Here the batch inputs are atomic on M and the
+/// weights on B, so random states tile batch dims on B and read them sliced
+/// on M (a boundary level split into its B part and an M slice inside),
+/// and read weights sliced on B; the last result is atomic on M. The
+/// analytic price equals the reference path's, every lowered argument's
+/// (and that result's) sharding leaves out its atomic axes, the lowered
+/// programs compute the original, and the planned programs run as the
+/// original and simulate to the price.
+TEST_F(ShardingSpaceTest, AtomicArgumentsKeepTheirLayoutAndAgree) {
+  // The padded case splits padded levels (the reference path prices it).
+  std::pair<const char *, partir::MeshAttr> cases[] = {
+      {kTinyModels[2], mesh({{"B", 2}, {"M", 2}})},
+      {kTinyModels[3], mesh({{"B", 2}, {"M", 2}})},
+      {kPaddedZoo[2], mesh({{"B", 4}, {"M", 2}})},
+  };
+  for (auto [spec, m] : cases) {
+    AgreementChecker checker(ctx, spec, m);
+    ASSERT_TRUE(checker.env) << spec;
+    func::FuncOp entry = checker.env->getAnalysis().getEntry();
+    partition::ShardingState start(entry, m);
+    DenseMap<unsigned, StringRef> atomicAxis;
+    for (BlockArgument arg : entry.getArguments()) {
+      auto name =
+          entry.getArgAttrOfType<StringAttr>(arg.getArgNumber(), "partir.name");
+      StringRef axis =
+          name && name.getValue().starts_with("batch.") ? "M" : "B";
+      ASSERT_TRUE(succeeded(start.atomic(arg, axis)));
+      atomicAxis[arg.getArgNumber()] = axis;
+    }
+    // The last result (a gradient) is returned whole on M.
+    Value last = entry.getBody().front().getTerminator()->getOperands().back();
+    ASSERT_TRUE(succeeded(start.atomic(last, "M")));
+    auto started = NdaEnvironment::create(entry, m, {},
+                                          checker.env->getDevice(), {}, &start);
+    ASSERT_TRUE(succeeded(started)) << spec;
+    checker.env = std::move(*started);
+    std::vector<SearchState> states = checker.randomStates(3, {2, 4, 8});
+    double worst = 0;
+    unsigned keptWhole = 0, split = 0;
+    for (auto [n, state] : llvm::enumerate(states)) {
+      std::string label = std::string(spec) + " state " + std::to_string(n);
+      worst = std::max(worst, checker.check(state, label));
+      OwningOpRef<ModuleOp> lowered;
+      ASSERT_TRUE(
+          succeeded(checker.env->simulateMaterialized(state, &lowered)));
+      auto func = *partition::getEntryFunction(*lowered);
+      // The lowered program (padded splits too) computes the original.
+      std::string out;
+      llvm::raw_string_ostream os(out);
+      interp::CompareOptions compare;
+      compare.entry = func.getSymName().str();
+      compare.seed = 3;
+      EXPECT_TRUE(succeeded(
+          interp::compareModules(*checker.module, *lowered, compare, os)))
+          << label << "\n"
+          << out;
+      if (auto dims = func.getResultAttrOfType<ArrayAttr>(
+              func.getNumResults() - 1, "partir.sharding"))
+        for (const auto &axes : partir_hlo::getDimAxes(dims))
+          EXPECT_FALSE(llvm::is_contained(axes, "M")) << label;
+      for (BlockArgument arg : func.getArguments()) {
+        StringRef axis = atomicAxis[arg.getArgNumber()];
+        if (auto dims = func.getArgAttrOfType<ArrayAttr>(arg.getArgNumber(),
+                                                         "partir.sharding"))
+          for (const auto &axes : partir_hlo::getDimAxes(dims))
+            EXPECT_FALSE(llvm::is_contained(axes, axis)) << label;
+        // A reader slicing it on its atomic axis, inside the function
+        // (a local argument's other axes at the boundary: a split level).
+        bool inside = llvm::any_of(arg.getUsers(), [&](Operation *user) {
+          auto slice = dyn_cast<partir_hlo::AllSliceOp>(user);
+          return slice && llvm::any_of(partir_hlo::getDimAxes(slice.getDims()),
+                                       [&](const auto &axes) {
+                                         return llvm::is_contained(axes, axis);
+                                       });
+        });
+        keptWhole += inside;
+        split +=
+            inside && func.getArgAttr(arg.getArgNumber(), "partir.sharding");
+      }
+    }
+    EXPECT_LE(worst, 1e-9) << spec;
+    EXPECT_GT(keptWhole, 0u) << spec;
+    EXPECT_GT(split, 0u) << spec;
+    EXPECT_GT(expectPlannedStatesAgree(ctx, checker, states), 0u) << spec;
+    llvm::errs() << llvm::format("%-60s %3zu states (%u by reference), %u "
+                                 "atomic arguments sliced inside (%u split), "
+                                 "worst relative error %.2e\n",
+                                 spec, states.size(), checker.byReference,
+                                 keptWhole, split, worst);
+  }
 }
 
 /// The same for the padded zoo: the masks, padded collectives and the
@@ -1276,12 +1380,7 @@ TEST_F(ShardingSpaceTest, PaddedGroupNormChainsAgree) {
     {
       AgreementChecker checker(ctx, spec, m);
       ASSERT_TRUE(checker.env) << spec;
-      std::vector<SearchState> states{checker.env->getInitialState()};
-      for (unsigned seed = 1; seed <= 2; ++seed) {
-        std::mt19937 rng(seed);
-        for (unsigned steps : {4u, 8u, 16u})
-          states.push_back(checker.randomState(rng, steps));
-      }
+      std::vector<SearchState> states = checker.randomStates(2, {4, 8, 16});
       double worst = 0;
       for (const SearchState &state : states)
         worst = std::max(worst, checker.check(state, spec));

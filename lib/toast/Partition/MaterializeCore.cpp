@@ -25,6 +25,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "toast/Dialect/PartIR/HLO/Transforms/Passes.h"
 #include "toast/Partition/ShardingState.h"
 
 #include "PaddingMask.h"
@@ -128,6 +129,8 @@ static void replaceUsesOutside(Value value, Value replacement,
     return !loop->isAncestor(use.getOwner());
   });
 }
+
+static StringRef toRef(const std::string &s) { return s; }
 
 /// Wraps `value` in its value-tiling and atomic loops, inserted at the
 /// builder's insertion point.
@@ -387,6 +390,15 @@ LogicalResult ShardingState::materializeCore() {
     return success();
   Block &entry = func.getBody().front();
   OpBuilder b(func.getContext());
+  // The caller's layout: atomic arguments and results stay whole on their
+  // axes at the lowered boundary (makeBoundaryDeviceLocal).
+  SmallVector<ArrayAttr> wholeArgs, wholeResults;
+  for (BlockArgument arg : func.getArguments())
+    wholeArgs.push_back(b.getStrArrayAttr(
+        SmallVector<StringRef>(llvm::map_range(getAtomicAxes(arg), toRef))));
+  for (Value result : entry.getTerminator()->getOperands())
+    wholeResults.push_back(b.getStrArrayAttr(
+        SmallVector<StringRef>(llvm::map_range(getAtomicAxes(result), toRef))));
   b.setInsertionPointToStart(&entry);
   for (BlockArgument arg : func.getArguments())
     wrapValue(b, arg, getExplicitTiling(arg), getAtomicAxes(arg), mesh);
@@ -445,6 +457,13 @@ LogicalResult ShardingState::materializeCore() {
   }
   values.clear();
   clearSavedState(func);
+  for (auto [i, axes] : llvm::enumerate(wholeArgs))
+    if (!axes.empty())
+      func.setArgAttr(i, partir_hlo::kKeepWholeAttr, axes);
+  if (wholeResults.size() == func.getNumResults())
+    for (auto [i, axes] : llvm::enumerate(wholeResults))
+      if (!axes.empty())
+        func.setResultAttr(i, partir_hlo::kKeepWholeAttr, axes);
   fuseLoops(func);
   return success();
 }

@@ -165,10 +165,14 @@ int Evaluation::emitUse(unsigned value, unsigned useId) {
     const std::optional<DimAxes> &local = localArgs[value];
     int arg = argBuffers[value];
     useTiling = use.argDims;
-    if (local)
+    if (local && *local == use.argDims)
       return arg;
-    int b = emitSlice(value, arg, DimAxes(prog.values[value].shape.size(), 0),
-                      use.argDims, !prog.ops[prog.uses[useId].user].isReturn);
+    // A slice of the global argument, or of the local one on the axes the
+    // boundary keeps whole (keepWhole).
+    int b =
+        emitSlice(value, arg,
+                  local ? *local : DimAxes(prog.values[value].shape.size(), 0),
+                  use.argDims, !prog.ops[prog.uses[useId].user].isReturn);
     ++at;
     return b;
   }
@@ -215,6 +219,16 @@ void Evaluation::emitOp(unsigned i) {
   if (p.isReturn) {
     returned = inputs;
     returnOp = i;
+    // A result kept whole on an axis it is returned tiled on: the boundary
+    // gathers it (LocalizeBoundary), which the plan does not follow.
+    for (auto [k, tiling] : llvm::enumerate(returnedTiling))
+      if (k < prog.wholeResults.size() &&
+          (dimsMask(tiling) & prog.wholeResults[k])) {
+        if (explainUnmodeled())
+          llvm::errs() << "unmodeled: result " << k
+                       << " returned tiled on axes it is kept whole on\n";
+        unmodeled = true;
+      }
     return;
   }
   // A region op: its regions' ops run at one position before it, with the

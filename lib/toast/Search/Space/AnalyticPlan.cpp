@@ -470,9 +470,10 @@ void Evaluation::planValue(unsigned value) {
       unmodeled = true;
   }
   // An argument's tiling loop with one use is fused into its reader's loop
-  // when that loop slices what it tiles first: its gathers run there.
+  // when that loop slices what it tiles first: its gathers run there. (Not
+  // through the atomic loop of an argument kept whole on some axes.)
   if (v.defOp < 0 && v.uses.size() == 1 && v.uses[0].second >= 0 &&
-      !plan.gathers.empty()) {
+      !plan.gathers.empty() && !wholeAxes(value)) {
     auto [axis, dim] = plan.gathers.front();
     const ProgramOp &reader = prog.ops[v.uses[0].first];
     for (auto [level, entry] : llvm::enumerate(nests[v.uses[0].first])) {
@@ -543,6 +544,46 @@ void Evaluation::planValue(unsigned value) {
   } else if (!sourceRead && anySlice && alike) {
     localArgs[arg] = *dims;
   }
+  if (localArgs[arg])
+    keepWhole(arg);
+}
+
+AxisMask Evaluation::wholeAxes(unsigned value) const {
+  if (prog.isRegionBlock || value >= prog.wholeArguments.size())
+    return 0;
+  return prog.wholeArguments[value] & ~dimsMask(plans[value].sourceTiling);
+}
+
+/// LocalizeBoundary on an argument kept whole on some axes: per dimension
+/// the boundary takes the axes before the first kept one, and the readers
+/// slice the rest locally (emitUse's slice of the local argument). Padded
+/// slices of the argument split level by level (and a padded level stays
+/// whole): left to the reference path.
+void Evaluation::keepWhole(unsigned arg) {
+  AxisMask whole = wholeAxes(arg);
+  if (!whole)
+    return;
+  DimAxes &local = *localArgs[arg];
+  bool padded = anyPadded && slicePads(arg, DimAxes(local.size(), 0), local);
+  bool split = false;
+  for (AxisList &axes : local) {
+    AxisList outer = 0;
+    for (AxisList rest = axes; rest && !(whole >> ((rest & 0xff) - 1) & 1);
+         rest >>= 8)
+      outer = listAppend(outer, (rest & 0xff) - 1);
+    split |= outer != axes;
+    axes = outer;
+  }
+  if (!split)
+    return;
+  if (padded) {
+    unmodeled = true;
+    if (explainUnmodeled())
+      llvm::errs() << "unmodeled: argument " << arg
+                   << " kept whole on some axes, sliced padded\n";
+  }
+  if (dimsEmpty(local))
+    localArgs[arg].reset();
 }
 
 /// Every op's nest (NdaEnvironment::Impl::getNest), from the compact

@@ -193,6 +193,10 @@ private:
   void applyReductionPatterns(unsigned i);
   bool applyReductionPattern(unsigned i);
   void planValue(unsigned value);
+  /// The axes the boundary keeps argument `value` whole on beyond its
+  /// tiling (ProgramModel::wholeArguments; none in a loop region).
+  AxisMask wholeAxes(unsigned value) const;
+  void keepWhole(unsigned arg);
   static void resetUse(UsePlan &use);
   UsePlan planUse(unsigned value, const DimAxes &slicing, bool isReturn) const;
   void emitValue(unsigned value, int source);

@@ -101,12 +101,44 @@ static LogicalResult writeState(const NdaEnvironment::Impl &impl,
           tiling.push_back({impl.axisNames[axis], static_cast<int64_t>(d)});
     if (failed(sharding.setExplicitTiling(arg, tiling)))
       return failure();
+    // Atomic where its nodes are (ProgramModel::wholeArguments): lowering
+    // keeps it whole on those axes at the boundary, as the planner prices.
+    for (AxisMask m = program.wholeArguments[arg.getArgNumber()]; m;
+         m &= m - 1) {
+      StringRef axis = impl.axisNames[llvm::countr_zero(m)];
+      if (llvm::none_of(tiling,
+                        [&](auto &level) { return level.axis == axis; }) &&
+          failed(sharding.atomic(arg, axis)))
+        return failure();
+    }
   }
   for (auto [op, p] : llvm::zip_equal(block, program.ops))
     if (p.ruled && failed(writeOpNest(impl, state, sharding, &op, p.factorNode,
                                       p.minorNodes)))
       return failure();
   return writeRegions(impl, state, sharding);
+}
+
+/// Marks the results of the materialized `func` kept whole where the
+/// start state's atomic values would (ProgramModel::wholeResults): a state
+/// cannot make a result atomic on an axis its producer loops over, which a
+/// shard_map body's loops may do.
+static void keepResultsWhole(const NdaEnvironment::Impl &impl,
+                             func::FuncOp func) {
+  Builder b(func.getContext());
+  for (auto [k, mask] : llvm::enumerate(impl.program.wholeResults)) {
+    SmallVector<StringRef> axes;
+    if (auto kept =
+            func.getResultAttrOfType<ArrayAttr>(k, partir_hlo::kKeepWholeAttr))
+      for (auto axis : kept.getAsValueRange<StringAttr>())
+        axes.push_back(axis);
+    for (AxisMask m = mask; m; m &= m - 1)
+      if (!llvm::is_contained(axes, impl.axisNames[llvm::countr_zero(m)]))
+        axes.push_back(impl.axisNames[llvm::countr_zero(m)]);
+    if (!axes.empty())
+      func.setResultAttr(k, partir_hlo::kKeepWholeAttr,
+                         b.getStrArrayAttr(axes));
+  }
 }
 
 LogicalResult
@@ -252,8 +284,10 @@ FailureOr<sim::SimulationResult> NdaEnvironment::Impl::simulateMaterialized(
   auto func = copy->lookupSymbol<func::FuncOp>(entry.getSymName());
   partition::ShardingState sharding(func, mesh);
   if (failed(writeState(*this, state, sharding)) ||
-      failed(sharding.materializeCore()) ||
-      failed(partir_hlo::lowerToDeviceLocal(*copy, func, mesh)))
+      failed(sharding.materializeCore()))
+    return failure();
+  keepResultsWhole(*this, func);
+  if (failed(partir_hlo::lowerToDeviceLocal(*copy, func, mesh)))
     return failure();
   sim::SimulationOptions simOptions = getSimulationOptions();
   simOptions.function = func.getSymName().str();

@@ -313,10 +313,13 @@ Value PlannedEmitter::emitUse(unsigned value, unsigned useId) {
   const UsePlan &use = plan.uses[useId];
   if (use.argSlice) {
     useTiling = use.argDims;
-    if (plan.localArgs[value])
+    const std::optional<DimAxes> &local = plan.localArgs[value];
+    if (local && *local == use.argDims)
       return args[value];
-    return emitStep({StepKind::Slice, use.argDims}, args[value], value,
-                    use.argDims);
+    // Of the global argument, or of the local one on the axes the boundary
+    // keeps whole.
+    DimAxes sliced = local ? dimsDropPrefix(*local, use.argDims) : use.argDims;
+    return emitStep({StepKind::Slice, sliced}, args[value], value, use.argDims);
   }
   Value current = levels[value][use.level];
   DimAxes tiling = levelTiling[value][use.level];

@@ -348,6 +348,20 @@ void NdaEnvironment::Impl::buildProgram() {
   buildLoopProgram();
 }
 
+AxisMask NdaEnvironment::Impl::wholeAxesOf(Value value) const {
+  int site = nda.getDefSite(value);
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  if (site < 0 || !type || type.getRank() == 0)
+    return 0;
+  AxisMask whole = ~AxisMask(0);
+  for (unsigned d = 0; d < type.getRank(); ++d) {
+    whole &= nodeAtomic[nda.getNode(nda.getSites()[site].firstName + d)];
+    for (unsigned name : nda.getDimNames(site, d))
+      whole &= nodeAtomic[nda.getNode(name)];
+  }
+  return whole;
+}
+
 // `program` is the model being built (the member for the entry itself).
 bool NdaEnvironment::Impl::buildBlockModel(Block &block, ProgramModel &program,
                                            bool loops) {
@@ -393,6 +407,13 @@ bool NdaEnvironment::Impl::buildBlockModel(Block &block, ProgramModel &program,
     program.hasDonors |= options.donate ||
                          entry.getArgAttr(a, "tf.aliasing_output") ||
                          entry.getArgAttr(a, "jax.buffer_donor");
+  // The entry's boundary (the loop model's program of it too).
+  if (!region) {
+    for (BlockArgument arg : block.getArguments())
+      program.wholeArguments.push_back(wholeAxesOf(arg));
+    for (Value result : block.getTerminator()->getOperands())
+      program.wholeResults.push_back(wholeAxesOf(result));
+  }
 
   for (Operation &op : block) {
     // A region's constants are arguments (addRegionInputs).

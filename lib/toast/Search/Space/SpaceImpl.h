@@ -265,6 +265,13 @@ struct ProgramModel {
   /// top-level constant (they live from the start to their last reader).
   std::vector<int64_t> hoistedConstantBytes;
   unsigned numArguments = 0;
+  /// Per argument of the entry: the mesh axes the lowered boundary keeps it
+  /// whole on (wholeAxesOf); empty for a loop region's program.
+  std::vector<AxisMask> wholeArguments;
+  /// The same per result of the entry (of the value it returns): the
+  /// evaluation leaves a state that returns a value tiled on them to the
+  /// reference path, whose boundary gathers them (simulateMaterialized).
+  std::vector<AxisMask> wholeResults;
   unsigned numUses = 0;
   /// Per global use number (ProgramValue::firstUse).
   std::vector<ProgramUse> uses;
@@ -305,6 +312,13 @@ public:
 
   // ProgramModel.cpp
   void buildProgram();
+  /// The axes every node naming a dimension of entry value `value` never
+  /// takes (nodeAtomic): the start state keeps the value whole on them (an
+  /// imported closed sharding, a schedule's "replicated"), or it is sharded
+  /// alike with values it keeps whole. Materializing marks such arguments
+  /// atomic on them, so that lowering's boundary keeps the caller's
+  /// layout, and the planner prices that boundary.
+  AxisMask wholeAxesOf(mlir::Value value) const;
   /// The program of `block` into `model`: the entry block, or a loop body
   /// (ProgramModel::isRegionBlock); `loops` gives the block's `while` ops
   /// the loop model's rule (AnalyticLoops.cpp), recursively. Returns false

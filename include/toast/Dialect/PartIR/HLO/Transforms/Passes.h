@@ -45,9 +45,20 @@ mlir::LogicalResult checkManualComputationMeshes(mlir::Operation *root,
 /// first). Returns whether anything changed.
 bool localizeTiedValues(mlir::func::FuncOp func);
 
-/// Makes `func`'s boundary device-local and records shardings and the mesh.
+/// Argument and result attribute of a PartIR:Core function: the mesh axes
+/// (a list of strings) on which the caller passes the argument, or takes
+/// the result, whole (materializeCore writes it for values atomic in the
+/// sharding state). makeBoundaryDeviceLocal keeps them whole on those axes.
+inline constexpr llvm::StringLiteral kKeepWholeAttr = "partir.keep_whole";
+
+/// Makes `func`'s boundary device-local and records shardings and the mesh;
+/// `partir.keep_whole` arguments and results stay whole on their axes.
 void makeBoundaryDeviceLocal(mlir::func::FuncOp func,
                              toast::partir::MeshAttr mesh);
+
+/// Removes `partir.keep_whole` from `func`'s arguments and results (a
+/// boundary lowering leaves global has nothing to keep).
+void dropKeepWhole(mlir::func::FuncOp func);
 
 /// The options of --partir-lower-to-hlo.
 struct LoweringOptions {

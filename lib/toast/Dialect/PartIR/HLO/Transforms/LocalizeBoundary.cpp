@@ -12,7 +12,11 @@
 // needs no communication). The function boundary repeats the rule level by
 // level: a padded tiling's slices (and gathers) do not merge into one, and
 // every level stays device-local (docs/dialects.md, "Padded (uneven)
-// tiling").
+// tiling"). An argument or result materializeCore marks `partir.keep_whole`
+// (atomic in the sharding state: an imported closed sharding, a schedule's
+// "replicated") keeps the caller's layout: the boundary takes only the
+// slices and gathers of the other axes, and the reader slices the rest
+// inside the function (an all_slice needs no communication).
 //
 //===----------------------------------------------------------------------===//
 
@@ -154,34 +158,146 @@ static void appendLevel(DimAxes &dims, ArrayAttr level) {
     dims[d].append(names.begin(), names.end());
 }
 
+/// A boundary level split by the axes the caller keeps whole: per
+/// dimension the axes before the first kept one (the outer blocks, which
+/// the boundary may take), and the rest.
+struct WholeSplit {
+  DimAxes outer, rest;
+  bool keepsAll() const {
+    return llvm::all_of(outer, [](auto &axes) { return axes.empty(); });
+  }
+  bool keepsNone() const {
+    return llvm::all_of(rest, [](auto &axes) { return axes.empty(); });
+  }
+};
+
+static WholeSplit splitWhole(ArrayAttr level, ArrayRef<std::string> whole) {
+  WholeSplit split;
+  for (SmallVector<std::string> &axes : getDimAxes(level)) {
+    auto kept = llvm::find_if(axes, [&](const std::string &a) {
+      return llvm::is_contained(whole, a);
+    });
+    split.outer.emplace_back(axes.begin(), kept);
+    split.rest.emplace_back(kept, axes.end());
+  }
+  return split;
+}
+
+/// The type of `global` tiled by `split.outer` when that and the rest of
+/// the level divide it evenly into `local` (the level's local type); null
+/// otherwise (a padded level is left whole: its chunks do not compose).
+static Type outerType(Type global, Type local, const WholeSplit &split,
+                      partir::MeshAttr mesh) {
+  auto g = cast<RankedTensorType>(global);
+  auto l = cast<RankedTensorType>(local);
+  auto product = [&](ArrayRef<std::string> axes) {
+    int64_t n = 1;
+    for (const std::string &axis : axes)
+      n *= mesh.getAxisSize(axis).value_or(1);
+    return n;
+  };
+  SmallVector<int64_t> shape;
+  for (auto [d, size] : llvm::enumerate(g.getShape())) {
+    int64_t outer = product(split.outer[d]), rest = product(split.rest[d]);
+    if (size % (outer * rest) || size / (outer * rest) != l.getDimSize(d))
+      return {};
+    shape.push_back(size / outer);
+  }
+  return g.clone(shape);
+}
+
 /// Makes `arg` device-local level by level while every use of it is one
 /// all_slice: the levels of a padded tiling do not merge into one slice
 /// (the collective optimizer leaves padded slices alone), and a level left
 /// to a slice of the argument would keep that whole dimension on every
-/// device (the vocabulary of an embedding table). The dims of all levels;
-/// empty if the argument stays global.
-static DimAxes localizeArgument(BlockArgument arg) {
+/// device (the vocabulary of an embedding table). A level on axes in
+/// `whole` stops there: the argument takes the level's outer part, and its
+/// readers slice the rest of it locally. The dims of all levels; empty if
+/// the argument stays global.
+static DimAxes localizeArgument(BlockArgument arg, ArrayRef<std::string> whole,
+                                partir::MeshAttr mesh) {
   DimAxes dims;
   while (AllSliceOp slice = commonSlice(arg)) {
-    appendLevel(dims, slice.getDims());
-    localizeTarget(arg, slice.getType());
+    WholeSplit split = splitWhole(slice.getDims(), whole);
+    if (split.keepsNone()) {
+      appendLevel(dims, slice.getDims());
+      localizeTarget(arg, slice.getType());
+      continue;
+    }
+    Type local = split.keepsAll()
+                     ? Type()
+                     : outerType(arg.getType(), slice.getType(), split, mesh);
+    if (!local)
+      break;
+    ArrayAttr rest = buildDimAxes(arg.getContext(), split.rest);
+    for (Operation *user : arg.getUsers())
+      cast<AllSliceOp>(user).setDimsAttr(rest);
+    arg.setType(local);
+    appendLevel(dims, buildDimAxes(arg.getContext(), split.outer));
+    break;
   }
   return dims;
 }
 
 /// Makes the returned `operand` pass the device-local value, dropping its
 /// all_gathers level by level (padded levels do not merge into one
-/// gather). The dims of all levels, outermost first; empty if it is not
-/// gathered.
-static DimAxes localizeResult(OpOperand &operand) {
+/// gather). A gather on axes in `whole` stays for them: the result keeps
+/// only the gather's outer part tiled. The dims of all levels, outermost
+/// first; empty if it is not gathered.
+static DimAxes localizeResult(OpOperand &operand, ArrayRef<std::string> whole,
+                              partir::MeshAttr mesh) {
   DimAxes dims;
   while (auto gather = operand.get().getDefiningOp<AllGatherOp>()) {
-    appendLevel(dims, gather.getDims());
-    operand.set(gather.getOperand());
+    WholeSplit split = splitWhole(gather.getDims(), whole);
+    if (split.keepsNone()) {
+      appendLevel(dims, gather.getDims());
+      operand.set(gather.getOperand());
+      if (gather->use_empty())
+        gather.erase();
+      continue;
+    }
+    Type local = split.keepsAll()
+                     ? Type()
+                     : outerType(gather.getType(),
+                                 gather.getOperand().getType(), split, mesh);
+    if (!local)
+      break;
+    OpBuilder b(gather);
+    operand.set(AllGatherOp::create(b, gather.getLoc(), local,
+                                    gather.getOperand(),
+                                    buildDimAxes(b.getContext(), split.rest)));
     if (gather->use_empty())
       gather.erase();
+    appendLevel(dims, buildDimAxes(b.getContext(), split.outer));
+    break;
   }
   return dims;
+}
+
+/// The axes argument (or result) `i` of `func` is kept whole on
+/// (materializeCore's `partir.keep_whole`), which lowering consumes.
+static SmallVector<std::string> takeKeepWhole(func::FuncOp func, unsigned i,
+                                              bool result) {
+  StringRef name = kKeepWholeAttr;
+  Attribute attr =
+      result ? func.getResultAttr(i, name) : func.getArgAttr(i, name);
+  SmallVector<std::string> axes;
+  if (auto list = dyn_cast_or_null<ArrayAttr>(attr))
+    for (Attribute axis : list)
+      if (auto str = dyn_cast<StringAttr>(axis))
+        axes.push_back(str.str());
+  if (attr && result)
+    func.removeResultAttr(i, StringAttr::get(func.getContext(), name));
+  else if (attr)
+    func.removeArgAttr(i, StringAttr::get(func.getContext(), name));
+  return axes;
+}
+
+void dropKeepWhole(func::FuncOp func) {
+  for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
+    takeKeepWhole(func, i, /*result=*/false);
+  for (unsigned i = 0, e = func.getNumResults(); i < e; ++i)
+    takeKeepWhole(func, i, /*result=*/true);
 }
 
 void makeBoundaryDeviceLocal(func::FuncOp func, partir::MeshAttr mesh) {
@@ -190,7 +306,8 @@ void makeBoundaryDeviceLocal(func::FuncOp func, partir::MeshAttr mesh) {
   StringRef shardingAttr = "partir.sharding";
   for (BlockArgument arg : func.getArguments()) {
     Type global = arg.getType();
-    DimAxes levels = localizeArgument(arg);
+    DimAxes levels = localizeArgument(
+        arg, takeKeepWhole(func, arg.getArgNumber(), /*result=*/false), mesh);
     if (levels.empty())
       continue;
     ArrayAttr dims = buildDimAxes(ctx, levels);
@@ -198,10 +315,14 @@ void makeBoundaryDeviceLocal(func::FuncOp func, partir::MeshAttr mesh) {
       func.setArgAttr(arg.getArgNumber(), globalShapeAttr, shape);
     func.setArgAttr(arg.getArgNumber(), shardingAttr, dims);
   }
+  SmallVector<SmallVector<std::string>> wholeResults;
+  for (unsigned i = 0, e = func.getNumResults(); i < e; ++i)
+    wholeResults.push_back(takeKeepWhole(func, i, /*result=*/true));
   func.walk([&](func::ReturnOp ret) {
     for (OpOperand &operand : ret->getOpOperands()) {
       Type global = operand.get().getType();
-      DimAxes levels = localizeResult(operand);
+      DimAxes levels = localizeResult(
+          operand, wholeResults[operand.getOperandNumber()], mesh);
       if (levels.empty())
         continue;
       ArrayAttr dims = buildDimAxes(ctx, levels);

@@ -104,10 +104,11 @@ LogicalResult lowerToDeviceLocal(ModuleOp module, ArrayRef<func::FuncOp> funcs,
     localized |= localizeTiedValues(func);
   if (localized && options.optimize && failed(optimizeCollectives(module)))
     return failure();
-  if (options.boundary)
-    for (func::FuncOp func : funcs)
-      if (func.isPublic())
-        makeBoundaryDeviceLocal(func, mesh);
+  for (func::FuncOp func : funcs) {
+    if (options.boundary && func.isPublic())
+      makeBoundaryDeviceLocal(func, mesh);
+    dropKeepWhole(func);
+  }
   return success();
 }
 
