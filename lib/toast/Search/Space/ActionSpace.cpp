@@ -7,7 +7,9 @@
 // the axis, or whose sizes the axis would not divide, stays as it is. This
 // is how ZeRO-3/FSDP arises after batch sharding: a parameter's own
 // dimension takes the batch axis, its use in a matmul that already loops
-// over the batch axis cannot, and the parameter is gathered there.
+// over the batch axis cannot, and the parameter is gathered there. With
+// NdaEnvironmentOptions::contextActions, each family action also comes
+// restricted to the nodes that meet one of the largest unmirrored colors.
 //
 //===----------------------------------------------------------------------===//
 
@@ -470,7 +472,7 @@ chooseContextColors(const NamedDimensionAnalysis &nda,
 void NdaEnvironment::Impl::addContextActions(unsigned minDims) {
   SmallVector<unsigned> contexts =
       chooseContextColors(nda, colorFamily, nodeShardable, nodeNames);
-  // Per node, the context colors of the nodes it shares a site or op with.
+  // Whether `node` shares a site or an op with a node of `color`.
   auto meets = [&](unsigned node, unsigned color) {
     return llvm::any_of(nodeGroups[node], [&](unsigned g) {
       return llvm::any_of(groups[g], [&](unsigned m) {
