@@ -192,4 +192,37 @@ TEST_F(AutoPartitionTest, StatesOfActionsDecomposeBackIntoActions) {
   EXPECT_EQ(text.find("missing"), std::string::npos) << text;
 }
 
+/// States reached through context actions (a family action restricted to
+/// where it meets a batch-like color) decompose back into actions too:
+/// every context action is an action of the space like the others.
+TEST_F(AutoPartitionTest, StatesOfContextActionsDecomposeBackIntoActions) {
+  NdaEnvironmentOptions options;
+  options.minDims = 2;
+  options.contextActions = true;
+  auto created = NdaEnvironment::create(func, mesh, {}, device, options);
+  ASSERT_TRUE(succeeded(created));
+  NdaEnvironment &space = **created;
+  unsigned tried = 0;
+  for (unsigned a = 0; a < space.getNumActions(); ++a) {
+    if (space.getAction(a).context < 0)
+      continue;
+    // The context action, then the first legal family action on the other
+    // axis.
+    SearchState target = space.getInitialState();
+    space.apply(target, a);
+    for (unsigned b = 0; b < space.getNumActions(); ++b)
+      if (space.getAction(b).context < 0 &&
+          space.getAction(b).axis != space.getAction(a).axis &&
+          space.isLegal(target, b)) {
+        space.apply(target, b);
+        break;
+      }
+    Decomposition exact = decomposeIntoActions(space, target, false);
+    EXPECT_EQ(exact.reached, target) << space.describeAction(a);
+    EXPECT_EQ(exact.extraBits, 0u);
+    ++tried;
+  }
+  EXPECT_GT(tried, 0u);
+}
+
 } // namespace

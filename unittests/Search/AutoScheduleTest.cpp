@@ -103,7 +103,8 @@ TEST(AutoSchedule, ReportsBadOptionsWithTheirPath) {
        "schedule.tactics[0]: unknown key 'axis' of an automatic tactic "
        "(expected name, kind, axes, device, algorithm, seed, budget_s, "
        "threads, rollouts, min_dims, restart_patience, max_states, "
-       "ilp_time_limit_s, iopddl_out, donate, tf32, pad, list_actions)"},
+       "ilp_time_limit_s, iopddl_out, donate, tf32, pad, context_actions, "
+       "list_actions)"},
       {R"({"kind": "automatic", "max_states": 0})",
        "schedule.tactics[0].max_states: expected an integer >= 1"},
       {R"({"kind": "automatic", "restart_patience": -2})",

@@ -95,6 +95,8 @@ struct AutomaticTactic {
   /// Also shard dimensions an axis does not divide, padded (`pad=false`
   /// turns it off).
   bool pad = true;
+  /// Also offer context actions (docs/search.md, "Context actions").
+  bool contextActions = false;
   /// Print every action of the search space in words before searching.
   bool listActions = false;
   /// Progress and the final report on stderr.

@@ -59,6 +59,8 @@ struct AutoOptions {
   bool tf32 = false;
   /// Shard indivisible dimensions by padding them (NdaEnvironmentOptions).
   bool pad = true;
+  /// Also offer context actions (NdaEnvironmentOptions::contextActions).
+  bool contextActions = false;
   /// Writes every action of the space in words to `progress` before the
   /// search (what the search chooses from).
   bool listActions = false;

@@ -115,6 +115,11 @@ def ToastAutoPartitionPass
            "Also shard dimensions an axis does not divide, padded to "
            "ceil(n / k) rows per device (docs/dialects.md); pad=false "
            "offers divisible shardings only">,
+    Option<"contextActions", "context-actions", "bool",
+           /*default=*/"false",
+           "Also offer context actions: each family action restricted to "
+           "the ops that meet one of the two largest unmirrored colors "
+           "(docs/search.md, \"Context actions\")">,
     Option<"iopddlOut", "iopddl-out", "std::string", /*default=*/"\"\"",
            "algorithm=ilp: write the decision problem as IOPDDL JSON here">,
     Option<"listActions", "list-actions", "bool", /*default=*/"false",

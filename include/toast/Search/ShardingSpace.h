@@ -71,6 +71,13 @@ struct NdaEnvironmentOptions {
   /// masks analytically, padded collectives the plan does not follow by
   /// the reference path).
   bool pad = true;
+  /// Also offer *context actions* (docs/search.md, "Context actions"): a
+  /// family action restricted to the nodes whose sites or ops meet a node
+  /// of a context color, one of the largest unmirrored colors (the batch
+  /// dimensions that run through every layer, GNS's nodes and edges). They
+  /// let a dimension be sharded in one part of the program (the edge
+  /// MLPs) and not in another (the node MLPs).
+  bool contextActions = false;
   /// Remark on loops that may exit early and warn on loops without a
   /// constant trip count (off where another environment already did).
   bool reportLoops = true;
@@ -115,6 +122,10 @@ struct NdaAction {
   /// hold.
   std::vector<unsigned> nodes;
   unsigned numDims = 0;
+  /// A context action's context color (NdaEnvironmentOptions::
+  /// contextActions): `nodes` are those of the family action whose sites or
+  /// ops meet a node of this color. -1 for the family action itself.
+  int context = -1;
 };
 
 class NdaEnvironment : public SearchEnvironment {
@@ -165,8 +176,9 @@ public:
   getActionBits(unsigned action) const {
     return getAction(action).bits;
   }
-  /// The action (color, bits, axis) if it exists in the space (colors of a
-  /// mirrored family: any member), else -1. `bits` lists (bit, value)
+  /// The family action (color, bits, axis) if it exists in the space
+  /// (colors of a mirrored family: any member; never a context action),
+  /// else -1. `bits` lists (bit, value)
   /// pairs; bits of the color that are not listed are taken as 0.
   int findAction(unsigned color, llvm::ArrayRef<std::pair<unsigned, bool>> bits,
                  llvm::StringRef axis) const;

@@ -147,6 +147,7 @@ parseAutomaticTactic(const llvm::json::Object &object, const std::string &path,
       "donate",
       "tf32",
       "pad",
+      "context_actions",
       "list_actions",
   };
   for (const auto &entry : object)
@@ -156,7 +157,7 @@ parseAutomaticTactic(const llvm::json::Object &object, const std::string &path,
                   "device, algorithm, seed, budget_s, threads, rollouts, "
                   "min_dims, restart_patience, max_states, "
                   "ilp_time_limit_s, iopddl_out, donate, tf32, pad, "
-                  "list_actions)");
+                  "context_actions, list_actions)");
   AutomaticTactic tactic;
   tactic.name = object.getString("name").value_or("auto").str();
   if (const llvm::json::Value *axes = object.get("axes")) {
@@ -210,6 +211,7 @@ parseAutomaticTactic(const llvm::json::Object &object, const std::string &path,
   if (failed(readBool("donate", tactic.donate)) ||
       failed(readBool("tf32", tactic.tf32)) ||
       failed(readBool("pad", tactic.pad)) ||
+      failed(readBool("context_actions", tactic.contextActions)) ||
       failed(readBool("list_actions", tactic.listActions)))
     return failure();
   if (failed(readInt("seed", 0, tactic.seed)) ||

@@ -234,6 +234,7 @@ FailureOr<AutoReport> automaticPartition(partition::ShardingState &state,
   spaceOptions.donate = options.donate;
   spaceOptions.tf32 = options.tf32;
   spaceOptions.pad = options.pad;
+  spaceOptions.contextActions = options.contextActions;
   FailureOr<std::unique_ptr<NdaEnvironment>> space =
       NdaEnvironment::create(state.getFunction(), state.getMesh(), options.axes,
                              *device, spaceOptions, &state);
@@ -341,6 +342,7 @@ runAutomaticTactic(partition::ShardingState &state,
   options.donate = tactic.donate;
   options.tf32 = tactic.tf32;
   options.pad = tactic.pad;
+  options.contextActions = tactic.contextActions;
   options.listActions = tactic.listActions;
   if (!tactic.progress)
     options.progress = nullptr;

@@ -152,6 +152,7 @@ struct ToastAutoPartitionPass
     tactic.donate = donate;
     tactic.tf32 = tf32;
     tactic.pad = pad;
+    tactic.contextActions = contextActions;
     tactic.listActions = listActions;
     tactic.progress = progress;
     partition::Schedule schedule;

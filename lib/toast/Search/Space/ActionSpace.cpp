@@ -7,7 +7,9 @@
 // the axis, or whose sizes the axis would not divide, stays as it is. This
 // is how ZeRO-3/FSDP arises after batch sharding: a parameter's own
 // dimension takes the batch axis, its use in a matmul that already loops
-// over the batch axis cannot, and the parameter is gathered there.
+// over the batch axis cannot, and the parameter is gathered there. With
+// NdaEnvironmentOptions::contextActions, each family action also comes
+// restricted to the nodes that meet one of the largest unmirrored colors.
 //
 //===----------------------------------------------------------------------===//
 
@@ -435,7 +437,83 @@ void NdaEnvironment::Impl::buildActions() {
         for (unsigned c : members)
           addFamilyActions({c}, minDims);
   }
+  if (options.contextActions)
+    addContextActions(minDims);
   linkActionsAcrossAxes();
+}
+
+/// Context colors beyond this many would multiply the actions: the two
+/// largest unmirrored colors are GNS's nodes and edges, a transformer's
+/// batch and sequence.
+static constexpr unsigned kMaxContextColors = 2;
+
+/// The colors context actions restrict to: the unmirrored colors (families
+/// of one color) with the most shardable dimensions. Such a color runs
+/// through the program (a batch dimension), and the ops it meets are one
+/// part of it (GNS: the edge MLPs meet the edges, the node MLPs the
+/// nodes). It need not have actions of its own (an axis may not divide it).
+static SmallVector<unsigned>
+chooseContextColors(const NamedDimensionAnalysis &nda,
+                    ArrayRef<unsigned> colorFamily,
+                    const std::vector<char> &nodeShardable,
+                    const std::vector<unsigned> &nodeNames) {
+  std::vector<unsigned> familySize(colorFamily.size(), 0);
+  for (unsigned family : colorFamily)
+    ++familySize[family];
+  SmallVector<std::pair<unsigned, unsigned>> byDims;
+  for (unsigned c = 0; c < colorFamily.size(); ++c) {
+    if (familySize[colorFamily[c]] != 1)
+      continue;
+    unsigned dims = 0;
+    for (unsigned n : nda.getNodesOfColor(c))
+      if (nodeShardable[n])
+        dims += nodeNames[n];
+    if (dims)
+      byDims.push_back({dims, c});
+  }
+  llvm::stable_sort(byDims, [](auto a, auto b) { return a.first > b.first; });
+  SmallVector<unsigned> colors;
+  for (auto [dims, color] :
+       llvm::ArrayRef(byDims).take_front(kMaxContextColors))
+    colors.push_back(color);
+  return colors;
+}
+
+void NdaEnvironment::Impl::addContextActions(unsigned minDims) {
+  SmallVector<unsigned> contexts =
+      chooseContextColors(nda, colorFamily, nodeShardable, nodeNames);
+  // Whether `node` shares a site or an op with a node of `color`.
+  auto meets = [&](unsigned node, unsigned color) {
+    return llvm::any_of(nodeGroups[node], [&](unsigned g) {
+      return llvm::any_of(groups[g], [&](unsigned m) {
+        return m != node && nda.getColorOfNode(m) == color;
+      });
+    });
+  };
+  std::set<std::pair<std::vector<unsigned>, unsigned>> seen;
+  for (const NdaAction &a : actions)
+    seen.insert({a.nodes, a.axis});
+  for (size_t i = 0, e = actions.size(); i != e; ++i) {
+    for (unsigned context : contexts) {
+      if (llvm::is_contained(actions[i].colors, context))
+        continue;
+      std::vector<unsigned> nodes;
+      unsigned numDims = 0;
+      for (unsigned n : actions[i].nodes)
+        if (meets(n, context)) {
+          nodes.push_back(n);
+          numDims += nodeNames[n];
+        }
+      if (nodes.empty() || nodes.size() == actions[i].nodes.size() ||
+          numDims < minDims || !seen.insert({nodes, actions[i].axis}).second)
+        continue;
+      NdaAction action = actions[i];
+      action.nodes = std::move(nodes);
+      action.numDims = numDims;
+      action.context = context;
+      actions.push_back(std::move(action));
+    }
+  }
 }
 
 /// The nodes of `nodes` (sorted) that one action can shard together: no two
@@ -539,17 +617,20 @@ bool NdaEnvironment::Impl::addFamilyActions(ArrayRef<unsigned> colors,
 }
 
 void NdaEnvironment::Impl::linkActionsAcrossAxes() {
-  using Key = std::pair<SmallVector<unsigned, 1>,
-                        SmallVector<std::pair<unsigned, bool>>>;
+  using Key = std::tuple<SmallVector<unsigned, 1>,
+                         SmallVector<std::pair<unsigned, bool>>, int>;
   std::map<Key, SmallVector<int, 4>> byChoice;
+  auto keyOf = [](const NdaAction &action) {
+    return Key{action.colors, action.bits, action.context};
+  };
   for (auto [i, action] : llvm::enumerate(actions)) {
-    SmallVector<int, 4> &perAxis = byChoice[Key{action.colors, action.bits}];
+    SmallVector<int, 4> &perAxis = byChoice[keyOf(action)];
     perAxis.resize(axisNames.size(), -1);
     perAxis[action.axis] = i;
   }
   actionOnAxis.clear();
   for (const NdaAction &action : actions)
-    actionOnAxis.push_back(byChoice[Key{action.colors, action.bits}]);
+    actionOnAxis.push_back(byChoice[keyOf(action)]);
 }
 
 bool NdaEnvironment::Impl::canShardNode(unsigned node, AxisMask axes,
@@ -614,18 +695,18 @@ void NdaEnvironment::Impl::apply(SearchState &state, unsigned action) const {
     state.nodeAxes[n] |= bit;
 }
 
-std::string NdaEnvironment::Impl::describeAction(unsigned action) const {
-  const NdaAction &a = actions[action];
-  std::string text = llvm::formatv("shard color {0}", a.colors.front());
-  if (a.colors.size() > 1)
-    text += llvm::formatv(" (+{0} mirrored)", a.colors.size() - 1);
-  // A recognizable dimension: the first argument dim of the action, else
-  // the first name of one of its nodes.
-  std::set<unsigned> nodes(a.nodes.begin(), a.nodes.end());
+/// A recognizable dimension of `colors` among the names of nodes `keep`
+/// accepts: the first entry-argument dim (by the name the user gave the
+/// argument: "batch.tokens[0]", "params['layers']['w1'][1]"), else the
+/// first name.
+template <typename Keep>
+static std::string exampleName(const NamedDimensionAnalysis &nda,
+                               func::FuncOp entry, ArrayRef<unsigned> colors,
+                               Keep keep) {
   std::string example;
-  for (unsigned c : a.colors) {
+  for (unsigned c : colors) {
     for (unsigned name : nda.getNamesOfColor(c)) {
-      if (!nodes.count(nda.getNode(name)))
+      if (!keep(nda.getNode(name)))
         continue;
       const auto &site = nda.getSites()[nda.getName(name).site];
       // Only the entry's arguments: a loop body's block argument has a
@@ -636,18 +717,30 @@ std::string NdaEnvironment::Impl::describeAction(unsigned action) const {
         arg = BlockArgument();
       if (example.empty() || arg)
         example = nda.describeName(name);
-      if (!arg)
-        continue;
-      // Arguments by the names the user gave them ("batch.tokens[0]",
-      // "params['layers']['w1'][1]").
-      example = getArgumentDisplayName(entry, arg.getArgNumber()) + "[" +
-                std::to_string(nda.getName(name).dim) + "]";
-      break;
+      if (arg)
+        return getArgumentDisplayName(entry, arg.getArgNumber()) + "[" +
+               std::to_string(nda.getName(name).dim) + "]";
     }
     if (!example.empty())
       break;
   }
+  return example;
+}
+
+std::string NdaEnvironment::Impl::describeAction(unsigned action) const {
+  const NdaAction &a = actions[action];
+  std::string text = llvm::formatv("shard color {0}", a.colors.front());
+  if (a.colors.size() > 1)
+    text += llvm::formatv(" (+{0} mirrored)", a.colors.size() - 1);
+  std::set<unsigned> nodes(a.nodes.begin(), a.nodes.end());
+  std::string example = exampleName(
+      nda, entry, a.colors, [&](unsigned n) { return nodes.count(n) > 0; });
   text += llvm::formatv(" ({0}: {1} dims)", example, a.numDims);
+  if (a.context >= 0)
+    text += llvm::formatv(" where it meets color {0} ({1})", a.context,
+                          exampleName(nda, entry,
+                                      {static_cast<unsigned>(a.context)},
+                                      [](unsigned) { return true; }));
   if (!a.bits.empty()) {
     text += " resolution";
     for (auto [bit, value] : a.bits)

@@ -321,7 +321,7 @@ int NdaEnvironment::findAction(unsigned color,
   unsigned family = impl->colorFamily[color];
   for (auto [i, action] : llvm::enumerate(impl->actions)) {
     if (impl->colorFamily[action.colors.front()] != family ||
-        impl->axisNames[action.axis] != axis)
+        impl->axisNames[action.axis] != axis || action.context >= 0)
       continue;
     bool match = llvm::all_of(action.bits, [&](auto bit) {
       auto it =

@@ -466,6 +466,10 @@ public:
   /// returns whether some of its nodes meet at a site or an op (and so
   /// were left out of its actions).
   bool addFamilyActions(llvm::ArrayRef<unsigned> colors, unsigned minDims);
+  /// Context actions (NdaEnvironmentOptions::contextActions): each family
+  /// action restricted to the nodes that meet a context color, added after
+  /// the family actions.
+  void addContextActions(unsigned minDims);
   /// options.minDims, capped at a quarter of the largest family's
   /// dimensions (small programs keep their actions).
   unsigned getPruningThreshold(
