@@ -22,6 +22,14 @@
 // simulating it does (TOAST_CHECK_ANALYTIC prints every state that differs).
 // RUN: env TOAST_CHECK_ANALYTIC=1e-12 toast-opt %s --toast-auto-partition="mesh=B=4,M=2 device=a100 seed=1 rollouts=60 budget-s=0 threads=1 materialize=false" -o /dev/null 2>&1 | FileCheck %s --check-prefix=EXACT --implicit-check-not=check-analytic
 // EXACT: mcts chose {{[0-9]+}} actions
+//
+// The planned program shows none of them either (they were copied into it
+// before, though never priced), and computes what the input computes.
+// RUN: toast-opt %s --toast-auto-partition="mesh=B=4,M=2 device=a100 seed=1 rollouts=60 budget-s=0 threads=1 emit=planned progress=false" -o %t.planned.mlir
+// RUN: FileCheck %s --check-prefix=PLANNED --input-file=%t.planned.mlir --implicit-check-not=stablehlo.negate --implicit-check-not=stablehlo.multiply --implicit-check-not='dense<true>' 
+// RUN: toast-run --compare %s %t.planned.mlir | FileCheck %s --check-prefix=AGREE
+// PLANNED: stablehlo.while
+// AGREE: results agree
 func.func @main(%x: tensor<32x16xf32>, %w1: tensor<4x16x64xf32>,
                 %w2: tensor<4x64x16xf32>) -> tensor<32x16xf32> {
   %c0 = stablehlo.constant dense<0> : tensor<i32>

@@ -232,9 +232,10 @@ ConstantKey getConstantKey(mlir::Operation *constant);
 /// The ops of `block` and of the regions nested in it that no backend
 /// runs: free of side effects and with every result read only by ops that
 /// never run (the greedy rewriter and XLA's dead code elimination erase
-/// them), across region boundaries. Ops nested in a dead op are not
-/// listed. The simulator skips them in every block it walks, they fuse
-/// nothing, and the analytic cost follows it.
+/// them), across region boundaries. An op nested in a dead op may or may
+/// not be listed (neverRuns asks its ancestors too). The simulator skips
+/// them in every block it walks, they fuse nothing, and the analytic cost
+/// and the planned emitter follow it.
 llvm::DenseSet<mlir::Operation *> findDeadOps(mlir::Block &block);
 /// Whether `op` or an op around it is in `dead` (findDeadOps).
 bool neverRuns(mlir::Operation *op,

@@ -24,6 +24,7 @@
 #include "toast/Dialect/StableHLO/IR/StablehloOps.h"
 #include "toast/Partition/Schedule.h"
 #include "toast/Partition/ShardingState.h"
+#include "toast/Simulator/Simulator.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -635,6 +636,21 @@ LogicalResult PlannedEmitter::emitBody(ArrayRef<Value> arguments) {
   return success();
 }
 
+/// Erases what never runs (sim::findDeadOps): a dead op of a body emitted
+/// whole, a gather only it read. The simulator skips them and lowering's
+/// cleanup erases them; the program should not show them either.
+static void eraseDeadOps(Block &block) {
+  llvm::DenseSet<Operation *> dead = sim::findDeadOps(block);
+  SmallVector<Operation *> outermost;
+  for (Operation *op : dead)
+    if (!sim::neverRuns(op->getParentOp(), dead))
+      outermost.push_back(op);
+  for (Operation *op : outermost)
+    op->dropAllUses();
+  for (Operation *op : outermost)
+    op->erase();
+}
+
 LogicalResult PlannedEmitter::emitFunction(func::FuncOp func) {
   Block *oldBlock = &func.getBody().front();
   // The new body: arguments device-local where the plan localizes them.
@@ -666,6 +682,7 @@ LogicalResult PlannedEmitter::emitFunction(func::FuncOp func) {
   }
   oldBlock->dropAllDefinedValueUses();
   oldBlock->erase();
+  eraseDeadOps(*block);
   Operation *ret = block->getTerminator();
   func.setFunctionType(FunctionType::get(
       func.getContext(), block->getArgumentTypes(), ret->getOperandTypes()));
