@@ -22,7 +22,6 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
-#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include <atomic>
 #include <map>
@@ -482,16 +481,10 @@ bool NdaEnvironment::Impl::buildBlockModel(Block &block, ProgramModel &program,
     }
   }
 
-  // Dead ops (the greedy driver erases unused side-effect-free ops).
-  for (ProgramOp &p : llvm::reverse(program.ops)) {
-    if (p.isReturn || !isMemoryEffectFree(p.op))
-      continue;
-    p.dead = llvm::all_of(p.results, [&](int v) {
-      return llvm::all_of(program.values[v].uses, [&](auto &use) {
-        return program.ops[use.first].dead;
-      });
-    });
-  }
+  // Dead ops (the greedy driver erases unused side-effect-free ops), by the
+  // simulator's rule.
+  for (ProgramOp &p : program.ops)
+    p.dead = sim::neverRuns(p.op, deadOps);
   for (ProgramValue &v : program.values)
     llvm::erase_if(v.uses,
                    [&](auto &use) { return program.ops[use.first].dead; });
