@@ -142,19 +142,34 @@ void Evaluation::emitValue(unsigned value, int source) {
       startBuffers[v.firstUse + k] = startBuffers[v.firstUse + j];
       continue;
     }
-    int buffer = levelBuffers[value][use.level];
-    DimAxes tiling = levelTiling[value][use.level];
-    for (const Step &step : ArrayRef(use.ops).take_front(n)) {
-      DimAxes next = apply(step, tiling);
-      touch(buffer);
-      buffer = newBuffer(bytesOf(value, next));
-      price(step, bytesOf(value, tiling), bytesOf(value, next));
-      ++at;
-      tiling = std::move(next);
-    }
     if (n)
-      startBuffers[v.firstUse + k] = buffer;
+      startBuffers[v.firstUse + k] = emitLeadingGathers(value, use, n);
   }
+}
+
+/// Emits the first n steps of `use` (gathers) from its chain level;
+/// returns their last buffer.
+int Evaluation::emitLeadingGathers(unsigned value, const UsePlan &use,
+                                   size_t n) {
+  int buffer = levelBuffers[value][use.level];
+  DimAxes tiling = levelTiling[value][use.level];
+  for (const Step &step : ArrayRef(use.ops).take_front(n)) {
+    DimAxes next = apply(step, tiling);
+    touch(buffer);
+    buffer = newBuffer(bytesOf(value, next));
+    price(step, bytesOf(value, tiling), bytesOf(value, next));
+    ++at;
+    tiling = std::move(next);
+  }
+  return buffer;
+}
+
+/// How many of use useId's steps its fusion tree emitted ahead (emitAhead).
+size_t Evaluation::stepsAhead(unsigned useId) const {
+  for (auto [id, n] : ahead)
+    if (id == useId)
+      return n;
+  return 0;
 }
 
 /// Emits the per-use ops of one use; returns the buffer the user reads.
@@ -183,7 +198,7 @@ int Evaluation::emitUse(unsigned value, unsigned useId) {
   }
   DimAxes tiling = levelTiling[value][use.level];
   ArrayRef<Step> ops = use.ops;
-  if (size_t n = stepsAtDef(use)) {
+  if (size_t n = stepsAtDef(use) + stepsAhead(useId)) {
     buffer = startBuffers[useId];
     for (const Step &step : ops.take_front(n))
       tiling = apply(step, tiling);
@@ -325,6 +340,36 @@ void Evaluation::emitOp(unsigned i) {
   currentUser = -1;
   for (auto [r, source] : llvm::zip_equal(p.results, sources))
     emitValue(r, source);
+}
+
+/// Emits the fusion tree rooted at op i in the lowered program's order.
+void Evaluation::emitTree(unsigned i) {
+  auto masked = [&](unsigned op, unsigned k) {
+    return !maskedLevels(op, k).empty();
+  };
+  orderFusionTree(prog, collectivePlan, i, masked, emission);
+  ahead.clear();
+  for (const TreeStep &step : emission) {
+    if (step.operand < 0)
+      emitOp(step.op);
+    else
+      emitAhead(step.op, step.operand);
+  }
+  ahead.clear();
+}
+
+/// Emits the leading gathers of op i's operand k ahead of the op
+/// (TreeStep); emitUse goes on from them.
+void Evaluation::emitAhead(unsigned i, unsigned k) {
+  const ProgramOp &p = prog.ops[i];
+  unsigned value = p.operands[k], useId = p.operandUses[k];
+  const UsePlan &use = usePlans[useId];
+  currentUser = i;
+  currentValue = value;
+  size_t n = leadingGathers(use);
+  startBuffers[useId] = emitLeadingGathers(value, use, n);
+  ahead.push_back({useId, n});
+  currentUser = -1;
 }
 
 /// Emits what op i reads, in the lowered program's order (inputOrder),
@@ -637,12 +682,7 @@ AnalyticCost Evaluation::pricePlan() {
       emitOp(i); // Alone in its body.
       continue;
     }
-    emission.clear();
-    collectFusionTree(collectivePlan, i, emission);
-    std::stable_sort(emission.begin(), emission.end(),
-                     [](auto &a, auto &b) { return a.first < b.first; });
-    for (auto [level, op] : emission)
-      emitOp(op);
+    emitTree(i);
   }
 
   int64_t end = at;

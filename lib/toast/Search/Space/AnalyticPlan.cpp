@@ -729,16 +729,103 @@ unsigned rootLevel(const CollectivePlan &plan, unsigned op, unsigned level) {
   return level;
 }
 
-/// Op i's fusion tree in the order its body holds it: fused producers
-/// before their reader (the last fused, highest operand, first).
-void collectFusionTree(CollectivePlan &plan, unsigned i,
-                       std::vector<std::pair<unsigned, unsigned>> &emission) {
+/// Where operand k's argument tiling loops fused into op i's loops
+/// (materializeCore's LoopFuser): from its first fused level
+/// (UsePlan::fusedLevel), inner tiling loops keep fusing while they tile
+/// what i's next slicing loop slices. Returns the deepest such level of i
+/// and the axes of the tiling loops left, which gather in that body.
+static std::pair<unsigned, AxisMask> argumentFusion(const ProgramModel &prog,
+                                                    const CollectivePlan &plan,
+                                                    unsigned i, unsigned k) {
+  const ProgramOp &p = prog.ops[i];
+  const auto &gathers = plan.values[p.operands[k]].gathers;
+  unsigned depth = plan.uses[p.operandUses[k]].fusedLevel;
+  size_t j = 1;
+  for (unsigned level = depth + 1;
+       level < plan.nests[i].size() && j < gathers.size(); ++level) {
+    auto [axis, factor] = plan.nests[i][level];
+    int dim = p.operandDim(k, factor);
+    if (dim < 0)
+      continue;
+    if (axis != gathers[j].first ||
+        static_cast<unsigned>(dim) != gathers[j].second)
+      break;
+    depth = level;
+    ++j;
+  }
+  AxisMask left = 0;
+  for (; j < gathers.size(); ++j)
+    left |= AxisMask(1) << gathers[j].first;
+  return {depth, left};
+}
+
+/// The root level of the body holding the gathers of op i's operand k, an
+/// argument whose tiling loop fused into a loop of i, when that body is
+/// not i's own and the use gathers every tiling loop left there as it is:
+/// they run in that body, before the deeper loop, and the slices of i's
+/// deeper loops stay with i. -1 otherwise: in i's own body inputOrder
+/// places them, and a gather the reader's slices cancelled in part is a
+/// new one right before its reader (the collective optimizer).
+static int aheadLevel(const ProgramModel &prog, const CollectivePlan &plan,
+                      unsigned i, unsigned k,
+                      llvm::function_ref<bool(unsigned, unsigned)> masked) {
+  const ProgramOp &p = prog.ops[i];
+  if (p.operands[k] < 0 || p.operandUses[k] < 0)
+    return -1;
+  const UsePlan &use = plan.uses[p.operandUses[k]];
+  size_t n = leadingGathers(use);
+  if (use.argSlice || use.gatherAtDef || use.fusedLevel < 0 || !n ||
+      masked(i, k))
+    return -1;
+  auto [depth, left] = argumentFusion(prog, plan, i, k);
+  AxisMask gathered = 0;
+  for (const Step &step : ArrayRef(use.ops).take_front(n))
+    gathered |= dimsMask(step.dims);
+  unsigned level = rootLevel(plan, i, depth);
+  unsigned innermost = plan.nests[i].size() - 1;
+  if (gathered != left || level >= rootLevel(plan, i, innermost))
+    return -1;
+  return static_cast<int>(level);
+}
+
+/// Appends op i's part of its fusion tree in the order materializeCore's
+/// fuser leaves it: a loop fused into one of i's loops is prepended to
+/// that loop's body, one fusion after the other in the order of i's slices
+/// (operand order), so the highest operand's producer or argument loop
+/// comes first; i itself last.
+static void
+collectFusionTree(const ProgramModel &prog, CollectivePlan &plan, unsigned i,
+                  llvm::function_ref<bool(unsigned, unsigned)> masked,
+                  std::vector<TreeStep> &emission) {
+  const ProgramOp &p = prog.ops[i];
   auto &producers = plan.fusedProducers[i];
-  llvm::sort(producers);
-  for (auto &[level, negOperand, producer] : producers)
-    collectFusionTree(plan, producer, emission);
+  // Highest operand first (the tuple holds minus the operand).
+  llvm::sort(producers, [](const auto &a, const auto &b) {
+    return std::get<1>(a) < std::get<1>(b);
+  });
+  bool tree = plan.fusedInto[i] >= 0 || !producers.empty();
+  auto *next = producers.begin();
+  for (int k = static_cast<int>(p.operands.size()) - 1; k >= 0; --k) {
+    if (next != producers.end() && -std::get<1>(*next) == k) {
+      collectFusionTree(prog, plan, std::get<2>(*next++), masked, emission);
+      continue;
+    }
+    int level = tree ? aheadLevel(prog, plan, i, k, masked) : -1;
+    if (level >= 0)
+      emission.push_back({static_cast<unsigned>(level), i, k});
+  }
   unsigned innermost = plan.nests[i].empty() ? 0 : plan.nests[i].size() - 1;
-  emission.push_back({rootLevel(plan, i, innermost), i});
+  emission.push_back({rootLevel(plan, i, innermost), i, -1});
+}
+
+void orderFusionTree(const ProgramModel &prog, CollectivePlan &plan, unsigned i,
+                     llvm::function_ref<bool(unsigned, unsigned)> masked,
+                     std::vector<TreeStep> &emission) {
+  emission.clear();
+  collectFusionTree(prog, plan, i, masked, emission);
+  std::stable_sort(
+      emission.begin(), emission.end(),
+      [](const TreeStep &a, const TreeStep &b) { return a.level < b.level; });
 }
 
 /// The innermost level of op i's nest that slices operand k, -1 if none:

@@ -181,13 +181,16 @@ struct UsePlan {
 
 /// How many of `use`'s ops stay after the producer (gatherAtDef): its
 /// leading gathers.
-inline size_t stepsAtDef(const UsePlan &use) {
-  if (!use.gatherAtDef || use.argSlice)
-    return 0;
+inline size_t leadingGathers(const UsePlan &use) {
   size_t n = 0;
   while (n < use.ops.size() && use.ops[n].kind == StepKind::Gather)
     ++n;
   return n;
+}
+inline size_t stepsAtDef(const UsePlan &use) {
+  if (!use.gatherAtDef || use.argSlice)
+    return 0;
+  return leadingGathers(use);
 }
 
 struct ValuePlan {
@@ -238,10 +241,24 @@ struct CollectivePlan {
 /// The loop level of the root of op's fusion tree at which op's loop
 /// `level` ended up (AnalyticPlan.cpp).
 unsigned rootLevel(const CollectivePlan &plan, unsigned op, unsigned level);
-/// Appends op i's fusion tree to `emission` as (root level, op) in the
-/// order its body holds it; sorts plan.fusedProducers (AnalyticPlan.cpp).
-void collectFusionTree(CollectivePlan &plan, unsigned i,
-                       std::vector<std::pair<unsigned, unsigned>> &emission);
+/// One step of a fusion tree's emission: op `op` itself (operand < 0), or
+/// the leading gathers (leadingGathers) of op's operand `operand`, an
+/// argument whose tiling loops fused into a loop level of the tree outside
+/// the op's body: what is left of them runs there.
+struct TreeStep {
+  unsigned level;
+  unsigned op;
+  int operand;
+};
+
+/// Op i's fusion tree (i is no op's fused producer) in the order the
+/// lowered program runs it: by root loop level, each level's body in
+/// materializeCore's order (AnalyticPlan.cpp). Sorts plan.fusedProducers;
+/// `masked(op, k)` says whether op's operand k is read through a padding
+/// mask. Shared by the pricer and the emitter.
+void orderFusionTree(const ProgramModel &prog, CollectivePlan &plan, unsigned i,
+                     llvm::function_ref<bool(unsigned, unsigned)> masked,
+                     std::vector<TreeStep> &emission);
 
 /// The operands of op i in the order the lowered program reads them
 /// (AnalyticPlan.cpp); `masked(k)` says whether operand k is read through a

@@ -66,7 +66,7 @@ struct Workspace {
   std::vector<unsigned> planned;
   std::vector<char> isPlanned;
   // The pricer's scratch.
-  std::vector<std::pair<unsigned, unsigned>> emission;
+  std::vector<TreeStep> emission;
   /// Per value: the buffers of its chain's levels (0: source), -1 when not
   /// materialized, and their tilings.
   std::vector<llvm::SmallVector<int, 0>> levelBuffers;
@@ -207,6 +207,10 @@ private:
   bool priceRegions(unsigned i, double &computeTime, double &flops,
                     int64_t &peakBytes);
   int64_t emitInputs(unsigned i, llvm::MutableArrayRef<int> inputs);
+  void emitAhead(unsigned i, unsigned k);
+  size_t stepsAhead(unsigned useId) const;
+  int emitLeadingGathers(unsigned value, const UsePlan &use, size_t n);
+  void emitTree(unsigned i);
   void emitInput(unsigned i, unsigned k, llvm::MutableArrayRef<int> inputs,
                  int64_t &firstInputBytes);
   llvm::SmallVector<int, 1> newCarries(const ProgramOp &p);
@@ -330,8 +334,12 @@ private:
   llvm::SmallVector<unsigned, 8> paddedReaders;
 
   // The pricer's scratch.
-  /// (root loop level, op) in emission order.
-  std::vector<std::pair<unsigned, unsigned>> &emission;
+  /// The fusion tree being emitted (orderFusionTree).
+  std::vector<TreeStep> &emission;
+  /// The uses whose leading gathers the tree emitted ahead of their
+  /// reader (TreeStep::operand), with their count; their buffer is in
+  /// startBuffers.
+  llvm::SmallVector<std::pair<unsigned, size_t>, 2> ahead;
   std::vector<llvm::SmallVector<int, 0>> &levelBuffers;
   std::vector<llvm::SmallVector<DimAxes, 0>> &levelTiling;
   std::vector<int> &startBuffers;

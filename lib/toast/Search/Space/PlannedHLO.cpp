@@ -130,6 +130,9 @@ private:
   LogicalResult emitLoop(unsigned i, ArrayRef<Value> inputs);
   void emitInputs(unsigned i, MutableArrayRef<Value> inputs);
   void emitInput(unsigned i, unsigned k, MutableArrayRef<Value> inputs);
+  void emitAhead(unsigned i, unsigned k);
+  size_t stepsAhead(unsigned useId) const;
+  Value emitLeadingGathers(unsigned value, const UsePlan &use, size_t n);
 
   const NdaEnvironment::Impl &impl;
   const ProgramModel &prog;
@@ -149,6 +152,9 @@ private:
   DimAxes useTiling;
   SmallVector<DimAxes> returnedTiling;
   SmallVector<int> returnedValues;
+  /// The uses whose leading gathers the fusion tree being emitted emitted
+  /// ahead of their reader, with their count (Evaluation::ahead).
+  SmallVector<std::pair<unsigned, size_t>, 2> ahead;
   /// The masks' hoisted constants (Evaluation::emitMaskConstants): the
   /// validity vectors by (padded size, size), the zero tiles by local
   /// type.
@@ -297,14 +303,8 @@ void PlannedEmitter::emitValue(unsigned value, Value source) {
       starts[v.firstUse + k] = starts[v.firstUse + j];
       continue;
     }
-    Value current = levels[value][use.level];
-    DimAxes tiling = levelTiling[value][use.level];
-    for (const Step &step : ArrayRef(use.ops).take_front(n)) {
-      tiling = applyStep(step, tiling);
-      current = emitStep(step, current, value, tiling);
-    }
     if (n)
-      starts[v.firstUse + k] = current;
+      starts[v.firstUse + k] = emitLeadingGathers(value, use, n);
   }
 }
 
@@ -325,7 +325,7 @@ Value PlannedEmitter::emitUse(unsigned value, unsigned useId) {
   Value current = levels[value][use.level];
   DimAxes tiling = levelTiling[value][use.level];
   ArrayRef<Step> steps = use.ops;
-  if (size_t n = stepsAtDef(use)) {
+  if (size_t n = stepsAtDef(use) + stepsAhead(useId)) {
     current = starts[useId];
     for (const Step &step : steps.take_front(n))
       tiling = applyStep(step, tiling);
@@ -432,6 +432,37 @@ void PlannedEmitter::emitInputs(unsigned i, MutableArrayRef<Value> inputs) {
   };
   for (unsigned k : inputOrder(prog, plan, i, masked))
     emitInput(i, k, inputs);
+}
+
+/// The leading gathers of op i's operand k ahead of the op
+/// (Evaluation::emitAhead); emitUse goes on from them.
+void PlannedEmitter::emitAhead(unsigned i, unsigned k) {
+  const ProgramOp &p = prog.ops[i];
+  unsigned useId = p.operandUses[k];
+  const UsePlan &use = plan.uses[useId];
+  size_t n = leadingGathers(use);
+  starts[useId] = emitLeadingGathers(p.operands[k], use, n);
+  ahead.push_back({useId, n});
+}
+
+/// How many of use useId's steps its fusion tree emitted ahead.
+size_t PlannedEmitter::stepsAhead(unsigned useId) const {
+  for (auto [id, n] : ahead)
+    if (id == useId)
+      return n;
+  return 0;
+}
+
+/// The first n steps of `use` (gathers) from its chain level.
+Value PlannedEmitter::emitLeadingGathers(unsigned value, const UsePlan &use,
+                                         size_t n) {
+  Value current = levels[value][use.level];
+  DimAxes tiling = levelTiling[value][use.level];
+  for (const Step &step : ArrayRef(use.ops).take_front(n)) {
+    tiling = applyStep(step, tiling);
+    current = emitStep(step, current, value, tiling);
+  }
+  return current;
 }
 
 void PlannedEmitter::emitInput(unsigned i, unsigned k,
@@ -621,17 +652,21 @@ LogicalResult PlannedEmitter::emitBody(ArrayRef<Value> arguments) {
   emitMaskConstants();
   for (unsigned a = 0; a < prog.numArguments; ++a)
     emitValue(a, Value());
-  std::vector<std::pair<unsigned, unsigned>> emission;
+  std::vector<TreeStep> emission;
+  auto masked = [&](unsigned op, unsigned k) {
+    return !maskedLevels(prog, plan, impl.axisSizes, op, k).empty();
+  };
   for (size_t i = 0; i < prog.ops.size(); ++i) {
     if (plan.fusedInto[i] >= 0)
       continue;
-    emission.clear();
-    collectFusionTree(plan, i, emission);
-    std::stable_sort(emission.begin(), emission.end(),
-                     [](auto &x, auto &y) { return x.first < y.first; });
-    for (auto [level, op] : emission)
-      if (failed(emitOp(op)))
+    orderFusionTree(prog, plan, i, masked, emission);
+    for (const TreeStep &step : emission) {
+      if (step.operand >= 0)
+        emitAhead(step.op, step.operand);
+      else if (failed(emitOp(step.op)))
         return failure();
+    }
+    ahead.clear();
   }
   return success();
 }
