@@ -377,8 +377,15 @@ void Evaluation::emitAhead(unsigned i, unsigned k) {
 int64_t Evaluation::emitInputs(unsigned i, llvm::MutableArrayRef<int> inputs) {
   int64_t firstInputBytes = -1;
   auto masked = [&](unsigned k) { return !maskedLevels(i, k).empty(); };
-  for (unsigned k : inputOrder(prog, collectivePlan, i, masked))
-    emitInput(i, k, inputs, firstInputBytes);
+  for (unsigned k : inputOrder(prog, collectivePlan, i, masked)) {
+    int j = prog.ops[i].isReturn
+                ? -1
+                : sharedCopy(prog, collectivePlan, i, k, masked);
+    if (j >= 0)
+      inputs[k] = inputs[j];
+    else
+      emitInput(i, k, inputs, firstInputBytes);
+  }
   return firstInputBytes;
 }
 

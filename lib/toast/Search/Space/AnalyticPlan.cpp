@@ -450,13 +450,25 @@ void Evaluation::planValue(unsigned value) {
   for (size_t k = 0; k < v.uses.size(); ++k)
     if (std::optional<unsigned> level = readLevel(k))
       outermost = std::min(outermost, *level);
-  int reader = -1;
+  // The optimizer copies a gather per op reading it: the user when it
+  // reads the gather itself (so one copy for all its operands that do),
+  // else the use's own slice, all_to_all or mask select.
+  auto loweredReader = [&](size_t k) -> int64_t {
+    const UsePlan &use = usePlans[v.firstUse + k];
+    auto [user, operand] = v.uses[k];
+    bool masked =
+        anyPadded && operand >= 0 && !maskedLevels(user, operand).empty();
+    bool direct = (use.readerIsUser && !masked) || prog.ops[user].region >= 0;
+    return direct ? static_cast<int64_t>(user) : -1 - static_cast<int64_t>(k);
+  };
+  std::optional<int64_t> reader;
   bool several = false;
-  for (auto [k, u] : llvm::enumerate(v.uses)) {
+  for (size_t k = 0; k < v.uses.size(); ++k) {
     if (readLevel(k) != outermost)
       continue;
-    several |= reader >= 0 && reader != static_cast<int>(u.first);
-    reader = u.first;
+    int64_t lowered = loweredReader(k);
+    several |= reader && *reader != lowered;
+    reader = lowered;
   }
   // A loop region's carried value is gathered right before its reader
   // (the boundary made it local after the optimizer placed the gathers;
@@ -850,6 +862,11 @@ static int lastSlicingLevel(const ProgramModel &prog,
 /// them, bottom-up: the copy of the value defined last (lowering gathers
 /// right after the producer, arguments' at the start in argument order,
 /// the order of value ids) goes first.
+static bool sameStep(const Step &a, const Step &b) {
+  return a.kind == b.kind && a.dims == b.dims && a.from == b.from &&
+         a.to == b.to;
+}
+
 int sharedStartUse(const ProgramModel &prog, const CollectivePlan &plan,
                    unsigned value, unsigned k) {
   const ProgramValue &v = prog.values[value];
@@ -857,10 +874,7 @@ int sharedStartUse(const ProgramModel &prog, const CollectivePlan &plan,
   size_t n = stepsAtDef(mine);
   if (!n)
     return -1;
-  auto same = [](const Step &a, const Step &b) {
-    return a.kind == b.kind && a.dims == b.dims && a.from == b.from &&
-           a.to == b.to;
-  };
+  auto same = sameStep;
   for (unsigned j = 0; j < k; ++j) {
     const UsePlan &other = plan.uses[v.firstUse + j];
     if (v.uses[j].first == v.uses[k].first && other.level == mine.level &&
@@ -907,6 +921,32 @@ inputOrder(const ProgramModel &prog, const CollectivePlan &plan, unsigned i,
   });
   order.append(copies.begin(), copies.end());
   return order;
+}
+
+/// The gather copy before op i that its operand k reads: GatherPerUser
+/// copies a gather once per op reading it, however many of its operands
+/// read it directly (Adam's g * g).
+int sharedCopy(const ProgramModel &prog, const CollectivePlan &plan, unsigned i,
+               unsigned k, llvm::function_ref<bool(unsigned)> masked) {
+  const ProgramOp &p = prog.ops[i];
+  auto copied = [&](unsigned j) {
+    if (p.operands[j] < 0 || p.operandUses[j] < 0)
+      return false;
+    const UsePlan &use = plan.uses[p.operandUses[j]];
+    return use.readerIsUser && !use.gatherAtDef && !use.ops.empty() &&
+           !masked(j);
+  };
+  if (!copied(k))
+    return -1;
+  const UsePlan &mine = plan.uses[p.operandUses[k]];
+  for (unsigned j = 0; j < k; ++j) {
+    if (p.operands[j] != p.operands[k] || !copied(j))
+      continue;
+    const UsePlan &other = plan.uses[p.operandUses[j]];
+    if (other.level == mine.level && llvm::equal(other.ops, mine.ops, sameStep))
+      return static_cast<int>(j);
+  }
+  return -1;
 }
 
 } // namespace toast::search::analytic

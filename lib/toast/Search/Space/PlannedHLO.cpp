@@ -430,8 +430,13 @@ void PlannedEmitter::emitInputs(unsigned i, MutableArrayRef<Value> inputs) {
   auto masked = [&](unsigned k) {
     return !maskedLevels(prog, plan, impl.axisSizes, i, k).empty();
   };
-  for (unsigned k : inputOrder(prog, plan, i, masked))
-    emitInput(i, k, inputs);
+  for (unsigned k : inputOrder(prog, plan, i, masked)) {
+    int j = prog.ops[i].isReturn ? -1 : sharedCopy(prog, plan, i, k, masked);
+    if (j >= 0)
+      inputs[k] = inputs[j];
+    else
+      emitInput(i, k, inputs);
+  }
 }
 
 /// The leading gathers of op i's operand k ahead of the op
