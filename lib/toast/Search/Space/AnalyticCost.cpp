@@ -285,7 +285,7 @@ void Evaluation::emitOp(unsigned i) {
         padding *= static_cast<double>((size / k + 1) * k) / size;
     }
   }
-  int firstResultBytes =
+  int64_t firstResultBytes =
       p.results.empty()
           ? -1
           : bytesOf(p.results[0], plans[p.results[0]].sourceTiling);
