@@ -34,6 +34,17 @@
 // EXACT: exhaustive chose
 // AGREE: results agree
 //
+// A pad whose padded dim the import tiles before it (the export's pads of
+// its 494 positions to 512) never kept a search from starting: its padded
+// dims identify nothing, so the tanh's 494 node stays shardable (here the
+// search loops the pad over its rows, which it reads re-sliced).
+// PAD-CORE: stablehlo.tanh %{{.*}} : tensor<4x247xf32>
+// PAD-CORE: stablehlo.pad %{{.*}} : (tensor<2x494xf32>, tensor<f32>) -> tensor<2x512xf32>
+// RUN: FileCheck %s --check-prefix=PAD-CORE --input-file=%t/pad-core.mlir
+// RUN: env TOAST_CHECK_ANALYTIC=1e-9 toast-opt %t/pad.mlir --partir-import-shardings --toast-auto-partition="algorithm=exhaustive device=a100" -o %t/pad-core.mlir 2>&1 | FileCheck %s --check-prefix=EXACT --implicit-check-not=check-analytic --implicit-check-not=error
+// RUN: toast-opt %t/pad-core.mlir --partir-lower-to-hlo -o %t/pad-hlo.mlir
+// RUN: toast-run --compare %t/pad.mlir %t/pad-hlo.mlir | FileCheck %s --check-prefix=AGREE
+//
 // What a state still cannot express stays a located error, with the
 // reason: the layer index of stacked weights a loop reads by its counter,
 // tiled as an argument or looped over by an op.
@@ -111,3 +122,11 @@ func.func @main(%x: tensor<8x16xf32>, %w: tensor<4x16x16xf32>) -> tensor<8x16xf3
   return %r#1 : tensor<8x16xf32>
 }
 
+//--- pad.mlir
+func.func @main(%x: tensor<4x494xf32> {mhlo.sharding = "{devices=[1,2]<=[2]}"}, %y: tensor<4x512xf32>) -> tensor<4x512xf32> {
+  %t = stablehlo.tanh %x : tensor<4x494xf32>
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %p = stablehlo.pad %t, %z, low = [0, 0], high = [0, 18], interior = [0, 0] : (tensor<4x494xf32>, tensor<f32>) -> tensor<4x512xf32>
+  %m = stablehlo.multiply %p, %y : tensor<4x512xf32>
+  return %m : tensor<4x512xf32>
+}
