@@ -147,10 +147,14 @@ void NamedDimensionAnalysis::identifyFactorNames(Operation *op,
                                                  const ShardingRule &rule,
                                                  UnionFind &ids) {
   // Each name is keyed by (factor, part of the factor); names with one key
-  // are identified. A factor whose dims are split into different numbers
-  // of parts, or the minor factor of a compound dim that is not split,
-  // identifies nothing: its dims are blocked (tiling one of them would
-  // not tile the others alike).
+  // are identified. The minor factor of a compound dim that is not split
+  // identifies nothing: its dims are blocked (tiling one of them would not
+  // tile the others alike). A factor whose dims are split into different
+  // numbers of parts (a head dim split 16x2 by one reshape and named as one
+  // part of a merged 32x128 by another) identifies its major parts only:
+  // tiling the factor into n blocks, n dividing every major part, tiles
+  // each dim's major part into n; its minor parts are blocked, as not
+  // every dim of the factor has them.
   struct Keyed {
     int64_t factor;
     unsigned part, name;
@@ -159,10 +163,10 @@ void NamedDimensionAnalysis::identifyFactorNames(Operation *op,
   SmallVector<Keyed> keyed;
   size_t numFactors = rule.getNumFactors();
   SmallVector<unsigned> factorParts(numFactors, 0);
-  llvm::SmallBitVector bad(numFactors);
+  llvm::SmallBitVector bad(numFactors), mixed(numFactors);
   auto note = [&](int64_t f, unsigned n) {
     if (factorParts[f] && factorParts[f] != n)
-      bad.set(f);
+      mixed.set(f);
     factorParts[f] = n;
   };
   forEachTensor(*this, op, [&](bool isResult, unsigned t, unsigned site) {
@@ -210,7 +214,7 @@ void NamedDimensionAnalysis::identifyFactorNames(Operation *op,
   std::map<std::pair<int64_t, unsigned>, unsigned> first;
   for (const Keyed &k : keyed) {
     Name &name = names[k.name];
-    if (bad.test(k.factor)) {
+    if (bad.test(k.factor) || (mixed.test(k.factor) && k.part > 0)) {
       name.blocked = true;
       continue;
     }

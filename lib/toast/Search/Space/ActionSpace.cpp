@@ -151,6 +151,7 @@ static std::vector<unsigned> findIndexedNodes(const NamedDimensionAnalysis &nda,
 void NdaEnvironment::Impl::findShardableNodes() {
   unsigned numNodes = nda.getNumNodes();
   nodeShardable.assign(numNodes, 1);
+  nodeBlocker.assign(numNodes, -1);
   nodeGcd.assign(numNodes, 0);
   nodePaddable.assign(numNodes, 1);
   std::vector<int64_t> nodeSize(numNodes, 0);
@@ -172,15 +173,20 @@ void NdaEnvironment::Impl::findShardableNodes() {
         type.getDimSize(n.dim) != n.size)
       nodePaddable[node] = 0;
     nodeSize[node] = n.size;
-    if (!isShardableName(nda, *rules, program, block, name))
+    if (!isShardableName(nda, *rules, program, block, name) &&
+        nodeShardable[node]) {
       nodeShardable[node] = 0;
+      nodeBlocker[node] = name;
+    }
   }
   // The whole color of a stacked dimension: the stacks' own layer dims at
   // the top level (the parameters, their optimizer state and the stacked
   // gradients) are the same dimension as the one the loop indexes.
   for (unsigned node : findIndexedNodes(nda, *rules, block))
-    for (unsigned n : nda.getNodesOfColor(nda.getColorOfNode(node)))
+    for (unsigned n : nda.getNodesOfColor(nda.getColorOfNode(node))) {
       nodeShardable[n] = 0;
+      nodeBlocker[n] = -1;
+    }
 }
 
 void NdaEnvironment::Impl::findAtomicNodes(partition::ShardingState *start) {

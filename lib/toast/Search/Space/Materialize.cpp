@@ -150,6 +150,62 @@ NdaEnvironment::Impl::materialize(const SearchState &state,
   return writeState(*this, state, sharding);
 }
 
+/// Where NDA name `name` sits: its use's op, or its value.
+static Location getNameLoc(const NamedDimensionAnalysis &nda, unsigned name) {
+  const NamedDimensionAnalysis::Site &site =
+      nda.getSites()[nda.getName(name).site];
+  return site.isUse() ? site.use->getOwner()->getLoc() : site.value.getLoc();
+}
+
+void NdaEnvironment::Impl::noteUnshardable(InFlightDiagnostic &diag,
+                                           unsigned name) const {
+  unsigned node = nda.getNode(name);
+  if (nodeShardable[node])
+    return;
+  int blocker = nodeBlocker[node];
+  if (blocker < 0) {
+    diag.attachNote(getNameLoc(nda, name))
+        << "dimension " << nda.describeName(name)
+        << " is stacked: the layer index of values a loop reads by its "
+           "counter, which the search never shards";
+    return;
+  }
+  Diagnostic &note = diag.attachNote(getNameLoc(nda, blocker));
+  if (static_cast<unsigned>(blocker) != name)
+    note << "dimension " << nda.describeName(name) << " is sharded alike with ";
+  else
+    note << "dimension ";
+  note << nda.describeName(blocker)
+       << (nda.getName(blocker).blocked
+               ? ", which its op maps by no factor it can tile, or splits "
+                 "into parts its other dimensions do not have"
+               : ", which the partitioner cannot loop over there");
+}
+
+/// The NDA names of the dims of `op` that its rule's `factor` maps: the
+/// part the factor is of a compound dim, the major part otherwise.
+static SmallVector<unsigned> getFactorNames(const NamedDimensionAnalysis &nda,
+                                            const ShardingRule &rule,
+                                            Operation *op, int64_t factor) {
+  SmallVector<unsigned> names;
+  auto visit = [&](int site, bool isResult, unsigned tensor) {
+    if (site < 0)
+      return;
+    for (unsigned d = 0; d < nda.getSites()[site].rank; ++d) {
+      SmallVector<int64_t, 2> fs = rule.getDimFactors(isResult, tensor, d);
+      SmallVector<unsigned, 2> parts = nda.getDimNames(site, d);
+      for (auto [k, f] : llvm::enumerate(fs))
+        if (f == factor)
+          names.push_back(fs.size() == parts.size() ? parts[k] : parts[0]);
+    }
+  };
+  for (OpOperand &use : op->getOpOperands())
+    visit(nda.getUseSite(use), false, use.getOperandNumber());
+  for (OpResult result : op->getResults())
+    visit(nda.getDefSite(result), true, result.getResultNumber());
+  return names;
+}
+
 FailureOr<SearchState>
 NdaEnvironment::Impl::importState(partition::ShardingState &sharding) const {
   SearchState state = initial;
@@ -167,10 +223,18 @@ NdaEnvironment::Impl::importState(partition::ShardingState &sharding) const {
     return parts.back();
   };
   Block &block = entry.getBody().front();
-  auto fail = [&](Location loc, const Twine &why) {
+  // `names`: the NDA names of the dims in question, whose node may be
+  // one the search leaves out.
+  auto fail = [&](Location loc, const Twine &why,
+                  ArrayRef<unsigned> names = {}) {
     InFlightDiagnostic diag = emitError(loc, "automatic partitioning cannot "
                                              "start from this state: ")
                               << why;
+    for (unsigned name : names)
+      if (!nodeShardable[nda.getNode(name)]) {
+        noteUnshardable(diag, name);
+        break;
+      }
     diag.attachNote()
         << "a search state gives every dimension-graph node (the dims "
            "that are sharded alike) one set of mesh axes, and the imported "
@@ -188,9 +252,12 @@ NdaEnvironment::Impl::importState(partition::ShardingState &sharding) const {
         if (d == level.dim)
           parts.push_back(minor);
       int node = nextPart(parts);
+      int site = nda.getDefSite(arg);
       if (axis < 0 || node < 0)
-        return fail(arg.getLoc(), "argument tiled on a dimension the search "
-                                  "cannot express");
+        return fail(arg.getLoc(),
+                    "argument tiled on a dimension the search cannot express",
+                    site < 0 ? SmallVector<unsigned, 2>{}
+                             : nda.getDimNames(site, level.dim));
       state.nodeAxes[node] |= AxisMask(1) << axis;
     }
   }
@@ -209,9 +276,12 @@ NdaEnvironment::Impl::importState(partition::ShardingState &sharding) const {
         if (f == level.factor)
           parts.push_back(node);
       int node = nextPart(parts);
+      const ShardingRule *rule = rules->getRule(op);
       if (axis < 0 || node < 0)
-        return fail(op->getLoc(), "op loops over a factor the search cannot "
-                                  "express");
+        return fail(op->getLoc(),
+                    "op loops over a factor the search cannot express",
+                    rule ? getFactorNames(nda, *rule, op, level.factor)
+                         : SmallVector<unsigned>{});
       state.nodeAxes[node] |= AxisMask(1) << axis;
     }
     return success();

@@ -354,6 +354,9 @@ public:
                                   partition::ShardingState &sharding) const;
   mlir::FailureOr<SearchState>
   importState(partition::ShardingState &sharding) const;
+  /// Notes on `diag` why the search leaves out the node of NDA name
+  /// `name` (an import error's cause), if it does.
+  void noteUnshardable(mlir::InFlightDiagnostic &diag, unsigned name) const;
   mlir::FailureOr<sim::SimulationResult>
   simulateMaterialized(const SearchState &state,
                        mlir::OwningOpRef<mlir::ModuleOp> *lowered) const;
@@ -412,6 +415,10 @@ public:
   /// Per node: whether the partitioner can shard it, the gcd of its names'
   /// sizes and its number of names.
   std::vector<char> nodeShardable;
+  /// Per node the search leaves out: the first of its names the
+  /// partitioner cannot loop over, or -1 for a stacked dimension (the
+  /// layer index of values a loop reads by its counter). For errors.
+  std::vector<int> nodeBlocker;
   std::vector<int64_t> nodeGcd;
   /// Whether one axis the node's size does not divide may pad it: all its
   /// names have one size, which is their dimension's (not a reshape's
