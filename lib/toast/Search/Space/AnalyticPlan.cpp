@@ -141,28 +141,50 @@ void Evaluation::buildChain(unsigned v) {
       plan.gathers.push_back({axis, static_cast<unsigned>(dim)});
 }
 
+/// Whether the readers' slicings `slicings` (in use order) turn an
+/// all_reduce over one axis into a reduce_scatter `scatter` on one dim.
+/// The optimizer visits the last reader first: when its slices are exactly
+/// that axis on one dim, every reader's first slice (its outermost level)
+/// is that same all_slice, the all_reduce's only kind of user, and it
+/// becomes the reduce_scatter; the readers slice the rest off it after.
+/// Otherwise the last reader's slices merge first and the all_reduce stays.
+static bool scattersForReaders(unsigned axis, ArrayRef<DimAxes> slicings,
+                               DimAxes &scatter) {
+  if (slicings.empty())
+    return false;
+  const DimAxes &last = slicings.back();
+  int d = onlyDim(last);
+  if (d < 0 || last[d] != listAppend(0, axis))
+    return false;
+  for (const DimAxes &s : slicings)
+    if (!dimsIsPrefix(last, s) ||
+        (dimsMask(s) & ((AxisMask(1) << axis) - 1)) != 0)
+      return false;
+  scatter = last;
+  return true;
+}
+
 /// The optimizer visits readers first: when the outermost level sums and
-/// every reader slices the result alike on exactly its axis, that
-/// all_reduce becomes a reduce_scatter on top of the inner levels' chain
-/// (all_reduces, then one gather that stays after the producer).
+/// the readers slice it as scattersForReaders says, that all_reduce
+/// becomes a reduce_scatter on top of the inner levels' chain (all_reduces,
+/// then one gather that stays after the producer).
 bool Evaluation::scatterOutermostSum(
     unsigned value, ArrayRef<std::pair<unsigned, int>> levels) {
   const ProgramValue &v = prog.values[value];
   if (levels.empty() || levels.front().second >= 0 || v.uses.empty() ||
       v.defOp < 0)
     return false;
-  DimAxes first;
+  llvm::SmallVector<DimAxes, 4> slicings;
   for (auto [k, u] : llvm::enumerate(v.uses)) {
     if (u.second < 0)
       return false;
-    DimAxes s = useSlicing(v.firstUse + k, u.first, u.second);
-    if (k == 0)
-      first = std::move(s);
-    else if (s != first)
+    slicings.push_back(useSlicing(v.firstUse + k, u.first, u.second));
+    // The rest of a reader's slices, padded, is not followed.
+    if (anyPadded && hasPaddedDim(value, slicings.back()))
       return false;
   }
-  if (dimsMask(first) != (AxisMask(1) << levels.front().first) ||
-      onlyDim(first) < 0 || listLength(first[onlyDim(first)]) != 1)
+  DimAxes first;
+  if (!scattersForReaders(levels.front().first, slicings, first))
     return false;
   // A padded slice of the sum stays one (reduce_scatter does not pad).
   if (anyPadded && hasPaddedDim(value, first))
@@ -287,8 +309,13 @@ UsePlan Evaluation::planUse(unsigned value, const DimAxes &slicing,
   UsePlan use;
   use.level = plan.steps.size();
   DimAxes s = slicing;
-  if (plan.scattersOnTop)
+  // The readers slice the rest of their slicing off the reduce_scatter.
+  if (plan.scattersOnTop) {
+    DimAxes rest = dimsDropPrefix(plan.steps.back().dims, s);
+    if (!dimsEmpty(rest))
+      use.ops.push_back({StepKind::Slice, std::move(rest)});
     return use;
+  }
   // The boundary returns what the gathers would gather, every level of
   // them (padded levels too, LocalizeBoundary).
   if (isReturn)
@@ -404,6 +431,34 @@ void Evaluation::resetUse(UsePlan &use) {
   use.ops.clear();
   if (!use.argDims.empty())
     use.argDims.clear();
+}
+
+/// A value whose chain ends in an all_reduce over one axis, each use one
+/// slice of it: the reduce_scatter scattersForReaders finds, the uses
+/// slicing the rest off it.
+void Evaluation::scatterSumForSlicers(unsigned value) {
+  const ProgramValue &v = prog.values[value];
+  ValuePlan &plan = plans[value];
+  llvm::SmallVector<DimAxes, 4> slicings;
+  for (size_t k = 0; k < v.uses.size(); ++k) {
+    const UsePlan &use = usePlans[v.firstUse + k];
+    if (use.level != plan.steps.size() || use.ops.size() != 1 ||
+        use.ops[0].kind != StepKind::Slice)
+      return;
+    slicings.push_back(use.ops[0].dims);
+  }
+  unsigned axis = llvm::countr_zero(listMask(plan.steps.back().dims[0]));
+  DimAxes scatter;
+  if (!scattersForReaders(axis, slicings, scatter))
+    return;
+  for (size_t k = 0; k < v.uses.size(); ++k) {
+    UsePlan &use = usePlans[v.firstUse + k];
+    DimAxes rest = dimsDropPrefix(scatter, slicings[k]);
+    use.ops.clear();
+    if (!dimsEmpty(rest))
+      use.ops.push_back({StepKind::Slice, std::move(rest)});
+  }
+  plan.steps.back() = Step{StepKind::ReduceScatter, std::move(scatter)};
 }
 
 /// Plans every use of `value`, decides reduce_scatter and (for arguments)
@@ -524,6 +579,8 @@ void Evaluation::planValue(unsigned value) {
       plan.steps.back() = Step{StepKind::ReduceScatter, *dims};
       for (size_t k = 0; k < v.uses.size(); ++k)
         usePlans[v.firstUse + k].ops.clear();
+    } else if (listLength(reduced) == 1 && !anyPadded) {
+      scatterSumForSlicers(value);
     }
   }
 
