@@ -59,6 +59,7 @@ void Evaluation::resetValuePlan(unsigned value) {
   plan.steps.clear();
   plan.perUser.reset();
   plan.scattersOnTop = false;
+  plan.outerSums = 0;
   plan.gathers.clear();
 }
 
@@ -139,6 +140,9 @@ void Evaluation::buildChain(unsigned v) {
   for (auto [axis, dim] : levels)
     if (dim >= 0)
       plan.gathers.push_back({axis, static_cast<unsigned>(dim)});
+  if (plan.perUser)
+    while (plan.outerSums < levels.size() && levels[plan.outerSums].second < 0)
+      ++plan.outerSums;
 }
 
 /// Whether the readers' slicings `slicings` (in use order) turn an
@@ -226,6 +230,31 @@ const Step *Evaluation::handedOver(int value) const {
              : nullptr;
 }
 
+/// A partial sum that layout op i alone reads whole, through a gather:
+/// the optimizer visits op i first and sinks the all_reduces of the sum
+/// levels outside every tile level through it (the gather then feeds it);
+/// the sums inside stay before the gather. The moved ones start op i's
+/// result chain, innermost first.
+bool Evaluation::sinkOuterSums(unsigned i) {
+  int value = prog.ops[i].operands[0];
+  if (value < 0)
+    return false;
+  const ProgramValue &v = prog.values[value];
+  ValuePlan &plan = plans[value];
+  if (v.uses.size() != 1 || !plan.outerSums || !plan.perUser)
+    return false;
+  const UsePlan &use = usePlans[v.firstUse];
+  if (use.argSlice || use.level != plan.steps.size() || use.ops.size() != 1 ||
+      use.ops[0].kind != StepKind::Gather ||
+      use.ops[0].dims != plan.perUser->dims)
+    return false;
+  unsigned n = plan.outerSums;
+  plan.outerSums = 0;
+  for (unsigned k = 0; k < n; ++k)
+    moveReduction(value, i, plan.steps.back());
+  return true;
+}
+
 /// Moves the top step of `from` (read only by op i) to the bottom of op
 /// i's result chain: op i then runs on the unreduced operand.
 void Evaluation::moveReduction(int from, unsigned i, Step step) {
@@ -263,6 +292,8 @@ bool Evaluation::applyReductionPattern(unsigned i) {
   if (p.results.size() != 1)
     return false;
   if (p.isLayout && p.operands.size() == 1) {
+    if (sinkOuterSums(i))
+      return true;
     const Step *step = handedOver(p.operands[0]);
     if (!step)
       return false;

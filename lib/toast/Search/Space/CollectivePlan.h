@@ -199,6 +199,9 @@ struct ValuePlan {
   std::optional<Step> perUser;      ///< all gathers, merged, per reader
   /// The chain ends in a reduce_scatter every reader reads as is.
   bool scattersOnTop = false;
+  /// How many of the last steps are the all_reduces of the sum levels
+  /// outside every tile level (of a chain with gathers).
+  unsigned outerSums = 0;
   /// The gathers one per loop level (axis, dim), outermost first.
   llvm::SmallVector<std::pair<unsigned, unsigned>, 0> gathers;
 };

@@ -187,6 +187,7 @@ private:
   void buildChains();
   bool scatterOutermostSum(unsigned value,
                            llvm::ArrayRef<std::pair<unsigned, int>> levels);
+  bool sinkOuterSums(unsigned i);
   void scatterSumForSlicers(unsigned value);
   DimAxes tilingAt(unsigned value, unsigned level) const;
   const Step *handedOver(int value) const;
