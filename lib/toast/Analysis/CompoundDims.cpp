@@ -164,6 +164,8 @@ void NamedDimensionAnalysis::identifyFactorNames(Operation *op,
   size_t numFactors = rule.getNumFactors();
   SmallVector<unsigned> factorParts(numFactors, 0);
   llvm::SmallBitVector bad(numFactors), mixed(numFactors);
+  // The factors of compound dims split alike, major first.
+  SmallVector<SmallVector<int64_t, 2>> compounds;
   auto note = [&](int64_t f, unsigned n) {
     if (factorParts[f] && factorParts[f] != n)
       mixed.set(f);
@@ -200,6 +202,7 @@ void NamedDimensionAnalysis::identifyFactorNames(Operation *op,
           note(fs[k], 1);
           keyed.push_back({fs[k], 0, n, rule.factors[fs[k]].size});
         }
+        compounds.push_back(fs);
         continue;
       }
       // One name for the dim: named through its major factor.
@@ -211,6 +214,15 @@ void NamedDimensionAnalysis::identifyFactorNames(Operation *op,
         bad.set(fs[k]);
     }
   });
+  // A minor factor of a compound dim whose major factor is mixed stays
+  // blocked: that factor may be tiled less than whole (only its major
+  // parts are identified), and a minor factor cannot be tiled before its
+  // major ones are whole (lowering rejects such a loop nest).
+  for (ArrayRef<int64_t> fs : compounds)
+    for (size_t k = 0; k + 1 < fs.size(); ++k)
+      if (mixed.test(fs[k]))
+        for (size_t j = k + 1; j < fs.size(); ++j)
+          bad.set(fs[j]);
   std::map<std::pair<int64_t, unsigned>, unsigned> first;
   for (const Keyed &k : keyed) {
     Name &name = names[k.name];
