@@ -950,15 +950,7 @@ static int lastSlicingLevel(const ProgramModel &prog,
   return last;
 }
 
-/// The reader's slices sit in the bodies of its loop levels, each body
-/// starting with the loops fused into it: an argument's tiling loop fused
-/// at a level leaves its gather before the slices of that level and deeper
-/// (MaterializeCore splices the fused body first). Gather copies the op
-/// reads directly come last: the optimizer inserts those right before
-/// their reader, one gather after the other as its greedy driver visits
-/// them, bottom-up: the copy of the value defined last (lowering gathers
-/// right after the producer, arguments' at the start in argument order,
-/// the order of value ids) goes first.
+/// Whether two steps are the same collective.
 static bool sameStep(const Step &a, const Step &b) {
   return a.kind == b.kind && a.dims == b.dims && a.from == b.from &&
          a.to == b.to;
@@ -983,6 +975,15 @@ int sharedStartUse(const ProgramModel &prog, const CollectivePlan &plan,
   return -1;
 }
 
+/// The reader's slices sit in the bodies of its loop levels, each body
+/// starting with the loops fused into it: an argument's tiling loop fused
+/// at a level leaves its gather before the slices of that level and deeper
+/// (MaterializeCore splices the fused body first). Gather copies the op
+/// reads directly come last: the optimizer inserts those right before
+/// their reader, one gather after the other as its greedy driver visits
+/// them, bottom-up: the copy of the value defined last (lowering gathers
+/// right after the producer, arguments' at the start in argument order,
+/// the order of value ids) goes first.
 llvm::SmallVector<unsigned, 4>
 inputOrder(const ProgramModel &prog, const CollectivePlan &plan, unsigned i,
            llvm::function_ref<bool(unsigned)> masked) {
