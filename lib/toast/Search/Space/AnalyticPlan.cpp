@@ -74,6 +74,7 @@ void Evaluation::resetPlans() {
     for (size_t v = 0; v < prog.values.size(); ++v)
       resetValuePlan(v);
     usePlans.assign(prog.numUses, {});
+    collectivePlan.plainUses.assign(prog.numUses, 1);
     planned.clear();
     isPlanned.assign(prog.values.size(), 0);
     return;
@@ -81,8 +82,10 @@ void Evaluation::resetPlans() {
   for (unsigned v : planned) {
     resetValuePlan(v);
     const ProgramValue &value = prog.values[v];
-    for (size_t k = 0; k < value.uses.size(); ++k)
+    for (size_t k = 0; k < value.uses.size(); ++k) {
       resetUse(usePlans[value.firstUse + k]);
+      collectivePlan.plainUses[value.firstUse + k] = 1;
+    }
     isPlanned[v] = 0;
   }
   planned.clear();
@@ -453,6 +456,13 @@ UsePlan Evaluation::planUse(unsigned value, const DimAxes &slicing,
   return use;
 }
 
+/// Whether `use` is what resetUse leaves (CollectivePlan::plainUses).
+static bool isPlainUse(const UsePlan &use) {
+  return use.level == 0 && !use.gatherLevel && !use.argSlice &&
+         !use.gatherAtDef && !use.readerIsUser && use.fusedLevel < 0 &&
+         use.ops.empty() && use.argDims.empty();
+}
+
 /// What planUse returns for a use that reads the top of an empty chain.
 void Evaluation::resetUse(UsePlan &use) {
   use.level = 0;
@@ -526,9 +536,9 @@ void Evaluation::planValue(unsigned value) {
   // A loop's init is sliced by the boundary after the copies: the loop
   // reads the whole gather then (AnalyticLoops.cpp).
   auto readLevel = [&](size_t k) -> std::optional<unsigned> {
-    // The reader's (cold) ProgramOp last.
+    // From the use record: the reader's ProgramOp is a cache miss.
     if (!usePlans[v.firstUse + k].gatherLevel && !plan.gathers.empty() &&
-        prog.ops[v.uses[k].first].region >= 0)
+        prog.uses[v.firstUse + k].userIsLoop)
       return 0u;
     return usePlans[v.firstUse + k].gatherLevel;
   };
@@ -815,6 +825,18 @@ const CollectivePlan &Evaluation::makePlan() {
   if (!paddedReaders.empty())
     checkPaddedOrder();
   findFusions();
+  // Only the uses of listed values may differ from what resetUse leaves.
+  for (unsigned v : planned) {
+    const ProgramValue &value = prog.values[v];
+    for (size_t k = 0; k < value.uses.size(); ++k)
+      collectivePlan.plainUses[value.firstUse + k] =
+          isPlainUse(usePlans[value.firstUse + k]);
+  }
+#ifdef EXPENSIVE_CHECKS
+  for (size_t u = 0; u < usePlans.size(); ++u)
+    assert(collectivePlan.plainUses[u] == isPlainUse(usePlans[u]) &&
+           "a use of an unlisted value was planned");
+#endif
   return collectivePlan;
 }
 
@@ -985,6 +1007,11 @@ inputOrder(const ProgramModel &prog, const CollectivePlan &plan, unsigned i,
   for (auto [k, v] : llvm::enumerate(p.operands)) {
     if (v < 0 || p.operandUses[k] < 0)
       continue;
+    // A plain use reads no gather: a slice-position use.
+    if (plan.plainUses[p.operandUses[k]]) {
+      slices.push_back(k);
+      continue;
+    }
     const UsePlan &use = plan.uses[p.operandUses[k]];
     // A masked operand's gather copy is read by its mask.
     if (!use.readerIsUser || use.gatherAtDef || masked(k))

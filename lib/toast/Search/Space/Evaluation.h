@@ -71,6 +71,10 @@ struct Workspace {
   /// materialized, and their tilings.
   std::vector<llvm::SmallVector<int, 0>> levelBuffers;
   std::vector<llvm::SmallVector<DimAxes, 0>> levelTiling;
+  /// Per value: the buffer of its level 0 (levelBuffers[v][0] where v has a
+  /// chain), in one flat array: most values have no chain and most uses
+  /// read level 0.
+  std::vector<int> sourceBuffers;
   /// Per use: where its ops[0] was emitted, when gatherAtDef.
   std::vector<int> startBuffers;
   std::vector<int> argBuffers;
@@ -106,6 +110,7 @@ public:
         anyPadded(ws.plan.anyPadded), unmodeled(ws.plan.unmodeled),
         planned(ws.planned), isPlanned(ws.isPlanned), emission(ws.emission),
         levelBuffers(ws.levelBuffers), levelTiling(ws.levelTiling),
+        sourceBuffers(ws.sourceBuffers), plainUses(ws.plan.plainUses),
         startBuffers(ws.startBuffers), argBuffers(ws.argBuffers),
         hoistedBuffers(ws.hoistedBuffers), buffers(ws.buffers),
         fusedInputs(ws.fusedInputs), stamp(ws.stamp), carryTies(ws.carryTies),
@@ -202,6 +207,14 @@ private:
   static void resetUse(UsePlan &use);
   UsePlan planUse(unsigned value, const DimAxes &slicing, bool isReturn) const;
   void emitValue(unsigned value, int source);
+  /// The buffer and tiling of `value`'s chain level `level` once emitted
+  /// (level 0: sourceBuffers and the plan's source tiling).
+  int levelBuffer(unsigned value, unsigned level) const {
+    return level == 0 ? sourceBuffers[value] : levelBuffers[value][level];
+  }
+  const DimAxes &levelTilingOf(unsigned value, unsigned level) const {
+    return level == 0 ? plans[value].sourceTiling : levelTiling[value][level];
+  }
   int emitUse(unsigned value, unsigned useId);
   void emitOp(unsigned i);
   /// The loop model's price of loop op i's regions (AnalyticLoops.cpp):
@@ -344,6 +357,8 @@ private:
   llvm::SmallVector<std::pair<unsigned, size_t>, 2> ahead;
   std::vector<llvm::SmallVector<int, 0>> &levelBuffers;
   std::vector<llvm::SmallVector<DimAxes, 0>> &levelTiling;
+  std::vector<int> &sourceBuffers;
+  const std::vector<char> &plainUses;
   std::vector<int> &startBuffers;
   std::vector<int> &argBuffers;
   /// Buffers of ProgramModel::hoistedConstantBytes.

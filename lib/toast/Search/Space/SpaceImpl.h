@@ -194,6 +194,8 @@ struct ProgramUse {
   /// The user's rule maps minor factors (ProgramOp::minorFactors) to this
   /// operand: only then does its slicing need the user's ProgramOp.
   bool userMinorFactors = false;
+  /// The user is a loop the loop model prices (ProgramOp::region >= 0).
+  bool userIsLoop = false;
 };
 
 /// An op inside a loop or conditional body, in walkProgram pre-order, for
