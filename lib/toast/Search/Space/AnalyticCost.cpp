@@ -183,14 +183,14 @@ size_t Evaluation::stepsAhead(unsigned useId) const {
 int Evaluation::emitUse(unsigned value, unsigned useId) {
   currentValue = value;
   if (plainUses[useId]) {
-    useTiling = levelTilingOf(value, 0);
+    useTiling = &levelTilingOf(value, 0);
     return levelBuffer(value, 0);
   }
   const UsePlan &use = usePlans[useId];
   if (use.argSlice) {
     const std::optional<DimAxes> &local = localArgs[value];
     int arg = argBuffers[value];
-    useTiling = use.argDims;
+    useTiling = &use.argDims;
     if (local && *local == use.argDims)
       return arg;
     // A slice of the global argument, or of the local one on the axes the
@@ -204,7 +204,7 @@ int Evaluation::emitUse(unsigned value, unsigned useId) {
   }
   int buffer = levelBuffer(value, use.level);
   if (use.ops.empty()) {
-    useTiling = levelTilingOf(value, use.level);
+    useTiling = &levelTilingOf(value, use.level);
     return buffer;
   }
   DimAxes tiling = levelTilingOf(value, use.level);
@@ -229,7 +229,7 @@ int Evaluation::emitUse(unsigned value, unsigned useId) {
     ++at;
     tiling = std::move(next);
   }
-  useTiling = std::move(tiling);
+  setUseTiling(std::move(tiling));
   return buffer;
 }
 
@@ -409,9 +409,9 @@ void Evaluation::emitInput(unsigned i, unsigned k,
   bool masked = !maskedLevels(i, k).empty();
   inputs[k] = masked ? emitMaskedUse(i, k) : emitUse(v, p.operandUses[k]);
   if (k == 0)
-    firstInputBytes = bytesOf(v, useTiling);
+    firstInputBytes = bytesOf(v, *useTiling);
   if (p.isReturn)
-    returnedTiling[k] = useTiling;
+    returnedTiling[k] = *useTiling;
 }
 
 /// Whether `use` reads the local result through all_slices and nothing
@@ -563,6 +563,9 @@ llvm::SmallVector<int, 1> Evaluation::newCarries(const ProgramOp &p) {
 void Evaluation::tieCarries(const ProgramOp &p, llvm::ArrayRef<int> carries,
                             llvm::ArrayRef<int> inputs,
                             llvm::ArrayRef<int> results) {
+  // Most ops carry nothing: tiedResults is a cold field.
+  if (carries.empty())
+    return;
   for (auto [carry, tied, result] :
        llvm::zip(carries, p.tiedResults, results)) {
     if (carry < 0)

@@ -12,6 +12,8 @@
 
 #include "Evaluation.h"
 
+#include "llvm/ADT/ScopeExit.h"
+
 using namespace mlir;
 
 namespace toast::search::analytic {
@@ -82,7 +84,10 @@ void Evaluation::resetPlans() {
   for (unsigned v : planned) {
     resetValuePlan(v);
     const ProgramValue &value = prog.values[v];
+    // A plain use is reset already (its UsePlan is not read).
     for (size_t k = 0; k < value.uses.size(); ++k) {
+      if (collectivePlan.plainUses[value.firstUse + k])
+        continue;
       resetUse(usePlans[value.firstUse + k]);
       collectivePlan.plainUses[value.firstUse + k] = 1;
     }
@@ -264,6 +269,7 @@ void Evaluation::moveReduction(int from, unsigned i, Step step) {
   ValuePlan &in = plans[from];
   in.steps.pop_back();
   --usePlans[prog.values[from].firstUse].level;
+  refreshPlainUse(prog.values[from].firstUse);
   markPlanned(prog.ops[i].results[0]);
   ValuePlan &out = plans[prog.ops[i].results[0]];
   if (step.kind == StepKind::ReduceScatter) {
@@ -325,6 +331,7 @@ bool Evaluation::applyReductionPattern(unsigned i) {
   Step merged = *lhs;
   plans[b].steps.pop_back();
   --usePlans[prog.values[b].firstUse].level;
+  refreshPlainUse(prog.values[b].firstUse);
   moveReduction(a, i, std::move(merged));
   return true;
 }
@@ -456,13 +463,6 @@ UsePlan Evaluation::planUse(unsigned value, const DimAxes &slicing,
   return use;
 }
 
-/// Whether `use` is what resetUse leaves (CollectivePlan::plainUses).
-static bool isPlainUse(const UsePlan &use) {
-  return use.level == 0 && !use.gatherLevel && !use.argSlice &&
-         !use.gatherAtDef && !use.readerIsUser && use.fusedLevel < 0 &&
-         use.ops.empty() && use.argDims.empty();
-}
-
 /// What planUse returns for a use that reads the top of an empty chain.
 void Evaluation::resetUse(UsePlan &use) {
   use.level = 0;
@@ -520,6 +520,12 @@ void Evaluation::planValue(unsigned value) {
                    [&](auto &u) { return u.second < 0 || !looped[u.first]; }))
     return;
   markPlanned(value);
+  // Whatever path leaves below, the uses' plans are final then (but for
+  // the reduction patterns' level moves, which refresh their use).
+  auto refresh = llvm::make_scope_exit([&] {
+    for (size_t k = 0; k < v.uses.size(); ++k)
+      refreshPlainUse(v.firstUse + k);
+  });
   for (auto [k, u] : llvm::enumerate(v.uses)) {
     DimAxes s = u.second >= 0 ? useSlicing(v.firstUse + k, u.first, u.second)
                               : DimAxes(v.shape.size(), 0);
@@ -763,10 +769,11 @@ void Evaluation::findFusions() {
     if (dim < 0)
       continue;
     unsigned user = v.uses[0].first;
-    const ProgramOp &u = prog.ops[user];
-    // No fusion across a loop's boundary (MaterializeCore's guard): its
-    // body would run the producer every iteration.
-    if (p.region >= 0 || u.region >= 0)
+    // A reader without loops slices nothing. No fusion across a loop's
+    // boundary (MaterializeCore's guard): its body would run the producer
+    // every iteration. (The bytes and the use record, not the reader's
+    // cold ProgramOp.)
+    if (!looped[user] || p.region >= 0 || prog.uses[v.firstUse].userIsLoop)
       continue;
     // The reader's loops that slice this operand, outermost first.
     llvm::SmallVector<std::pair<unsigned, int>, 4> slicing; // (level, dim)
@@ -791,8 +798,8 @@ void Evaluation::findFusions() {
     }
     if (traceEnabled())
       llvm::errs() << "analytic: fuse " << i << " " << p.op->getName()
-                   << " into " << user << " " << u.op->getName() << " at "
-                   << depth << "\n";
+                   << " into " << user << " " << prog.ops[user].op->getName()
+                   << " at " << depth << "\n";
     fusedInto[i] = user;
     fusedOps.push_back(i);
     fusedProducers[user].push_back(
@@ -822,21 +829,14 @@ const CollectivePlan &Evaluation::makePlan() {
     for (int r : p.results)
       planValue(r);
   }
-  if (!paddedReaders.empty())
-    checkPaddedOrder();
-  findFusions();
-  // Only the uses of listed values may differ from what resetUse leaves.
-  for (unsigned v : planned) {
-    const ProgramValue &value = prog.values[v];
-    for (size_t k = 0; k < value.uses.size(); ++k)
-      collectivePlan.plainUses[value.firstUse + k] =
-          isPlainUse(usePlans[value.firstUse + k]);
-  }
 #ifdef EXPENSIVE_CHECKS
   for (size_t u = 0; u < usePlans.size(); ++u)
     assert(collectivePlan.plainUses[u] == isPlainUse(usePlans[u]) &&
-           "a use of an unlisted value was planned");
+           "a UsePlan writer did not refresh plainUses");
 #endif
+  if (!paddedReaders.empty())
+    checkPaddedOrder();
+  findFusions();
   return collectivePlan;
 }
 

@@ -205,6 +205,17 @@ private:
   AxisMask wholeAxes(unsigned value) const;
   void keepWhole(unsigned arg);
   static void resetUse(UsePlan &use);
+  /// Whether `use` is what resetUse leaves (CollectivePlan::plainUses).
+  static bool isPlainUse(const UsePlan &use) {
+    return use.level == 0 && !use.gatherLevel && !use.argSlice &&
+           !use.gatherAtDef && !use.readerIsUser && use.fusedLevel < 0 &&
+           use.ops.empty() && use.argDims.empty();
+  }
+  /// Sets plainUses[useId] from its plan: every writer of a UsePlan calls
+  /// it once its writes are done (resetPlans sets the reset ones).
+  void refreshPlainUse(unsigned useId) {
+    plainUses[useId] = isPlainUse(usePlans[useId]);
+  }
   UsePlan planUse(unsigned value, const DimAxes &slicing, bool isReturn) const;
   void emitValue(unsigned value, int source);
   /// The buffer and tiling of `value`'s chain level `level` once emitted
@@ -358,13 +369,21 @@ private:
   std::vector<llvm::SmallVector<int, 0>> &levelBuffers;
   std::vector<llvm::SmallVector<DimAxes, 0>> &levelTiling;
   std::vector<int> &sourceBuffers;
-  const std::vector<char> &plainUses;
+  std::vector<char> &plainUses;
   std::vector<int> &startBuffers;
   std::vector<int> &argBuffers;
   /// Buffers of ProgramModel::hoistedConstantBytes.
   std::vector<int> &hoistedBuffers;
-  /// Tiling of what the last emitUse returned.
-  DimAxes useTiling;
+  /// Tiling of what the last emitUse returned: its level's, the use's
+  /// argDims or ownUseTiling. A pointer: only the first operand's and the
+  /// return's are read, and copying it for every use cost a cache miss
+  /// on the value's plan (issue 17).
+  const DimAxes *useTiling = nullptr;
+  DimAxes ownUseTiling;
+  void setUseTiling(DimAxes tiling) {
+    ownUseTiling = std::move(tiling);
+    useTiling = &ownUseTiling;
+  }
   std::vector<Buffer> &buffers;
   /// Per buffer: what it reads when fused (sim::visitFusionInputs).
   std::vector<llvm::SmallVector<int, 2>> &fusedInputs;
