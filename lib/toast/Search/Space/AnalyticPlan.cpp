@@ -1045,7 +1045,9 @@ int sharedCopy(const ProgramModel &prog, const CollectivePlan &plan, unsigned i,
                unsigned k, llvm::function_ref<bool(unsigned)> masked) {
   const ProgramOp &p = prog.ops[i];
   auto copied = [&](unsigned j) {
-    if (p.operands[j] < 0 || p.operandUses[j] < 0)
+    // A plain use reads no gather (its UsePlan is not read: a miss).
+    if (p.operands[j] < 0 || p.operandUses[j] < 0 ||
+        plan.plainUses[p.operandUses[j]])
       return false;
     const UsePlan &use = plan.uses[p.operandUses[j]];
     return use.readerIsUser && !use.gatherAtDef && !use.ops.empty() &&
