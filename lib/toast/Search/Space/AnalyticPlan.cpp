@@ -522,7 +522,7 @@ void Evaluation::planValue(unsigned value) {
   markPlanned(value);
   // Whatever path leaves below, the uses' plans are final then (but for
   // the reduction patterns' level moves, which refresh their use).
-  auto refresh = llvm::make_scope_exit([&] {
+  llvm::scope_exit refresh([&] {
     for (size_t k = 0; k < v.uses.size(); ++k)
       refreshPlainUse(v.firstUse + k);
   });
