@@ -504,6 +504,38 @@ TEST_F(ShardingSpaceTest, ConcurrentCostsAgree) {
   EXPECT_EQ(got, expected);
 }
 
+/// An evaluation resets only what the last plan of its program changed
+/// (Evaluation::resetPlans; CollectivePlan::plainUses says which uses are
+/// reset): a state's price must not depend on the state priced before it
+/// on the thread. Random states of the tiny GNS, and of a U-Net whose group
+/// norms B:4 does not divide (padded states, replanned uses), priced in
+/// order, then in reverse and each right after the initial state: the same
+/// bits.
+TEST_F(ShardingSpaceTest, PricesDoNotDependOnThePreviousState) {
+  std::pair<const char *, partir::MeshAttr> cases[] = {
+      {kTinyModels[4], mesh({{"B", 2}, {"M", 2}})},
+      {"unet --batch 4 --resolution 8 --channels 12 --heads 3",
+       mesh({{"B", 4}, {"M", 2}})},
+  };
+  for (auto [spec, m] : cases) {
+    AgreementChecker checker(ctx, spec, m);
+    ASSERT_TRUE(checker.env) << spec;
+    std::vector<SearchState> states = checker.randomStates(2, {1, 4, 8, 16});
+    std::vector<double> inOrder;
+    for (const SearchState &state : states)
+      inOrder.push_back(checker.env->cost(state));
+    for (size_t i = states.size(); i-- > 0;)
+      EXPECT_EQ(checker.env->cost(states[i]), inOrder[i])
+          << spec << ", state " << i << " in reverse";
+    SearchState initial = checker.env->getInitialState();
+    for (size_t i = 0; i < states.size(); ++i) {
+      checker.env->cost(initial);
+      EXPECT_EQ(checker.env->cost(states[i]), inOrder[i])
+          << spec << ", state " << i << " after the initial state";
+    }
+  }
+}
+
 /// The tiny zoo, or the models of TOAST_AGREEMENT_MODELS (';'-separated).
 std::vector<std::string> modelSpecs() {
   std::vector<std::string> specs;

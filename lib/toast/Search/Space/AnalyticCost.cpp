@@ -88,13 +88,16 @@ void Evaluation::emitValue(unsigned value, int source) {
   // Most results have no chain: every reader reads the source (per-use
   // gathers at the definition come from perUser only).
   if (v.defOp >= 0 && plan.steps.empty() && !plan.perUser) {
-    levelBuffers[value].assign(1, source);
-    levelTiling[value].assign(1, plan.sourceTiling);
+    sourceBuffers[value] = source;
     return;
   }
   unsigned maxLevel = 0;
   bool sourceRead = false;
   for (size_t k = 0; k < v.uses.size(); ++k) {
+    if (plainUses[v.firstUse + k]) {
+      sourceRead = true;
+      continue;
+    }
     const UsePlan &use = usePlans[v.firstUse + k];
     if (use.argSlice)
       continue;
@@ -126,6 +129,7 @@ void Evaluation::emitValue(unsigned value, int source) {
       ++at;
     }
   }
+  sourceBuffers[value] = levelBuffers[value][0];
   for (size_t l = 0; l < plan.steps.size() && l < maxLevel; ++l) {
     int64_t in = bytesOf(value, levelTiling[value][l]);
     int64_t out = bytesOf(value, levelTiling[value][l + 1]);
@@ -136,6 +140,9 @@ void Evaluation::emitValue(unsigned value, int source) {
   }
   // A single reader's gathers stay here.
   for (size_t k = 0; k < v.uses.size(); ++k) {
+    // A plain use has no gathers at the producer.
+    if (plainUses[v.firstUse + k])
+      continue;
     const UsePlan &use = usePlans[v.firstUse + k];
     size_t n = stepsAtDef(use);
     if (int j = sharedStartUse(prog, collectivePlan, value, k); j >= 0) {
@@ -151,8 +158,8 @@ void Evaluation::emitValue(unsigned value, int source) {
 /// returns their last buffer.
 int Evaluation::emitLeadingGathers(unsigned value, const UsePlan &use,
                                    size_t n) {
-  int buffer = levelBuffers[value][use.level];
-  DimAxes tiling = levelTiling[value][use.level];
+  int buffer = levelBuffer(value, use.level);
+  DimAxes tiling = levelTilingOf(value, use.level);
   for (const Step &step : ArrayRef(use.ops).take_front(n)) {
     DimAxes next = apply(step, tiling);
     touch(buffer);
@@ -175,11 +182,15 @@ size_t Evaluation::stepsAhead(unsigned useId) const {
 /// Emits the per-use ops of one use; returns the buffer the user reads.
 int Evaluation::emitUse(unsigned value, unsigned useId) {
   currentValue = value;
+  if (plainUses[useId]) {
+    useTiling = &levelTilingOf(value, 0);
+    return levelBuffer(value, 0);
+  }
   const UsePlan &use = usePlans[useId];
   if (use.argSlice) {
     const std::optional<DimAxes> &local = localArgs[value];
     int arg = argBuffers[value];
-    useTiling = use.argDims;
+    useTiling = &use.argDims;
     if (local && *local == use.argDims)
       return arg;
     // A slice of the global argument, or of the local one on the axes the
@@ -191,12 +202,12 @@ int Evaluation::emitUse(unsigned value, unsigned useId) {
     ++at;
     return b;
   }
-  int buffer = levelBuffers[value][use.level];
+  int buffer = levelBuffer(value, use.level);
   if (use.ops.empty()) {
-    useTiling = levelTiling[value][use.level];
+    useTiling = &levelTilingOf(value, use.level);
     return buffer;
   }
-  DimAxes tiling = levelTiling[value][use.level];
+  DimAxes tiling = levelTilingOf(value, use.level);
   ArrayRef<Step> ops = use.ops;
   if (size_t n = stepsAtDef(use) + stepsAhead(useId)) {
     buffer = startBuffers[useId];
@@ -218,7 +229,7 @@ int Evaluation::emitUse(unsigned value, unsigned useId) {
     ++at;
     tiling = std::move(next);
   }
-  useTiling = std::move(tiling);
+  setUseTiling(std::move(tiling));
   return buffer;
 }
 
@@ -398,9 +409,9 @@ void Evaluation::emitInput(unsigned i, unsigned k,
   bool masked = !maskedLevels(i, k).empty();
   inputs[k] = masked ? emitMaskedUse(i, k) : emitUse(v, p.operandUses[k]);
   if (k == 0)
-    firstInputBytes = bytesOf(v, useTiling);
+    firstInputBytes = bytesOf(v, *useTiling);
   if (p.isReturn)
-    returnedTiling[k] = useTiling;
+    returnedTiling[k] = *useTiling;
 }
 
 /// Whether `use` reads the local result through all_slices and nothing
@@ -429,10 +440,12 @@ bool Evaluation::isFusedResult(unsigned i, llvm::ArrayRef<int> inputs,
     const UsePlan &use = usePlans[v.firstUse + k];
     const ProgramUse &user = prog.uses[v.firstUse + k];
     // A reader that is no op, or a boundary, rules fusion out (the rule's
-    // first test): skip the other readers.
-    bool sliced = isSliceOfSource(use);
-    if (u.second == -2 || use.argSlice || use.level != 0 ||
-        (!use.ops.empty() && !sliced))
+    // first test): skip the other readers. A plain use reads the source
+    // directly (its UsePlan is not read: a cache miss).
+    bool plain = plainUses[v.firstUse + k];
+    bool sliced = !plain && isSliceOfSource(use);
+    if (u.second == -2 || (!plain && (use.argSlice || use.level != 0 ||
+                                      (!use.ops.empty() && !sliced))))
       return false;
     sim::FusionReader reader;
     reader.op = user.userOp;
@@ -550,6 +563,9 @@ llvm::SmallVector<int, 1> Evaluation::newCarries(const ProgramOp &p) {
 void Evaluation::tieCarries(const ProgramOp &p, llvm::ArrayRef<int> carries,
                             llvm::ArrayRef<int> inputs,
                             llvm::ArrayRef<int> results) {
+  // Most ops carry nothing: tiedResults is a cold field.
+  if (carries.empty())
+    return;
   for (auto [carry, tied, result] :
        llvm::zip(carries, p.tiedResults, results)) {
     if (carry < 0)
@@ -657,6 +673,7 @@ AnalyticCost Evaluation::pricePlan() {
   // clearing (a walk over every value, 2% of pricing a GNS state).
   levelBuffers.resize(prog.values.size());
   levelTiling.resize(prog.values.size());
+  sourceBuffers.resize(prog.values.size());
   startBuffers.assign(prog.numUses, -1);
 
   for (unsigned c : prog.constants) {

@@ -412,7 +412,8 @@ llvm::SmallVector<std::pair<unsigned, unsigned>, 1>
 maskedLevels(const ProgramModel &prog, const CollectivePlan &plan,
              llvm::ArrayRef<int64_t> axisSizes, unsigned i, unsigned k) {
   llvm::SmallVector<std::pair<unsigned, unsigned>, 1> levels;
-  if (!plan.anyPadded)
+  // An op without loops has no level (the byte, not its cold ProgramOp).
+  if (!plan.anyPadded || !plan.looped[i])
     return levels;
   const ProgramOp &p = prog.ops[i];
   if (k >= p.operandDims.size())
@@ -552,7 +553,7 @@ int Evaluation::emitMaskedUse(unsigned i, unsigned k) {
     ++at;
     tile = masked;
   }
-  useTiling = std::move(tiling);
+  setUseTiling(std::move(tiling));
   return tile;
 }
 

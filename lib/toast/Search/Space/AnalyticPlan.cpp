@@ -12,6 +12,8 @@
 
 #include "Evaluation.h"
 
+#include "llvm/ADT/ScopeExit.h"
+
 using namespace mlir;
 
 namespace toast::search::analytic {
@@ -74,6 +76,7 @@ void Evaluation::resetPlans() {
     for (size_t v = 0; v < prog.values.size(); ++v)
       resetValuePlan(v);
     usePlans.assign(prog.numUses, {});
+    collectivePlan.plainUses.assign(prog.numUses, 1);
     planned.clear();
     isPlanned.assign(prog.values.size(), 0);
     return;
@@ -81,8 +84,13 @@ void Evaluation::resetPlans() {
   for (unsigned v : planned) {
     resetValuePlan(v);
     const ProgramValue &value = prog.values[v];
-    for (size_t k = 0; k < value.uses.size(); ++k)
+    // A plain use is reset already (its UsePlan is not read).
+    for (size_t k = 0; k < value.uses.size(); ++k) {
+      if (collectivePlan.plainUses[value.firstUse + k])
+        continue;
       resetUse(usePlans[value.firstUse + k]);
+      collectivePlan.plainUses[value.firstUse + k] = 1;
+    }
     isPlanned[v] = 0;
   }
   planned.clear();
@@ -270,6 +278,7 @@ void Evaluation::moveReduction(int from, unsigned i, Step step) {
   ValuePlan &in = plans[from];
   in.steps.pop_back();
   --usePlans[prog.values[from].firstUse].level;
+  refreshPlainUse(prog.values[from].firstUse);
   markPlanned(prog.ops[i].results[0]);
   ValuePlan &out = plans[prog.ops[i].results[0]];
   if (step.kind == StepKind::ReduceScatter) {
@@ -331,6 +340,7 @@ bool Evaluation::applyReductionPattern(unsigned i) {
   Step merged = *lhs;
   plans[b].steps.pop_back();
   --usePlans[prog.values[b].firstUse].level;
+  refreshPlainUse(prog.values[b].firstUse);
   moveReduction(a, i, std::move(merged));
   return true;
 }
@@ -519,6 +529,12 @@ void Evaluation::planValue(unsigned value) {
                    [&](auto &u) { return u.second < 0 || !looped[u.first]; }))
     return;
   markPlanned(value);
+  // Whatever path leaves below, the uses' plans are final then (but for
+  // the reduction patterns' level moves, which refresh their use).
+  llvm::scope_exit refresh([&] {
+    for (size_t k = 0; k < v.uses.size(); ++k)
+      refreshPlainUse(v.firstUse + k);
+  });
   for (auto [k, u] : llvm::enumerate(v.uses)) {
     DimAxes s = u.second >= 0 ? useSlicing(v.firstUse + k, u.first, u.second)
                               : DimAxes(v.shape.size(), 0);
@@ -535,9 +551,9 @@ void Evaluation::planValue(unsigned value) {
   // A loop's init is sliced by the boundary after the copies: the loop
   // reads the whole gather then (AnalyticLoops.cpp).
   auto readLevel = [&](size_t k) -> std::optional<unsigned> {
-    // The reader's (cold) ProgramOp last.
+    // From the use record: the reader's ProgramOp is a cache miss.
     if (!usePlans[v.firstUse + k].gatherLevel && !plan.gathers.empty() &&
-        prog.ops[v.uses[k].first].region >= 0)
+        prog.uses[v.firstUse + k].userIsLoop)
       return 0u;
     return usePlans[v.firstUse + k].gatherLevel;
   };
@@ -762,10 +778,11 @@ void Evaluation::findFusions() {
     if (dim < 0)
       continue;
     unsigned user = v.uses[0].first;
-    const ProgramOp &u = prog.ops[user];
-    // No fusion across a loop's boundary (MaterializeCore's guard): its
-    // body would run the producer every iteration.
-    if (p.region >= 0 || u.region >= 0)
+    // A reader without loops slices nothing. No fusion across a loop's
+    // boundary (MaterializeCore's guard): its body would run the producer
+    // every iteration. (The bytes and the use record, not the reader's
+    // cold ProgramOp.)
+    if (!looped[user] || p.region >= 0 || prog.uses[v.firstUse].userIsLoop)
       continue;
     // The reader's loops that slice this operand, outermost first.
     llvm::SmallVector<std::pair<unsigned, int>, 4> slicing; // (level, dim)
@@ -790,8 +807,8 @@ void Evaluation::findFusions() {
     }
     if (traceEnabled())
       llvm::errs() << "analytic: fuse " << i << " " << p.op->getName()
-                   << " into " << user << " " << u.op->getName() << " at "
-                   << depth << "\n";
+                   << " into " << user << " " << prog.ops[user].op->getName()
+                   << " at " << depth << "\n";
     fusedInto[i] = user;
     fusedOps.push_back(i);
     fusedProducers[user].push_back(
@@ -821,6 +838,11 @@ const CollectivePlan &Evaluation::makePlan() {
     for (int r : p.results)
       planValue(r);
   }
+#ifdef EXPENSIVE_CHECKS
+  for (size_t u = 0; u < usePlans.size(); ++u)
+    assert(collectivePlan.plainUses[u] == isPlainUse(usePlans[u]) &&
+           "a UsePlan writer did not refresh plainUses");
+#endif
   if (!paddedReaders.empty())
     checkPaddedOrder();
   findFusions();
@@ -995,6 +1017,11 @@ inputOrder(const ProgramModel &prog, const CollectivePlan &plan, unsigned i,
   for (auto [k, v] : llvm::enumerate(p.operands)) {
     if (v < 0 || p.operandUses[k] < 0)
       continue;
+    // A plain use reads no gather: a slice-position use.
+    if (plan.plainUses[p.operandUses[k]]) {
+      slices.push_back(k);
+      continue;
+    }
     const UsePlan &use = plan.uses[p.operandUses[k]];
     // A masked operand's gather copy is read by its mask.
     if (!use.readerIsUser || use.gatherAtDef || masked(k))
@@ -1028,7 +1055,9 @@ int sharedCopy(const ProgramModel &prog, const CollectivePlan &plan, unsigned i,
                unsigned k, llvm::function_ref<bool(unsigned)> masked) {
   const ProgramOp &p = prog.ops[i];
   auto copied = [&](unsigned j) {
-    if (p.operands[j] < 0 || p.operandUses[j] < 0)
+    // A plain use reads no gather (its UsePlan is not read: a miss).
+    if (p.operands[j] < 0 || p.operandUses[j] < 0 ||
+        plan.plainUses[p.operandUses[j]])
       return false;
     const UsePlan &use = plan.uses[p.operandUses[j]];
     return use.readerIsUser && !use.gatherAtDef && !use.ops.empty() &&

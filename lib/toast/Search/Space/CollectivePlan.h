@@ -232,6 +232,11 @@ struct CollectivePlan {
   std::vector<ValuePlan> values;
   /// Per use (ProgramModel::uses): what it reads of its value's chain.
   std::vector<UsePlan> uses;
+  /// Per use: 1 when its plan is what resetUse leaves (the source read as
+  /// is, no per-use op), as most uses of a state are. Made at the end of
+  /// makePlan; a byte per use, so that the pricer and the emitter need not
+  /// read the 150-byte UsePlan of such a use (a cache miss each; issue 17).
+  std::vector<char> plainUses;
   /// Per argument: device-local dims when every use slices it alike.
   std::vector<std::optional<DimAxes>> localArgs;
   /// Some node's axes do not divide its size.

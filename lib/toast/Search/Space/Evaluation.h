@@ -71,6 +71,10 @@ struct Workspace {
   /// materialized, and their tilings.
   std::vector<llvm::SmallVector<int, 0>> levelBuffers;
   std::vector<llvm::SmallVector<DimAxes, 0>> levelTiling;
+  /// Per value: the buffer of its level 0 (levelBuffers[v][0] where v has a
+  /// chain), in one flat array: most values have no chain and most uses
+  /// read level 0.
+  std::vector<int> sourceBuffers;
   /// Per use: where its ops[0] was emitted, when gatherAtDef.
   std::vector<int> startBuffers;
   std::vector<int> argBuffers;
@@ -106,6 +110,7 @@ public:
         anyPadded(ws.plan.anyPadded), unmodeled(ws.plan.unmodeled),
         planned(ws.planned), isPlanned(ws.isPlanned), emission(ws.emission),
         levelBuffers(ws.levelBuffers), levelTiling(ws.levelTiling),
+        sourceBuffers(ws.sourceBuffers), plainUses(ws.plan.plainUses),
         startBuffers(ws.startBuffers), argBuffers(ws.argBuffers),
         hoistedBuffers(ws.hoistedBuffers), buffers(ws.buffers),
         fusedInputs(ws.fusedInputs), stamp(ws.stamp), carryTies(ws.carryTies),
@@ -200,8 +205,27 @@ private:
   AxisMask wholeAxes(unsigned value) const;
   void keepWhole(unsigned arg);
   static void resetUse(UsePlan &use);
+  /// Whether `use` is what resetUse leaves (CollectivePlan::plainUses).
+  static bool isPlainUse(const UsePlan &use) {
+    return use.level == 0 && !use.gatherLevel && !use.argSlice &&
+           !use.gatherAtDef && !use.readerIsUser && use.fusedLevel < 0 &&
+           use.ops.empty() && use.argDims.empty();
+  }
+  /// Sets plainUses[useId] from its plan: every writer of a UsePlan calls
+  /// it once its writes are done (resetPlans sets the reset ones).
+  void refreshPlainUse(unsigned useId) {
+    plainUses[useId] = isPlainUse(usePlans[useId]);
+  }
   UsePlan planUse(unsigned value, const DimAxes &slicing, bool isReturn) const;
   void emitValue(unsigned value, int source);
+  /// The buffer and tiling of `value`'s chain level `level` once emitted
+  /// (level 0: sourceBuffers and the plan's source tiling).
+  int levelBuffer(unsigned value, unsigned level) const {
+    return level == 0 ? sourceBuffers[value] : levelBuffers[value][level];
+  }
+  const DimAxes &levelTilingOf(unsigned value, unsigned level) const {
+    return level == 0 ? plans[value].sourceTiling : levelTiling[value][level];
+  }
   int emitUse(unsigned value, unsigned useId);
   void emitOp(unsigned i);
   /// The loop model's price of loop op i's regions (AnalyticLoops.cpp):
@@ -344,12 +368,22 @@ private:
   llvm::SmallVector<std::pair<unsigned, size_t>, 2> ahead;
   std::vector<llvm::SmallVector<int, 0>> &levelBuffers;
   std::vector<llvm::SmallVector<DimAxes, 0>> &levelTiling;
+  std::vector<int> &sourceBuffers;
+  std::vector<char> &plainUses;
   std::vector<int> &startBuffers;
   std::vector<int> &argBuffers;
   /// Buffers of ProgramModel::hoistedConstantBytes.
   std::vector<int> &hoistedBuffers;
-  /// Tiling of what the last emitUse returned.
-  DimAxes useTiling;
+  /// Tiling of what the last emitUse returned: its level's, the use's
+  /// argDims or ownUseTiling. A pointer: only the first operand's and the
+  /// return's are read, and copying it for every use cost a cache miss
+  /// on the value's plan (issue 17).
+  const DimAxes *useTiling = nullptr;
+  DimAxes ownUseTiling;
+  void setUseTiling(DimAxes tiling) {
+    ownUseTiling = std::move(tiling);
+    useTiling = &ownUseTiling;
+  }
   std::vector<Buffer> &buffers;
   /// Per buffer: what it reads when fused (sim::visitFusionInputs).
   std::vector<llvm::SmallVector<int, 2>> &fusedInputs;

@@ -534,6 +534,7 @@ bool NdaEnvironment::Impl::buildBlockModel(Block &block, ProgramModel &program,
       use.userKind = u.fusionKind;
       use.userResult = u.results.empty() ? -1 : u.results[0];
       use.user = user;
+      use.userIsLoop = u.region >= 0;
       if (use.userResult >= 0) {
         // As Evaluation::localElements computes it, without a tiling.
         const ProgramValue &r = program.values[use.userResult];

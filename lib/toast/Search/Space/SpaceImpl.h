@@ -102,11 +102,6 @@ struct ProgramOp {
   /// (none is left at the op itself: what the regions yield dies with them).
   int64_t nestedOps = 0;
   int64_t nestedPeakBytes = 0;
-  /// Region ops priced whole: the collectives their regions already hold
-  /// (a shard_map body's collective_permutes), seconds per execution and
-  /// counts, with trip counts.
-  double nestedCommTime = 0;
-  std::array<int64_t, sim::kNumCollectiveKinds> nestedCollectives{};
   /// reshape / bitcast_convert: the result aliases the operand when local
   /// byte counts agree.
   bool mayAlias = false;
@@ -131,11 +126,18 @@ struct ProgramOp {
   /// next to the fields above, not after the rule's (issue 17: a cache
   /// line per op).
   int region = -1;
-  /// Region ops: how each result gets its buffer (a loop's carries).
-  llvm::SmallVector<sim::TiedResult, 1> tiedResults;
   /// Region ops: the hoisted body constants they read
   /// (ProgramModel::hoistedConstantBytes).
   llvm::SmallVector<unsigned, 2> hoistedConstants;
+  // The fields above are read for every op; those below for region ops
+  // (nestedOps > 0) or ruled ops only.
+  /// Region ops priced whole: the collectives their regions already hold
+  /// (a shard_map body's collective_permutes), seconds per execution and
+  /// counts, with trip counts.
+  double nestedCommTime = 0;
+  std::array<int64_t, sim::kNumCollectiveKinds> nestedCollectives{};
+  /// Region ops: how each result gets its buffer (a loop's carries).
+  llvm::SmallVector<sim::TiedResult, 1> tiedResults;
   /// transpose: result dim i is operand dim permutation[i].
   llvm::SmallVector<int64_t, 4> permutation;
   /// Rule factors: node (-1: never sharded), size, reduction kind.
@@ -183,6 +185,8 @@ struct ProgramUse {
   /// The user's ProgramOp::op and fusionKind.
   mlir::Operation *userOp = nullptr;
   sim::FusionKind userKind = sim::FusionKind::Opaque;
+  /// The user is a loop the loop model prices (ProgramOp::region >= 0).
+  bool userIsLoop = false;
   /// The user's first result value, -1 for none.
   int userResult = -1;
   /// The user (program op) and the elements of its first result when the
