@@ -171,14 +171,6 @@ int Evaluation::emitLeadingGathers(unsigned value, const UsePlan &use,
   return buffer;
 }
 
-/// How many of use useId's steps its fusion tree emitted ahead (emitAhead).
-size_t Evaluation::stepsAhead(unsigned useId) const {
-  for (auto [id, n] : ahead)
-    if (id == useId)
-      return n;
-  return 0;
-}
-
 /// Emits the per-use ops of one use; returns the buffer the user reads.
 int Evaluation::emitUse(unsigned value, unsigned useId) {
   currentValue = value;
@@ -209,7 +201,7 @@ int Evaluation::emitUse(unsigned value, unsigned useId) {
   }
   DimAxes tiling = levelTilingOf(value, use.level);
   ArrayRef<Step> ops = use.ops;
-  if (size_t n = stepsAtDef(use) + stepsAhead(useId)) {
+  if (size_t n = stepsAtDef(use) + stepsAhead(ahead, useId)) {
     buffer = startBuffers[useId];
     for (const Step &step : ops.take_front(n))
       tiling = apply(step, tiling);

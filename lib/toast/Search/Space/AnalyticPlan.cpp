@@ -569,7 +569,8 @@ void Evaluation::planValue(unsigned value) {
     auto [user, operand] = v.uses[k];
     bool masked =
         anyPadded && operand >= 0 && !maskedLevels(user, operand).empty();
-    bool direct = (use.readerIsUser && !masked) || prog.ops[user].region >= 0;
+    bool direct =
+        (use.readerIsUser && !masked) || prog.uses[v.firstUse + k].userIsLoop;
     return direct ? static_cast<int64_t>(user) : -1 - static_cast<int64_t>(k);
   };
   std::optional<int64_t> reader;
@@ -985,13 +986,12 @@ int sharedStartUse(const ProgramModel &prog, const CollectivePlan &plan,
   size_t n = stepsAtDef(mine);
   if (!n)
     return -1;
-  auto same = sameStep;
   for (unsigned j = 0; j < k; ++j) {
     const UsePlan &other = plan.uses[v.firstUse + j];
     if (v.uses[j].first == v.uses[k].first && other.level == mine.level &&
         stepsAtDef(other) == n &&
         std::equal(other.ops.begin(), other.ops.begin() + n, mine.ops.begin(),
-                   same))
+                   sameStep))
       return static_cast<int>(j);
   }
   return -1;

@@ -187,6 +187,17 @@ inline size_t leadingGathers(const UsePlan &use) {
     ++n;
   return n;
 }
+/// The uses whose leading gathers a fusion tree emitted ahead of their
+/// reader (TreeStep), with their count; pricer and emitter alike.
+using AheadUses = llvm::SmallVector<std::pair<unsigned, size_t>, 2>;
+/// How many of use useId's steps are in `ahead`.
+inline size_t stepsAhead(llvm::ArrayRef<std::pair<unsigned, size_t>> ahead,
+                         unsigned useId) {
+  for (auto [id, n] : ahead)
+    if (id == useId)
+      return n;
+  return 0;
+}
 inline size_t stepsAtDef(const UsePlan &use) {
   if (!use.gatherAtDef || use.argSlice)
     return 0;

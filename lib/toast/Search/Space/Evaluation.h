@@ -234,7 +234,6 @@ private:
                     int64_t &peakBytes);
   int64_t emitInputs(unsigned i, llvm::MutableArrayRef<int> inputs);
   void emitAhead(unsigned i, unsigned k);
-  size_t stepsAhead(unsigned useId) const;
   int emitLeadingGathers(unsigned value, const UsePlan &use, size_t n);
   void emitTree(unsigned i);
   void emitInput(unsigned i, unsigned k, llvm::MutableArrayRef<int> inputs,
@@ -365,7 +364,7 @@ private:
   /// The uses whose leading gathers the tree emitted ahead of their
   /// reader (TreeStep::operand), with their count; their buffer is in
   /// startBuffers.
-  llvm::SmallVector<std::pair<unsigned, size_t>, 2> ahead;
+  AheadUses ahead;
   std::vector<llvm::SmallVector<int, 0>> &levelBuffers;
   std::vector<llvm::SmallVector<DimAxes, 0>> &levelTiling;
   std::vector<int> &sourceBuffers;

@@ -131,7 +131,6 @@ private:
   void emitInputs(unsigned i, MutableArrayRef<Value> inputs);
   void emitInput(unsigned i, unsigned k, MutableArrayRef<Value> inputs);
   void emitAhead(unsigned i, unsigned k);
-  size_t stepsAhead(unsigned useId) const;
   Value emitLeadingGathers(unsigned value, const UsePlan &use, size_t n);
 
   const NdaEnvironment::Impl &impl;
@@ -152,9 +151,8 @@ private:
   DimAxes useTiling;
   SmallVector<DimAxes> returnedTiling;
   SmallVector<int> returnedValues;
-  /// The uses whose leading gathers the fusion tree being emitted emitted
-  /// ahead of their reader, with their count (Evaluation::ahead).
-  SmallVector<std::pair<unsigned, size_t>, 2> ahead;
+  /// What the fusion tree being emitted emitted ahead (Evaluation::ahead).
+  AheadUses ahead;
   /// The masks' hoisted constants (Evaluation::emitMaskConstants): the
   /// validity vectors by (padded size, size), the zero tiles by local
   /// type.
@@ -325,7 +323,7 @@ Value PlannedEmitter::emitUse(unsigned value, unsigned useId) {
   Value current = levels[value][use.level];
   DimAxes tiling = levelTiling[value][use.level];
   ArrayRef<Step> steps = use.ops;
-  if (size_t n = stepsAtDef(use) + stepsAhead(useId)) {
+  if (size_t n = stepsAtDef(use) + stepsAhead(ahead, useId)) {
     current = starts[useId];
     for (const Step &step : steps.take_front(n))
       tiling = applyStep(step, tiling);
@@ -448,14 +446,6 @@ void PlannedEmitter::emitAhead(unsigned i, unsigned k) {
   size_t n = leadingGathers(use);
   starts[useId] = emitLeadingGathers(p.operands[k], use, n);
   ahead.push_back({useId, n});
-}
-
-/// How many of use useId's steps its fusion tree emitted ahead.
-size_t PlannedEmitter::stepsAhead(unsigned useId) const {
-  for (auto [id, n] : ahead)
-    if (id == useId)
-      return n;
-  return 0;
 }
 
 /// The first n steps of `use` (gathers) from its chain level.
