@@ -161,16 +161,22 @@ TEST(Mcts, PrefersShorterTrajectoriesOnTies) {
 TEST(Mcts, RespectsTheRolloutBudget) {
   BitsEnvironment env = halvingEnvironment(30, 30);
   SearchOptions options = smallBudget();
-  options.maxRollouts = 150;
+  options.maxRollouts = 200;
   options.roundRollouts = 100;
   SearchResult result = runMcts(env, options);
-  EXPECT_EQ(result.rollouts, 150u);
-  // Rounds stop at 80% of the budget (120 rollouts: 100, then 20) and
-  // polishing spends the rest.
-  EXPECT_EQ(result.rounds, 2u);
+  EXPECT_EQ(result.rollouts, 200u);
+  // The first round may run to 80% of the budget (160 rollouts), later
+  // rounds stop at 35% (70): one round of 100, and polishing spends the
+  // rest.
+  EXPECT_EQ(result.rounds, 1u);
   EXPECT_EQ(result.stopReason.rfind("rollout budget", 0), 0u)
       << result.stopReason;
   EXPECT_LT(result.bestCost, 1.0);
+  // Rounds of 40: 40, then 30 to reach 35%.
+  options.roundRollouts = 40;
+  result = runMcts(env, options);
+  EXPECT_EQ(result.rollouts, 200u);
+  EXPECT_EQ(result.rounds, 2u);
 }
 
 TEST(Mcts, PerturbationsLeaveALocalOptimum) {
@@ -194,7 +200,7 @@ TEST(Mcts, PerturbationsLeaveALocalOptimum) {
   // Rounds get 60 rollouts of geometric playouts: too few to meet the trio
   // by chance (uniform playouts, 15 random bits on average, meet it in a
   // few dozen: the trio ignores the other bits).
-  options.polishShare = 0.98;
+  options.polishShare = options.minPolishShare = 0.98;
   options.uniformPlayouts = false;
   options.perturb = false;
   SearchResult climbed = runMcts(env, options);
@@ -253,7 +259,7 @@ TEST(Mcts, PolishingMovesAStrategyToOtherAxes) {
   SearchOptions options = smallBudget(1, 2);
   options.maxRollouts = 2000;
   options.roundRollouts = 16;
-  options.polishShare = 0.99;
+  options.polishShare = options.minPolishShare = 0.99;
   options.perturb = false;
   // The rounds (20 rollouts) settle on axis 0; single-action changes
   // cannot leave it, exchanging the axes of the whole strategy can.

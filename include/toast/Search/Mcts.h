@@ -98,8 +98,16 @@ struct SearchOptions {
   /// its neighbours (one action replaced, dropped or appended) until none
   /// improves.
   bool polish = true;
-  /// The share of the budget (time and rollouts) rounds leave to polishing.
-  double polishShare = 0.2;
+  /// The share of the budget (time and rollouts) rounds leave to polishing
+  /// when the budget cuts them short: rounds after the first stop at
+  /// 1 - polishShare of it. At equal rollouts, climbing from the first
+  /// rounds' best beat more rounds on every budget-bound full-size model
+  /// measured (GNS, U-Net, t2b, ITX; docs/search.md "Budget").
+  double polishShare = 0.65;
+  /// The share even the first round leaves to polishing: it may run to
+  /// 1 - minPolishShare of the budget. A climb from fewer rollouts than a
+  /// round starts too low (DETR at 30 rollouts: 2.92 against 2.66 ms).
+  double minPolishShare = 0.2;
   /// Once the climb is stuck, keep perturbing the best trajectory and
   /// climbing from there (iterated local search) until `restartPatience`
   /// perturbations in a row fail to improve it.

@@ -59,12 +59,22 @@ struct Worker {
   uint64_t rollouts = 0;
 };
 
+/// The share of the budget rounds may use (SearchOptions::polishShare).
+static double roundShare(const SearchOptions &options, bool firstRound) {
+  if (!options.polish)
+    return 1;
+  double share = options.polishShare;
+  if (firstRound)
+    share = std::min(share, options.minPolishShare);
+  return 1 - share;
+}
+
 class Search {
 public:
   Search(const SearchEnvironment &env, const SearchOptions &options)
       : env(env), options(options), cache(env), clock(options.budgetSeconds),
-        roundClock(options.budgetSeconds *
-                   (options.polish ? 1 - options.polishShare : 1)),
+        roundClock(options.budgetSeconds * roundShare(options, false)),
+        firstRoundClock(options.budgetSeconds * roundShare(options, true)),
         coverage(env, cache, options.maxDepth), root(env.getInitialState()) {}
 
   SearchResult run(const ProgressFn &progress);
@@ -97,15 +107,17 @@ private:
   }
   double reward(double cost, size_t length) const;
   void runRound(std::vector<std::unique_ptr<Worker>> &workers,
-                uint64_t rollouts);
+                uint64_t rollouts, const Clock &roundsClock);
   void merge(Worker &worker);
 
   const SearchEnvironment &env;
   const SearchOptions &options;
   CostCache cache;
   Clock clock;
-  /// Rounds leave a share of the time budget to polishing.
+  /// Rounds leave a share of the time budget to polishing; the first
+  /// round a smaller one.
   Clock roundClock;
+  Clock firstRoundClock;
   CoverageTracker coverage;
   Table table;
   /// All-moves-as-first statistics as of the last round boundary.
@@ -380,14 +392,14 @@ void Search::merge(Worker &worker) {
 }
 
 void Search::runRound(std::vector<std::unique_ptr<Worker>> &workers,
-                      uint64_t rollouts) {
+                      uint64_t rollouts, const Clock &roundsClock) {
   unsigned threads = workers.size();
   forEachThread(threads, [&](unsigned t) {
     Worker &worker = *workers[t];
     worker.found = false;
     worker.rollouts = 0;
     for (uint64_t i = 0, e = quota(rollouts, threads, t); i != e; ++i) {
-      if (roundClock.expired())
+      if (roundsClock.expired())
         break;
       Trajectory trajectory = rollout(worker);
       ++worker.rollouts;
@@ -428,10 +440,12 @@ SearchResult Search::run(const ProgressFn &progress) {
           std::max<uint64_t>(options.roundRollouts, 2 * rootActions.size());
     // Rounds leave the same share of a rollout budget to polishing as of a
     // time budget.
+    bool first = result.rounds == 0;
     if (options.polish && options.maxRollouts)
       roundOptions.maxRollouts = std::max<uint64_t>(
           1, static_cast<uint64_t>(options.maxRollouts *
-                                   (1 - options.polishShare)));
+                                   roundShare(options, first)));
+    const Clock &roundsClock = first ? firstRoundClock : roundClock;
     uint64_t budget = roundBudget(roundOptions, result.rollouts);
     if (committed.size() >= options.maxDepth) {
       result.stopReason = "depth cap";
@@ -441,12 +455,12 @@ SearchResult Search::run(const ProgressFn &progress) {
       result.stopReason = "no legal action left";
       break;
     }
-    if (const char *spent = budgetSpent(budget, roundClock)) {
+    if (const char *spent = budgetSpent(budget, roundsClock)) {
       result.stopReason = spent;
       break;
     }
     ++result.rounds;
-    runRound(workers, budget);
+    runRound(workers, budget, roundsClock);
     bool improved = false;
     for (auto &worker : workers) {
       result.rollouts += worker->rollouts;
