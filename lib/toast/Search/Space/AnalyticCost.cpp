@@ -694,7 +694,8 @@ AnalyticCost Evaluation::pricePlan() {
   for (size_t i = 0; i < prog.ops.size(); ++i) {
     if (fusedInto[i] >= 0)
       continue;
-    if (fusedProducers[i].empty()) {
+    if (fusedProducers[i].empty() &&
+        !readsFusedArgument(prog, collectivePlan, i)) {
       emitOp(i); // Alone in its body.
       continue;
     }

@@ -899,25 +899,43 @@ static std::pair<unsigned, AxisMask> argumentFusion(const ProgramModel &prog,
 /// places them, and a gather the reader's slices cancelled in part is a
 /// new one right before its reader (the collective optimizer).
 static int aheadLevel(const ProgramModel &prog, const CollectivePlan &plan,
-                      unsigned i, unsigned k,
+                      unsigned i, unsigned k, bool tree,
                       llvm::function_ref<bool(unsigned, unsigned)> masked) {
   const ProgramOp &p = prog.ops[i];
   if (p.operands[k] < 0 || p.operandUses[k] < 0)
     return -1;
   const UsePlan &use = plan.uses[p.operandUses[k]];
   size_t n = leadingGathers(use);
+  // An op alone in its nest: inputOrder places a gather it reads directly
+  // (readerIsUser) between its slices.
   if (use.argSlice || use.gatherAtDef || use.fusedLevel < 0 || !n ||
-      masked(i, k))
+      (!tree && use.readerIsUser) || masked(i, k))
     return -1;
   auto [depth, left] = argumentFusion(prog, plan, i, k);
   AxisMask gathered = 0;
   for (const Step &step : ArrayRef(use.ops).take_front(n))
     gathered |= dimsMask(step.dims);
+  // An all_to_all after them took the outer gathers with the reader's
+  // slice (SliceOfGatherToAllToAll reads the inner gather where it is):
+  // the inner gathers still run in that body, the all_to_all before i.
+  if (n < use.ops.size() && use.ops[n].kind == StepKind::AllToAll)
+    gathered |= listMask(use.ops[n].dims[use.ops[n].from]);
   unsigned level = rootLevel(plan, i, depth);
   unsigned innermost = plan.nests[i].size() - 1;
   if (gathered != left || level >= rootLevel(plan, i, innermost))
     return -1;
   return static_cast<int>(level);
+}
+
+bool readsFusedArgument(const ProgramModel &prog, const CollectivePlan &plan,
+                        unsigned i) {
+  const ProgramOp &p = prog.ops[i];
+  for (int useId : p.operandUses)
+    // A plain use fused nothing (its UsePlan is not read: a miss).
+    if (useId >= 0 && !plan.plainUses[useId] &&
+        plan.uses[useId].fusedLevel >= 0)
+      return true;
+  return false;
 }
 
 /// Appends op i's part of its fusion tree in the order materializeCore's
@@ -942,7 +960,7 @@ collectFusionTree(const ProgramModel &prog, CollectivePlan &plan, unsigned i,
       collectFusionTree(prog, plan, std::get<2>(*next++), masked, emission);
       continue;
     }
-    int level = tree ? aheadLevel(prog, plan, i, k, masked) : -1;
+    int level = aheadLevel(prog, plan, i, k, tree, masked);
     if (level >= 0)
       emission.push_back({static_cast<unsigned>(level), i, k});
   }

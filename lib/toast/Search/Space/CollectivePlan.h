@@ -279,6 +279,12 @@ void orderFusionTree(const ProgramModel &prog, CollectivePlan &plan, unsigned i,
                      llvm::function_ref<bool(unsigned, unsigned)> masked,
                      std::vector<TreeStep> &emission);
 
+/// Whether op i reads an argument whose tiling loop fused into one of its
+/// loops (UsePlan::fusedLevel): its gathers may run ahead of i's body
+/// (orderFusionTree), so i is emitted as a tree even without producers.
+bool readsFusedArgument(const ProgramModel &prog, const CollectivePlan &plan,
+                        unsigned i);
+
 /// The operands of op i in the order the lowered program reads them
 /// (AnalyticPlan.cpp); `masked(k)` says whether operand k is read through a
 /// padding mask. Shared by the pricer and the emitter.
