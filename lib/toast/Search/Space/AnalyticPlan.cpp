@@ -897,19 +897,22 @@ static std::pair<unsigned, AxisMask> argumentFusion(const ProgramModel &prog,
 /// they run in that body, before the deeper loop, and the slices of i's
 /// deeper loops stay with i. -1 otherwise: in i's own body inputOrder
 /// places them, and a gather the reader's slices cancelled in part is a
-/// new one right before its reader (the collective optimizer).
+/// new one right before its reader (the collective optimizer). Also for a
+/// masked operand: with one reader the gather is no copy the optimizer
+/// moves before the mask's select (examples/mlp.mlir padded on {B:3, M:2}),
+/// and for an op with no fused producer (`tree` false).
 static int aheadLevel(const ProgramModel &prog, const CollectivePlan &plan,
-                      unsigned i, unsigned k, bool tree,
-                      llvm::function_ref<bool(unsigned, unsigned)> masked) {
+                      unsigned i, unsigned k, bool tree) {
   const ProgramOp &p = prog.ops[i];
-  if (p.operands[k] < 0 || p.operandUses[k] < 0)
+  // A dead op reads nothing (and has no use records).
+  if (p.dead || p.operands[k] < 0 || p.operandUses[k] < 0)
     return -1;
   const UsePlan &use = plan.uses[p.operandUses[k]];
   size_t n = leadingGathers(use);
   // An op alone in its nest: inputOrder places a gather it reads directly
   // (readerIsUser) between its slices.
   if (use.argSlice || use.gatherAtDef || use.fusedLevel < 0 || !n ||
-      (!tree && use.readerIsUser) || masked(i, k))
+      (!tree && use.readerIsUser))
     return -1;
   auto [depth, left] = argumentFusion(prog, plan, i, k);
   AxisMask gathered = 0;
@@ -943,10 +946,8 @@ bool readsFusedArgument(const ProgramModel &prog, const CollectivePlan &plan,
 /// that loop's body, one fusion after the other in the order of i's slices
 /// (operand order), so the highest operand's producer or argument loop
 /// comes first; i itself last.
-static void
-collectFusionTree(const ProgramModel &prog, CollectivePlan &plan, unsigned i,
-                  llvm::function_ref<bool(unsigned, unsigned)> masked,
-                  std::vector<TreeStep> &emission) {
+static void collectFusionTree(const ProgramModel &prog, CollectivePlan &plan,
+                              unsigned i, std::vector<TreeStep> &emission) {
   const ProgramOp &p = prog.ops[i];
   auto &producers = plan.fusedProducers[i];
   // Highest operand first (the tuple holds minus the operand).
@@ -957,10 +958,10 @@ collectFusionTree(const ProgramModel &prog, CollectivePlan &plan, unsigned i,
   auto *next = producers.begin();
   for (int k = static_cast<int>(p.operands.size()) - 1; k >= 0; --k) {
     if (next != producers.end() && -std::get<1>(*next) == k) {
-      collectFusionTree(prog, plan, std::get<2>(*next++), masked, emission);
+      collectFusionTree(prog, plan, std::get<2>(*next++), emission);
       continue;
     }
-    int level = aheadLevel(prog, plan, i, k, tree, masked);
+    int level = aheadLevel(prog, plan, i, k, tree);
     if (level >= 0)
       emission.push_back({static_cast<unsigned>(level), i, k});
   }
@@ -969,10 +970,9 @@ collectFusionTree(const ProgramModel &prog, CollectivePlan &plan, unsigned i,
 }
 
 void orderFusionTree(const ProgramModel &prog, CollectivePlan &plan, unsigned i,
-                     llvm::function_ref<bool(unsigned, unsigned)> masked,
                      std::vector<TreeStep> &emission) {
   emission.clear();
-  collectFusionTree(prog, plan, i, masked, emission);
+  collectFusionTree(prog, plan, i, emission);
   std::stable_sort(
       emission.begin(), emission.end(),
       [](const TreeStep &a, const TreeStep &b) { return a.level < b.level; });

@@ -272,11 +272,9 @@ struct TreeStep {
 
 /// Op i's fusion tree (i is no op's fused producer) in the order the
 /// lowered program runs it: by root loop level, each level's body in
-/// materializeCore's order (AnalyticPlan.cpp). Sorts plan.fusedProducers;
-/// `masked(op, k)` says whether op's operand k is read through a padding
-/// mask. Shared by the pricer and the emitter.
+/// materializeCore's order (AnalyticPlan.cpp). Sorts plan.fusedProducers.
+/// Shared by the pricer and the emitter.
 void orderFusionTree(const ProgramModel &prog, CollectivePlan &plan, unsigned i,
-                     llvm::function_ref<bool(unsigned, unsigned)> masked,
                      std::vector<TreeStep> &emission);
 
 /// Whether op i reads an argument whose tiling loop fused into one of its
