@@ -184,15 +184,52 @@ static bool scattersForReaders(unsigned axis, ArrayRef<DimAxes> slicings,
   return true;
 }
 
+/// The outer levels of a chain (outermost first) the readers' slices turn
+/// into one reduce_scatter: tile levels that every reader slices first,
+/// per dim in order (`cancelled`), around one sum level (`sum`), up to the
+/// first level that is neither (`kept`: the levels from there stay). The
+/// readers' loops fused the tiles outside the sum, or their slices cancel
+/// those gathers (CancelSliceOfGather); a tile inside the sum is gathered
+/// after its all_reduce once ReduceBeforeGather moved that down, and
+/// cancelled the same way. Tiles inside the sum only for one reader (the
+/// order of several readers' rewrites was not followed).
+struct ScatterLevels {
+  DimAxes cancelled;
+  size_t sum = ~size_t(0), kept = 0;
+};
+static ScatterLevels findScatterLevels(ArrayRef<std::pair<unsigned, int>> levels,
+                                       ArrayRef<DimAxes> slicings) {
+  ScatterLevels found;
+  found.cancelled.assign(slicings.front().size(), 0);
+  for (; found.kept < levels.size(); ++found.kept) {
+    auto [axis, dim] = levels[found.kept];
+    if (dim < 0) {
+      if (found.sum != ~size_t(0))
+        break;
+      found.sum = found.kept;
+      continue;
+    }
+    if (found.sum != ~size_t(0) && slicings.size() > 1)
+      break;
+    AxisList next = listAppend(found.cancelled[dim], axis);
+    if (!llvm::all_of(slicings, [&, dim = dim](const DimAxes &s) {
+          return listIsPrefix(next, s[dim]);
+        }))
+      break;
+    found.cancelled[dim] = next;
+  }
+  return found;
+}
+
 /// The optimizer visits readers first: when the outermost level sums and
 /// the readers slice it as scattersForReaders says, that all_reduce
 /// becomes a reduce_scatter on top of the inner levels' chain (all_reduces,
-/// then one gather that stays after the producer).
+/// then one gather that stays after the producer). Tile levels the
+/// readers slice first do not stand in between (findScatterLevels).
 bool Evaluation::scatterOutermostSum(
     unsigned value, ArrayRef<std::pair<unsigned, int>> levels) {
   const ProgramValue &v = prog.values[value];
-  if (levels.empty() || levels.front().second >= 0 || v.uses.empty() ||
-      v.defOp < 0)
+  if (levels.empty() || v.uses.empty() || v.defOp < 0)
     return false;
   llvm::SmallVector<DimAxes, 4> slicings;
   for (auto [k, u] : llvm::enumerate(v.uses)) {
@@ -203,19 +240,26 @@ bool Evaluation::scatterOutermostSum(
     if (anyPadded && hasPaddedDim(value, slicings.back()))
       return false;
   }
+  ScatterLevels outer = findScatterLevels(levels, slicings);
+  // (The readers' slicings, cancelled tiles included, do not pad.)
+  if (outer.sum == ~size_t(0))
+    return false;
+  for (DimAxes &s : slicings)
+    s = dimsDropPrefix(outer.cancelled, s);
   DimAxes first;
-  if (!scattersForReaders(levels.front().first, slicings,
+  if (!scattersForReaders(levels[outer.sum].first, slicings,
                           plans[value].sourceTiling, first))
     return false;
   // A padded slice of the sum stays one (reduce_scatter does not pad).
   if (anyPadded && hasPaddedDim(value, first))
     return false;
   ValuePlan &plan = plans[value];
-  for (auto [axis, dim] : llvm::reverse(levels.drop_front()))
+  for (auto [axis, dim] : llvm::reverse(levels.drop_front(outer.kept)))
     if (dim < 0)
       plan.steps.push_back({StepKind::Reduce, {listAppend(0, axis)}});
-  if (!dimsEmpty(plan.sourceTiling))
-    plan.steps.push_back({StepKind::Gather, plan.sourceTiling});
+  DimAxes inner = dimsDropPrefix(outer.cancelled, plan.sourceTiling);
+  if (!dimsEmpty(inner))
+    plan.steps.push_back({StepKind::Gather, std::move(inner)});
   plan.steps.push_back({StepKind::ReduceScatter, first});
   plan.scattersOnTop = true;
   return true;
@@ -359,9 +403,10 @@ UsePlan Evaluation::planUse(unsigned value, const DimAxes &slicing,
   UsePlan use;
   use.level = plan.steps.size();
   DimAxes s = slicing;
-  // The readers slice the rest of their slicing off the reduce_scatter.
+  // The readers slice the rest of their slicing off the reduce_scatter
+  // (the outer tiles it kept, then the scatter, are a prefix of it).
   if (plan.scattersOnTop) {
-    DimAxes rest = dimsDropPrefix(plan.steps.back().dims, s);
+    DimAxes rest = dimsDropPrefix(tilingAt(value, use.level), s);
     if (!dimsEmpty(rest))
       use.ops.push_back({StepKind::Slice, std::move(rest)});
     return use;
@@ -923,11 +968,12 @@ static int aheadLevel(const ProgramModel &prog, const CollectivePlan &plan,
   // the inner gathers still run in that body, the all_to_all before i.
   if (n < use.ops.size() && use.ops[n].kind == StepKind::AllToAll)
     gathered |= listMask(use.ops[n].dims[use.ops[n].from]);
-  unsigned level = rootLevel(plan, i, depth);
-  unsigned innermost = plan.nests[i].size() - 1;
-  if (gathered != left || level >= rootLevel(plan, i, innermost))
+  // Outside i's innermost body, in i's own loops too: i's levels inside
+  // the deepest one it fused into share that root level, and the gathers
+  // then run ahead of i's slices at the same root level.
+  if (gathered != left || depth + 1 >= plan.nests[i].size())
     return -1;
-  return static_cast<int>(level);
+  return static_cast<int>(rootLevel(plan, i, depth));
 }
 
 bool readsFusedArgument(const ProgramModel &prog, const CollectivePlan &plan,
