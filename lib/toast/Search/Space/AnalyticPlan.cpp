@@ -195,21 +195,23 @@ static bool scattersForReaders(unsigned axis, ArrayRef<DimAxes> slicings,
 /// order of several readers' rewrites was not followed).
 struct ScatterLevels {
   DimAxes cancelled;
-  size_t sum = ~size_t(0), kept = 0;
+  std::optional<size_t> sum;
+  size_t kept = 0;
 };
-static ScatterLevels findScatterLevels(ArrayRef<std::pair<unsigned, int>> levels,
-                                       ArrayRef<DimAxes> slicings) {
+static ScatterLevels
+findScatterLevels(ArrayRef<std::pair<unsigned, int>> levels,
+                  ArrayRef<DimAxes> slicings) {
   ScatterLevels found;
   found.cancelled.assign(slicings.front().size(), 0);
   for (; found.kept < levels.size(); ++found.kept) {
     auto [axis, dim] = levels[found.kept];
     if (dim < 0) {
-      if (found.sum != ~size_t(0))
+      if (found.sum)
         break;
       found.sum = found.kept;
       continue;
     }
-    if (found.sum != ~size_t(0) && slicings.size() > 1)
+    if (found.sum && slicings.size() > 1)
       break;
     AxisList next = listAppend(found.cancelled[dim], axis);
     if (!llvm::all_of(slicings, [&, dim = dim](const DimAxes &s) {
@@ -242,12 +244,12 @@ bool Evaluation::scatterOutermostSum(
   }
   ScatterLevels outer = findScatterLevels(levels, slicings);
   // (The readers' slicings, cancelled tiles included, do not pad.)
-  if (outer.sum == ~size_t(0))
+  if (!outer.sum)
     return false;
   for (DimAxes &s : slicings)
     s = dimsDropPrefix(outer.cancelled, s);
   DimAxes first;
-  if (!scattersForReaders(levels[outer.sum].first, slicings,
+  if (!scattersForReaders(levels[*outer.sum].first, slicings,
                           plans[value].sourceTiling, first))
     return false;
   // A padded slice of the sum stays one (reduce_scatter does not pad).

@@ -48,10 +48,11 @@ static void warnIfNotInMeshOrder(mlir::func::FuncOp entry,
   if (failed(saved.load()))
     return;
   auto warn = [&](mlir::Location loc, llvm::StringRef what) {
-    mlir::emitWarning(loc) << "planned program: " << what
-                           << " not in mesh-axis order; planned nested in "
-                              "mesh-axis order as the search states are, "
-                              "which --partir-materialize-core does not do";
+    mlir::emitWarning(loc)
+        << "planned program: " << what
+        << " not in mesh-axis order: the planned program nests its loops in "
+           "mesh-axis order (a search state has no order), "
+           "--partir-materialize-core as written";
   };
   for (mlir::BlockArgument arg : entry.getArguments())
     if (!inMeshOrder(mesh, saved.getExplicitTiling(arg)))
