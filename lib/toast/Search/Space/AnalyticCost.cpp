@@ -347,10 +347,7 @@ void Evaluation::emitOp(unsigned i) {
 
 /// Emits the fusion tree rooted at op i in the lowered program's order.
 void Evaluation::emitTree(unsigned i) {
-  auto masked = [&](unsigned op, unsigned k) {
-    return !maskedLevels(op, k).empty();
-  };
-  orderFusionTree(prog, collectivePlan, i, masked, emission);
+  orderFusionTree(prog, collectivePlan, i, emission);
   ahead.clear();
   for (const TreeStep &step : emission) {
     if (step.operand < 0)
@@ -694,7 +691,8 @@ AnalyticCost Evaluation::pricePlan() {
   for (size_t i = 0; i < prog.ops.size(); ++i) {
     if (fusedInto[i] >= 0)
       continue;
-    if (fusedProducers[i].empty()) {
+    if (fusedProducers[i].empty() &&
+        !readsFusedArgument(prog, collectivePlan, i)) {
       emitOp(i); // Alone in its body.
       continue;
     }

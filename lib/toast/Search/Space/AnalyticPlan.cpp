@@ -184,15 +184,54 @@ static bool scattersForReaders(unsigned axis, ArrayRef<DimAxes> slicings,
   return true;
 }
 
+/// The outer levels of a chain (outermost first) the readers' slices turn
+/// into one reduce_scatter: tile levels that every reader slices first,
+/// per dim in order (`cancelled`), around one sum level (`sum`), up to the
+/// first level that is neither (`kept`: the levels from there stay). The
+/// readers' loops fused the tiles outside the sum, or their slices cancel
+/// those gathers (CancelSliceOfGather); a tile inside the sum is gathered
+/// after its all_reduce once ReduceBeforeGather moved that down, and
+/// cancelled the same way. Tiles inside the sum only for one reader (the
+/// order of several readers' rewrites was not followed).
+struct ScatterLevels {
+  DimAxes cancelled;
+  std::optional<size_t> sum;
+  size_t kept = 0;
+};
+static ScatterLevels
+findScatterLevels(ArrayRef<std::pair<unsigned, int>> levels,
+                  ArrayRef<DimAxes> slicings) {
+  ScatterLevels found;
+  found.cancelled.assign(slicings.front().size(), 0);
+  for (; found.kept < levels.size(); ++found.kept) {
+    auto [axis, dim] = levels[found.kept];
+    if (dim < 0) {
+      if (found.sum)
+        break;
+      found.sum = found.kept;
+      continue;
+    }
+    if (found.sum && slicings.size() > 1)
+      break;
+    AxisList next = listAppend(found.cancelled[dim], axis);
+    if (!llvm::all_of(slicings, [&, dim = dim](const DimAxes &s) {
+          return listIsPrefix(next, s[dim]);
+        }))
+      break;
+    found.cancelled[dim] = next;
+  }
+  return found;
+}
+
 /// The optimizer visits readers first: when the outermost level sums and
 /// the readers slice it as scattersForReaders says, that all_reduce
 /// becomes a reduce_scatter on top of the inner levels' chain (all_reduces,
-/// then one gather that stays after the producer).
+/// then one gather that stays after the producer). Tile levels the
+/// readers slice first do not stand in between (findScatterLevels).
 bool Evaluation::scatterOutermostSum(
     unsigned value, ArrayRef<std::pair<unsigned, int>> levels) {
   const ProgramValue &v = prog.values[value];
-  if (levels.empty() || levels.front().second >= 0 || v.uses.empty() ||
-      v.defOp < 0)
+  if (levels.empty() || v.uses.empty() || v.defOp < 0)
     return false;
   llvm::SmallVector<DimAxes, 4> slicings;
   for (auto [k, u] : llvm::enumerate(v.uses)) {
@@ -203,19 +242,26 @@ bool Evaluation::scatterOutermostSum(
     if (anyPadded && hasPaddedDim(value, slicings.back()))
       return false;
   }
+  ScatterLevels outer = findScatterLevels(levels, slicings);
+  // (The readers' slicings, cancelled tiles included, do not pad.)
+  if (!outer.sum)
+    return false;
+  for (DimAxes &s : slicings)
+    s = dimsDropPrefix(outer.cancelled, s);
   DimAxes first;
-  if (!scattersForReaders(levels.front().first, slicings,
+  if (!scattersForReaders(levels[*outer.sum].first, slicings,
                           plans[value].sourceTiling, first))
     return false;
   // A padded slice of the sum stays one (reduce_scatter does not pad).
   if (anyPadded && hasPaddedDim(value, first))
     return false;
   ValuePlan &plan = plans[value];
-  for (auto [axis, dim] : llvm::reverse(levels.drop_front()))
+  for (auto [axis, dim] : llvm::reverse(levels.drop_front(outer.kept)))
     if (dim < 0)
       plan.steps.push_back({StepKind::Reduce, {listAppend(0, axis)}});
-  if (!dimsEmpty(plan.sourceTiling))
-    plan.steps.push_back({StepKind::Gather, plan.sourceTiling});
+  DimAxes inner = dimsDropPrefix(outer.cancelled, plan.sourceTiling);
+  if (!dimsEmpty(inner))
+    plan.steps.push_back({StepKind::Gather, std::move(inner)});
   plan.steps.push_back({StepKind::ReduceScatter, first});
   plan.scattersOnTop = true;
   return true;
@@ -359,9 +405,10 @@ UsePlan Evaluation::planUse(unsigned value, const DimAxes &slicing,
   UsePlan use;
   use.level = plan.steps.size();
   DimAxes s = slicing;
-  // The readers slice the rest of their slicing off the reduce_scatter.
+  // The readers slice the rest of their slicing off the reduce_scatter
+  // (the outer tiles it kept, then the scatter, are a prefix of it).
   if (plan.scattersOnTop) {
-    DimAxes rest = dimsDropPrefix(plan.steps.back().dims, s);
+    DimAxes rest = dimsDropPrefix(tilingAt(value, use.level), s);
     if (!dimsEmpty(rest))
       use.ops.push_back({StepKind::Slice, std::move(rest)});
     return use;
@@ -899,27 +946,49 @@ static std::pair<unsigned, AxisMask> argumentFusion(const ProgramModel &prog,
 /// they run in that body, before the deeper loop, and the slices of i's
 /// deeper loops stay with i. -1 otherwise: in i's own body inputOrder
 /// places them, and a gather the reader's slices cancelled in part is a
-/// new one right before its reader (the collective optimizer).
+/// new one right before its reader (the collective optimizer). Also for a
+/// masked operand: with one reader the gather is no copy the optimizer
+/// moves before the mask's select (examples/mlp.mlir padded on {B:3, M:2}),
+/// and for an op with no fused producer (`tree` false).
 static int aheadLevel(const ProgramModel &prog, const CollectivePlan &plan,
-                      unsigned i, unsigned k,
-                      llvm::function_ref<bool(unsigned, unsigned)> masked) {
+                      unsigned i, unsigned k, bool tree) {
   const ProgramOp &p = prog.ops[i];
-  if (p.operands[k] < 0 || p.operandUses[k] < 0)
+  // A dead op reads nothing (and has no use records).
+  if (p.dead || p.operands[k] < 0 || p.operandUses[k] < 0)
     return -1;
   const UsePlan &use = plan.uses[p.operandUses[k]];
   size_t n = leadingGathers(use);
+  // An op alone in its nest: inputOrder places a gather it reads directly
+  // (readerIsUser) between its slices.
   if (use.argSlice || use.gatherAtDef || use.fusedLevel < 0 || !n ||
-      masked(i, k))
+      (!tree && use.readerIsUser))
     return -1;
   auto [depth, left] = argumentFusion(prog, plan, i, k);
   AxisMask gathered = 0;
   for (const Step &step : ArrayRef(use.ops).take_front(n))
     gathered |= dimsMask(step.dims);
-  unsigned level = rootLevel(plan, i, depth);
-  unsigned innermost = plan.nests[i].size() - 1;
-  if (gathered != left || level >= rootLevel(plan, i, innermost))
+  // An all_to_all after them took the outer gathers with the reader's
+  // slice (SliceOfGatherToAllToAll reads the inner gather where it is):
+  // the inner gathers still run in that body, the all_to_all before i.
+  if (n < use.ops.size() && use.ops[n].kind == StepKind::AllToAll)
+    gathered |= listMask(use.ops[n].dims[use.ops[n].from]);
+  // Outside i's innermost body, in i's own loops too: i's levels inside
+  // the deepest one it fused into share that root level, and the gathers
+  // then run ahead of i's slices at the same root level.
+  if (gathered != left || depth + 1 >= plan.nests[i].size())
     return -1;
-  return static_cast<int>(level);
+  return static_cast<int>(rootLevel(plan, i, depth));
+}
+
+bool readsFusedArgument(const ProgramModel &prog, const CollectivePlan &plan,
+                        unsigned i) {
+  const ProgramOp &p = prog.ops[i];
+  for (int useId : p.operandUses)
+    // A plain use fused nothing (its UsePlan is not read: a miss).
+    if (useId >= 0 && !plan.plainUses[useId] &&
+        plan.uses[useId].fusedLevel >= 0)
+      return true;
+  return false;
 }
 
 /// Appends op i's part of its fusion tree in the order materializeCore's
@@ -927,10 +996,8 @@ static int aheadLevel(const ProgramModel &prog, const CollectivePlan &plan,
 /// that loop's body, one fusion after the other in the order of i's slices
 /// (operand order), so the highest operand's producer or argument loop
 /// comes first; i itself last.
-static void
-collectFusionTree(const ProgramModel &prog, CollectivePlan &plan, unsigned i,
-                  llvm::function_ref<bool(unsigned, unsigned)> masked,
-                  std::vector<TreeStep> &emission) {
+static void collectFusionTree(const ProgramModel &prog, CollectivePlan &plan,
+                              unsigned i, std::vector<TreeStep> &emission) {
   const ProgramOp &p = prog.ops[i];
   auto &producers = plan.fusedProducers[i];
   // Highest operand first (the tuple holds minus the operand).
@@ -941,10 +1008,10 @@ collectFusionTree(const ProgramModel &prog, CollectivePlan &plan, unsigned i,
   auto *next = producers.begin();
   for (int k = static_cast<int>(p.operands.size()) - 1; k >= 0; --k) {
     if (next != producers.end() && -std::get<1>(*next) == k) {
-      collectFusionTree(prog, plan, std::get<2>(*next++), masked, emission);
+      collectFusionTree(prog, plan, std::get<2>(*next++), emission);
       continue;
     }
-    int level = tree ? aheadLevel(prog, plan, i, k, masked) : -1;
+    int level = aheadLevel(prog, plan, i, k, tree);
     if (level >= 0)
       emission.push_back({static_cast<unsigned>(level), i, k});
   }
@@ -953,10 +1020,9 @@ collectFusionTree(const ProgramModel &prog, CollectivePlan &plan, unsigned i,
 }
 
 void orderFusionTree(const ProgramModel &prog, CollectivePlan &plan, unsigned i,
-                     llvm::function_ref<bool(unsigned, unsigned)> masked,
                      std::vector<TreeStep> &emission) {
   emission.clear();
-  collectFusionTree(prog, plan, i, masked, emission);
+  collectFusionTree(prog, plan, i, emission);
   std::stable_sort(
       emission.begin(), emission.end(),
       [](const TreeStep &a, const TreeStep &b) { return a.level < b.level; });

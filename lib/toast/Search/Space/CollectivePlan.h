@@ -272,12 +272,16 @@ struct TreeStep {
 
 /// Op i's fusion tree (i is no op's fused producer) in the order the
 /// lowered program runs it: by root loop level, each level's body in
-/// materializeCore's order (AnalyticPlan.cpp). Sorts plan.fusedProducers;
-/// `masked(op, k)` says whether op's operand k is read through a padding
-/// mask. Shared by the pricer and the emitter.
+/// materializeCore's order (AnalyticPlan.cpp). Sorts plan.fusedProducers.
+/// Shared by the pricer and the emitter.
 void orderFusionTree(const ProgramModel &prog, CollectivePlan &plan, unsigned i,
-                     llvm::function_ref<bool(unsigned, unsigned)> masked,
                      std::vector<TreeStep> &emission);
+
+/// Whether op i reads an argument whose tiling loop fused into one of its
+/// loops (UsePlan::fusedLevel): its gathers may run ahead of i's body
+/// (orderFusionTree), so i is emitted as a tree even without producers.
+bool readsFusedArgument(const ProgramModel &prog, const CollectivePlan &plan,
+                        unsigned i);
 
 /// The operands of op i in the order the lowered program reads them
 /// (AnalyticPlan.cpp); `masked(k)` says whether operand k is read through a

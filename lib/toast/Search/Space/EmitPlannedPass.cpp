@@ -21,6 +21,50 @@ namespace toast::search {
 
 namespace {
 
+/// Whether `levels` (outermost first) list their axes in mesh order.
+template <typename Levels>
+static bool inMeshOrder(partir::MeshAttr mesh, const Levels &levels) {
+  int last = -1;
+  for (const auto &level : levels) {
+    auto *it = llvm::find(mesh.getNames(), level.axis);
+    int axis = static_cast<int>(it - mesh.getNames().begin());
+    if (axis <= last)
+      return false;
+    last = axis;
+  }
+  return true;
+}
+
+/// Warns at the first tiling or loop nest the saved state does not list
+/// in mesh-axis order. A search state records which axes a dimension
+/// carries, not their order (docs/search.md, "From a state to Core, and
+/// back"): the planned program nests such loops in mesh-axis order, where
+/// --partir-materialize-core nests them as written and may lower them to
+/// other collectives (a gather of [M][S] and an all_slice instead of a
+/// gather of M and an all_to_all).
+static void warnIfNotInMeshOrder(mlir::func::FuncOp entry,
+                                 partir::MeshAttr mesh) {
+  partition::ShardingState saved(entry, mesh);
+  if (failed(saved.load()))
+    return;
+  auto warn = [&](mlir::Location loc, llvm::StringRef what) {
+    mlir::emitWarning(loc)
+        << "planned program: " << what
+        << " not in mesh-axis order: the planned program nests its loops in "
+           "mesh-axis order (a search state has no order), "
+           "--partir-materialize-core as written";
+  };
+  for (mlir::BlockArgument arg : entry.getArguments())
+    if (!inMeshOrder(mesh, saved.getExplicitTiling(arg)))
+      return warn(arg.getLoc(), "this argument's tiling is");
+  entry.walk([&](mlir::Operation *op) {
+    if (inMeshOrder(mesh, saved.getLoopNest(op)))
+      return mlir::WalkResult::advance();
+    warn(op->getLoc(), "this op's loops are");
+    return mlir::WalkResult::interrupt();
+  });
+}
+
 struct ToastEmitPlannedPass
     : impl::ToastEmitPlannedPassBase<ToastEmitPlannedPass> {
   using ToastEmitPlannedPassBase::ToastEmitPlannedPassBase;
@@ -42,6 +86,7 @@ struct ToastEmitPlannedPass
           << llvm::toString(spec.takeError());
       return signalPassFailure();
     }
+    warnIfNotInMeshOrder(*entry, mesh);
     AnalyticCost cost;
     auto replaced = replaceByPlannedEntry(module, *spec, &cost);
     if (failed(replaced))

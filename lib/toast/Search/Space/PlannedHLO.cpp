@@ -648,13 +648,10 @@ LogicalResult PlannedEmitter::emitBody(ArrayRef<Value> arguments) {
   for (unsigned a = 0; a < prog.numArguments; ++a)
     emitValue(a, Value());
   std::vector<TreeStep> emission;
-  auto masked = [&](unsigned op, unsigned k) {
-    return !maskedLevels(prog, plan, impl.axisSizes, op, k).empty();
-  };
   for (size_t i = 0; i < prog.ops.size(); ++i) {
     if (plan.fusedInto[i] >= 0)
       continue;
-    orderFusionTree(prog, plan, i, masked, emission);
+    orderFusionTree(prog, plan, i, emission);
     for (const TreeStep &step : emission) {
       if (step.operand >= 0)
         emitAhead(step.op, step.operand);
