@@ -226,13 +226,15 @@ int Evaluation::emitUse(unsigned value, unsigned useId) {
 }
 
 void Evaluation::emitOp(unsigned i) {
-  const ProgramOp &p = prog.ops[i];
+  // The dense record (OpCore): the ProgramOp is read for ops with loops,
+  // regions, hoisted constants or in-place updates only.
+  const OpCore &p = prog.cores[i];
   if (p.dead || p.constant)
     return;
-  llvm::SmallVector<int, 4> inputs(p.operands.size(), -1);
+  llvm::SmallVector<int, 4> inputs(p.numOperands, -1);
   currentUser = i;
   if (p.isReturn)
-    returnedTiling.assign(p.operands.size(), {});
+    returnedTiling.assign(p.numOperands, {});
   int64_t firstInputBytes = emitInputs(i, inputs);
   if (p.isReturn) {
     returned = inputs;
@@ -253,7 +255,7 @@ void Evaluation::emitOp(unsigned i) {
   // carried values live from the loop's start. The loop model prices them
   // under the state (AnalyticLoops.cpp).
   double computeTime = p.computeTime, flops = p.flops;
-  int64_t nestedPeakBytes = p.nestedPeakBytes;
+  int64_t nestedPeakBytes = p.nested ? prog.ops[i].nestedPeakBytes : 0;
   if (p.inputCollective) {
     if (explainUnmodeled())
       llvm::errs() << "unmodeled: a collective of the input program\n";
@@ -262,16 +264,17 @@ void Evaluation::emitOp(unsigned i) {
   if (p.region >= 0) {
     if (!priceRegions(i, computeTime, flops, nestedPeakBytes))
       unmodeled = true;
-  } else if (p.nestedOps > 0) {
+  } else if (p.nested) {
     // Priced whole: the collectives its regions hold run as they are.
-    cost.commTime += p.nestedCommTime;
+    const ProgramOp &op = prog.ops[i];
+    cost.commTime += op.nestedCommTime;
     for (unsigned k = 0; k < sim::kNumCollectiveKinds; ++k)
-      cost.collectiveCounts[k] += p.nestedCollectives[k];
+      cost.collectiveCounts[k] += op.nestedCollectives[k];
   }
   llvm::SmallVector<int, 1> carries;
-  if (p.nestedOps > 0) {
+  if (p.nested) {
     transients.push_back({at, nestedPeakBytes});
-    carries = newCarries(p);
+    carries = newCarries(prog.ops[i]);
     ++at;
   }
   // Fusion (sim::isFusedIntoReaders): a fused op reads nothing here (its
@@ -282,17 +285,17 @@ void Evaluation::emitOp(unsigned i) {
   // A loop's nest is its carried values' tiling, not a split of its work.
   if (looped[i] && p.region < 0) {
     for (auto [axis, factor] : nests[i]) {
-      int64_t k = impl.axisSizes[axis], size = p.factorSize[factor];
+      int64_t k = impl.axisSizes[axis], size = prog.ops[i].factorSize[factor];
       tiles *= k;
       if (size % k != 0)
         padding *= static_cast<double>((size / k + 1) * k) / size;
     }
   }
+  ArrayRef<int> results = prog.resultsOf(i);
   int64_t firstResultBytes =
-      p.results.empty()
-          ? -1
-          : bytesOf(p.results[0], plans[p.results[0]].sourceTiling);
-  bool aliasing = p.mayAlias && p.results.size() == 1 &&
+      results.empty() ? -1
+                      : bytesOf(results[0], plans[results[0]].sourceTiling);
+  bool aliasing = p.mayAlias && results.size() == 1 &&
                   firstInputBytes == firstResultBytes && inputs[0] >= 0 &&
                   !buffers[inputs[0]].fused;
   // A contiguous slice of a materialized buffer is read where it lies.
@@ -304,10 +307,11 @@ void Evaluation::emitOp(unsigned i) {
     touch(inputs[0]);
   double trafficBytes =
       fused || view ? 0 : readInputs(inputs, p.slicedOperand, firstResultBytes);
-  for (unsigned k : p.hoistedConstants)
-    touch(hoistedBuffers[k]);
+  if (p.hoists)
+    for (unsigned k : prog.ops[i].hoistedConstants)
+      touch(hoistedBuffers[k]);
   llvm::SmallVector<int, 1> sources;
-  for (int r : p.results) {
+  for (int r : results) {
     int64_t bytes = bytesOf(r, plans[r].sourceTiling);
     if (aliasing) {
       sources.push_back(inputs.front());
@@ -333,15 +337,19 @@ void Evaluation::emitOp(unsigned i) {
     time = std::max(time, trafficBytes / impl.device.memoryBandwidth);
   cost.computeTime += time;
   cost.flops += flops / tiles * padding;
-  tieCarries(p, carries, inputs, sources);
-  tieInPlaceUpdates(p, inputs, sources);
+  // Most ops carry nothing and update nothing in place: their cold
+  // ProgramOp is not read.
+  if (!carries.empty())
+    tieCarries(prog.ops[i], carries, inputs, sources);
+  if (p.updatesInPlace)
+    tieInPlaceUpdates(prog.ops[i], inputs, sources);
   if (traceEnabled())
-    llvm::errs() << "analytic: op " << at << " " << p.op->getName() << " "
-                 << p.op->getLoc() << (fused ? " fused" : "") << " time "
-                 << time << "\n";
+    llvm::errs() << "analytic: op " << at << " " << prog.ops[i].op->getName()
+                 << " " << prog.ops[i].op->getLoc() << (fused ? " fused" : "")
+                 << " time " << time << "\n";
   ++at;
   currentUser = -1;
-  for (auto [r, source] : llvm::zip_equal(p.results, sources))
+  for (auto [r, source] : llvm::zip_equal(results, sources))
     emitValue(r, source);
 }
 
@@ -364,8 +372,7 @@ void Evaluation::emitTree(unsigned i) {
 /// Emits the leading gathers of op i's operand k ahead of the op
 /// (TreeStep); emitUse goes on from them.
 void Evaluation::emitAhead(unsigned i, unsigned k) {
-  const ProgramOp &p = prog.ops[i];
-  unsigned value = p.operands[k], useId = p.operandUses[k];
+  unsigned value = prog.operandsOf(i)[k], useId = prog.operandUsesOf(i)[k];
   const UsePlan &use = usePlans[useId];
   currentUser = i;
   currentValue = value;
@@ -381,7 +388,7 @@ int64_t Evaluation::emitInputs(unsigned i, llvm::MutableArrayRef<int> inputs) {
   int64_t firstInputBytes = -1;
   auto masked = [&](unsigned k) { return !maskedLevels(i, k).empty(); };
   for (unsigned k : inputOrder(prog, collectivePlan, i, masked)) {
-    int j = prog.ops[i].isReturn
+    int j = prog.cores[i].isReturn
                 ? -1
                 : sharedCopy(prog, collectivePlan, i, k, masked);
     if (j >= 0)
@@ -396,13 +403,13 @@ int64_t Evaluation::emitInputs(unsigned i, llvm::MutableArrayRef<int> inputs) {
 void Evaluation::emitInput(unsigned i, unsigned k,
                            llvm::MutableArrayRef<int> inputs,
                            int64_t &firstInputBytes) {
-  const ProgramOp &p = prog.ops[i];
-  unsigned v = p.operands[k];
+  unsigned v = prog.operandsOf(i)[k];
   bool masked = !maskedLevels(i, k).empty();
-  inputs[k] = masked ? emitMaskedUse(i, k) : emitUse(v, p.operandUses[k]);
+  inputs[k] =
+      masked ? emitMaskedUse(i, k) : emitUse(v, prog.operandUsesOf(i)[k]);
   if (k == 0)
     firstInputBytes = bytesOf(v, *useTiling);
-  if (p.isReturn)
+  if (prog.cores[i].isReturn)
     returnedTiling[k] = *useTiling;
 }
 
@@ -423,10 +430,11 @@ static bool isSliceOfSource(const UsePlan &use) {
 /// buffers the op reads, `sliceBytes` its first result's.
 bool Evaluation::isFusedResult(unsigned i, llvm::ArrayRef<int> inputs,
                                double sliceBytes) {
-  const ProgramOp &p = prog.ops[i];
-  if (p.results.size() != 1 || p.fusionKind == sim::FusionKind::Opaque)
+  const OpCore &p = prog.cores[i];
+  if (p.numResults != 1 || p.fusionKind == sim::FusionKind::Opaque)
     return false;
-  const ProgramValue &v = prog.values[p.results[0]];
+  int result = prog.resultsOf(i)[0];
+  const ProgramValue &v = prog.values[result];
   llvm::SmallVector<sim::FusionReader, 4> readers;
   for (auto [k, u] : llvm::enumerate(v.uses)) {
     const UsePlan &use = usePlans[v.firstUse + k];
@@ -460,18 +468,16 @@ bool Evaluation::isFusedResult(unsigned i, llvm::ArrayRef<int> inputs,
       reader.op = prog.maskSelect;
       reader.key = &use;
       reader.kind = sim::FusionKind::Elementwise;
-      reader.resultElements = localElements(p.results[0]);
+      reader.resultElements = localElements(result);
     }
     if (reader.kind == sim::FusionKind::Opaque)
       return false;
     readers.push_back(reader);
   }
   return sim::isFusedIntoReadersByKind(
-      p.fusionKind, p.expensiveToDuplicate, localElements(p.results[0]),
-      readers,
+      p.fusionKind, p.expensiveToDuplicate, localElements(result), readers,
       [&] { return peekInputBytes(inputs, p.slicedOperand, sliceBytes); },
-      static_cast<double>(
-          bytesOf(p.results[0], plans[p.results[0]].sourceTiling)));
+      static_cast<double>(bytesOf(result, plans[result].sourceTiling)));
 }
 
 /// Whether the return reads argument `value` as it is, without slicing

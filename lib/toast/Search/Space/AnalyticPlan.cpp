@@ -901,10 +901,12 @@ static std::pair<unsigned, AxisMask> argumentFusion(const ProgramModel &prog,
 static int aheadLevel(const ProgramModel &prog, const CollectivePlan &plan,
                       unsigned i, unsigned k,
                       llvm::function_ref<bool(unsigned, unsigned)> masked) {
-  const ProgramOp &p = prog.ops[i];
-  if (p.operands[k] < 0 || p.operandUses[k] < 0)
+  // The dense operand slots, not the cold ProgramOp; a plain use has no
+  // gathers (its UsePlan is not read: a cache miss).
+  int useId = prog.operandUsesOf(i)[k];
+  if (prog.operandsOf(i)[k] < 0 || useId < 0 || plan.plainUses[useId])
     return -1;
-  const UsePlan &use = plan.uses[p.operandUses[k]];
+  const UsePlan &use = plan.uses[useId];
   size_t n = leadingGathers(use);
   if (use.argSlice || use.gatherAtDef || use.fusedLevel < 0 || !n ||
       masked(i, k))
@@ -929,7 +931,6 @@ static void
 collectFusionTree(const ProgramModel &prog, CollectivePlan &plan, unsigned i,
                   llvm::function_ref<bool(unsigned, unsigned)> masked,
                   std::vector<TreeStep> &emission) {
-  const ProgramOp &p = prog.ops[i];
   auto &producers = plan.fusedProducers[i];
   // Highest operand first (the tuple holds minus the operand).
   llvm::sort(producers, [](const auto &a, const auto &b) {
@@ -937,7 +938,7 @@ collectFusionTree(const ProgramModel &prog, CollectivePlan &plan, unsigned i,
   });
   bool tree = plan.fusedInto[i] >= 0 || !producers.empty();
   auto *next = producers.begin();
-  for (int k = static_cast<int>(p.operands.size()) - 1; k >= 0; --k) {
+  for (int k = static_cast<int>(prog.cores[i].numOperands) - 1; k >= 0; --k) {
     if (next != producers.end() && -std::get<1>(*next) == k) {
       collectFusionTree(prog, plan, std::get<2>(*next++), masked, emission);
       continue;
@@ -1009,20 +1010,22 @@ int sharedStartUse(const ProgramModel &prog, const CollectivePlan &plan,
 llvm::SmallVector<unsigned, 4>
 inputOrder(const ProgramModel &prog, const CollectivePlan &plan, unsigned i,
            llvm::function_ref<bool(unsigned)> masked) {
-  const ProgramOp &p = prog.ops[i];
+  // The dense operand slots, not the cold ProgramOp (issue 17).
+  llvm::ArrayRef<int> operands = prog.operandsOf(i);
+  llvm::ArrayRef<int> operandUses = prog.operandUsesOf(i);
   // Fused arguments' gathers by level, then slice-position uses (operand
   // order), then copies.
   llvm::SmallVector<std::pair<int, unsigned>, 2> fused;
   llvm::SmallVector<unsigned, 4> slices, copies, order;
-  for (auto [k, v] : llvm::enumerate(p.operands)) {
-    if (v < 0 || p.operandUses[k] < 0)
+  for (auto [k, v] : llvm::enumerate(operands)) {
+    if (v < 0 || operandUses[k] < 0)
       continue;
     // A plain use reads no gather: a slice-position use.
-    if (plan.plainUses[p.operandUses[k]]) {
+    if (plan.plainUses[operandUses[k]]) {
       slices.push_back(k);
       continue;
     }
-    const UsePlan &use = plan.uses[p.operandUses[k]];
+    const UsePlan &use = plan.uses[operandUses[k]];
     // A masked operand's gather copy is read by its mask.
     if (!use.readerIsUser || use.gatherAtDef || masked(k))
       slices.push_back(k);
@@ -1042,7 +1045,7 @@ inputOrder(const ProgramModel &prog, const CollectivePlan &plan, unsigned i,
   for (; nextFused != fused.end(); ++nextFused)
     order.push_back(nextFused->second);
   llvm::stable_sort(copies, [&](unsigned a, unsigned b) {
-    return p.operands[a] > p.operands[b];
+    return operands[a] > operands[b];
   });
   order.append(copies.begin(), copies.end());
   return order;
@@ -1053,23 +1056,23 @@ inputOrder(const ProgramModel &prog, const CollectivePlan &plan, unsigned i,
 /// read it directly (Adam's g * g).
 int sharedCopy(const ProgramModel &prog, const CollectivePlan &plan, unsigned i,
                unsigned k, llvm::function_ref<bool(unsigned)> masked) {
-  const ProgramOp &p = prog.ops[i];
+  llvm::ArrayRef<int> operands = prog.operandsOf(i);
+  llvm::ArrayRef<int> operandUses = prog.operandUsesOf(i);
   auto copied = [&](unsigned j) {
     // A plain use reads no gather (its UsePlan is not read: a miss).
-    if (p.operands[j] < 0 || p.operandUses[j] < 0 ||
-        plan.plainUses[p.operandUses[j]])
+    if (operands[j] < 0 || operandUses[j] < 0 || plan.plainUses[operandUses[j]])
       return false;
-    const UsePlan &use = plan.uses[p.operandUses[j]];
+    const UsePlan &use = plan.uses[operandUses[j]];
     return use.readerIsUser && !use.gatherAtDef && !use.ops.empty() &&
            !masked(j);
   };
   if (!copied(k))
     return -1;
-  const UsePlan &mine = plan.uses[p.operandUses[k]];
+  const UsePlan &mine = plan.uses[operandUses[k]];
   for (unsigned j = 0; j < k; ++j) {
-    if (p.operands[j] != p.operands[k] || !copied(j))
+    if (operands[j] != operands[k] || !copied(j))
       continue;
-    const UsePlan &other = plan.uses[p.operandUses[j]];
+    const UsePlan &other = plan.uses[operandUses[j]];
     if (other.level == mine.level && llvm::equal(other.ops, mine.ops, sameStep))
       return static_cast<int>(j);
   }

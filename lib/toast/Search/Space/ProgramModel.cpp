@@ -361,6 +361,37 @@ AxisMask NdaEnvironment::Impl::wholeAxesOf(Value value) const {
   return whole;
 }
 
+void ProgramModel::buildCores() {
+  cores.clear();
+  opSlots.clear();
+  for (const ProgramOp &p : ops) {
+    OpCore &c = cores.emplace_back();
+    c.computeTime = p.computeTime;
+    c.flops = p.flops;
+    c.slots = opSlots.size();
+    c.numOperands = p.operands.size();
+    c.numResults = p.results.size();
+    c.region = p.region;
+    c.slicedOperand = p.slicedOperand;
+    c.fusionKind = p.fusionKind;
+    c.dead = p.dead;
+    c.constant = p.constant;
+    c.isReturn = p.isReturn;
+    c.mayAlias = p.mayAlias;
+    c.expensiveToDuplicate = p.expensiveToDuplicate;
+    c.sliceView = p.sliceView;
+    c.noRoofline = p.noRoofline;
+    c.updatesInPlace = p.updatesInPlace;
+    c.inputCollective = p.inputCollective;
+    c.nested = p.nestedOps > 0;
+    c.hoists = !p.hoistedConstants.empty();
+    opSlots.insert(opSlots.end(), p.operands.begin(), p.operands.end());
+    for (size_t k = 0; k < p.operands.size(); ++k)
+      opSlots.push_back(k < p.operandUses.size() ? p.operandUses[k] : -1);
+    opSlots.insert(opSlots.end(), p.results.begin(), p.results.end());
+  }
+}
+
 // `program` is the model being built (the member for the entry itself).
 bool NdaEnvironment::Impl::buildBlockModel(Block &block, ProgramModel &program,
                                            bool loops) {
@@ -569,6 +600,7 @@ bool NdaEnvironment::Impl::buildBlockModel(Block &block, ProgramModel &program,
       p.operandUses.push_back(id);
     }
   }
+  program.buildCores();
   // A region's loops are the loop model's too (loops in loops), or the
   // region is not covered.
   return !region || !loops || llvm::all_of(program.ops, [](const ProgramOp &p) {

@@ -178,6 +178,37 @@ struct ProgramOp {
   llvm::SmallVector<int, 2> readByRegions;
 };
 
+/// The fields of a ProgramOp that pricing reads for every op, in one dense
+/// record per op (ProgramModel::cores): walking the ProgramOps in program
+/// order missed the cache on three or four lines of each 632-byte record
+/// (issue 17). Its operands, operand uses and results are in
+/// ProgramModel::opSlots. Copied from the ProgramOp once it is complete.
+struct OpCore {
+  double computeTime = 0;
+  double flops = 0;
+  /// First slot in ProgramModel::opSlots: numOperands operands, as many
+  /// operand uses, then numResults results.
+  unsigned slots = 0;
+  unsigned numOperands = 0;
+  unsigned numResults = 0;
+  int region = -1;
+  int slicedOperand = -1;
+  sim::FusionKind fusionKind = sim::FusionKind::Opaque;
+  bool dead = false;
+  bool constant = false;
+  bool isReturn = false;
+  bool mayAlias = false;
+  bool expensiveToDuplicate = false;
+  bool sliceView = false;
+  bool noRoofline = false;
+  bool updatesInPlace = false;
+  bool inputCollective = false;
+  /// nestedOps > 0 (a region op: its cold fields are read).
+  bool nested = false;
+  /// hoistedConstants is not empty.
+  bool hoists = false;
+};
+
 /// What the analytic cost reads of a use's user, copied per use so that
 /// walking a value's uses reads consecutive memory instead of the users'
 /// ProgramOps (cache misses that dominated pricing a state).
@@ -261,6 +292,28 @@ struct ProgramModel {
   /// edge into or out of a shard_map body includes its manual axes).
   std::vector<AxisMask> edgeFixed;
   std::vector<ProgramOp> ops;
+  /// Per op: the fields pricing reads for every op (OpCore), and their
+  /// operands, operand uses and results, op after op.
+  std::vector<OpCore> cores;
+  std::vector<int> opSlots;
+  llvm::ArrayRef<int> operandsOf(unsigned op) const {
+    const OpCore &c = cores[op];
+    return llvm::ArrayRef<int>(opSlots.data() + c.slots, c.numOperands);
+  }
+  /// Global use numbers of the operands (-1 where none; all -1 for a dead
+  /// op, whose ProgramOp::operandUses is empty).
+  llvm::ArrayRef<int> operandUsesOf(unsigned op) const {
+    const OpCore &c = cores[op];
+    return llvm::ArrayRef<int>(opSlots.data() + c.slots + c.numOperands,
+                               c.numOperands);
+  }
+  llvm::ArrayRef<int> resultsOf(unsigned op) const {
+    const OpCore &c = cores[op];
+    return llvm::ArrayRef<int>(opSlots.data() + c.slots + 2 * c.numOperands,
+                               c.numResults);
+  }
+  /// Fills cores and opSlots from ops (ProgramModel.cpp).
+  void buildCores();
   std::vector<ProgramValue> values;
   /// Constant ops in hoisting order (deduplicated: equal constants share
   /// the first one's value).
