@@ -84,7 +84,7 @@ void Evaluation::price(const Step &step, int64_t operandBytes,
 void Evaluation::emitValue(unsigned value, int source) {
   currentValue = value;
   const ValuePlan &plan = plans[value];
-  const ProgramValue &v = prog.values[value];
+  const ValueCore &v = prog.valueCores[value];
   // Most results have no chain: every reader reads the source (per-use
   // gathers at the definition come from perUser only).
   if (v.defOp >= 0 && plan.steps.empty() && !plan.perUser) {
@@ -93,7 +93,7 @@ void Evaluation::emitValue(unsigned value, int source) {
   }
   unsigned maxLevel = 0;
   bool sourceRead = false;
-  for (size_t k = 0; k < v.uses.size(); ++k) {
+  for (size_t k = 0; k < v.numUses; ++k) {
     if (plainUses[v.firstUse + k]) {
       sourceRead = true;
       continue;
@@ -118,14 +118,14 @@ void Evaluation::emitValue(unsigned value, int source) {
     argBuffers[value] = argBuffer;
     const std::optional<DimAxes> &local = localArgs[value];
     buffers[argBuffer].bytes =
-        bytesOf(value, local ? *local : DimAxes(v.shape.size(), 0));
+        bytesOf(value, local ? *local : DimAxes(v.rank, 0));
     if (dimsEmpty(plan.sourceTiling) ||
         (local && *local == plan.sourceTiling)) {
       levelBuffers[value][0] = argBuffer;
     } else if (sourceRead) {
-      levelBuffers[value][0] = emitSlice(
-          value, argBuffer, local ? *local : DimAxes(v.shape.size(), 0),
-          plan.sourceTiling, !isReturnedDirectly(value));
+      levelBuffers[value][0] =
+          emitSlice(value, argBuffer, local ? *local : DimAxes(v.rank, 0),
+                    plan.sourceTiling, !isReturnedDirectly(value));
       ++at;
     }
   }
@@ -139,7 +139,7 @@ void Evaluation::emitValue(unsigned value, int source) {
     ++at;
   }
   // A single reader's gathers stay here.
-  for (size_t k = 0; k < v.uses.size(); ++k) {
+  for (size_t k = 0; k < v.numUses; ++k) {
     // A plain use has no gathers at the producer.
     if (plainUses[v.firstUse + k])
       continue;
@@ -285,7 +285,8 @@ void Evaluation::emitOp(unsigned i) {
   // A loop's nest is its carried values' tiling, not a split of its work.
   if (looped[i] && p.region < 0) {
     for (auto [axis, factor] : nests[i]) {
-      int64_t k = impl.axisSizes[axis], size = prog.ops[i].factorSize[factor];
+      int64_t k = impl.axisSizes[axis],
+              size = prog.opFactorSizes[p.factorSizes + factor];
       tiles *= k;
       if (size % k != 0)
         padding *= static_cast<double>((size / k + 1) * k) / size;
@@ -434,9 +435,9 @@ bool Evaluation::isFusedResult(unsigned i, llvm::ArrayRef<int> inputs,
   if (p.numResults != 1 || p.fusionKind == sim::FusionKind::Opaque)
     return false;
   int result = prog.resultsOf(i)[0];
-  const ProgramValue &v = prog.values[result];
+  const ValueCore &v = prog.valueCores[result];
   llvm::SmallVector<sim::FusionReader, 4> readers;
-  for (auto [k, u] : llvm::enumerate(v.uses)) {
+  for (unsigned k = 0; k < v.numUses; ++k) {
     const UsePlan &use = usePlans[v.firstUse + k];
     const ProgramUse &user = prog.uses[v.firstUse + k];
     // A reader that is no op, or a boundary, rules fusion out (the rule's
@@ -444,8 +445,8 @@ bool Evaluation::isFusedResult(unsigned i, llvm::ArrayRef<int> inputs,
     // directly (its UsePlan is not read: a cache miss).
     bool plain = plainUses[v.firstUse + k];
     bool sliced = !plain && isSliceOfSource(use);
-    if (u.second == -2 || (!plain && (use.argSlice || use.level != 0 ||
-                                      (!use.ops.empty() && !sliced))))
+    if (user.operand == -2 || (!plain && (use.argSlice || use.level != 0 ||
+                                          (!use.ops.empty() && !sliced))))
       return false;
     sim::FusionReader reader;
     reader.op = user.userOp;
@@ -460,8 +461,8 @@ bool Evaluation::isFusedResult(unsigned i, llvm::ArrayRef<int> inputs,
       reader.kind = sim::FusionKind::Slice;
       // Only a reduce's epilogue rule reads it, for elementwise readers.
       reader.resultElements = 0;
-    } else if (anyPadded && u.second >= 0 &&
-               !maskedLevels(u.first, u.second).empty()) {
+    } else if (anyPadded && user.operand >= 0 &&
+               !maskedLevels(user.user, user.operand).empty()) {
       // A masked operand is read by its mask's select, one per use: the
       // selects are distinct readers (three masked readers of one relu
       // gradient in the tiny GNS keep it stored).

@@ -364,6 +364,7 @@ AxisMask NdaEnvironment::Impl::wholeAxesOf(Value value) const {
 void ProgramModel::buildCores() {
   cores.clear();
   opSlots.clear();
+  opFactorSizes.clear();
   for (const ProgramOp &p : ops) {
     OpCore &c = cores.emplace_back();
     c.computeTime = p.computeTime;
@@ -371,6 +372,9 @@ void ProgramModel::buildCores() {
     c.slots = opSlots.size();
     c.numOperands = p.operands.size();
     c.numResults = p.results.size();
+    c.factorSizes = opFactorSizes.size();
+    opFactorSizes.insert(opFactorSizes.end(), p.factorSize.begin(),
+                         p.factorSize.end());
     c.region = p.region;
     c.slicedOperand = p.slicedOperand;
     c.fusionKind = p.fusionKind;
@@ -389,6 +393,18 @@ void ProgramModel::buildCores() {
     for (size_t k = 0; k < p.operands.size(); ++k)
       opSlots.push_back(k < p.operandUses.size() ? p.operandUses[k] : -1);
     opSlots.insert(opSlots.end(), p.results.begin(), p.results.end());
+  }
+  valueCores.clear();
+  valueShapes.clear();
+  for (const ProgramValue &v : values) {
+    ValueCore &c = valueCores.emplace_back();
+    c.defOp = v.defOp;
+    c.firstUse = v.firstUse;
+    c.numUses = v.uses.size();
+    c.shape = valueShapes.size();
+    c.rank = v.shape.size();
+    c.elementBytes = v.elementBytes;
+    valueShapes.insert(valueShapes.end(), v.shape.begin(), v.shape.end());
   }
 }
 
@@ -565,6 +581,7 @@ bool NdaEnvironment::Impl::buildBlockModel(Block &block, ProgramModel &program,
       use.userKind = u.fusionKind;
       use.userResult = u.results.empty() ? -1 : u.results[0];
       use.user = user;
+      use.operand = operand;
       use.userIsLoop = u.region >= 0;
       if (use.userResult >= 0) {
         // As Evaluation::localElements computes it, without a tiling.

@@ -191,6 +191,10 @@ struct OpCore {
   unsigned slots = 0;
   unsigned numOperands = 0;
   unsigned numResults = 0;
+  /// First of the op's rule factor sizes (ProgramOp::factorSize) in
+  /// ProgramModel::opFactorSizes: emitOp reads them for every op with
+  /// loops.
+  unsigned factorSizes = 0;
   int region = -1;
   int slicedOperand = -1;
   sim::FusionKind fusionKind = sim::FusionKind::Opaque;
@@ -209,6 +213,19 @@ struct OpCore {
   bool hoists = false;
 };
 
+/// What pricing reads of a value (ProgramValue) for every value and in
+/// every byte count, in one dense record per value (ProgramModel::
+/// valueCores): a ProgramValue is 152 bytes, a cache miss each (issue 17).
+struct ValueCore {
+  int defOp = -1;
+  unsigned firstUse = 0;
+  unsigned numUses = 0;
+  /// The shape: `rank` sizes from ProgramModel::valueShapes[shape].
+  unsigned shape = 0;
+  unsigned rank = 0;
+  int64_t elementBytes = 0;
+};
+
 /// What the analytic cost reads of a use's user, copied per use so that
 /// walking a value's uses reads consecutive memory instead of the users'
 /// ProgramOps (cache misses that dominated pricing a state).
@@ -223,6 +240,9 @@ struct ProgramUse {
   /// The user (program op) and the elements of its first result when the
   /// user has no loops (its local result is the whole value).
   unsigned user = 0;
+  /// ProgramValue::uses' operand number (-1: the whole value, -2: the
+  /// return), copied here so that the pricer need not read the value.
+  int operand = -1;
   int64_t userResultElements = 0;
   /// The user's operandDims of this operand (empty when it has none).
   llvm::SmallVector<int64_t, 4> operandDims;
@@ -296,6 +316,13 @@ struct ProgramModel {
   /// operands, operand uses and results, op after op.
   std::vector<OpCore> cores;
   std::vector<int> opSlots;
+  std::vector<int64_t> opFactorSizes;
+  std::vector<ValueCore> valueCores;
+  std::vector<int64_t> valueShapes;
+  llvm::ArrayRef<int64_t> shapeOf(unsigned value) const {
+    const ValueCore &c = valueCores[value];
+    return llvm::ArrayRef<int64_t>(valueShapes.data() + c.shape, c.rank);
+  }
   llvm::ArrayRef<int> operandsOf(unsigned op) const {
     const OpCore &c = cores[op];
     return llvm::ArrayRef<int>(opSlots.data() + c.slots, c.numOperands);
@@ -312,7 +339,8 @@ struct ProgramModel {
     return llvm::ArrayRef<int>(opSlots.data() + c.slots + 2 * c.numOperands,
                                c.numResults);
   }
-  /// Fills cores and opSlots from ops (ProgramModel.cpp).
+  /// Fills cores, opSlots and opFactorSizes from ops and valueCores and
+  /// valueShapes from values (ProgramModel.cpp).
   void buildCores();
   std::vector<ProgramValue> values;
   /// Constant ops in hoisting order (deduplicated: equal constants share
