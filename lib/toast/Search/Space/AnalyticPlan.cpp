@@ -105,7 +105,7 @@ void Evaluation::buildChains() {
     buildChain(a);
   for (unsigned i : prog.nestOps)
     if (looped[i])
-      for (int r : prog.ops[i].results)
+      for (int r : prog.resultsOf(i))
         buildChain(r);
 }
 
@@ -306,9 +306,12 @@ void Evaluation::applyReductionPatterns(unsigned i) {
 }
 
 bool Evaluation::applyReductionPattern(unsigned i) {
-  const ProgramOp &p = prog.ops[i];
-  if (p.results.size() != 1)
+  // Only layout ops and adds have patterns: most ops stop at the dense
+  // OpCore, without reading their ProgramOp.
+  const OpCore &core = prog.cores[i];
+  if (core.numResults != 1 || (!core.isLayout && !core.isAdd))
     return false;
+  const ProgramOp &p = prog.ops[i];
   if (p.isLayout && p.operands.size() == 1) {
     if (sinkOuterSums(i))
       return true;
@@ -525,7 +528,7 @@ void Evaluation::planValue(unsigned value) {
   if (!anyPadded &&
       (!isPlanned[value] ||
        (plan.steps.empty() && !plan.perUser && !plan.scattersOnTop)) &&
-      llvm::all_of(v.uses,
+      llvm::all_of(prog.usesOf(value), // Dense: not the ProgramValue.
                    [&](auto &u) { return u.second < 0 || !looped[u.first]; }))
     return;
   markPlanned(value);
@@ -768,27 +771,32 @@ void Evaluation::findFusions() {
   }
   fusedOps.clear();
   for (unsigned i : prog.nestOps) {
+    // The dense records (OpCore, ValueCore, ProgramUse) first: most ops
+    // are ruled out before their cold ProgramOp is read.
+    if (!looped[i] || prog.cores[i].numResults != 1)
+      continue;
+    const ValueCore &v = prog.valueCores[prog.resultsOf(i)[0]];
+    if (v.numUses != 1)
+      continue;
+    const ProgramUse &onlyUse = prog.uses[v.firstUse];
+    if (onlyUse.operand < 0)
+      continue;
     const ProgramOp &p = prog.ops[i];
-    if (!looped[i] || p.results.size() != 1)
-      continue;
-    const ProgramValue &v = prog.values[p.results[0]];
-    if (v.uses.size() != 1 || v.uses[0].second < 0)
-      continue;
     auto [outerAxis, outerFactor] = nests[i].front();
     int dim = p.resultDim(0, outerFactor);
     if (dim < 0)
       continue;
-    unsigned user = v.uses[0].first;
+    unsigned user = onlyUse.user;
     // A reader without loops slices nothing. No fusion across a loop's
     // boundary (MaterializeCore's guard): its body would run the producer
     // every iteration. (The bytes and the use record, not the reader's
     // cold ProgramOp.)
-    if (!looped[user] || p.region >= 0 || prog.uses[v.firstUse].userIsLoop)
+    if (!looped[user] || p.region >= 0 || onlyUse.userIsLoop)
       continue;
     // The reader's loops that slice this operand, outermost first.
     llvm::SmallVector<std::pair<unsigned, int>, 4> slicing; // (level, dim)
     for (auto [level, entry] : llvm::enumerate(nests[user]))
-      if (int d = useDim(v.firstUse, v.uses[0].second, entry.second); d >= 0)
+      if (int d = useDim(v.firstUse, onlyUse.operand, entry.second); d >= 0)
         slicing.push_back({static_cast<unsigned>(level), d});
     if (slicing.empty() || nests[user][slicing[0].first].first != outerAxis ||
         slicing[0].second != dim)
@@ -813,7 +821,7 @@ void Evaluation::findFusions() {
     fusedInto[i] = user;
     fusedOps.push_back(i);
     fusedProducers[user].push_back(
-        {depth, -v.uses[0].second, static_cast<unsigned>(i)});
+        {depth, -onlyUse.operand, static_cast<unsigned>(i)});
   }
 }
 
@@ -832,11 +840,12 @@ const CollectivePlan &Evaluation::makePlan() {
   // plans, and may change them before its own results are planned.
   for (unsigned a = 0; a < prog.numArguments; ++a)
     planValue(a);
-  for (auto [i, p] : llvm::enumerate(prog.ops)) {
+  // The dense OpCores, not the ProgramOps (a cache miss per op).
+  for (auto [i, p] : llvm::enumerate(prog.cores)) {
     if (p.dead)
       continue;
     applyReductionPatterns(i);
-    for (int r : p.results)
+    for (int r : prog.resultsOf(i))
       planValue(r);
   }
 #ifdef EXPENSIVE_CHECKS

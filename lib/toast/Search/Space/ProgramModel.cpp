@@ -381,6 +381,8 @@ void ProgramModel::buildCores() {
     c.dead = p.dead;
     c.constant = p.constant;
     c.isReturn = p.isReturn;
+    c.isLayout = p.isLayout;
+    c.isAdd = p.isAdd;
     c.mayAlias = p.mayAlias;
     c.expensiveToDuplicate = p.expensiveToDuplicate;
     c.sliceView = p.sliceView;
@@ -396,6 +398,7 @@ void ProgramModel::buildCores() {
   }
   valueCores.clear();
   valueShapes.clear();
+  useOps.clear();
   for (const ProgramValue &v : values) {
     ValueCore &c = valueCores.emplace_back();
     c.defOp = v.defOp;
@@ -405,6 +408,9 @@ void ProgramModel::buildCores() {
     c.rank = v.shape.size();
     c.elementBytes = v.elementBytes;
     valueShapes.insert(valueShapes.end(), v.shape.begin(), v.shape.end());
+    // Uses are numbered value by value (ProgramValue::firstUse).
+    assert(v.firstUse == useOps.size() && "uses out of order");
+    useOps.insert(useOps.end(), v.uses.begin(), v.uses.end());
   }
 }
 

@@ -201,6 +201,8 @@ struct OpCore {
   bool dead = false;
   bool constant = false;
   bool isReturn = false;
+  bool isLayout = false;
+  bool isAdd = false;
   bool mayAlias = false;
   bool expensiveToDuplicate = false;
   bool sliceView = false;
@@ -319,6 +321,14 @@ struct ProgramModel {
   std::vector<int64_t> opFactorSizes;
   std::vector<ValueCore> valueCores;
   std::vector<int64_t> valueShapes;
+  /// Per global use number: ProgramValue::uses' entry (user op, operand),
+  /// 8 bytes a use where the planner's first test walks every value's uses.
+  std::vector<std::pair<unsigned, int>> useOps;
+  llvm::ArrayRef<std::pair<unsigned, int>> usesOf(unsigned value) const {
+    const ValueCore &c = valueCores[value];
+    return llvm::ArrayRef<std::pair<unsigned, int>>(useOps.data() + c.firstUse,
+                                                    c.numUses);
+  }
   llvm::ArrayRef<int64_t> shapeOf(unsigned value) const {
     const ValueCore &c = valueCores[value];
     return llvm::ArrayRef<int64_t>(valueShapes.data() + c.shape, c.rank);
@@ -339,8 +349,8 @@ struct ProgramModel {
     return llvm::ArrayRef<int>(opSlots.data() + c.slots + 2 * c.numOperands,
                                c.numResults);
   }
-  /// Fills cores, opSlots and opFactorSizes from ops and valueCores and
-  /// valueShapes from values (ProgramModel.cpp).
+  /// Fills cores, opSlots and opFactorSizes from ops and valueCores,
+  /// valueShapes and useOps from values (ProgramModel.cpp).
   void buildCores();
   std::vector<ProgramValue> values;
   /// Constant ops in hoisting order (deduplicated: equal constants share
