@@ -121,10 +121,10 @@ void Evaluation::buildChain(unsigned v) {
         if (value.carriesAxis(state, d, axis))
           levels.push_back({axis, static_cast<int>(d)});
   } else {
-    const ProgramOp &p = prog.ops[value.defOp];
+    // The dense per-result table, not the op's rule maps (a cache miss).
     for (auto [axis, factor] : nests[value.defOp]) {
-      int dim = p.resultDim(value.resultNumber, factor);
-      if (dim >= 0 || p.factorReduction[factor])
+      int dim = prog.resultFactorDim(v, factor);
+      if (dim >= -1) // Mapped, or a reduction factor (-1).
         levels.push_back({axis, dim});
     }
   }
@@ -234,9 +234,9 @@ DimAxes Evaluation::tilingAt(unsigned value, unsigned level) const {
 const Step *Evaluation::handedOver(int value) const {
   if (value < 0)
     return nullptr;
-  const ProgramValue &v = prog.values[value];
+  const ValueCore &v = prog.valueCores[value];
   const ValuePlan &plan = plans[value];
-  if (v.uses.size() != 1 || plan.steps.empty())
+  if (v.numUses != 1 || plan.steps.empty())
     return nullptr;
   const UsePlan &use = usePlans[v.firstUse];
   if (use.argSlice || !use.ops.empty() || use.level != plan.steps.size())
@@ -253,12 +253,12 @@ const Step *Evaluation::handedOver(int value) const {
 /// the sums inside stay before the gather. The moved ones start op i's
 /// result chain, innermost first.
 bool Evaluation::sinkOuterSums(unsigned i) {
-  int value = prog.ops[i].operands[0];
+  int value = prog.operandsOf(i)[0];
   if (value < 0)
     return false;
-  const ProgramValue &v = prog.values[value];
+  const ValueCore &v = prog.valueCores[value];
   ValuePlan &plan = plans[value];
-  if (v.uses.size() != 1 || !plan.outerSums || !plan.perUser)
+  if (v.numUses != 1 || !plan.outerSums || !plan.perUser)
     return false;
   const UsePlan &use = usePlans[v.firstUse];
   if (use.argSlice || use.level != plan.steps.size() || use.ops.size() != 1 ||
@@ -277,10 +277,10 @@ bool Evaluation::sinkOuterSums(unsigned i) {
 void Evaluation::moveReduction(int from, unsigned i, Step step) {
   ValuePlan &in = plans[from];
   in.steps.pop_back();
-  --usePlans[prog.values[from].firstUse].level;
-  refreshPlainUse(prog.values[from].firstUse);
-  markPlanned(prog.ops[i].results[0]);
-  ValuePlan &out = plans[prog.ops[i].results[0]];
+  --usePlans[prog.valueCores[from].firstUse].level;
+  refreshPlainUse(prog.valueCores[from].firstUse);
+  markPlanned(prog.resultsOf(i)[0]);
+  ValuePlan &out = plans[prog.resultsOf(i)[0]];
   if (step.kind == StepKind::ReduceScatter) {
     // The op's local result is no longer sliced by the scatter's axes.
     AxisMask scattered = dimsMask(step.dims);
@@ -311,39 +311,41 @@ bool Evaluation::applyReductionPattern(unsigned i) {
   const OpCore &core = prog.cores[i];
   if (core.numResults != 1 || (!core.isLayout && !core.isAdd))
     return false;
-  const ProgramOp &p = prog.ops[i];
-  if (p.isLayout && p.operands.size() == 1) {
+  // The operand slots, not the ProgramOp (read for a permutation only).
+  ArrayRef<int> operands = prog.operandsOf(i);
+  if (core.isLayout && operands.size() == 1) {
     if (sinkOuterSums(i))
       return true;
-    const Step *step = handedOver(p.operands[0]);
+    const Step *step = handedOver(operands[0]);
     if (!step)
       return false;
     if (step->kind == StepKind::Reduce) {
-      moveReduction(p.operands[0], i, *step);
+      moveReduction(operands[0], i, *step);
       return true;
     }
+    const ProgramOp &p = prog.ops[i];
     if (p.permutation.empty())
       return false;
     Step moved{StepKind::ReduceScatter, DimAxes(p.permutation.size(), 0)};
     for (auto [d, from] : llvm::enumerate(p.permutation))
       moved.dims[d] = step->dims[from];
-    moveReduction(p.operands[0], i, std::move(moved));
+    moveReduction(operands[0], i, std::move(moved));
     return true;
   }
-  if (!p.isAdd || p.operands.size() != 2 || p.operands[0] == p.operands[1])
+  if (!core.isAdd || operands.size() != 2 || operands[0] == operands[1])
     return false;
-  const Step *lhs = handedOver(p.operands[0]);
-  const Step *rhs = handedOver(p.operands[1]);
+  const Step *lhs = handedOver(operands[0]);
+  const Step *rhs = handedOver(operands[1]);
   if (!lhs || !rhs || lhs->kind != rhs->kind || lhs->dims != rhs->dims)
     return false;
-  unsigned a = p.operands[0], b = p.operands[1];
+  unsigned a = operands[0], b = operands[1];
   if (tilingAt(a, plans[a].steps.size() - 1) !=
       tilingAt(b, plans[b].steps.size() - 1))
     return false;
   Step merged = *lhs;
   plans[b].steps.pop_back();
-  --usePlans[prog.values[b].firstUse].level;
-  refreshPlainUse(prog.values[b].firstUse);
+  --usePlans[prog.valueCores[b].firstUse].level;
+  refreshPlainUse(prog.valueCores[b].firstUse);
   moveReduction(a, i, std::move(merged));
   return true;
 }
@@ -781,9 +783,9 @@ void Evaluation::findFusions() {
     const ProgramUse &onlyUse = prog.uses[v.firstUse];
     if (onlyUse.operand < 0)
       continue;
-    const ProgramOp &p = prog.ops[i];
+    unsigned result = prog.resultsOf(i)[0];
     auto [outerAxis, outerFactor] = nests[i].front();
-    int dim = p.resultDim(0, outerFactor);
+    int dim = prog.resultFactorDim(result, outerFactor);
     if (dim < 0)
       continue;
     unsigned user = onlyUse.user;
@@ -791,7 +793,7 @@ void Evaluation::findFusions() {
     // boundary (MaterializeCore's guard): its body would run the producer
     // every iteration. (The bytes and the use record, not the reader's
     // cold ProgramOp.)
-    if (!looped[user] || p.region >= 0 || onlyUse.userIsLoop)
+    if (!looped[user] || prog.cores[i].region >= 0 || onlyUse.userIsLoop)
       continue;
     // The reader's loops that slice this operand, outermost first.
     llvm::SmallVector<std::pair<unsigned, int>, 4> slicing; // (level, dim)
@@ -807,7 +809,7 @@ void Evaluation::findFusions() {
     fusedLevels[i].push_back(depth);
     for (size_t j = 1; j < slicing.size() && j < nests[i].size(); ++j) {
       auto [axis, factor] = nests[i][j];
-      int tiled = p.resultDim(0, factor);
+      int tiled = std::max(prog.resultFactorDim(result, factor), -1);
       if (axis != nests[user][slicing[j].first].first ||
           tiled != slicing[j].second)
         break;
@@ -815,7 +817,7 @@ void Evaluation::findFusions() {
       fusedLevels[i].push_back(depth);
     }
     if (traceEnabled())
-      llvm::errs() << "analytic: fuse " << i << " " << p.op->getName()
+      llvm::errs() << "analytic: fuse " << i << " " << prog.ops[i].op->getName()
                    << " into " << user << " " << prog.ops[user].op->getName()
                    << " at " << depth << "\n";
     fusedInto[i] = user;

@@ -398,6 +398,7 @@ void ProgramModel::buildCores() {
   }
   valueCores.clear();
   valueShapes.clear();
+  resultFactorDims.clear();
   useOps.clear();
   for (const ProgramValue &v : values) {
     ValueCore &c = valueCores.emplace_back();
@@ -407,6 +408,17 @@ void ProgramModel::buildCores() {
     c.shape = valueShapes.size();
     c.rank = v.shape.size();
     c.elementBytes = v.elementBytes;
+    c.factorDims = resultFactorDims.size();
+    if (v.defOp >= 0 && ops[v.defOp].ruled &&
+        v.resultNumber < ops[v.defOp].resultDims.size()) {
+      const ProgramOp &p = ops[v.defOp];
+      for (unsigned f = 0; f < p.factorReduction.size(); ++f) {
+        int dim = p.resultDim(v.resultNumber, f);
+        resultFactorDims.push_back(dim >= 0               ? dim
+                                   : p.factorReduction[f] ? -1
+                                                          : -2);
+      }
+    }
     valueShapes.insert(valueShapes.end(), v.shape.begin(), v.shape.end());
     // Uses are numbered value by value (ProgramValue::firstUse).
     assert(v.firstUse == useOps.size() && "uses out of order");

@@ -226,6 +226,12 @@ struct ValueCore {
   unsigned shape = 0;
   unsigned rank = 0;
   int64_t elementBytes = 0;
+  /// A result of a ruled op: per rule factor of its op, from
+  /// ProgramModel::resultFactorDims[factorDims]: the result dim the factor
+  /// maps (ProgramOp::resultDim), else -1 for a reduction factor, -2 for
+  /// another. The planner's chains and fusions read it for every result
+  /// of an op with loops, not the op's cold rule maps.
+  unsigned factorDims = 0;
 };
 
 /// What the analytic cost reads of a use's user, copied per use so that
@@ -321,6 +327,11 @@ struct ProgramModel {
   std::vector<int64_t> opFactorSizes;
   std::vector<ValueCore> valueCores;
   std::vector<int64_t> valueShapes;
+  std::vector<int16_t> resultFactorDims;
+  /// ValueCore::factorDims' code of `factor` for result `value`.
+  int resultFactorDim(unsigned value, unsigned factor) const {
+    return resultFactorDims[valueCores[value].factorDims + factor];
+  }
   /// Per global use number: ProgramValue::uses' entry (user op, operand),
   /// 8 bytes a use where the planner's first test walks every value's uses.
   std::vector<std::pair<unsigned, int>> useOps;
