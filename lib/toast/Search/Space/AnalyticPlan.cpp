@@ -57,7 +57,7 @@ DimAxes operandSlicing(const ProgramModel &prog, const CollectivePlan &plan,
 /// its local result whole, no steps.
 void Evaluation::resetValuePlan(unsigned value) {
   ValuePlan &plan = plans[value];
-  plan.sourceTiling.assign(prog.values[value].shape.size(), 0);
+  plan.sourceTiling.assign(prog.valueCores[value].rank, 0);
   plan.steps.clear();
   plan.perUser.reset();
   plan.scattersOnTop = false;
@@ -83,9 +83,9 @@ void Evaluation::resetPlans() {
   }
   for (unsigned v : planned) {
     resetValuePlan(v);
-    const ProgramValue &value = prog.values[v];
+    const ValueCore &value = prog.valueCores[v];
     // A plain use is reset already (its UsePlan is not read).
-    for (size_t k = 0; k < value.uses.size(); ++k) {
+    for (size_t k = 0; k < value.numUses; ++k) {
       if (collectivePlan.plainUses[value.firstUse + k])
         continue;
       resetUse(usePlans[value.firstUse + k]);
@@ -112,13 +112,24 @@ void Evaluation::buildChains() {
 /// The chain of `value`, an argument or a result of an op with loops.
 void Evaluation::buildChain(unsigned v) {
   ValuePlan &plan = plans[v];
-  const ProgramValue &value = prog.values[v];
+  // The dense ValueCore and dim nodes, not the ProgramValue (issue 17).
+  const ValueCore &value = prog.valueCores[v];
   // Levels outermost first: (axis, dim or -1 for a sum).
   llvm::SmallVector<std::pair<unsigned, int>, 4> levels;
   if (value.defOp < 0) {
+    // ProgramValue::carriesAxis over the shardable (dim, node) pairs.
+    ArrayRef<std::pair<unsigned, int>> nodes = prog.dimNodesOf(v);
+    AxisMask carried = 0;
+    for (auto [d, node] : nodes)
+      carried |= state.nodeAxes[node];
+    // Most arguments of a state are not sharded.
+    if (!carried)
+      return;
     for (unsigned axis = 0; axis < impl.axisNames.size(); ++axis)
-      for (unsigned d = 0; d < value.dimNode.size(); ++d)
-        if (value.carriesAxis(state, d, axis))
+      for (unsigned d = 0; d < value.rank; ++d)
+        if (llvm::any_of(nodes, [&](const std::pair<unsigned, int> &e) {
+              return e.first == d && (state.nodeAxes[e.second] >> axis & 1);
+            }))
           levels.push_back({axis, static_cast<int>(d)});
   } else {
     // The dense per-result table, not the op's rule maps (a cache miss).

@@ -399,6 +399,7 @@ void ProgramModel::buildCores() {
   valueCores.clear();
   valueShapes.clear();
   resultFactorDims.clear();
+  valueDimNodes.clear();
   useOps.clear();
   for (const ProgramValue &v : values) {
     ValueCore &c = valueCores.emplace_back();
@@ -408,6 +409,14 @@ void ProgramModel::buildCores() {
     c.shape = valueShapes.size();
     c.rank = v.shape.size();
     c.elementBytes = v.elementBytes;
+    c.dimNodes = valueDimNodes.size();
+    for (auto [d, node] : llvm::enumerate(v.dimNode))
+      if (node >= 0)
+        valueDimNodes.push_back({static_cast<unsigned>(d), node});
+    for (auto [d, node] : v.minorNodes)
+      if (node >= 0)
+        valueDimNodes.push_back({d, node});
+    c.numDimNodes = valueDimNodes.size() - c.dimNodes;
     c.factorDims = resultFactorDims.size();
     if (v.defOp >= 0 && ops[v.defOp].ruled &&
         v.resultNumber < ops[v.defOp].resultDims.size()) {

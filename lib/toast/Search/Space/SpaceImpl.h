@@ -232,6 +232,11 @@ struct ValueCore {
   /// another. The planner's chains and fusions read it for every result
   /// of an op with loops, not the op's cold rule maps.
   unsigned factorDims = 0;
+  /// (dim, node) of every shardable dimNode and minorNodes entry, from
+  /// ProgramModel::valueDimNodes: buildChain reads them for every argument
+  /// of every state.
+  unsigned dimNodes = 0;
+  unsigned numDimNodes = 0;
 };
 
 /// What the analytic cost reads of a use's user, copied per use so that
@@ -328,6 +333,12 @@ struct ProgramModel {
   std::vector<ValueCore> valueCores;
   std::vector<int64_t> valueShapes;
   std::vector<int16_t> resultFactorDims;
+  std::vector<std::pair<unsigned, int>> valueDimNodes;
+  llvm::ArrayRef<std::pair<unsigned, int>> dimNodesOf(unsigned value) const {
+    const ValueCore &c = valueCores[value];
+    return llvm::ArrayRef<std::pair<unsigned, int>>(
+        valueDimNodes.data() + c.dimNodes, c.numDimNodes);
+  }
   /// ValueCore::factorDims' code of `factor` for result `value`.
   int resultFactorDim(unsigned value, unsigned factor) const {
     return resultFactorDims[valueCores[value].factorDims + factor];
