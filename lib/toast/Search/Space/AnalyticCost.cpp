@@ -86,8 +86,10 @@ void Evaluation::emitValue(unsigned value, int source) {
   const ValuePlan &plan = plans[value];
   const ValueCore &v = prog.valueCores[value];
   // Most results have no chain: every reader reads the source (per-use
-  // gathers at the definition come from perUser only).
-  if (v.defOp >= 0 && plan.steps.empty() && !plan.perUser) {
+  // gathers at the definition come from perUser only). A value the plan
+  // did not list has none (its ValuePlan is not read: a cache miss).
+  if (v.defOp >= 0 &&
+      (!isPlanned[value] || (plan.steps.empty() && !plan.perUser))) {
     sourceBuffers[value] = source;
     return;
   }
@@ -293,9 +295,7 @@ void Evaluation::emitOp(unsigned i) {
     }
   }
   ArrayRef<int> results = prog.resultsOf(i);
-  int64_t firstResultBytes =
-      results.empty() ? -1
-                      : bytesOf(results[0], plans[results[0]].sourceTiling);
+  int64_t firstResultBytes = results.empty() ? -1 : sourceBytes(results[0]);
   bool aliasing = p.mayAlias && results.size() == 1 &&
                   firstInputBytes == firstResultBytes && inputs[0] >= 0 &&
                   !buffers[inputs[0]].fused;
@@ -313,7 +313,7 @@ void Evaluation::emitOp(unsigned i) {
       touch(hoistedBuffers[k]);
   llvm::SmallVector<int, 1> sources;
   for (int r : results) {
-    int64_t bytes = bytesOf(r, plans[r].sourceTiling);
+    int64_t bytes = sourceBytes(r);
     if (aliasing) {
       sources.push_back(inputs.front());
       continue;
@@ -478,7 +478,7 @@ bool Evaluation::isFusedResult(unsigned i, llvm::ArrayRef<int> inputs,
   return sim::isFusedIntoReadersByKind(
       p.fusionKind, p.expensiveToDuplicate, localElements(result), readers,
       [&] { return peekInputBytes(inputs, p.slicedOperand, sliceBytes); },
-      static_cast<double>(bytesOf(result, plans[result].sourceTiling)));
+      static_cast<double>(sourceBytes(result)));
 }
 
 /// Whether the return reads argument `value` as it is, without slicing
@@ -550,8 +550,7 @@ double Evaluation::readInputs(llvm::ArrayRef<int> inputs, int sliced,
 llvm::SmallVector<int, 1> Evaluation::newCarries(const ProgramOp &p) {
   llvm::SmallVector<int, 1> carries;
   for (auto [r, tied] : llvm::zip_equal(p.results, p.tiedResults))
-    carries.push_back(
-        tied.init < 0 ? -1 : newBuffer(bytesOf(r, plans[r].sourceTiling)));
+    carries.push_back(tied.init < 0 ? -1 : newBuffer(sourceBytes(r)));
   return carries;
 }
 
@@ -677,7 +676,7 @@ AnalyticCost Evaluation::pricePlan() {
 
   for (unsigned c : prog.constants) {
     int r = prog.ops[c].results[0];
-    int64_t bytes = bytesOf(r, plans[r].sourceTiling);
+    int64_t bytes = sourceBytes(r);
     int source = newBuffer(bytes);
     // A splat constant fuses into its readers like a broadcast
     // (sim::getFusionKind): it reads nothing.

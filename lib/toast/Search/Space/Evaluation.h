@@ -260,9 +260,16 @@ private:
     fusedInputs.emplace_back();
     return buffers.size() - 1;
   }
+  /// Bytes of `value`'s local result (its plan's source tiling, padded).
+  /// A value the last plan did not list (isPlanned, a byte per value) has
+  /// the reset plan, whole: its ValuePlan (a cache miss) is not read.
+  int64_t sourceBytes(unsigned value) const {
+    return isPlanned[value] ? bytesOf(value, plans[value].sourceTiling)
+                            : bytesOf(value, DimAxes());
+  }
   /// Elements of `value`'s local result (its source tiling, padded).
   int64_t localElements(unsigned value) const {
-    return bytesOf(value, plans[value].sourceTiling) /
+    return sourceBytes(value) /
            std::max<int64_t>(prog.valueCores[value].elementBytes, 1);
   }
   bool isFusedResult(unsigned i, llvm::ArrayRef<int> inputs, double sliceBytes);
