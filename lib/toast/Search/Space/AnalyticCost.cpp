@@ -384,7 +384,8 @@ void Evaluation::emitAhead(unsigned i, unsigned k) {
 }
 
 /// Emits what op i reads, in the lowered program's order (inputOrder),
-/// into `inputs`; returns the bytes of the first operand as read.
+/// into `inputs`; returns the bytes of the first operand as read (-1
+/// unless the op may alias its operand: only that test reads them).
 int64_t Evaluation::emitInputs(unsigned i, llvm::MutableArrayRef<int> inputs) {
   int64_t firstInputBytes = -1;
   auto masked = [&](unsigned k) { return !maskedLevels(i, k).empty(); };
@@ -408,7 +409,9 @@ void Evaluation::emitInput(unsigned i, unsigned k,
   bool masked = !maskedLevels(i, k).empty();
   inputs[k] =
       masked ? emitMaskedUse(i, k) : emitUse(v, prog.operandUsesOf(i)[k]);
-  if (k == 0)
+  // Only the aliasing test reads it: a cache miss on the operand's shape
+  // for every other op.
+  if (k == 0 && prog.cores[i].mayAlias)
     firstInputBytes = bytesOf(v, *useTiling);
   if (prog.cores[i].isReturn)
     returnedTiling[k] = *useTiling;
