@@ -243,7 +243,8 @@ DimAxes Evaluation::tilingAt(unsigned value, unsigned level) const {
 /// The shared step a single-use value hands to its reader unchanged (the
 /// reader reads the top level, no per-use ops), or null.
 const Step *Evaluation::handedOver(int value) const {
-  if (value < 0)
+  // A value the plan did not list has no steps (resetPlans).
+  if (value < 0 || !isPlanned[value])
     return nullptr;
   const ValueCore &v = prog.valueCores[value];
   const ValuePlan &plan = plans[value];
@@ -265,7 +266,9 @@ const Step *Evaluation::handedOver(int value) const {
 /// result chain, innermost first.
 bool Evaluation::sinkOuterSums(unsigned i) {
   int value = prog.operandsOf(i)[0];
-  if (value < 0)
+  // A value the plan did not list has the reset plan: no sums (its
+  // ValuePlan is not read, a cache miss).
+  if (value < 0 || !isPlanned[value])
     return false;
   const ValueCore &v = prog.valueCores[value];
   ValuePlan &plan = plans[value];
