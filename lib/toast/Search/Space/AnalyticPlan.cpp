@@ -868,6 +868,13 @@ const CollectivePlan &Evaluation::makePlan() {
   for (size_t u = 0; u < usePlans.size(); ++u)
     assert(collectivePlan.plainUses[u] == isPlainUse(usePlans[u]) &&
            "a UsePlan writer did not refresh plainUses");
+  // The pricer reads an unlisted value's plan as the reset one
+  // (sourceBytes, emitValue, handedOver) without loading it.
+  for (size_t v = 0; v < plans.size(); ++v)
+    assert((isPlanned[v] || (plans[v].steps.empty() && !plans[v].perUser &&
+                             !plans[v].outerSums && !plans[v].scattersOnTop &&
+                             dimsEmpty(plans[v].sourceTiling))) &&
+           "a ValuePlan writer did not list its value (markPlanned)");
 #endif
   if (!paddedReaders.empty())
     checkPaddedOrder();
