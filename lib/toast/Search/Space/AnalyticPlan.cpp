@@ -612,11 +612,12 @@ void Evaluation::planValue(unsigned value) {
     if (u.second == -2 && !use.ops.empty() && !use.gatherAtDef)
       unmodeled = true;
   }
-  // An argument's tiling loop with one use is fused into its reader's loop
-  // when that loop slices what it tiles first: its gathers run there. (Not
-  // through the atomic loop of an argument kept whole on some axes.)
-  if (v.defOp < 0 && v.uses.size() == 1 && v.uses[0].second >= 0 &&
-      !plan.gathers.empty() && !wholeAxes(value)) {
+  // An argument's tiling loop with one use (dead readers count) is fused
+  // into its reader's loop when that loop slices what it tiles first: its
+  // gathers run there. (Not through the atomic loop of an argument kept
+  // whole on some axes.)
+  if (v.defOp < 0 && v.uses.size() == 1 && !v.deadUses &&
+      v.uses[0].second >= 0 && !plan.gathers.empty() && !wholeAxes(value)) {
     auto [axis, dim] = plan.gathers.front();
     const ProgramOp &reader = prog.ops[v.uses[0].first];
     for (auto [level, entry] : llvm::enumerate(nests[v.uses[0].first])) {
@@ -769,10 +770,10 @@ bool Evaluation::findPadding() const {
   return false;
 }
 
-/// A single-result op whose result has one use is fused into its reader
-/// when the reader's first loop slicing that operand is over the same axis
-/// and dimension as the op's outermost loop; it then runs at the reader's
-/// position (materializeCore, LoopFuser).
+/// A single-result op whose result has one use (dead readers count) is
+/// fused into its reader when the reader's first loop slicing that operand
+/// is over the same axis and dimension as the op's outermost loop; it then
+/// runs at the reader's position (materializeCore, LoopFuser).
 void Evaluation::findFusions() {
   if (fresh) {
     fusedInto.assign(prog.ops.size(), -1);
@@ -792,7 +793,8 @@ void Evaluation::findFusions() {
     if (!looped[i] || prog.cores[i].numResults != 1)
       continue;
     const ValueCore &v = prog.valueCores[prog.resultsOf(i)[0]];
-    if (v.numUses != 1)
+    // A dead reader still blocks the fusion (ProgramValue::deadUses).
+    if (v.numUses != 1 || v.deadUses)
       continue;
     const ProgramUse &onlyUse = prog.uses[v.firstUse];
     if (onlyUse.operand < 0)

@@ -406,6 +406,7 @@ void ProgramModel::buildCores() {
     c.defOp = v.defOp;
     c.firstUse = v.firstUse;
     c.numUses = v.uses.size();
+    c.deadUses = v.deadUses;
     c.shape = valueShapes.size();
     c.rank = v.shape.size();
     c.elementBytes = v.elementBytes;
@@ -559,9 +560,12 @@ bool NdaEnvironment::Impl::buildBlockModel(Block &block, ProgramModel &program,
   // simulator's rule.
   for (ProgramOp &p : program.ops)
     p.dead = sim::neverRuns(p.op, deadOps);
-  for (ProgramValue &v : program.values)
+  for (ProgramValue &v : program.values) {
+    size_t all = v.uses.size();
     llvm::erase_if(v.uses,
                    [&](auto &use) { return program.ops[use.first].dead; });
+    v.deadUses = v.uses.size() != all;
+  }
 
   // Hoisted constants, deduplicated by value and type.
   std::map<ConstantKey, int> firstConstant;

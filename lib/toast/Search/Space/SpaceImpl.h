@@ -39,6 +39,10 @@ struct ProgramValue {
   unsigned resultNumber = 0;
   /// Global number of uses[0] (uses are numbered value by value).
   unsigned firstUse = 0;
+  /// Whether ops that never run read the value (they are not in `uses`):
+  /// materializeCore's fuser still counts them, so the value's loop does
+  /// not fuse into its one live reader; every later pass erased them.
+  bool deadUses = false;
   int64_t elementBytes = 0;
   /// (program op, operand number) of every use; operand -1 for uses that
   /// need the whole value (opaque or nested users), -2 for the return.
@@ -222,6 +226,8 @@ struct ValueCore {
   int defOp = -1;
   unsigned firstUse = 0;
   unsigned numUses = 0;
+  /// ProgramValue::deadUses.
+  bool deadUses = false;
   /// The shape: `rank` sizes from ProgramModel::valueShapes[shape].
   unsigned shape = 0;
   unsigned rank = 0;
