@@ -84,16 +84,18 @@ void Evaluation::price(const Step &step, int64_t operandBytes,
 void Evaluation::emitValue(unsigned value, int source) {
   currentValue = value;
   const ValuePlan &plan = plans[value];
-  const ProgramValue &v = prog.values[value];
+  const ValueCore &v = prog.valueCores[value];
   // Most results have no chain: every reader reads the source (per-use
-  // gathers at the definition come from perUser only).
-  if (v.defOp >= 0 && plan.steps.empty() && !plan.perUser) {
+  // gathers at the definition come from perUser only). A value the plan
+  // did not list has none (its ValuePlan is not read: a cache miss).
+  if (v.defOp >= 0 &&
+      (!isPlanned[value] || (plan.steps.empty() && !plan.perUser))) {
     sourceBuffers[value] = source;
     return;
   }
   unsigned maxLevel = 0;
   bool sourceRead = false;
-  for (size_t k = 0; k < v.uses.size(); ++k) {
+  for (size_t k = 0; k < v.numUses; ++k) {
     if (plainUses[v.firstUse + k]) {
       sourceRead = true;
       continue;
@@ -118,14 +120,14 @@ void Evaluation::emitValue(unsigned value, int source) {
     argBuffers[value] = argBuffer;
     const std::optional<DimAxes> &local = localArgs[value];
     buffers[argBuffer].bytes =
-        bytesOf(value, local ? *local : DimAxes(v.shape.size(), 0));
+        bytesOf(value, local ? *local : DimAxes(v.rank, 0));
     if (dimsEmpty(plan.sourceTiling) ||
         (local && *local == plan.sourceTiling)) {
       levelBuffers[value][0] = argBuffer;
     } else if (sourceRead) {
-      levelBuffers[value][0] = emitSlice(
-          value, argBuffer, local ? *local : DimAxes(v.shape.size(), 0),
-          plan.sourceTiling, !isReturnedDirectly(value));
+      levelBuffers[value][0] =
+          emitSlice(value, argBuffer, local ? *local : DimAxes(v.rank, 0),
+                    plan.sourceTiling, !isReturnedDirectly(value));
       ++at;
     }
   }
@@ -139,7 +141,7 @@ void Evaluation::emitValue(unsigned value, int source) {
     ++at;
   }
   // A single reader's gathers stay here.
-  for (size_t k = 0; k < v.uses.size(); ++k) {
+  for (size_t k = 0; k < v.numUses; ++k) {
     // A plain use has no gathers at the producer.
     if (plainUses[v.firstUse + k])
       continue;
@@ -226,13 +228,15 @@ int Evaluation::emitUse(unsigned value, unsigned useId) {
 }
 
 void Evaluation::emitOp(unsigned i) {
-  const ProgramOp &p = prog.ops[i];
+  // The dense record (OpCore): the ProgramOp is read for ops with loops,
+  // regions, hoisted constants or in-place updates only.
+  const OpCore &p = prog.cores[i];
   if (p.dead || p.constant)
     return;
-  llvm::SmallVector<int, 4> inputs(p.operands.size(), -1);
+  llvm::SmallVector<int, 4> inputs(p.numOperands, -1);
   currentUser = i;
   if (p.isReturn)
-    returnedTiling.assign(p.operands.size(), {});
+    returnedTiling.assign(p.numOperands, {});
   int64_t firstInputBytes = emitInputs(i, inputs);
   if (p.isReturn) {
     returned = inputs;
@@ -253,7 +257,7 @@ void Evaluation::emitOp(unsigned i) {
   // carried values live from the loop's start. The loop model prices them
   // under the state (AnalyticLoops.cpp).
   double computeTime = p.computeTime, flops = p.flops;
-  int64_t nestedPeakBytes = p.nestedPeakBytes;
+  int64_t nestedPeakBytes = p.nested ? prog.ops[i].nestedPeakBytes : 0;
   if (p.inputCollective) {
     if (explainUnmodeled())
       llvm::errs() << "unmodeled: a collective of the input program\n";
@@ -262,16 +266,17 @@ void Evaluation::emitOp(unsigned i) {
   if (p.region >= 0) {
     if (!priceRegions(i, computeTime, flops, nestedPeakBytes))
       unmodeled = true;
-  } else if (p.nestedOps > 0) {
+  } else if (p.nested) {
     // Priced whole: the collectives its regions hold run as they are.
-    cost.commTime += p.nestedCommTime;
+    const ProgramOp &op = prog.ops[i];
+    cost.commTime += op.nestedCommTime;
     for (unsigned k = 0; k < sim::kNumCollectiveKinds; ++k)
-      cost.collectiveCounts[k] += p.nestedCollectives[k];
+      cost.collectiveCounts[k] += op.nestedCollectives[k];
   }
   llvm::SmallVector<int, 1> carries;
-  if (p.nestedOps > 0) {
+  if (p.nested) {
     transients.push_back({at, nestedPeakBytes});
-    carries = newCarries(p);
+    carries = newCarries(prog.ops[i]);
     ++at;
   }
   // Fusion (sim::isFusedIntoReaders): a fused op reads nothing here (its
@@ -282,17 +287,16 @@ void Evaluation::emitOp(unsigned i) {
   // A loop's nest is its carried values' tiling, not a split of its work.
   if (looped[i] && p.region < 0) {
     for (auto [axis, factor] : nests[i]) {
-      int64_t k = impl.axisSizes[axis], size = p.factorSize[factor];
+      int64_t k = impl.axisSizes[axis],
+              size = prog.opFactorSizes[p.factorSizes + factor];
       tiles *= k;
       if (size % k != 0)
         padding *= static_cast<double>((size / k + 1) * k) / size;
     }
   }
-  int64_t firstResultBytes =
-      p.results.empty()
-          ? -1
-          : bytesOf(p.results[0], plans[p.results[0]].sourceTiling);
-  bool aliasing = p.mayAlias && p.results.size() == 1 &&
+  ArrayRef<int> results = prog.resultsOf(i);
+  int64_t firstResultBytes = results.empty() ? -1 : sourceBytes(results[0]);
+  bool aliasing = p.mayAlias && results.size() == 1 &&
                   firstInputBytes == firstResultBytes && inputs[0] >= 0 &&
                   !buffers[inputs[0]].fused;
   // A contiguous slice of a materialized buffer is read where it lies.
@@ -304,11 +308,12 @@ void Evaluation::emitOp(unsigned i) {
     touch(inputs[0]);
   double trafficBytes =
       fused || view ? 0 : readInputs(inputs, p.slicedOperand, firstResultBytes);
-  for (unsigned k : p.hoistedConstants)
-    touch(hoistedBuffers[k]);
+  if (p.hoists)
+    for (unsigned k : prog.ops[i].hoistedConstants)
+      touch(hoistedBuffers[k]);
   llvm::SmallVector<int, 1> sources;
-  for (int r : p.results) {
-    int64_t bytes = bytesOf(r, plans[r].sourceTiling);
+  for (int r : results) {
+    int64_t bytes = sourceBytes(r);
     if (aliasing) {
       sources.push_back(inputs.front());
       continue;
@@ -333,15 +338,19 @@ void Evaluation::emitOp(unsigned i) {
     time = std::max(time, trafficBytes / impl.device.memoryBandwidth);
   cost.computeTime += time;
   cost.flops += flops / tiles * padding;
-  tieCarries(p, carries, inputs, sources);
-  tieInPlaceUpdates(p, inputs, sources);
+  // Most ops carry nothing and update nothing in place: their cold
+  // ProgramOp is not read.
+  if (!carries.empty())
+    tieCarries(prog.ops[i], carries, inputs, sources);
+  if (p.updatesInPlace)
+    tieInPlaceUpdates(prog.ops[i], inputs, sources);
   if (traceEnabled())
-    llvm::errs() << "analytic: op " << at << " " << p.op->getName() << " "
-                 << p.op->getLoc() << (fused ? " fused" : "") << " time "
-                 << time << "\n";
+    llvm::errs() << "analytic: op " << at << " " << prog.ops[i].op->getName()
+                 << " " << prog.ops[i].op->getLoc() << (fused ? " fused" : "")
+                 << " time " << time << "\n";
   ++at;
   currentUser = -1;
-  for (auto [r, source] : llvm::zip_equal(p.results, sources))
+  for (auto [r, source] : llvm::zip_equal(results, sources))
     emitValue(r, source);
 }
 
@@ -361,8 +370,7 @@ void Evaluation::emitTree(unsigned i) {
 /// Emits the leading gathers of op i's operand k ahead of the op
 /// (TreeStep); emitUse goes on from them.
 void Evaluation::emitAhead(unsigned i, unsigned k) {
-  const ProgramOp &p = prog.ops[i];
-  unsigned value = p.operands[k], useId = p.operandUses[k];
+  unsigned value = prog.operandsOf(i)[k], useId = prog.operandUsesOf(i)[k];
   const UsePlan &use = usePlans[useId];
   currentUser = i;
   currentValue = value;
@@ -373,12 +381,13 @@ void Evaluation::emitAhead(unsigned i, unsigned k) {
 }
 
 /// Emits what op i reads, in the lowered program's order (inputOrder),
-/// into `inputs`; returns the bytes of the first operand as read.
+/// into `inputs`; returns the bytes of the first operand as read (-1
+/// unless the op may alias its operand: only that test reads them).
 int64_t Evaluation::emitInputs(unsigned i, llvm::MutableArrayRef<int> inputs) {
   int64_t firstInputBytes = -1;
   auto masked = [&](unsigned k) { return !maskedLevels(i, k).empty(); };
   for (unsigned k : inputOrder(prog, collectivePlan, i, masked)) {
-    int j = prog.ops[i].isReturn
+    int j = prog.cores[i].isReturn
                 ? -1
                 : sharedCopy(prog, collectivePlan, i, k, masked);
     if (j >= 0)
@@ -393,13 +402,15 @@ int64_t Evaluation::emitInputs(unsigned i, llvm::MutableArrayRef<int> inputs) {
 void Evaluation::emitInput(unsigned i, unsigned k,
                            llvm::MutableArrayRef<int> inputs,
                            int64_t &firstInputBytes) {
-  const ProgramOp &p = prog.ops[i];
-  unsigned v = p.operands[k];
+  unsigned v = prog.operandsOf(i)[k];
   bool masked = !maskedLevels(i, k).empty();
-  inputs[k] = masked ? emitMaskedUse(i, k) : emitUse(v, p.operandUses[k]);
-  if (k == 0)
+  inputs[k] =
+      masked ? emitMaskedUse(i, k) : emitUse(v, prog.operandUsesOf(i)[k]);
+  // Only the aliasing test reads it: a cache miss on the operand's shape
+  // for every other op.
+  if (k == 0 && prog.cores[i].mayAlias)
     firstInputBytes = bytesOf(v, *useTiling);
-  if (p.isReturn)
+  if (prog.cores[i].isReturn)
     returnedTiling[k] = *useTiling;
 }
 
@@ -420,12 +431,13 @@ static bool isSliceOfSource(const UsePlan &use) {
 /// buffers the op reads, `sliceBytes` its first result's.
 bool Evaluation::isFusedResult(unsigned i, llvm::ArrayRef<int> inputs,
                                double sliceBytes) {
-  const ProgramOp &p = prog.ops[i];
-  if (p.results.size() != 1 || p.fusionKind == sim::FusionKind::Opaque)
+  const OpCore &p = prog.cores[i];
+  if (p.numResults != 1 || p.fusionKind == sim::FusionKind::Opaque)
     return false;
-  const ProgramValue &v = prog.values[p.results[0]];
+  int result = prog.resultsOf(i)[0];
+  const ValueCore &v = prog.valueCores[result];
   llvm::SmallVector<sim::FusionReader, 4> readers;
-  for (auto [k, u] : llvm::enumerate(v.uses)) {
+  for (unsigned k = 0; k < v.numUses; ++k) {
     const UsePlan &use = usePlans[v.firstUse + k];
     const ProgramUse &user = prog.uses[v.firstUse + k];
     // A reader that is no op, or a boundary, rules fusion out (the rule's
@@ -433,8 +445,8 @@ bool Evaluation::isFusedResult(unsigned i, llvm::ArrayRef<int> inputs,
     // directly (its UsePlan is not read: a cache miss).
     bool plain = plainUses[v.firstUse + k];
     bool sliced = !plain && isSliceOfSource(use);
-    if (u.second == -2 || (!plain && (use.argSlice || use.level != 0 ||
-                                      (!use.ops.empty() && !sliced))))
+    if (user.operand == -2 || (!plain && (use.argSlice || use.level != 0 ||
+                                          (!use.ops.empty() && !sliced))))
       return false;
     sim::FusionReader reader;
     reader.op = user.userOp;
@@ -449,26 +461,24 @@ bool Evaluation::isFusedResult(unsigned i, llvm::ArrayRef<int> inputs,
       reader.kind = sim::FusionKind::Slice;
       // Only a reduce's epilogue rule reads it, for elementwise readers.
       reader.resultElements = 0;
-    } else if (anyPadded && u.second >= 0 &&
-               !maskedLevels(u.first, u.second).empty()) {
+    } else if (anyPadded && user.operand >= 0 &&
+               !maskedLevels(user.user, user.operand).empty()) {
       // A masked operand is read by its mask's select, one per use: the
       // selects are distinct readers (three masked readers of one relu
       // gradient in the tiny GNS keep it stored).
       reader.op = prog.maskSelect;
       reader.key = &use;
       reader.kind = sim::FusionKind::Elementwise;
-      reader.resultElements = localElements(p.results[0]);
+      reader.resultElements = localElements(result);
     }
     if (reader.kind == sim::FusionKind::Opaque)
       return false;
     readers.push_back(reader);
   }
   return sim::isFusedIntoReadersByKind(
-      p.fusionKind, p.expensiveToDuplicate, localElements(p.results[0]),
-      readers,
+      p.fusionKind, p.expensiveToDuplicate, localElements(result), readers,
       [&] { return peekInputBytes(inputs, p.slicedOperand, sliceBytes); },
-      static_cast<double>(
-          bytesOf(p.results[0], plans[p.results[0]].sourceTiling)));
+      static_cast<double>(sourceBytes(result)));
 }
 
 /// Whether the return reads argument `value` as it is, without slicing
@@ -540,8 +550,7 @@ double Evaluation::readInputs(llvm::ArrayRef<int> inputs, int sliced,
 llvm::SmallVector<int, 1> Evaluation::newCarries(const ProgramOp &p) {
   llvm::SmallVector<int, 1> carries;
   for (auto [r, tied] : llvm::zip_equal(p.results, p.tiedResults))
-    carries.push_back(
-        tied.init < 0 ? -1 : newBuffer(bytesOf(r, plans[r].sourceTiling)));
+    carries.push_back(tied.init < 0 ? -1 : newBuffer(sourceBytes(r)));
   return carries;
 }
 
@@ -667,7 +676,7 @@ AnalyticCost Evaluation::pricePlan() {
 
   for (unsigned c : prog.constants) {
     int r = prog.ops[c].results[0];
-    int64_t bytes = bytesOf(r, plans[r].sourceTiling);
+    int64_t bytes = sourceBytes(r);
     int source = newBuffer(bytes);
     // A splat constant fuses into its readers like a broadcast
     // (sim::getFusionKind): it reads nothing.

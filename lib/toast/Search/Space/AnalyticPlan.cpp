@@ -57,7 +57,7 @@ DimAxes operandSlicing(const ProgramModel &prog, const CollectivePlan &plan,
 /// its local result whole, no steps.
 void Evaluation::resetValuePlan(unsigned value) {
   ValuePlan &plan = plans[value];
-  plan.sourceTiling.assign(prog.values[value].shape.size(), 0);
+  plan.sourceTiling.assign(prog.valueCores[value].rank, 0);
   plan.steps.clear();
   plan.perUser.reset();
   plan.scattersOnTop = false;
@@ -83,9 +83,9 @@ void Evaluation::resetPlans() {
   }
   for (unsigned v : planned) {
     resetValuePlan(v);
-    const ProgramValue &value = prog.values[v];
+    const ValueCore &value = prog.valueCores[v];
     // A plain use is reset already (its UsePlan is not read).
-    for (size_t k = 0; k < value.uses.size(); ++k) {
+    for (size_t k = 0; k < value.numUses; ++k) {
       if (collectivePlan.plainUses[value.firstUse + k])
         continue;
       resetUse(usePlans[value.firstUse + k]);
@@ -105,26 +105,37 @@ void Evaluation::buildChains() {
     buildChain(a);
   for (unsigned i : prog.nestOps)
     if (looped[i])
-      for (int r : prog.ops[i].results)
+      for (int r : prog.resultsOf(i))
         buildChain(r);
 }
 
 /// The chain of `value`, an argument or a result of an op with loops.
 void Evaluation::buildChain(unsigned v) {
   ValuePlan &plan = plans[v];
-  const ProgramValue &value = prog.values[v];
+  // The dense ValueCore and dim nodes, not the ProgramValue (issue 17).
+  const ValueCore &value = prog.valueCores[v];
   // Levels outermost first: (axis, dim or -1 for a sum).
   llvm::SmallVector<std::pair<unsigned, int>, 4> levels;
   if (value.defOp < 0) {
+    // ProgramValue::carriesAxis over the shardable (dim, node) pairs.
+    ArrayRef<std::pair<unsigned, int>> nodes = prog.dimNodesOf(v);
+    AxisMask carried = 0;
+    for (auto [d, node] : nodes)
+      carried |= state.nodeAxes[node];
+    // Most arguments of a state are not sharded.
+    if (!carried)
+      return;
     for (unsigned axis = 0; axis < impl.axisNames.size(); ++axis)
-      for (unsigned d = 0; d < value.dimNode.size(); ++d)
-        if (value.carriesAxis(state, d, axis))
+      for (unsigned d = 0; d < value.rank; ++d)
+        if (llvm::any_of(nodes, [&](const std::pair<unsigned, int> &e) {
+              return e.first == d && (state.nodeAxes[e.second] >> axis & 1);
+            }))
           levels.push_back({axis, static_cast<int>(d)});
   } else {
-    const ProgramOp &p = prog.ops[value.defOp];
+    // The dense per-result table, not the op's rule maps (a cache miss).
     for (auto [axis, factor] : nests[value.defOp]) {
-      int dim = p.resultDim(value.resultNumber, factor);
-      if (dim >= 0 || p.factorReduction[factor])
+      int dim = prog.resultFactorDim(v, factor);
+      if (dim >= -1) // Mapped, or a reduction factor (-1).
         levels.push_back({axis, dim});
     }
   }
@@ -278,11 +289,12 @@ DimAxes Evaluation::tilingAt(unsigned value, unsigned level) const {
 /// The shared step a single-use value hands to its reader unchanged (the
 /// reader reads the top level, no per-use ops), or null.
 const Step *Evaluation::handedOver(int value) const {
-  if (value < 0)
+  // A value the plan did not list has no steps (resetPlans).
+  if (value < 0 || !isPlanned[value])
     return nullptr;
-  const ProgramValue &v = prog.values[value];
+  const ValueCore &v = prog.valueCores[value];
   const ValuePlan &plan = plans[value];
-  if (v.uses.size() != 1 || plan.steps.empty())
+  if (v.numUses != 1 || plan.steps.empty())
     return nullptr;
   const UsePlan &use = usePlans[v.firstUse];
   if (use.argSlice || !use.ops.empty() || use.level != plan.steps.size())
@@ -299,12 +311,14 @@ const Step *Evaluation::handedOver(int value) const {
 /// the sums inside stay before the gather. The moved ones start op i's
 /// result chain, innermost first.
 bool Evaluation::sinkOuterSums(unsigned i) {
-  int value = prog.ops[i].operands[0];
-  if (value < 0)
+  int value = prog.operandsOf(i)[0];
+  // A value the plan did not list has the reset plan: no sums (its
+  // ValuePlan is not read, a cache miss).
+  if (value < 0 || !isPlanned[value])
     return false;
-  const ProgramValue &v = prog.values[value];
+  const ValueCore &v = prog.valueCores[value];
   ValuePlan &plan = plans[value];
-  if (v.uses.size() != 1 || !plan.outerSums || !plan.perUser)
+  if (v.numUses != 1 || !plan.outerSums || !plan.perUser)
     return false;
   const UsePlan &use = usePlans[v.firstUse];
   if (use.argSlice || use.level != plan.steps.size() || use.ops.size() != 1 ||
@@ -323,10 +337,10 @@ bool Evaluation::sinkOuterSums(unsigned i) {
 void Evaluation::moveReduction(int from, unsigned i, Step step) {
   ValuePlan &in = plans[from];
   in.steps.pop_back();
-  --usePlans[prog.values[from].firstUse].level;
-  refreshPlainUse(prog.values[from].firstUse);
-  markPlanned(prog.ops[i].results[0]);
-  ValuePlan &out = plans[prog.ops[i].results[0]];
+  --usePlans[prog.valueCores[from].firstUse].level;
+  refreshPlainUse(prog.valueCores[from].firstUse);
+  markPlanned(prog.resultsOf(i)[0]);
+  ValuePlan &out = plans[prog.resultsOf(i)[0]];
   if (step.kind == StepKind::ReduceScatter) {
     // The op's local result is no longer sliced by the scatter's axes.
     AxisMask scattered = dimsMask(step.dims);
@@ -352,41 +366,46 @@ void Evaluation::applyReductionPatterns(unsigned i) {
 }
 
 bool Evaluation::applyReductionPattern(unsigned i) {
-  const ProgramOp &p = prog.ops[i];
-  if (p.results.size() != 1)
+  // Only layout ops and adds have patterns: most ops stop at the dense
+  // OpCore, without reading their ProgramOp.
+  const OpCore &core = prog.cores[i];
+  if (core.numResults != 1 || (!core.isLayout && !core.isAdd))
     return false;
-  if (p.isLayout && p.operands.size() == 1) {
+  // The operand slots, not the ProgramOp (read for a permutation only).
+  ArrayRef<int> operands = prog.operandsOf(i);
+  if (core.isLayout && operands.size() == 1) {
     if (sinkOuterSums(i))
       return true;
-    const Step *step = handedOver(p.operands[0]);
+    const Step *step = handedOver(operands[0]);
     if (!step)
       return false;
     if (step->kind == StepKind::Reduce) {
-      moveReduction(p.operands[0], i, *step);
+      moveReduction(operands[0], i, *step);
       return true;
     }
+    const ProgramOp &p = prog.ops[i];
     if (p.permutation.empty())
       return false;
     Step moved{StepKind::ReduceScatter, DimAxes(p.permutation.size(), 0)};
     for (auto [d, from] : llvm::enumerate(p.permutation))
       moved.dims[d] = step->dims[from];
-    moveReduction(p.operands[0], i, std::move(moved));
+    moveReduction(operands[0], i, std::move(moved));
     return true;
   }
-  if (!p.isAdd || p.operands.size() != 2 || p.operands[0] == p.operands[1])
+  if (!core.isAdd || operands.size() != 2 || operands[0] == operands[1])
     return false;
-  const Step *lhs = handedOver(p.operands[0]);
-  const Step *rhs = handedOver(p.operands[1]);
+  const Step *lhs = handedOver(operands[0]);
+  const Step *rhs = handedOver(operands[1]);
   if (!lhs || !rhs || lhs->kind != rhs->kind || lhs->dims != rhs->dims)
     return false;
-  unsigned a = p.operands[0], b = p.operands[1];
+  unsigned a = operands[0], b = operands[1];
   if (tilingAt(a, plans[a].steps.size() - 1) !=
       tilingAt(b, plans[b].steps.size() - 1))
     return false;
   Step merged = *lhs;
   plans[b].steps.pop_back();
-  --usePlans[prog.values[b].firstUse].level;
-  refreshPlainUse(prog.values[b].firstUse);
+  --usePlans[prog.valueCores[b].firstUse].level;
+  refreshPlainUse(prog.valueCores[b].firstUse);
   moveReduction(a, i, std::move(merged));
   return true;
 }
@@ -572,7 +591,7 @@ void Evaluation::planValue(unsigned value) {
   if (!anyPadded &&
       (!isPlanned[value] ||
        (plan.steps.empty() && !plan.perUser && !plan.scattersOnTop)) &&
-      llvm::all_of(v.uses,
+      llvm::all_of(prog.usesOf(value), // Dense: not the ProgramValue.
                    [&](auto &u) { return u.second < 0 || !looped[u.first]; }))
     return;
   markPlanned(value);
@@ -816,28 +835,33 @@ void Evaluation::findFusions() {
   }
   fusedOps.clear();
   for (unsigned i : prog.nestOps) {
-    const ProgramOp &p = prog.ops[i];
-    if (!looped[i] || p.results.size() != 1)
+    // The dense records (OpCore, ValueCore, ProgramUse) first: most ops
+    // are ruled out before their cold ProgramOp is read.
+    if (!looped[i] || prog.cores[i].numResults != 1)
       continue;
-    const ProgramValue &v = prog.values[p.results[0]];
+    const ValueCore &v = prog.valueCores[prog.resultsOf(i)[0]];
     // A dead reader still blocks the fusion (ProgramValue::deadUses).
-    if (v.uses.size() != 1 || v.deadUses || v.uses[0].second < 0)
+    if (v.numUses != 1 || v.deadUses)
       continue;
+    const ProgramUse &onlyUse = prog.uses[v.firstUse];
+    if (onlyUse.operand < 0)
+      continue;
+    unsigned result = prog.resultsOf(i)[0];
     auto [outerAxis, outerFactor] = nests[i].front();
-    int dim = p.resultDim(0, outerFactor);
+    int dim = prog.resultFactorDim(result, outerFactor);
     if (dim < 0)
       continue;
-    unsigned user = v.uses[0].first;
+    unsigned user = onlyUse.user;
     // A reader without loops slices nothing. No fusion across a loop's
     // boundary (MaterializeCore's guard): its body would run the producer
     // every iteration. (The bytes and the use record, not the reader's
     // cold ProgramOp.)
-    if (!looped[user] || p.region >= 0 || prog.uses[v.firstUse].userIsLoop)
+    if (!looped[user] || prog.cores[i].region >= 0 || onlyUse.userIsLoop)
       continue;
     // The reader's loops that slice this operand, outermost first.
     llvm::SmallVector<std::pair<unsigned, int>, 4> slicing; // (level, dim)
     for (auto [level, entry] : llvm::enumerate(nests[user]))
-      if (int d = useDim(v.firstUse, v.uses[0].second, entry.second); d >= 0)
+      if (int d = useDim(v.firstUse, onlyUse.operand, entry.second); d >= 0)
         slicing.push_back({static_cast<unsigned>(level), d});
     if (slicing.empty() || nests[user][slicing[0].first].first != outerAxis ||
         slicing[0].second != dim)
@@ -848,7 +872,7 @@ void Evaluation::findFusions() {
     fusedLevels[i].push_back(depth);
     for (size_t j = 1; j < slicing.size() && j < nests[i].size(); ++j) {
       auto [axis, factor] = nests[i][j];
-      int tiled = p.resultDim(0, factor);
+      int tiled = std::max(prog.resultFactorDim(result, factor), -1);
       if (axis != nests[user][slicing[j].first].first ||
           tiled != slicing[j].second)
         break;
@@ -856,13 +880,13 @@ void Evaluation::findFusions() {
       fusedLevels[i].push_back(depth);
     }
     if (traceEnabled())
-      llvm::errs() << "analytic: fuse " << i << " " << p.op->getName()
+      llvm::errs() << "analytic: fuse " << i << " " << prog.ops[i].op->getName()
                    << " into " << user << " " << prog.ops[user].op->getName()
                    << " at " << depth << "\n";
     fusedInto[i] = user;
     fusedOps.push_back(i);
     fusedProducers[user].push_back(
-        {depth, -v.uses[0].second, static_cast<unsigned>(i)});
+        {depth, -onlyUse.operand, static_cast<unsigned>(i)});
   }
 }
 
@@ -881,17 +905,25 @@ const CollectivePlan &Evaluation::makePlan() {
   // plans, and may change them before its own results are planned.
   for (unsigned a = 0; a < prog.numArguments; ++a)
     planValue(a);
-  for (auto [i, p] : llvm::enumerate(prog.ops)) {
+  // The dense OpCores, not the ProgramOps (a cache miss per op).
+  for (auto [i, p] : llvm::enumerate(prog.cores)) {
     if (p.dead)
       continue;
     applyReductionPatterns(i);
-    for (int r : p.results)
+    for (int r : prog.resultsOf(i))
       planValue(r);
   }
 #ifdef EXPENSIVE_CHECKS
   for (size_t u = 0; u < usePlans.size(); ++u)
     assert(collectivePlan.plainUses[u] == isPlainUse(usePlans[u]) &&
            "a UsePlan writer did not refresh plainUses");
+  // The pricer reads an unlisted value's plan as the reset one
+  // (sourceBytes, emitValue, handedOver) without loading it.
+  for (size_t v = 0; v < plans.size(); ++v)
+    assert((isPlanned[v] || (plans[v].steps.empty() && !plans[v].perUser &&
+                             !plans[v].outerSums && !plans[v].scattersOnTop &&
+                             dimsEmpty(plans[v].sourceTiling))) &&
+           "a ValuePlan writer did not list its value (markPlanned)");
 #endif
   if (!paddedReaders.empty())
     checkPaddedOrder();
@@ -952,11 +984,15 @@ static std::pair<unsigned, AxisMask> argumentFusion(const ProgramModel &prog,
 /// and for an op with no fused producer (`tree` false).
 static int aheadLevel(const ProgramModel &prog, const CollectivePlan &plan,
                       unsigned i, unsigned k, bool tree) {
-  const ProgramOp &p = prog.ops[i];
-  // A dead op reads nothing (and has no use records).
-  if (p.dead || p.operands[k] < 0 || p.operandUses[k] < 0)
+  // A dead op reads nothing (and has no use records). The dense operand
+  // slots, not the cold ProgramOp; a plain use has no gathers (its UsePlan
+  // is not read: a cache miss).
+  if (prog.cores[i].dead)
     return -1;
-  const UsePlan &use = plan.uses[p.operandUses[k]];
+  int useId = prog.operandUsesOf(i)[k];
+  if (prog.operandsOf(i)[k] < 0 || useId < 0 || plan.plainUses[useId])
+    return -1;
+  const UsePlan &use = plan.uses[useId];
   size_t n = leadingGathers(use);
   // An op alone in its nest: inputOrder places a gather it reads directly
   // (readerIsUser) between its slices.
@@ -998,7 +1034,6 @@ bool readsFusedArgument(const ProgramModel &prog, const CollectivePlan &plan,
 /// comes first; i itself last.
 static void collectFusionTree(const ProgramModel &prog, CollectivePlan &plan,
                               unsigned i, std::vector<TreeStep> &emission) {
-  const ProgramOp &p = prog.ops[i];
   auto &producers = plan.fusedProducers[i];
   // Highest operand first (the tuple holds minus the operand).
   llvm::sort(producers, [](const auto &a, const auto &b) {
@@ -1006,7 +1041,7 @@ static void collectFusionTree(const ProgramModel &prog, CollectivePlan &plan,
   });
   bool tree = plan.fusedInto[i] >= 0 || !producers.empty();
   auto *next = producers.begin();
-  for (int k = static_cast<int>(p.operands.size()) - 1; k >= 0; --k) {
+  for (int k = static_cast<int>(prog.cores[i].numOperands) - 1; k >= 0; --k) {
     if (next != producers.end() && -std::get<1>(*next) == k) {
       collectFusionTree(prog, plan, std::get<2>(*next++), emission);
       continue;
@@ -1077,20 +1112,22 @@ int sharedStartUse(const ProgramModel &prog, const CollectivePlan &plan,
 llvm::SmallVector<unsigned, 4>
 inputOrder(const ProgramModel &prog, const CollectivePlan &plan, unsigned i,
            llvm::function_ref<bool(unsigned)> masked) {
-  const ProgramOp &p = prog.ops[i];
+  // The dense operand slots, not the cold ProgramOp (issue 17).
+  llvm::ArrayRef<int> operands = prog.operandsOf(i);
+  llvm::ArrayRef<int> operandUses = prog.operandUsesOf(i);
   // Fused arguments' gathers by level, then slice-position uses (operand
   // order), then copies.
   llvm::SmallVector<std::pair<int, unsigned>, 2> fused;
   llvm::SmallVector<unsigned, 4> slices, copies, order;
-  for (auto [k, v] : llvm::enumerate(p.operands)) {
-    if (v < 0 || p.operandUses[k] < 0)
+  for (auto [k, v] : llvm::enumerate(operands)) {
+    if (v < 0 || operandUses[k] < 0)
       continue;
     // A plain use reads no gather: a slice-position use.
-    if (plan.plainUses[p.operandUses[k]]) {
+    if (plan.plainUses[operandUses[k]]) {
       slices.push_back(k);
       continue;
     }
-    const UsePlan &use = plan.uses[p.operandUses[k]];
+    const UsePlan &use = plan.uses[operandUses[k]];
     // A masked operand's gather copy is read by its mask.
     if (!use.readerIsUser || use.gatherAtDef || masked(k))
       slices.push_back(k);
@@ -1110,7 +1147,7 @@ inputOrder(const ProgramModel &prog, const CollectivePlan &plan, unsigned i,
   for (; nextFused != fused.end(); ++nextFused)
     order.push_back(nextFused->second);
   llvm::stable_sort(copies, [&](unsigned a, unsigned b) {
-    return p.operands[a] > p.operands[b];
+    return operands[a] > operands[b];
   });
   order.append(copies.begin(), copies.end());
   return order;
@@ -1121,23 +1158,23 @@ inputOrder(const ProgramModel &prog, const CollectivePlan &plan, unsigned i,
 /// read it directly (Adam's g * g).
 int sharedCopy(const ProgramModel &prog, const CollectivePlan &plan, unsigned i,
                unsigned k, llvm::function_ref<bool(unsigned)> masked) {
-  const ProgramOp &p = prog.ops[i];
+  llvm::ArrayRef<int> operands = prog.operandsOf(i);
+  llvm::ArrayRef<int> operandUses = prog.operandUsesOf(i);
   auto copied = [&](unsigned j) {
     // A plain use reads no gather (its UsePlan is not read: a miss).
-    if (p.operands[j] < 0 || p.operandUses[j] < 0 ||
-        plan.plainUses[p.operandUses[j]])
+    if (operands[j] < 0 || operandUses[j] < 0 || plan.plainUses[operandUses[j]])
       return false;
-    const UsePlan &use = plan.uses[p.operandUses[j]];
+    const UsePlan &use = plan.uses[operandUses[j]];
     return use.readerIsUser && !use.gatherAtDef && !use.ops.empty() &&
            !masked(j);
   };
   if (!copied(k))
     return -1;
-  const UsePlan &mine = plan.uses[p.operandUses[k]];
+  const UsePlan &mine = plan.uses[operandUses[k]];
   for (unsigned j = 0; j < k; ++j) {
-    if (p.operands[j] != p.operands[k] || !copied(j))
+    if (operands[j] != operands[k] || !copied(j))
       continue;
-    const UsePlan &other = plan.uses[p.operandUses[j]];
+    const UsePlan &other = plan.uses[operandUses[j]];
     if (other.level == mine.level && llvm::equal(other.ops, mine.ops, sameStep))
       return static_cast<int>(j);
   }

@@ -156,9 +156,10 @@ private:
   /// Bytes of `value`'s device-local buffer under `tiling`: ceil(size /
   /// tiles) rows per dimension, padding included (as the lowering's types).
   int64_t bytesOf(unsigned value, const DimAxes &tiling) const {
-    const ProgramValue &v = prog.values[value];
+    // The dense ValueCore, not the 152-byte ProgramValue (issue 17).
+    const ValueCore &v = prog.valueCores[value];
     int64_t elements = 1;
-    for (auto [d, size] : llvm::enumerate(v.shape)) {
+    for (auto [d, size] : llvm::enumerate(prog.shapeOf(value))) {
       // Most dims are whole: skip the division, a hot spot of pricing.
       if (d >= tiling.size() || !tiling[d]) {
         elements *= size;
@@ -259,10 +260,17 @@ private:
     fusedInputs.emplace_back();
     return buffers.size() - 1;
   }
+  /// Bytes of `value`'s local result (its plan's source tiling, padded).
+  /// A value the last plan did not list (isPlanned, a byte per value) has
+  /// the reset plan, whole: its ValuePlan (a cache miss) is not read.
+  int64_t sourceBytes(unsigned value) const {
+    return isPlanned[value] ? bytesOf(value, plans[value].sourceTiling)
+                            : bytesOf(value, DimAxes());
+  }
   /// Elements of `value`'s local result (its source tiling, padded).
   int64_t localElements(unsigned value) const {
-    return bytesOf(value, plans[value].sourceTiling) /
-           std::max<int64_t>(prog.values[value].elementBytes, 1);
+    return sourceBytes(value) /
+           std::max<int64_t>(prog.valueCores[value].elementBytes, 1);
   }
   bool isFusedResult(unsigned i, llvm::ArrayRef<int> inputs, double sliceBytes);
   bool isReturnedDirectly(unsigned value) const;

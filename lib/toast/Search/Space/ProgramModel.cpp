@@ -361,6 +361,81 @@ AxisMask NdaEnvironment::Impl::wholeAxesOf(Value value) const {
   return whole;
 }
 
+void ProgramModel::buildCores() {
+  cores.clear();
+  opSlots.clear();
+  opFactorSizes.clear();
+  for (const ProgramOp &p : ops) {
+    OpCore &c = cores.emplace_back();
+    c.computeTime = p.computeTime;
+    c.flops = p.flops;
+    c.slots = opSlots.size();
+    c.numOperands = p.operands.size();
+    c.numResults = p.results.size();
+    c.factorSizes = opFactorSizes.size();
+    opFactorSizes.insert(opFactorSizes.end(), p.factorSize.begin(),
+                         p.factorSize.end());
+    c.region = p.region;
+    c.slicedOperand = p.slicedOperand;
+    c.fusionKind = p.fusionKind;
+    c.dead = p.dead;
+    c.constant = p.constant;
+    c.isReturn = p.isReturn;
+    c.isLayout = p.isLayout;
+    c.isAdd = p.isAdd;
+    c.mayAlias = p.mayAlias;
+    c.expensiveToDuplicate = p.expensiveToDuplicate;
+    c.sliceView = p.sliceView;
+    c.noRoofline = p.noRoofline;
+    c.updatesInPlace = p.updatesInPlace;
+    c.inputCollective = p.inputCollective;
+    c.nested = p.nestedOps > 0;
+    c.hoists = !p.hoistedConstants.empty();
+    opSlots.insert(opSlots.end(), p.operands.begin(), p.operands.end());
+    for (size_t k = 0; k < p.operands.size(); ++k)
+      opSlots.push_back(k < p.operandUses.size() ? p.operandUses[k] : -1);
+    opSlots.insert(opSlots.end(), p.results.begin(), p.results.end());
+  }
+  valueCores.clear();
+  valueShapes.clear();
+  resultFactorDims.clear();
+  valueDimNodes.clear();
+  useOps.clear();
+  for (const ProgramValue &v : values) {
+    ValueCore &c = valueCores.emplace_back();
+    c.defOp = v.defOp;
+    c.firstUse = v.firstUse;
+    c.numUses = v.uses.size();
+    c.deadUses = v.deadUses;
+    c.shape = valueShapes.size();
+    c.rank = v.shape.size();
+    c.elementBytes = v.elementBytes;
+    c.dimNodes = valueDimNodes.size();
+    for (auto [d, node] : llvm::enumerate(v.dimNode))
+      if (node >= 0)
+        valueDimNodes.push_back({static_cast<unsigned>(d), node});
+    for (auto [d, node] : v.minorNodes)
+      if (node >= 0)
+        valueDimNodes.push_back({d, node});
+    c.numDimNodes = valueDimNodes.size() - c.dimNodes;
+    c.factorDims = resultFactorDims.size();
+    if (v.defOp >= 0 && ops[v.defOp].ruled &&
+        v.resultNumber < ops[v.defOp].resultDims.size()) {
+      const ProgramOp &p = ops[v.defOp];
+      for (unsigned f = 0; f < p.factorReduction.size(); ++f) {
+        int dim = p.resultDim(v.resultNumber, f);
+        resultFactorDims.push_back(dim >= 0               ? dim
+                                   : p.factorReduction[f] ? -1
+                                                          : -2);
+      }
+    }
+    valueShapes.insert(valueShapes.end(), v.shape.begin(), v.shape.end());
+    // Uses are numbered value by value (ProgramValue::firstUse).
+    assert(v.firstUse == useOps.size() && "uses out of order");
+    useOps.insert(useOps.end(), v.uses.begin(), v.uses.end());
+  }
+}
+
 // `program` is the model being built (the member for the entry itself).
 bool NdaEnvironment::Impl::buildBlockModel(Block &block, ProgramModel &program,
                                            bool loops) {
@@ -537,6 +612,7 @@ bool NdaEnvironment::Impl::buildBlockModel(Block &block, ProgramModel &program,
       use.userKind = u.fusionKind;
       use.userResult = u.results.empty() ? -1 : u.results[0];
       use.user = user;
+      use.operand = operand;
       use.userIsLoop = u.region >= 0;
       if (use.userResult >= 0) {
         // As Evaluation::localElements computes it, without a tiling.
@@ -572,6 +648,7 @@ bool NdaEnvironment::Impl::buildBlockModel(Block &block, ProgramModel &program,
       p.operandUses.push_back(id);
     }
   }
+  program.buildCores();
   // A region's loops are the loop model's too (loops in loops), or the
   // region is not covered.
   return !region || !loops || llvm::all_of(program.ops, [](const ProgramOp &p) {

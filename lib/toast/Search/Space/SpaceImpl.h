@@ -182,6 +182,69 @@ struct ProgramOp {
   llvm::SmallVector<int, 2> readByRegions;
 };
 
+/// The fields of a ProgramOp that pricing reads for every op, in one dense
+/// record per op (ProgramModel::cores): walking the ProgramOps in program
+/// order missed the cache on three or four lines of each 632-byte record
+/// (issue 17). Its operands, operand uses and results are in
+/// ProgramModel::opSlots. Copied from the ProgramOp once it is complete.
+struct OpCore {
+  double computeTime = 0;
+  double flops = 0;
+  /// First slot in ProgramModel::opSlots: numOperands operands, as many
+  /// operand uses, then numResults results.
+  unsigned slots = 0;
+  unsigned numOperands = 0;
+  unsigned numResults = 0;
+  /// First of the op's rule factor sizes (ProgramOp::factorSize) in
+  /// ProgramModel::opFactorSizes: emitOp reads them for every op with
+  /// loops.
+  unsigned factorSizes = 0;
+  int region = -1;
+  int slicedOperand = -1;
+  sim::FusionKind fusionKind = sim::FusionKind::Opaque;
+  bool dead = false;
+  bool constant = false;
+  bool isReturn = false;
+  bool isLayout = false;
+  bool isAdd = false;
+  bool mayAlias = false;
+  bool expensiveToDuplicate = false;
+  bool sliceView = false;
+  bool noRoofline = false;
+  bool updatesInPlace = false;
+  bool inputCollective = false;
+  /// nestedOps > 0 (a region op: its cold fields are read).
+  bool nested = false;
+  /// hoistedConstants is not empty.
+  bool hoists = false;
+};
+
+/// What pricing reads of a value (ProgramValue) for every value and in
+/// every byte count, in one dense record per value (ProgramModel::
+/// valueCores): a ProgramValue is 152 bytes, a cache miss each (issue 17).
+struct ValueCore {
+  int defOp = -1;
+  unsigned firstUse = 0;
+  unsigned numUses = 0;
+  /// ProgramValue::deadUses.
+  bool deadUses = false;
+  /// The shape: `rank` sizes from ProgramModel::valueShapes[shape].
+  unsigned shape = 0;
+  unsigned rank = 0;
+  int64_t elementBytes = 0;
+  /// A result of a ruled op: per rule factor of its op, from
+  /// ProgramModel::resultFactorDims[factorDims]: the result dim the factor
+  /// maps (ProgramOp::resultDim), else -1 for a reduction factor, -2 for
+  /// another. The planner's chains and fusions read it for every result
+  /// of an op with loops, not the op's cold rule maps.
+  unsigned factorDims = 0;
+  /// (dim, node) of every shardable dimNode and minorNodes entry, from
+  /// ProgramModel::valueDimNodes: buildChain reads them for every argument
+  /// of every state.
+  unsigned dimNodes = 0;
+  unsigned numDimNodes = 0;
+};
+
 /// What the analytic cost reads of a use's user, copied per use so that
 /// walking a value's uses reads consecutive memory instead of the users'
 /// ProgramOps (cache misses that dominated pricing a state).
@@ -196,6 +259,9 @@ struct ProgramUse {
   /// The user (program op) and the elements of its first result when the
   /// user has no loops (its local result is the whole value).
   unsigned user = 0;
+  /// ProgramValue::uses' operand number (-1: the whole value, -2: the
+  /// return), copied here so that the pricer need not read the value.
+  int operand = -1;
   int64_t userResultElements = 0;
   /// The user's operandDims of this operand (empty when it has none).
   llvm::SmallVector<int64_t, 4> operandDims;
@@ -265,6 +331,55 @@ struct ProgramModel {
   /// edge into or out of a shard_map body includes its manual axes).
   std::vector<AxisMask> edgeFixed;
   std::vector<ProgramOp> ops;
+  /// Per op: the fields pricing reads for every op (OpCore), and their
+  /// operands, operand uses and results, op after op.
+  std::vector<OpCore> cores;
+  std::vector<int> opSlots;
+  std::vector<int64_t> opFactorSizes;
+  std::vector<ValueCore> valueCores;
+  std::vector<int64_t> valueShapes;
+  std::vector<int16_t> resultFactorDims;
+  std::vector<std::pair<unsigned, int>> valueDimNodes;
+  llvm::ArrayRef<std::pair<unsigned, int>> dimNodesOf(unsigned value) const {
+    const ValueCore &c = valueCores[value];
+    return llvm::ArrayRef<std::pair<unsigned, int>>(
+        valueDimNodes.data() + c.dimNodes, c.numDimNodes);
+  }
+  /// ValueCore::factorDims' code of `factor` for result `value`.
+  int resultFactorDim(unsigned value, unsigned factor) const {
+    return resultFactorDims[valueCores[value].factorDims + factor];
+  }
+  /// Per global use number: ProgramValue::uses' entry (user op, operand),
+  /// 8 bytes a use where the planner's first test walks every value's uses.
+  std::vector<std::pair<unsigned, int>> useOps;
+  llvm::ArrayRef<std::pair<unsigned, int>> usesOf(unsigned value) const {
+    const ValueCore &c = valueCores[value];
+    return llvm::ArrayRef<std::pair<unsigned, int>>(useOps.data() + c.firstUse,
+                                                    c.numUses);
+  }
+  llvm::ArrayRef<int64_t> shapeOf(unsigned value) const {
+    const ValueCore &c = valueCores[value];
+    return llvm::ArrayRef<int64_t>(valueShapes.data() + c.shape, c.rank);
+  }
+  llvm::ArrayRef<int> operandsOf(unsigned op) const {
+    const OpCore &c = cores[op];
+    return llvm::ArrayRef<int>(opSlots.data() + c.slots, c.numOperands);
+  }
+  /// Global use numbers of the operands (-1 where none; all -1 for a dead
+  /// op, whose ProgramOp::operandUses is empty).
+  llvm::ArrayRef<int> operandUsesOf(unsigned op) const {
+    const OpCore &c = cores[op];
+    return llvm::ArrayRef<int>(opSlots.data() + c.slots + c.numOperands,
+                               c.numOperands);
+  }
+  llvm::ArrayRef<int> resultsOf(unsigned op) const {
+    const OpCore &c = cores[op];
+    return llvm::ArrayRef<int>(opSlots.data() + c.slots + 2 * c.numOperands,
+                               c.numResults);
+  }
+  /// Fills cores, opSlots and opFactorSizes from ops and valueCores,
+  /// valueShapes and useOps from values (ProgramModel.cpp).
+  void buildCores();
   std::vector<ProgramValue> values;
   /// Constant ops in hoisting order (deduplicated: equal constants share
   /// the first one's value).
