@@ -202,8 +202,10 @@ static bool scattersForReaders(unsigned axis, ArrayRef<DimAxes> slicings,
 /// readers' loops fused the tiles outside the sum, or their slices cancel
 /// those gathers (CancelSliceOfGather); a tile inside the sum is gathered
 /// after its all_reduce once ReduceBeforeGather moved that down, and
-/// cancelled the same way. Tiles inside the sum only for one reader (the
-/// order of several readers' rewrites was not followed).
+/// cancelled the same way. Only for one live reader and no dead one
+/// (`oneReader`): the producer's loop fuses into no reader otherwise, and
+/// the order of several readers' rewrites was not followed (two readers,
+/// or a dead one, priced 17-50% low; found by review).
 struct ScatterLevels {
   DimAxes cancelled;
   std::optional<size_t> sum;
@@ -211,7 +213,7 @@ struct ScatterLevels {
 };
 static ScatterLevels
 findScatterLevels(ArrayRef<std::pair<unsigned, int>> levels,
-                  ArrayRef<DimAxes> slicings) {
+                  ArrayRef<DimAxes> slicings, bool oneReader) {
   ScatterLevels found;
   found.cancelled.assign(slicings.front().size(), 0);
   for (; found.kept < levels.size(); ++found.kept) {
@@ -222,7 +224,7 @@ findScatterLevels(ArrayRef<std::pair<unsigned, int>> levels,
       found.sum = found.kept;
       continue;
     }
-    if (found.sum && slicings.size() > 1)
+    if (!oneReader)
       break;
     AxisList next = listAppend(found.cancelled[dim], axis);
     if (!llvm::all_of(slicings, [&, dim = dim](const DimAxes &s) {
@@ -253,7 +255,8 @@ bool Evaluation::scatterOutermostSum(
     if (anyPadded && hasPaddedDim(value, slicings.back()))
       return false;
   }
-  ScatterLevels outer = findScatterLevels(levels, slicings);
+  ScatterLevels outer =
+      findScatterLevels(levels, slicings, slicings.size() == 1 && !v.deadUses);
   // (The readers' slicings, cancelled tiles included, do not pad.)
   if (!outer.sum)
     return false;
@@ -690,7 +693,9 @@ void Evaluation::planValue(unsigned value) {
       alike = use.level == plan.steps.size() && use.ops.size() == 1 &&
               use.ops[0].kind == StepKind::Slice &&
               (!dims || *dims == use.ops[0].dims);
-      dims = &use.ops[0].dims;
+      // Not past a use with no steps (its ops[0] does not exist).
+      if (alike)
+        dims = &use.ops[0].dims;
     }
     AxisList reduced = plan.steps.back().dims[0];
     // A padded slice of a sum stays one (reduce_scatter does not pad).
