@@ -13,6 +13,7 @@
 #include "toast/Simulator/Device.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Diagnostics.h"
 
 namespace toast::search {
 
@@ -45,8 +46,13 @@ static bool inMeshOrder(partir::MeshAttr mesh, const Levels &levels) {
 static void warnIfNotInMeshOrder(mlir::func::FuncOp entry,
                                  partir::MeshAttr mesh) {
   partition::ShardingState saved(entry, mesh);
-  if (failed(saved.load()))
-    return;
+  {
+    // A state that does not load is reported once, by the emitter's load.
+    mlir::ScopedDiagnosticHandler quiet(
+        entry.getContext(), [](mlir::Diagnostic &) { return mlir::success(); });
+    if (failed(saved.load()))
+      return;
+  }
   auto warn = [&](mlir::Location loc, llvm::StringRef what) {
     mlir::emitWarning(loc)
         << "planned program: " << what
