@@ -387,9 +387,7 @@ int64_t Evaluation::emitInputs(unsigned i, llvm::MutableArrayRef<int> inputs) {
   int64_t firstInputBytes = -1;
   auto masked = [&](unsigned k) { return !maskedLevels(i, k).empty(); };
   for (unsigned k : inputOrder(prog, collectivePlan, i, masked)) {
-    int j = prog.cores[i].isReturn
-                ? -1
-                : sharedCopy(prog, collectivePlan, i, k, masked);
+    int j = sharedCopy(prog, collectivePlan, i, k, masked);
     if (j >= 0)
       inputs[k] = inputs[j];
     else
@@ -561,9 +559,6 @@ llvm::SmallVector<int, 1> Evaluation::newCarries(const ProgramOp &p) {
 void Evaluation::tieCarries(const ProgramOp &p, llvm::ArrayRef<int> carries,
                             llvm::ArrayRef<int> inputs,
                             llvm::ArrayRef<int> results) {
-  // Most ops carry nothing: tiedResults is a cold field.
-  if (carries.empty())
-    return;
   for (auto [carry, tied, result] :
        llvm::zip(carries, p.tiedResults, results)) {
     if (carry < 0)

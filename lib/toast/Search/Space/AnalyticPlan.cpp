@@ -844,14 +844,14 @@ void Evaluation::findFusions() {
     // are ruled out before their cold ProgramOp is read.
     if (!looped[i] || prog.cores[i].numResults != 1)
       continue;
-    const ValueCore &v = prog.valueCores[prog.resultsOf(i)[0]];
+    unsigned result = prog.resultsOf(i)[0];
+    const ValueCore &v = prog.valueCores[result];
     // A dead reader still blocks the fusion (ProgramValue::deadUses).
     if (v.numUses != 1 || v.deadUses)
       continue;
     const ProgramUse &onlyUse = prog.uses[v.firstUse];
     if (onlyUse.operand < 0)
       continue;
-    unsigned result = prog.resultsOf(i)[0];
     auto [outerAxis, outerFactor] = nests[i].front();
     int dim = prog.resultFactorDim(result, outerFactor);
     if (dim < 0)
@@ -1023,8 +1023,8 @@ static int aheadLevel(const ProgramModel &prog, const CollectivePlan &plan,
 
 bool readsFusedArgument(const ProgramModel &prog, const CollectivePlan &plan,
                         unsigned i) {
-  const ProgramOp &p = prog.ops[i];
-  for (int useId : p.operandUses)
+  // The dense operand slots: the pricer asks this of every op.
+  for (int useId : prog.operandUsesOf(i))
     // A plain use fused nothing (its UsePlan is not read: a miss).
     if (useId >= 0 && !plan.plainUses[useId] &&
         plan.uses[useId].fusedLevel >= 0)
@@ -1163,6 +1163,9 @@ inputOrder(const ProgramModel &prog, const CollectivePlan &plan, unsigned i,
 /// read it directly (Adam's g * g).
 int sharedCopy(const ProgramModel &prog, const CollectivePlan &plan, unsigned i,
                unsigned k, llvm::function_ref<bool(unsigned)> masked) {
+  // The return reads each operand on its own (the boundary's gathers).
+  if (prog.cores[i].isReturn)
+    return -1;
   llvm::ArrayRef<int> operands = prog.operandsOf(i);
   llvm::ArrayRef<int> operandUses = prog.operandUsesOf(i);
   auto copied = [&](unsigned j) {

@@ -300,8 +300,8 @@ int sharedStartUse(const ProgramModel &prog, const CollectivePlan &plan,
 
 /// The earlier operand of op i that reads the same gather copy as operand
 /// k, or -1: the optimizer copies a gather once for each op that reads it
-/// directly, however many of its operands do (AnalyticPlan.cpp). Shared by
-/// the pricer and the emitter.
+/// directly, however many of its operands do (AnalyticPlan.cpp); the
+/// return shares none. Shared by the pricer and the emitter.
 int sharedCopy(const ProgramModel &prog, const CollectivePlan &plan, unsigned i,
                unsigned k, llvm::function_ref<bool(unsigned)> masked);
 

@@ -157,18 +157,18 @@ static Location getNameLoc(const NamedDimensionAnalysis &nda, unsigned name) {
   return site.isUse() ? site.use->getOwner()->getLoc() : site.value.getLoc();
 }
 
-void NdaEnvironment::Impl::noteUnshardable(InFlightDiagnostic &diag,
+bool NdaEnvironment::Impl::noteUnshardable(InFlightDiagnostic &diag,
                                            unsigned name) const {
   unsigned node = nda.getNode(name);
   if (nodeShardable[node])
-    return;
+    return false;
   int blocker = nodeBlocker[node];
   if (blocker < 0) {
     diag.attachNote(getNameLoc(nda, name))
         << "dimension " << nda.describeName(name)
         << " is stacked: the layer index of values a loop reads by its "
            "counter, which the search never shards";
-    return;
+    return true;
   }
   Diagnostic &note = diag.attachNote(getNameLoc(nda, blocker));
   if (static_cast<unsigned>(blocker) != name)
@@ -180,6 +180,7 @@ void NdaEnvironment::Impl::noteUnshardable(InFlightDiagnostic &diag,
                ? ", which its op maps by no factor it can tile, or splits "
                  "into parts its other dimensions do not have"
                : ", which the partitioner cannot loop over there");
+  return true;
 }
 
 /// The NDA names of the dims of `op` that its rule's `factor` maps: the
@@ -230,11 +231,10 @@ NdaEnvironment::Impl::importState(partition::ShardingState &sharding) const {
     InFlightDiagnostic diag = emitError(loc, "automatic partitioning cannot "
                                              "start from this state: ")
                               << why;
+    // The first name whose node the search leaves out.
     for (unsigned name : names)
-      if (!nodeShardable[nda.getNode(name)]) {
-        noteUnshardable(diag, name);
+      if (noteUnshardable(diag, name))
         break;
-      }
     diag.attachNote()
         << "a search state gives every dimension-graph node (the dims "
            "that are sharded alike) one set of mesh axes, and the imported "

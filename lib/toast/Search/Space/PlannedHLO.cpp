@@ -429,7 +429,7 @@ void PlannedEmitter::emitInputs(unsigned i, MutableArrayRef<Value> inputs) {
     return !maskedLevels(prog, plan, impl.axisSizes, i, k).empty();
   };
   for (unsigned k : inputOrder(prog, plan, i, masked)) {
-    int j = prog.ops[i].isReturn ? -1 : sharedCopy(prog, plan, i, k, masked);
+    int j = sharedCopy(prog, plan, i, k, masked);
     if (j >= 0)
       inputs[k] = inputs[j];
     else

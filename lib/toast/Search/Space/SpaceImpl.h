@@ -478,8 +478,8 @@ public:
   mlir::FailureOr<SearchState>
   importState(partition::ShardingState &sharding) const;
   /// Notes on `diag` why the search leaves out the node of NDA name
-  /// `name` (an import error's cause), if it does.
-  void noteUnshardable(mlir::InFlightDiagnostic &diag, unsigned name) const;
+  /// `name` (an import error's cause), if it does; whether it did.
+  bool noteUnshardable(mlir::InFlightDiagnostic &diag, unsigned name) const;
   mlir::FailureOr<sim::SimulationResult>
   simulateMaterialized(const SearchState &state,
                        mlir::OwningOpRef<mlir::ModuleOp> *lowered) const;
