@@ -12,7 +12,10 @@
 
 #include "Evaluation.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/ScopeExit.h"
+
+#include <numeric>
 
 using namespace mlir;
 
@@ -936,17 +939,6 @@ const CollectivePlan &Evaluation::makePlan() {
   return collectivePlan;
 }
 
-/// The loop level of the root of op's fusion tree at which op's loop
-/// `level` ended up: fused levels map to the reader's, the rest stay
-/// inside the op's own loops at the deepest level it fused into.
-unsigned rootLevel(const CollectivePlan &plan, unsigned op, unsigned level) {
-  for (; plan.fusedInto[op] >= 0; op = plan.fusedInto[op]) {
-    const auto &levels = plan.fusedLevels[op];
-    level = level < levels.size() ? levels[level] : levels.back();
-  }
-  return level;
-}
-
 /// Where operand k's argument tiling loops fused into op i's loops
 /// (materializeCore's LoopFuser): from its first fused level
 /// (UsePlan::fusedLevel), inner tiling loops keep fusing while they tile
@@ -977,9 +969,9 @@ static std::pair<unsigned, AxisMask> argumentFusion(const ProgramModel &prog,
   return {depth, left};
 }
 
-/// The root level of the body holding the gathers of op i's operand k, an
-/// argument whose tiling loop fused into a loop of i, when that body is
-/// not i's own and the use gathers every tiling loop left there as it is:
+/// The level of op i's nest whose body holds the gathers of op i's operand
+/// k, an argument whose tiling loop fused into a loop of i, when that body
+/// is not i's own and the use gathers every tiling loop left there as it is:
 /// they run in that body, before the deeper loop, and the slices of i's
 /// deeper loops stay with i. -1 otherwise: in i's own body inputOrder
 /// places them, and a gather the reader's slices cancelled in part is a
@@ -1013,12 +1005,11 @@ static int aheadLevel(const ProgramModel &prog, const CollectivePlan &plan,
   // the inner gathers still run in that body, the all_to_all before i.
   if (n < use.ops.size() && use.ops[n].kind == StepKind::AllToAll)
     gathered |= listMask(use.ops[n].dims[use.ops[n].from]);
-  // Outside i's innermost body, in i's own loops too: i's levels inside
-  // the deepest one it fused into share that root level, and the gathers
-  // then run ahead of i's slices at the same root level.
+  // Outside i's innermost body: the gathers run in the body of that level,
+  // ahead of the loop of i's next level and so of i's slices.
   if (gathered != left || depth + 1 >= plan.nests[i].size())
     return -1;
-  return static_cast<int>(rootLevel(plan, i, depth));
+  return static_cast<int>(depth);
 }
 
 bool readsFusedArgument(const ProgramModel &prog, const CollectivePlan &plan,
@@ -1032,13 +1023,19 @@ bool readsFusedArgument(const ProgramModel &prog, const CollectivePlan &plan,
   return false;
 }
 
+/// Per op of a fusion tree, the position of its own step.
+using OwnSteps = llvm::SmallDenseMap<unsigned, unsigned, 16>;
+
 /// Appends op i's part of its fusion tree in the order materializeCore's
-/// fuser leaves it: a loop fused into one of i's loops is prepended to
-/// that loop's body, one fusion after the other in the order of i's slices
-/// (operand order), so the highest operand's producer or argument loop
-/// comes first; i itself last.
+/// fuser leaves it in each body: a loop fused into one of i's loops is
+/// prepended to that loop's body, one fusion after the other in the order
+/// of i's slices (operand order), so the highest operand's producer or
+/// argument loop comes first; i itself last. A step's level is i's own
+/// loop level (orderFusionTree places it in the tree); `ownStep` records
+/// where each op's own step is.
 static void collectFusionTree(const ProgramModel &prog, CollectivePlan &plan,
-                              unsigned i, std::vector<TreeStep> &emission) {
+                              unsigned i, std::vector<TreeStep> &emission,
+                              OwnSteps &ownStep) {
   auto &producers = plan.fusedProducers[i];
   // Highest operand first (the tuple holds minus the operand).
   llvm::sort(producers, [](const auto &a, const auto &b) {
@@ -1048,7 +1045,7 @@ static void collectFusionTree(const ProgramModel &prog, CollectivePlan &plan,
   auto *next = producers.begin();
   for (int k = static_cast<int>(prog.cores[i].numOperands) - 1; k >= 0; --k) {
     if (next != producers.end() && -std::get<1>(*next) == k) {
-      collectFusionTree(prog, plan, std::get<2>(*next++), emission);
+      collectFusionTree(prog, plan, std::get<2>(*next++), emission, ownStep);
       continue;
     }
     int level = aheadLevel(prog, plan, i, k, tree);
@@ -1056,16 +1053,67 @@ static void collectFusionTree(const ProgramModel &prog, CollectivePlan &plan,
       emission.push_back({static_cast<unsigned>(level), i, k});
   }
   unsigned innermost = plan.nests[i].empty() ? 0 : plan.nests[i].size() - 1;
-  emission.push_back({rootLevel(plan, i, innermost), i, -1});
+  ownStep[i] = emission.size();
+  emission.push_back({innermost, i, -1});
+}
+
+/// Appends where step `s` (op `op` at its own loop `level`) runs in the
+/// tree: a path from the root's nest inwards of (loop level, position in
+/// that level's body). A fused level of op joins its reader's loop; the
+/// levels of op inside the deepest one it fused into are a nest of their
+/// own in that body, after what op's fused producers put there (op's own
+/// step closes them), so they count as one entry at the position of op's
+/// step.
+using PathStep = std::pair<unsigned, unsigned>;
+static void appendTreePath(const CollectivePlan &plan, const OwnSteps &ownStep,
+                           unsigned op, unsigned level, unsigned s,
+                           llvm::SmallVectorImpl<PathStep> &paths) {
+  size_t begin = paths.size();
+  for (int reader = plan.fusedInto[op]; reader >= 0;
+       op = reader, reader = plan.fusedInto[op]) {
+    const auto &levels = plan.fusedLevels[op];
+    if (level < levels.size()) {
+      level = levels[level];
+      continue;
+    }
+    paths.push_back({level, s});
+    s = ownStep.lookup(op);
+    level = levels.back();
+  }
+  paths.push_back({level, s});
+  std::reverse(paths.begin() + begin, paths.end());
 }
 
 void orderFusionTree(const ProgramModel &prog, CollectivePlan &plan, unsigned i,
                      std::vector<TreeStep> &emission) {
   emission.clear();
-  collectFusionTree(prog, plan, i, emission);
-  std::stable_sort(
-      emission.begin(), emission.end(),
-      [](const TreeStep &a, const TreeStep &b) { return a.level < b.level; });
+  OwnSteps ownStep;
+  collectFusionTree(prog, plan, i, emission, ownStep);
+  if (emission.size() < 2)
+    return;
+  // Each level's body runs what fused into it, then the next level's loop:
+  // paths compare level first, then position, body by body inwards.
+  llvm::SmallVector<PathStep, 32> paths;
+  llvm::SmallVector<unsigned, 17> begins;
+  for (auto [s, step] : llvm::enumerate(emission)) {
+    begins.push_back(paths.size());
+    appendTreePath(plan, ownStep, step.op, step.level, s, paths);
+  }
+  begins.push_back(paths.size());
+  auto path = [&](unsigned s) {
+    return ArrayRef(paths).slice(begins[s], begins[s + 1] - begins[s]);
+  };
+  llvm::SmallVector<unsigned, 16> order(emission.size());
+  std::iota(order.begin(), order.end(), 0u);
+  llvm::sort(order, [&](unsigned a, unsigned b) {
+    ArrayRef<PathStep> pa = path(a), pb = path(b);
+    return std::lexicographical_compare(pa.begin(), pa.end(), pb.begin(),
+                                        pb.end());
+  });
+  llvm::SmallVector<TreeStep, 16> sorted;
+  for (unsigned s : order)
+    sorted.push_back(emission[s]);
+  emission.assign(sorted.begin(), sorted.end());
 }
 
 /// The innermost level of op i's nest that slices operand k, -1 if none:

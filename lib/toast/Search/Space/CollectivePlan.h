@@ -257,23 +257,22 @@ struct CollectivePlan {
   bool unmodeled = false;
 };
 
-/// The loop level of the root of op's fusion tree at which op's loop
-/// `level` ended up (AnalyticPlan.cpp).
-unsigned rootLevel(const CollectivePlan &plan, unsigned op, unsigned level);
 /// One step of a fusion tree's emission: op `op` itself (operand < 0), or
 /// the leading gathers (leadingGathers) of op's operand `operand`, an
 /// argument whose tiling loops fused into a loop level of the tree outside
 /// the op's body: what is left of them runs there.
 struct TreeStep {
+  /// The loop level of op's own nest the step runs in.
   unsigned level;
   unsigned op;
   int operand;
 };
 
 /// Op i's fusion tree (i is no op's fused producer) in the order the
-/// lowered program runs it: by root loop level, each level's body in
-/// materializeCore's order (AnalyticPlan.cpp). Sorts plan.fusedProducers.
-/// Shared by the pricer and the emitter.
+/// lowered program runs it: each loop's body in materializeCore's order,
+/// then the next loop, the levels of a fused op that did not join its
+/// reader's as a nest of their own (AnalyticPlan.cpp). Sorts
+/// plan.fusedProducers. Shared by the pricer and the emitter.
 void orderFusionTree(const ProgramModel &prog, CollectivePlan &plan, unsigned i,
                      std::vector<TreeStep> &emission);
 
