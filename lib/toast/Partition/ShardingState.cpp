@@ -840,9 +840,11 @@ ArrayRef<std::string> ShardingState::getAtomicOpAxes(Operation *op) {
 }
 
 /// Checks `nest` against `rule` for ShardingState::setLoopNest and
-/// setEdgeNest; `loopable` says whether a factor may be looped over.
-/// `op` (null for tied values) decides whether a factor may be padded.
-static LogicalResult checkNest(Location loc, const ShardingRule &rule,
+/// setEdgeNest, and a loaded `partir.loops`; `what` names the request in
+/// errors. `loopable` says whether a factor may be looped over. `op` (null
+/// for tied values) decides whether a factor may be padded.
+static LogicalResult checkNest(StringRef what, Location loc,
+                               const ShardingRule &rule,
                                ArrayRef<AxisFactor> nest, partir::MeshAttr mesh,
                                function_ref<bool(int64_t)> loopable,
                                Operation *op, ArrayRef<std::string> fixedAxes) {
@@ -850,25 +852,24 @@ static LogicalResult checkNest(Location loc, const ShardingRule &rule,
   for (auto [i, level] : llvm::enumerate(nest)) {
     std::optional<int64_t> size = mesh.getAxisSize(level.axis);
     if (!size)
-      return emitError(loc, "setLoopNest: unknown axis \"")
-             << level.axis << "\"";
+      return emitError(loc, what) << ": unknown axis \"" << level.axis << "\"";
     if (isFixed(fixedAxes, level.axis))
-      return emitError(loc, "setLoopNest: axis \"")
-             << level.axis << "\" is manual in this shard_map region";
+      return emitError(loc, what) << ": axis \"" << level.axis
+                                  << "\" is manual in this shard_map region";
     if (llvm::any_of(nest.take_front(i),
                      [&](const AxisFactor &l) { return l.axis == level.axis; }))
-      return emitError(loc, "setLoopNest: axis \"")
-             << level.axis << "\" used twice";
+      return emitError(loc, what)
+             << ": axis \"" << level.axis << "\" used twice";
     if (level.factor < 0 ||
         level.factor >= static_cast<int64_t>(rule.factors.size()) ||
         !loopable(level.factor))
-      return emitError(loc, "setLoopNest: factor ")
-             << level.factor << " cannot be looped over";
+      return emitError(loc, what)
+             << ": factor " << level.factor << " cannot be looped over";
     if (!rule.canTileNext(level.factor, [&](int64_t f) {
           return tiles.count(f) ? tiles.lookup(f) : 1;
         }))
-      return emitError(loc, "setLoopNest: factor ")
-             << level.factor
+      return emitError(loc, what)
+             << ": factor " << level.factor
              << " would tile a compound (reshaped) dimension that is not a "
                 "block: a minor factor before its major factors are fully "
                 "tiled";
@@ -877,9 +878,11 @@ static LogicalResult checkNest(Location loc, const ShardingRule &rule,
     int64_t factorSize = rule.factors[level.factor].size;
     if (!canTileDim(factorSize, n, ++axes[level.factor]) ||
         (factorSize % n != 0 && op && !rule.spansDims(op, level.factor)))
-      return emitError(loc, "setLoopNest: factor ")
-             << level.factor << " of size " << rule.factors[level.factor].size
-             << " is not divisible into " << n << " tiles";
+      return emitError(loc, what) << ": factor " << level.factor << " of size "
+                                  << rule.factors[level.factor].size
+                                  << " is not divisible into " << n
+             << " tiles (padding takes one axis per dimension and at least "
+                "one row per tile)";
   }
   return success();
 }
@@ -890,7 +893,7 @@ LogicalResult ShardingState::setLoopNest(Operation *op,
   if (!info)
     return op->emitError("setLoopNest: op has no sharding rule");
   if (failed(checkNest(
-          op->getLoc(), info->rule, nest, mesh,
+          "setLoopNest", op->getLoc(), info->rule, nest, mesh,
           [&](int64_t f) { return isLoopableFactor(op, f); }, op,
           info->fixedAxes)))
     return failure();
@@ -907,8 +910,8 @@ LogicalResult ShardingState::setEdgeNest(unsigned edge,
   auto parallel = [&](int64_t f) {
     return info.rule.factors[f].kind == FactorKind::Parallel;
   };
-  if (failed(checkNest(loc, info.rule, nest, mesh, parallel, nullptr,
-                       info.fixedAxes)))
+  if (failed(checkNest("setLoopNest", loc, info.rule, nest, mesh, parallel,
+                       nullptr, info.fixedAxes)))
     return failure();
   info.nest.assign(nest.begin(), nest.end());
   return success();
@@ -1189,15 +1192,24 @@ LogicalResult ShardingState::load() {
       auto pairs = parsePairs(tiling);
       if (failed(pairs))
         return emitError(loc) << "malformed " << kTilingAttr << " " << tiling;
-      // Saved tilings were checked when applied; only validate the shape of
-      // the entries (a nest may already cover an explicit tiling's axis).
+      // Validate the entries and that they may cut their dimensions (a
+      // hand-written tiling may pad over two axes); a nest may already
+      // cover an explicit tiling's axis.
       auto type = dyn_cast<RankedTensorType>(value.getType());
+      SmallVector<AxisDim> &loaded = values[value].tiling;
       for (auto &[axis, dim] : *pairs) {
         if (!type || !mesh.getAxisSize(axis) || dim < 0 ||
             dim >= type.getRank())
           return emitError(loc) << "invalid " << kTilingAttr << " entry "
                                 << axis << ":" << dim;
-        values[value].tiling.push_back({axis, dim});
+        loaded.push_back({axis, dim});
+        if (!canTile(type, loaded, dim, *this))
+          return emitError(loc)
+                 << kTilingAttr << " entry " << axis << ":" << dim
+                 << ": dimension " << dim << " of size " << type.getDimSize(dim)
+                 << " is not divisible into " << tiledBy(loaded, dim, *this)
+                 << " tiles (padding takes one axis per dimension and at "
+                    "least one row per tile)";
       }
     }
     if (atomicAxes) {
@@ -1226,6 +1238,14 @@ LogicalResult ShardingState::load() {
       if (!info || failed(loadNest(loops, info->rule, info->nest)))
         return op.emitError()
                << "malformed or unexpected " << kLoopsAttr << " " << loops;
+      // Saved nests may be written by hand (lit tests, edited files):
+      // checked as setLoopNest checks a request, or padding over two axes
+      // would lower into a layout no boundary describes.
+      if (failed(checkNest(
+              kLoopsAttr, op.getLoc(), info->rule, info->nest, mesh,
+              [&](int64_t f) { return isLoopableFactor(&op, f); }, &op,
+              info->fixedAxes)))
+        return failure();
     }
     if (failed(loadOpActions(&op)))
       return failure();

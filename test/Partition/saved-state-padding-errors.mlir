@@ -1,0 +1,37 @@
+// A saved state (partir.loops, partir.tiling) may be written by hand, in a
+// lit test or an edited file: it is checked when loaded as a tactic's
+// request is checked. Padding over two axes of one dimension is refused (B
+// cuts 10 columns into 5, M would pad those into 3 + 2, and the argument
+// boundary's flat layout over B and M puts different columns on each
+// device: the program used to lower and compute something else).
+//
+// RUN: toast-opt %s --split-input-file --partir-materialize-core -verify-diagnostics -o /dev/null
+// RUN: toast-opt %s --split-input-file --toast-emit-planned="device=a100" -verify-diagnostics -o /dev/null
+
+module attributes {partir.mesh = #partir.mesh<["B"=2, "M"=2]>} {
+  func.func @loops(%x: tensor<12x10xf32>, %b: tensor<12x10xf32>) -> tensor<12x10xf32> {
+    // expected-error @+1 {{partir.loops: factor 1 of size 10 is not divisible into 4 tiles (padding takes one axis per dimension and at least one row per tile)}}
+    %s = stablehlo.add %x, %b {partir.loops = ["B:1", "M:1"]} : tensor<12x10xf32>
+    return %s : tensor<12x10xf32>
+  }
+}
+
+// -----
+
+module attributes {partir.mesh = #partir.mesh<["B"=2, "M"=2]>} {
+  // expected-error @+1 {{partir.tiling entry M:1: dimension 1 of size 10 is not divisible into 4 tiles (padding takes one axis per dimension and at least one row per tile)}}
+  func.func @tiling(%x: tensor<12x10xf32> {partir.tiling = ["B:1", "M:1"]}) -> tensor<12x10xf32> {
+    %n = stablehlo.negate %x : tensor<12x10xf32>
+    return %n : tensor<12x10xf32>
+  }
+}
+
+// -----
+
+// One axis pads (10 rows over B:4 is 3 per device): loaded and lowered.
+module attributes {partir.mesh = #partir.mesh<["B"=4]>} {
+  func.func @one_axis(%x: tensor<12x10xf32> {partir.tiling = ["B:1"]}) -> tensor<12x10xf32> {
+    %n = stablehlo.negate %x {partir.loops = ["B:1"]} : tensor<12x10xf32>
+    return %n : tensor<12x10xf32>
+  }
+}
