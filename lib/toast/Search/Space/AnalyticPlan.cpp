@@ -205,10 +205,13 @@ static bool scattersForReaders(unsigned axis, ArrayRef<DimAxes> slicings,
 /// readers' loops fused the tiles outside the sum, or their slices cancel
 /// those gathers (CancelSliceOfGather); a tile inside the sum is gathered
 /// after its all_reduce once ReduceBeforeGather moved that down, and
-/// cancelled the same way. Only for one live reader and no dead one
-/// (`oneReader`): the producer's loop fuses into no reader otherwise, and
-/// the order of several readers' rewrites was not followed (two readers,
-/// or a dead one, priced 17-50% low; found by review).
+/// cancelled the same way. Tiles outside the sum only for one live reader
+/// and no dead one (`oneReader`): the producer's loop fuses into no reader
+/// otherwise, and the order of several readers' rewrites was not followed
+/// (two readers, or a dead one, priced 17-50% low; found by review).
+/// Tiles inside the sum for any readers that all slice them first: lowering
+/// makes one reduce_scatter for them (two live readers, or a dead one,
+/// priced 8-17% high before).
 struct ScatterLevels {
   DimAxes cancelled;
   std::optional<size_t> sum;
@@ -227,7 +230,10 @@ findScatterLevels(ArrayRef<std::pair<unsigned, int>> levels,
       found.sum = found.kept;
       continue;
     }
-    if (!oneReader)
+    // Outside the sum only the readers' fusion or cancelled gathers of a
+    // single reader let it through; inside it ReduceBeforeGather serves
+    // every reader that slices alike (a dead one is erased first).
+    if (!oneReader && !found.sum)
       break;
     AxisList next = listAppend(found.cancelled[dim], axis);
     if (!llvm::all_of(slicings, [&, dim = dim](const DimAxes &s) {
