@@ -1,9 +1,10 @@
 // A saved state (partir.loops, partir.tiling) may be written by hand, in a
 // lit test or an edited file: it is checked when loaded as a tactic's
-// request is checked. Padding over two axes of one dimension is refused (B
-// cuts 10 columns into 5, M would pad those into 3 + 2, and the argument
-// boundary's flat layout over B and M puts different columns on each
-// device: the program used to lower and compute something else).
+// request is checked. An axis used twice is refused, and so is padding over
+// two axes of one dimension (B cuts 10 columns into 5, M would pad those
+// into 3 + 2, and the argument boundary's flat layout over B and M puts
+// different columns on each device: the program used to lower and compute
+// something else).
 //
 // RUN: toast-opt %s --split-input-file --partir-materialize-core -verify-diagnostics -o /dev/null
 // RUN: toast-opt %s --split-input-file --toast-emit-planned="device=a100" -verify-diagnostics -o /dev/null
@@ -23,6 +24,16 @@ module attributes {partir.mesh = #partir.mesh<["B"=2, "M"=2]>} {
   func.func @tiling(%x: tensor<12x10xf32> {partir.tiling = ["B:1", "M:1"]}) -> tensor<12x10xf32> {
     %n = stablehlo.negate %x : tensor<12x10xf32>
     return %n : tensor<12x10xf32>
+  }
+}
+
+// -----
+
+module attributes {partir.mesh = #partir.mesh<["B"=2, "M"=2]>} {
+  // expected-error @+1 {{partir.tiling entry B:1: axis "B" used twice}}
+  func.func @twice(%x: tensor<12x8xf32> {partir.tiling = ["B:0", "B:1"]}) -> tensor<12x8xf32> {
+    %n = stablehlo.negate %x : tensor<12x8xf32>
+    return %n : tensor<12x8xf32>
   }
 }
 

@@ -878,9 +878,10 @@ static LogicalResult checkNest(StringRef what, Location loc,
     int64_t factorSize = rule.factors[level.factor].size;
     if (!canTileDim(factorSize, n, ++axes[level.factor]) ||
         (factorSize % n != 0 && op && !rule.spansDims(op, level.factor)))
-      return emitError(loc, what) << ": factor " << level.factor << " of size "
-                                  << rule.factors[level.factor].size
-                                  << " is not divisible into " << n
+      return emitError(loc, what)
+             << ": factor " << level.factor << " of size "
+             << rule.factors[level.factor].size << " is not divisible into "
+             << n
              << " tiles (padding takes one axis per dimension and at least "
                 "one row per tile)";
   }
@@ -1202,6 +1203,11 @@ LogicalResult ShardingState::load() {
             dim >= type.getRank())
           return emitError(loc) << "invalid " << kTilingAttr << " entry "
                                 << axis << ":" << dim;
+        if (llvm::any_of(loaded,
+                         [&, &axis = axis](auto &l) { return l.axis == axis; }))
+          return emitError(loc)
+                 << kTilingAttr << " entry " << axis << ":" << dim
+                 << ": axis \"" << axis << "\" used twice";
         loaded.push_back({axis, dim});
         if (!canTile(type, loaded, dim, *this))
           return emitError(loc)
