@@ -245,6 +245,26 @@ findScatterLevels(ArrayRef<std::pair<unsigned, int>> levels,
   return found;
 }
 
+/// Whether padding stands in the way of findScatterLevels' reduce_scatter:
+/// a padded tile outside the sum fuses into the single reader and pads no
+/// collective (a tile of 10 columns over B:3 in front of a sum over S),
+/// but a padded tile inside it would be a padded gather, and the rest of a
+/// reader's slices, padded, is not followed.
+bool Evaluation::padsPastScatter(unsigned value,
+                                 ArrayRef<std::pair<unsigned, int>> levels,
+                                 const ScatterLevels &outer,
+                                 ArrayRef<DimAxes> slicings) const {
+  DimAxes inside(outer.cancelled.size(), 0);
+  for (auto [axis, dim] :
+       levels.slice(*outer.sum + 1, outer.kept - *outer.sum - 1))
+    inside[dim] = listAppend(inside[dim], axis);
+  if (hasPaddedDim(value, inside))
+    return true;
+  return llvm::any_of(slicings, [&](const DimAxes &s) {
+    return hasPaddedDim(value, dimsDropPrefix(outer.cancelled, s));
+  });
+}
+
 /// The optimizer visits readers first: when the outermost level sums and
 /// the readers slice it as scattersForReaders says, that all_reduce
 /// becomes a reduce_scatter on top of the inner levels' chain (all_reduces,
@@ -260,14 +280,12 @@ bool Evaluation::scatterOutermostSum(
     if (u.second < 0)
       return false;
     slicings.push_back(useSlicing(v.firstUse + k, u.first, u.second));
-    // The rest of a reader's slices, padded, is not followed.
-    if (anyPadded && hasPaddedDim(value, slicings.back()))
-      return false;
   }
   ScatterLevels outer =
       findScatterLevels(levels, slicings, slicings.size() == 1 && !v.deadUses);
-  // (The readers' slicings, cancelled tiles included, do not pad.)
   if (!outer.sum)
+    return false;
+  if (anyPadded && padsPastScatter(value, levels, outer, slicings))
     return false;
   for (DimAxes &s : slicings)
     s = dimsDropPrefix(outer.cancelled, s);

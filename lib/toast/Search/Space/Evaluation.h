@@ -92,6 +92,8 @@ struct Workspace {
 };
 
 /// One evaluation.
+struct ScatterLevels;
+
 class Evaluation {
 public:
   Evaluation(const NdaEnvironment::Impl &impl, const SearchState &state,
@@ -193,6 +195,10 @@ private:
   void buildChains();
   bool scatterOutermostSum(unsigned value,
                            llvm::ArrayRef<std::pair<unsigned, int>> levels);
+  bool padsPastScatter(unsigned value,
+                       llvm::ArrayRef<std::pair<unsigned, int>> levels,
+                       const ScatterLevels &outer,
+                       llvm::ArrayRef<DimAxes> slicings) const;
   bool sinkOuterSums(unsigned i);
   void scatterSumForSlicers(unsigned value);
   DimAxes tilingAt(unsigned value, unsigned level) const;
