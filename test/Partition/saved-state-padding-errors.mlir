@@ -39,6 +39,16 @@ module attributes {partir.mesh = #partir.mesh<["B"=2, "M"=2]>} {
 
 // -----
 
+module attributes {partir.mesh = #partir.mesh<["B"=2, "M"=2]>} {
+  func.func @loop_twice(%x: tensor<12x8xf32>) -> tensor<12x8xf32> {
+    // expected-error @+1 {{partir.loops: axis "M" used twice}}
+    %n = stablehlo.negate %x {partir.loops = ["B:1", "M:0", "M:1"]} : tensor<12x8xf32>
+    return %n : tensor<12x8xf32>
+  }
+}
+
+// -----
+
 // One axis pads (10 rows over B:4 is 3 per device): loaded and lowered.
 module attributes {partir.mesh = #partir.mesh<["B"=4]>} {
   func.func @one_axis(%x: tensor<12x10xf32> {partir.tiling = ["B:1"]}) -> tensor<12x10xf32> {

@@ -5,12 +5,12 @@
 // load, warn that it is out of mesh-axis order, and only then fail).
 // RUN: toast-opt %s --toast-emit-planned=device=a100 -split-input-file -verify-diagnostics -o /dev/null
 // RUN: not toast-opt %s --toast-emit-planned=device=a100 -split-input-file -o /dev/null 2>&1 | FileCheck %s --check-prefix=ONCE
-// ONCE-COUNT-1: error: malformed or unexpected partir.loops
-// ONCE-NOT: error: malformed or unexpected partir.loops
+// ONCE-COUNT-1: error: partir.loops: unknown axis "X"
+// ONCE-NOT: error: partir.loops: unknown axis "X"
 
 module attributes {partir.mesh = #partir.mesh<["B"=2, "M"=2]>} {
   func.func @main(%a: tensor<8x16xf32>, %b: tensor<16x8xf32>) -> tensor<8x8xf32> {
-    // expected-error @+1 {{malformed or unexpected partir.loops}}
+    // expected-error @+1 {{partir.loops: unknown axis "X"}}
     %s = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] {partir.loops = ["X:0"]} : (tensor<8x16xf32>, tensor<16x8xf32>) -> tensor<8x8xf32>
     return %s : tensor<8x8xf32>
   }

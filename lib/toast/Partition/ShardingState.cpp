@@ -1241,12 +1241,18 @@ LogicalResult ShardingState::load() {
     Operation &op = *opPtr;
     if (Attribute loops = op.getAttr(kLoopsAttr)) {
       NodeInfo *info = getInfo(&op);
-      if (!info || failed(loadNest(loops, info->rule, info->nest)))
+      FailureOr<SmallVector<std::pair<std::string, int64_t>>> pairs = failure();
+      if (info)
+        pairs = parsePairs(loops);
+      if (failed(pairs))
         return op.emitError()
                << "malformed or unexpected " << kLoopsAttr << " " << loops;
       // Saved nests may be written by hand (lit tests, edited files):
-      // checked as setLoopNest checks a request, or padding over two axes
-      // would lower into a layout no boundary describes.
+      // checked as setLoopNest checks a request (with its messages), or
+      // padding over two axes would lower into a layout no boundary
+      // describes.
+      for (auto &[axis, factor] : *pairs)
+        info->nest.push_back({axis, factor});
       if (failed(checkNest(
               kLoopsAttr, op.getLoc(), info->rule, info->nest, mesh,
               [&](int64_t f) { return isLoopableFactor(&op, f); }, &op,
