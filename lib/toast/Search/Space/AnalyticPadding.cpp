@@ -189,15 +189,40 @@ bool Evaluation::replanPaddedUse(unsigned value, unsigned k,
     // Start over from the reader: the new op's reader may now match.
     i = chain.size();
   }
+  // The reader's first slice, even and on the last all_reduce's one axis,
+  // meets it: the pair becomes a reduce_scatter, and the padded slices
+  // after it stay (a torch-mlir DETR convolution read with channels on B
+  // and a padded height on M). For the value's one reader only: the
+  // all_reduce is shared.
+  if (!chain.empty() && chain.front().kind == StepKind::Slice &&
+      v.uses.size() == 1 && !v.deadUses && !plan.steps.empty()) {
+    const Step &sum = plan.steps.back();
+    const Step &slice = chain.front();
+    DimAxes before = tilingAt(value, plan.steps.size());
+    if (listLength(sum.dims[0]) == 1 &&
+        dimsMask(slice.dims) == listMask(sum.dims[0]) &&
+        !stepPads(value, applyStep(slice, before), slice.dims)) {
+      plans[value].steps.back() = Step{StepKind::ReduceScatter, slice.dims};
+      summed &= ~dimsMask(slice.dims);
+      chain.erase(chain.begin());
+    }
+  }
   // An even slice on a summed axis may meet the sum once the gathers
   // between them cancel, and become a reduce_scatter (a padded one stays a
-  // slice): not followed (a t2b state with the vocabulary on M was 1.2%
-  // off).
-  DimAxes tiling = plan.sourceTiling;
+  // slice): not followed further (a t2b state with the vocabulary on M was
+  // 1.2% off). Behind a padded slice, with no gather before, it stays a
+  // slice.
+  DimAxes tiling = tilingAt(value, plan.steps.size());
+  bool behindSlice = false, behindGather = false;
   for (const Step &step : chain) {
     tiling = applyStep(step, tiling);
-    if (step.kind == StepKind::Slice && (dimsMask(step.dims) & summed) &&
-        !stepPads(value, tiling, step.dims)) {
+    bool even = !stepPads(value, tiling, step.dims);
+    bool meetsSum = step.kind == StepKind::Slice &&
+                    (dimsMask(step.dims) & summed) && even &&
+                    (behindGather || !behindSlice);
+    behindSlice |= step.kind == StepKind::Slice;
+    behindGather |= step.kind != StepKind::Slice;
+    if (meetsSum) {
       if (explainUnmodeled())
         llvm::errs() << "padded chain not replanned: an even slice on a "
                         "summed axis\n";
