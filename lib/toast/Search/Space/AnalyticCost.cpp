@@ -93,6 +93,12 @@ void Evaluation::emitValue(unsigned value, int source) {
     sourceBuffers[value] = source;
     return;
   }
+  // Likewise an argument the plan did not list: read whole from the
+  // argument buffer, no chain, every use plain (resetPlans).
+  if (v.defOp < 0 && !isPlanned[value]) {
+    sourceBuffers[value] = emitArgument(value);
+    return;
+  }
   unsigned maxLevel = 0;
   bool sourceRead = false;
   for (size_t k = 0; k < v.numUses; ++k) {
@@ -108,19 +114,17 @@ void Evaluation::emitValue(unsigned value, int source) {
   }
   levelBuffers[value].assign(plan.steps.size() + 1, -1);
   levelBuffers[value][0] = source;
-  levelTiling[value].assign(plan.steps.size() + 1, plan.sourceTiling);
+  // Each level's tiling written once (assigning every level the source
+  // tiling first copied it per level; issue 17).
+  llvm::SmallVector<DimAxes, 0> &tilings = levelTiling[value];
+  tilings.resize(plan.steps.size() + 1);
+  tilings[0] = plan.sourceTiling;
   for (size_t l = 0; l < plan.steps.size(); ++l)
-    levelTiling[value][l + 1] = apply(plan.steps[l], levelTiling[value][l]);
+    tilings[l + 1] = apply(plan.steps[l], tilings[l]);
   if (v.defOp < 0) {
     // Arguments: the argument buffer itself, then its tiling slice.
-    int argBuffer = newBuffer(0);
-    buffers[argBuffer].def = 0;
-    // A loop region tells which of its inputs it reads (-1: none yet).
-    buffers[argBuffer].lastUse = prog.isRegionBlock ? -1 : 0;
-    argBuffers[value] = argBuffer;
+    int argBuffer = emitArgument(value);
     const std::optional<DimAxes> &local = localArgs[value];
-    buffers[argBuffer].bytes =
-        bytesOf(value, local ? *local : DimAxes(v.rank, 0));
     if (dimsEmpty(plan.sourceTiling) ||
         (local && *local == plan.sourceTiling)) {
       levelBuffers[value][0] = argBuffer;
@@ -154,6 +158,18 @@ void Evaluation::emitValue(unsigned value, int source) {
     if (n)
       startBuffers[v.firstUse + k] = emitLeadingGathers(value, use, n);
   }
+}
+
+int Evaluation::emitArgument(unsigned value) {
+  int argBuffer = newBuffer(0);
+  buffers[argBuffer].def = 0;
+  // A loop region tells which of its inputs it reads (-1: none yet).
+  buffers[argBuffer].lastUse = prog.isRegionBlock ? -1 : 0;
+  argBuffers[value] = argBuffer;
+  const std::optional<DimAxes> &local = localArgs[value];
+  buffers[argBuffer].bytes =
+      bytesOf(value, local ? *local : DimAxes(prog.valueCores[value].rank, 0));
+  return argBuffer;
 }
 
 /// Emits the first n steps of `use` (gathers) from its chain level;

@@ -434,6 +434,11 @@ void ProgramModel::buildCores() {
     assert(v.firstUse == useOps.size() && "uses out of order");
     useOps.insert(useOps.end(), v.uses.begin(), v.uses.end());
   }
+  useRanks.clear();
+  for (const ProgramUse &u : uses) {
+    assert(u.operandDims.size() <= UINT8_MAX && "rank out of a byte");
+    useRanks.push_back(u.operandDims.size());
+  }
 }
 
 // `program` is the model being built (the member for the entry itself).

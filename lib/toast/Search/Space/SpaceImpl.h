@@ -357,6 +357,11 @@ struct ProgramModel {
     return llvm::ArrayRef<std::pair<unsigned, int>>(useOps.data() + c.firstUse,
                                                     c.numUses);
   }
+  /// Per global use number: the size of ProgramUse::operandDims (the
+  /// reader's dims of the operand, 0 when it has none), a byte a use where
+  /// the planner sizes every use's slicing (issue 17: the ProgramUse was a
+  /// cache miss per use).
+  std::vector<uint8_t> useRanks;
   llvm::ArrayRef<int64_t> shapeOf(unsigned value) const {
     const ValueCore &c = valueCores[value];
     return llvm::ArrayRef<int64_t>(valueShapes.data() + c.shape, c.rank);
@@ -377,8 +382,9 @@ struct ProgramModel {
     return llvm::ArrayRef<int>(opSlots.data() + c.slots + 2 * c.numOperands,
                                c.numResults);
   }
-  /// Fills cores, opSlots and opFactorSizes from ops and valueCores,
-  /// valueShapes and useOps from values (ProgramModel.cpp).
+  /// Fills cores, opSlots and opFactorSizes from ops, valueCores,
+  /// valueShapes and useOps from values, and useRanks from uses
+  /// (ProgramModel.cpp).
   void buildCores();
   std::vector<ProgramValue> values;
   /// Constant ops in hoisting order (deduplicated: equal constants share
