@@ -36,8 +36,9 @@ int Evaluation::useDim(unsigned useId, int operand, unsigned factor) const {
   const ProgramUse &use = prog.uses[useId];
   if (use.userMinorFactors)
     return prog.ops[use.user].operandDim(operand, factor);
-  const auto *d = llvm::find(use.operandDims, static_cast<int64_t>(factor));
-  return d == use.operandDims.end() ? -1 : d - use.operandDims.begin();
+  ArrayRef<int64_t> dims = prog.operandDimsOf(useId);
+  const auto *d = llvm::find(dims, static_cast<int64_t>(factor));
+  return d == dims.end() ? -1 : d - dims.begin();
 }
 
 DimAxes Evaluation::useSlicing(unsigned op, int operand) const {
