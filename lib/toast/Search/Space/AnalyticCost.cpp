@@ -112,35 +112,37 @@ void Evaluation::emitValue(unsigned value, int source) {
     sourceRead = true;
     maxLevel = std::max(maxLevel, use.level);
   }
-  levelBuffers[value].assign(plan.steps.size() + 1, -1);
-  levelBuffers[value][0] = source;
-  // Each level's tiling written once (assigning every level the source
-  // tiling first copied it per level; issue 17).
-  llvm::SmallVector<DimAxes, 0> &tilings = levelTiling[value];
-  tilings.resize(plan.steps.size() + 1);
-  tilings[0] = plan.sourceTiling;
+  // The next entries of the level pools (each level's tiling written once).
+  size_t start = levelBufferPool.size();
+  levelStart[value] = start;
+  levelBufferPool.resize(start + plan.steps.size() + 1, -1);
+  levelBufferPool[start] = source;
+  while (levelTilingPool.size() < levelBufferPool.size())
+    levelTilingPool.emplace_back();
+  levelTilingPool[start] = plan.sourceTiling;
   for (size_t l = 0; l < plan.steps.size(); ++l)
-    tilings[l + 1] = apply(plan.steps[l], tilings[l]);
+    levelTilingPool[start + l + 1] =
+        apply(plan.steps[l], levelTilingPool[start + l]);
   if (v.defOp < 0) {
     // Arguments: the argument buffer itself, then its tiling slice.
     int argBuffer = emitArgument(value);
     const std::optional<DimAxes> &local = localArgs[value];
     if (dimsEmpty(plan.sourceTiling) ||
         (local && *local == plan.sourceTiling)) {
-      levelBuffers[value][0] = argBuffer;
+      levelBufferPool[start] = argBuffer;
     } else if (sourceRead) {
-      levelBuffers[value][0] =
+      levelBufferPool[start] =
           emitSlice(value, argBuffer, local ? *local : DimAxes(v.rank, 0),
                     plan.sourceTiling, !isReturnedDirectly(value));
       ++at;
     }
   }
-  sourceBuffers[value] = levelBuffers[value][0];
+  sourceBuffers[value] = levelBufferPool[start];
   for (size_t l = 0; l < plan.steps.size() && l < maxLevel; ++l) {
-    int64_t in = bytesOf(value, levelTiling[value][l]);
-    int64_t out = bytesOf(value, levelTiling[value][l + 1]);
-    touch(levelBuffers[value][l]);
-    levelBuffers[value][l + 1] = newBuffer(out);
+    int64_t in = bytesOf(value, levelTilingPool[start + l]);
+    int64_t out = bytesOf(value, levelTilingPool[start + l + 1]);
+    touch(levelBufferPool[start + l]);
+    levelBufferPool[start + l + 1] = newBuffer(out);
     price(plan.steps[l], in, out);
     ++at;
   }
@@ -680,8 +682,8 @@ AnalyticCost Evaluation::pricePlan() {
   argBuffers.assign(prog.numArguments, -1);
   // emitValue assigns a value's levels before any use reads them: no
   // clearing (a walk over every value, 2% of pricing a GNS state).
-  levelBuffers.resize(prog.values.size());
-  levelTiling.resize(prog.values.size());
+  levelStart.resize(prog.values.size());
+  levelBufferPool.clear();
   sourceBuffers.resize(prog.values.size());
   startBuffers.assign(prog.numUses, -1);
 
