@@ -93,6 +93,12 @@ void Evaluation::emitValue(unsigned value, int source) {
     sourceBuffers[value] = source;
     return;
   }
+  // Likewise an argument the plan did not list: read whole from the
+  // argument buffer, no chain, every use plain (resetPlans).
+  if (v.defOp < 0 && !isPlanned[value]) {
+    sourceBuffers[value] = emitArgument(value);
+    return;
+  }
   unsigned maxLevel = 0;
   bool sourceRead = false;
   for (size_t k = 0; k < v.numUses; ++k) {
@@ -106,37 +112,37 @@ void Evaluation::emitValue(unsigned value, int source) {
     sourceRead = true;
     maxLevel = std::max(maxLevel, use.level);
   }
-  levelBuffers[value].assign(plan.steps.size() + 1, -1);
-  levelBuffers[value][0] = source;
-  levelTiling[value].assign(plan.steps.size() + 1, plan.sourceTiling);
+  // The next entries of the level pools (each level's tiling written once).
+  size_t start = levelBufferPool.size();
+  levelStart[value] = start;
+  levelBufferPool.resize(start + plan.steps.size() + 1, -1);
+  levelBufferPool[start] = source;
+  while (levelTilingPool.size() < levelBufferPool.size())
+    levelTilingPool.emplace_back();
+  levelTilingPool[start] = plan.sourceTiling;
   for (size_t l = 0; l < plan.steps.size(); ++l)
-    levelTiling[value][l + 1] = apply(plan.steps[l], levelTiling[value][l]);
+    levelTilingPool[start + l + 1] =
+        apply(plan.steps[l], levelTilingPool[start + l]);
   if (v.defOp < 0) {
     // Arguments: the argument buffer itself, then its tiling slice.
-    int argBuffer = newBuffer(0);
-    buffers[argBuffer].def = 0;
-    // A loop region tells which of its inputs it reads (-1: none yet).
-    buffers[argBuffer].lastUse = prog.isRegionBlock ? -1 : 0;
-    argBuffers[value] = argBuffer;
+    int argBuffer = emitArgument(value);
     const std::optional<DimAxes> &local = localArgs[value];
-    buffers[argBuffer].bytes =
-        bytesOf(value, local ? *local : DimAxes(v.rank, 0));
     if (dimsEmpty(plan.sourceTiling) ||
         (local && *local == plan.sourceTiling)) {
-      levelBuffers[value][0] = argBuffer;
+      levelBufferPool[start] = argBuffer;
     } else if (sourceRead) {
-      levelBuffers[value][0] =
+      levelBufferPool[start] =
           emitSlice(value, argBuffer, local ? *local : DimAxes(v.rank, 0),
                     plan.sourceTiling, !isReturnedDirectly(value));
       ++at;
     }
   }
-  sourceBuffers[value] = levelBuffers[value][0];
+  sourceBuffers[value] = levelBufferPool[start];
   for (size_t l = 0; l < plan.steps.size() && l < maxLevel; ++l) {
-    int64_t in = bytesOf(value, levelTiling[value][l]);
-    int64_t out = bytesOf(value, levelTiling[value][l + 1]);
-    touch(levelBuffers[value][l]);
-    levelBuffers[value][l + 1] = newBuffer(out);
+    int64_t in = bytesOf(value, levelTilingPool[start + l]);
+    int64_t out = bytesOf(value, levelTilingPool[start + l + 1]);
+    touch(levelBufferPool[start + l]);
+    levelBufferPool[start + l + 1] = newBuffer(out);
     price(plan.steps[l], in, out);
     ++at;
   }
@@ -154,6 +160,18 @@ void Evaluation::emitValue(unsigned value, int source) {
     if (n)
       startBuffers[v.firstUse + k] = emitLeadingGathers(value, use, n);
   }
+}
+
+int Evaluation::emitArgument(unsigned value) {
+  int argBuffer = newBuffer(0);
+  buffers[argBuffer].def = 0;
+  // A loop region tells which of its inputs it reads (-1: none yet).
+  buffers[argBuffer].lastUse = prog.isRegionBlock ? -1 : 0;
+  argBuffers[value] = argBuffer;
+  const std::optional<DimAxes> &local = localArgs[value];
+  buffers[argBuffer].bytes =
+      bytesOf(value, local ? *local : DimAxes(prog.valueCores[value].rank, 0));
+  return argBuffer;
 }
 
 /// Emits the first n steps of `use` (gathers) from its chain level;
@@ -664,8 +682,8 @@ AnalyticCost Evaluation::pricePlan() {
   argBuffers.assign(prog.numArguments, -1);
   // emitValue assigns a value's levels before any use reads them: no
   // clearing (a walk over every value, 2% of pricing a GNS state).
-  levelBuffers.resize(prog.values.size());
-  levelTiling.resize(prog.values.size());
+  levelStart.resize(prog.values.size());
+  levelBufferPool.clear();
   sourceBuffers.resize(prog.values.size());
   startBuffers.assign(prog.numUses, -1);
 

@@ -23,9 +23,10 @@ namespace toast::search::analytic {
 
 DimAxes Evaluation::useSlicing(unsigned useId, unsigned op, int operand) const {
   // The use record has the reader's dims of this operand: most readers
-  // are not partitioned, and those that are need their (large, cold)
-  // ProgramOp only for minor factors (operandSlicing's result otherwise).
-  DimAxes dims(prog.uses[useId].operandDims.size(), 0);
+  // are not partitioned (their slicing's size is in the dense useRanks),
+  // and those that are need their (large, cold) ProgramOp only for minor
+  // factors (operandSlicing's result otherwise).
+  DimAxes dims(prog.useRanks[useId], 0);
   if (!looped[op])
     return dims;
   for (auto [axis, factor] : nests[op])
@@ -38,8 +39,9 @@ int Evaluation::useDim(unsigned useId, int operand, unsigned factor) const {
   const ProgramUse &use = prog.uses[useId];
   if (use.userMinorFactors)
     return prog.ops[use.user].operandDim(operand, factor);
-  const auto *d = llvm::find(use.operandDims, static_cast<int64_t>(factor));
-  return d == use.operandDims.end() ? -1 : d - use.operandDims.begin();
+  ArrayRef<int64_t> dims = prog.operandDimsOf(useId);
+  const auto *d = llvm::find(dims, static_cast<int64_t>(factor));
+  return d == dims.end() ? -1 : d - dims.begin();
 }
 
 DimAxes Evaluation::useSlicing(unsigned op, int operand) const {
@@ -447,11 +449,11 @@ DimAxes Evaluation::apply(const Step &step, const DimAxes &tiling) const {
 /// Per-use rewriting of the chain's end against the use's slices: the
 /// reader's gather copy cancels with its slices where one is a prefix of
 /// the other, forms an all_to_all, or stays.
-UsePlan Evaluation::planUse(unsigned value, const DimAxes &slicing,
-                            bool isReturn) const {
+void Evaluation::planUse(unsigned value, const DimAxes &slicing, bool isReturn,
+                         UsePlan &use) const {
   const ValuePlan &plan = plans[value];
   bool isArg = prog.values[value].defOp < 0;
-  UsePlan use;
+  resetUse(use);
   use.level = plan.steps.size();
   DimAxes s = slicing;
   // The readers slice the rest of their slicing off the reduce_scatter
@@ -460,12 +462,12 @@ UsePlan Evaluation::planUse(unsigned value, const DimAxes &slicing,
     DimAxes rest = dimsDropPrefix(tilingAt(value, use.level), s);
     if (!dimsEmpty(rest))
       use.ops.push_back({StepKind::Slice, std::move(rest)});
-    return use;
+    return;
   }
   // The boundary returns what the gathers would gather, every level of
   // them (padded levels too, LocalizeBoundary).
   if (isReturn)
-    return use;
+    return;
   if (plan.perUser && !dimsEmpty(s)) {
     // The optimizer visits the reader's (merged) slices before the
     // producer's per-level gathers merge: it cancels them outermost first.
@@ -518,7 +520,7 @@ UsePlan Evaluation::planUse(unsigned value, const DimAxes &slicing,
         use.gatherAtDef = true;
       }
       use.ops.push_back(*a2a);
-      return use;
+      return;
     }
     if (dimsEmpty(g)) {
       // Every gather cancelled: slice what they gathered.
@@ -526,12 +528,12 @@ UsePlan Evaluation::planUse(unsigned value, const DimAxes &slicing,
       use.ops.push_back({StepKind::Gather, g});
       use.gatherAtDef = true;
       use.readerIsUser = true;
-      return use;
+      return;
     } else if (dimsIsPrefix(s, g)) {
       DimAxes rest = dimsDropPrefix(s, g);
       if (!dimsEmpty(rest))
         use.ops.push_back({StepKind::Gather, rest});
-      return use;
+      return;
     } else if (dimsIsPrefix(g, s)) {
       s = dimsDropPrefix(g, s);
     } else {
@@ -541,34 +543,33 @@ UsePlan Evaluation::planUse(unsigned value, const DimAxes &slicing,
         Step a2a{StepKind::AllToAll, g, gd, sd};
         a2a.dims[sd] = s[sd];
         use.ops.push_back(a2a);
-        return use;
+        return;
       }
       use.ops.push_back({StepKind::Gather, g});
       use.ops.push_back({StepKind::Slice, s});
       use.gatherAtDef = true;
-      return use;
+      return;
     }
   } else if (plan.perUser) {
     use.ops.push_back(*plan.perUser);
     use.gatherAtDef = true;
     use.readerIsUser = true;
     use.gatherLevel = 0;
-    return use;
+    return;
   }
   if (dimsEmpty(s))
-    return use;
+    return;
   if (use.level == 0 && isArg) {
     use.argSlice = true;
     use.argDims = plan.sourceTiling;
     for (size_t d = 0; d < s.size(); ++d)
       use.argDims[d] = listConcat(use.argDims[d], s[d]);
-    return use;
+    return;
   }
   use.ops.push_back({StepKind::Slice, s});
-  return use;
 }
 
-/// What planUse returns for a use that reads the top of an empty chain.
+/// What planUse leaves for a use that reads the top of an empty chain.
 void Evaluation::resetUse(UsePlan &use) {
   use.level = 0;
   use.gatherLevel.reset();
@@ -634,7 +635,7 @@ void Evaluation::planValue(unsigned value) {
   for (auto [k, u] : llvm::enumerate(v.uses)) {
     DimAxes s = u.second >= 0 ? useSlicing(v.firstUse + k, u.first, u.second)
                               : DimAxes(v.shape.size(), 0);
-    usePlans[v.firstUse + k] = planUse(value, s, u.second == -2);
+    planUse(value, s, u.second == -2, usePlans[v.firstUse + k]);
   }
   if (anyPadded)
     for (size_t k = 0; k < v.uses.size(); ++k)

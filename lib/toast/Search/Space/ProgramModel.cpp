@@ -620,8 +620,13 @@ bool NdaEnvironment::Impl::buildBlockModel(Block &block, ProgramModel &program,
         use.userResultElements = r.getNumElements() * r.elementBytes /
                                  std::max<int64_t>(r.elementBytes, 1);
       }
+      use.operandDims = program.useOperandDims.size();
+      program.useRanks.push_back(0);
       if (operand >= 0) {
-        use.operandDims = u.operandDims[operand];
+        const auto &dims = u.operandDims[operand];
+        assert(dims.size() <= UINT8_MAX && "rank out of a byte");
+        program.useRanks.back() = dims.size();
+        llvm::append_range(program.useOperandDims, dims);
         use.userMinorFactors =
             llvm::any_of(u.minorFactors, [&](const MinorFactor &m) {
               return !m.isResult && m.tensor == static_cast<unsigned>(operand);

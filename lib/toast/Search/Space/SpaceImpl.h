@@ -263,8 +263,11 @@ struct ProgramUse {
   /// return), copied here so that the pricer need not read the value.
   int operand = -1;
   int64_t userResultElements = 0;
-  /// The user's operandDims of this operand (empty when it has none).
-  llvm::SmallVector<int64_t, 4> operandDims;
+  /// Where the user's operandDims of this operand start in
+  /// ProgramModel::useOperandDims (useRanks entries; none when it has
+  /// none). Out of line, so that a use is 40 bytes for the walks over a
+  /// value's uses (issue 17).
+  unsigned operandDims = 0;
   /// The user's rule maps minor factors (ProgramOp::minorFactors) to this
   /// operand: only then does its slicing need the user's ProgramOp.
   bool userMinorFactors = false;
@@ -356,6 +359,16 @@ struct ProgramModel {
     const ValueCore &c = valueCores[value];
     return llvm::ArrayRef<std::pair<unsigned, int>>(useOps.data() + c.firstUse,
                                                     c.numUses);
+  }
+  /// Per global use number: how many dims the reader's rule maps of the
+  /// operand (0 when it has none), a byte a use where the planner sizes
+  /// every use's slicing (issue 17: the ProgramUse was a cache miss per
+  /// use), and the dims themselves (ProgramUse::operandDims).
+  std::vector<uint8_t> useRanks;
+  std::vector<int64_t> useOperandDims;
+  llvm::ArrayRef<int64_t> operandDimsOf(unsigned useId) const {
+    return llvm::ArrayRef<int64_t>(
+        useOperandDims.data() + uses[useId].operandDims, useRanks[useId]);
   }
   llvm::ArrayRef<int64_t> shapeOf(unsigned value) const {
     const ValueCore &c = valueCores[value];
