@@ -118,10 +118,33 @@ struct SearchOptions {
   /// transformer, improvements came after up to 21-35 failures, which 20
   /// missed (docs/search.md).
   unsigned restartPatience = 30;
+  /// The relative gain of the best cost that counts as progress for the
+  /// stopping rules: a round counts as improving, and a restart as
+  /// successful (resetting `restartPatience`), only when the best cost
+  /// falls below (1 - minGain) times the best counted so far. Smaller
+  /// gains are kept (the best is always the best priced) but do not keep
+  /// the search going: on full-size models rounds and restarts went on
+  /// for minutes with gains of 0.01-0.1% (docs/search.md, "Convergence").
+  /// 0: every gain counts.
+  double minGain = 0;
 
   // Exhaustive enumeration only.
   /// States enumerated at most (the initial one included).
   uint64_t maxStates = 100000;
+};
+
+/// One improvement of the best cost, for the report: when (seconds,
+/// states priced), to what cost, and in which phase.
+struct Improvement {
+  enum Phase { Round, Climb, Restart };
+  double seconds = 0;
+  uint64_t states = 0;
+  double cost = 0;
+  Phase phase = Round;
+  /// Whether it counted as progress (a gain of at least `minGain`).
+  bool counted = true;
+  /// Restarts: which one (from 1).
+  unsigned restart = 0;
 };
 
 /// What the search reports after each round.
@@ -162,6 +185,9 @@ struct SearchResult {
   double climbSeconds = -1;
   uint64_t climbStates = 0;
   unsigned restarts = 0;
+  /// MCTS: every improvement of the best after the initial state, in order
+  /// (a climb's steps are one improvement, at its end).
+  std::vector<Improvement> improvements;
   /// Exhaustive enumeration: whether every reachable state was priced, so
   /// that `best` is optimal.
   bool complete = false;

@@ -145,6 +145,7 @@ struct ToastAutoPartitionPass
     tactic.threads = threads;
     tactic.rollouts = rollouts;
     tactic.restartPatience = restartPatience;
+    tactic.minGain = minGain;
     tactic.maxStates = maxStates;
     tactic.minDims = minDims;
     tactic.ilpTimeLimitSeconds = ilpTimeLimitSeconds;

@@ -271,11 +271,13 @@ static std::pair<Trajectory, SearchState> kick(const SearchEnvironment &env,
 /// from random perturbations of it until `restartPatience` of them in a row
 /// fail to improve it (the search has converged), the budget is spent or
 /// every state is priced. Returns why it stopped.
-static std::string
-restart(const SearchEnvironment &env, const SearchOptions &options,
-        CostCache &cache, const Clock &clock, Trajectory &best,
-        size_t fixedPrefix, uint64_t &rollouts, CoverageTracker &coverage,
-        const std::vector<double> &prior, Rng &rng, unsigned &restarts) {
+static std::string restart(const SearchEnvironment &env,
+                           const SearchOptions &options, CostCache &cache,
+                           const Clock &clock, Trajectory &best,
+                           size_t fixedPrefix, uint64_t &rollouts,
+                           CoverageTracker &coverage,
+                           const std::vector<double> &prior, ProgressLog &log,
+                           Rng &rng, unsigned &restarts) {
   for (unsigned failed = 0;; ++restarts) {
     if (const char *spent = budgetReason(options, clock, rollouts))
       return spent;
@@ -305,7 +307,11 @@ restart(const SearchEnvironment &env, const SearchOptions &options,
       climb(env, options, cache, clock, candidate, fixedPrefix, rollouts, rng,
             prior);
       best = std::move(candidate);
-      failed = 0;
+      // A gain below `minGain` is kept but does not renew the patience.
+      bool counts =
+          log.improve(best.cost, best.seconds, cache.getNumEvaluations(),
+                      Improvement::Restart, restarts + 1);
+      failed = counts ? 0 : failed + 1;
     } else {
       ++failed;
     }
@@ -318,12 +324,17 @@ std::string polish(const SearchEnvironment &env, const SearchOptions &options,
                    CostCache &cache, const Clock &clock, Trajectory &best,
                    size_t fixedPrefix, uint64_t &rollouts,
                    CoverageTracker &coverage, const std::vector<double> &prior,
-                   PolishPhases &phases) {
+                   ProgressLog &log, PolishPhases &phases) {
   // One stream for the whole polish, so its result depends on the seed
   // only (chunks are priced in parallel but compared in order).
   Rng rng(options.seed, kPolishStream);
-  if (!climb(env, options, cache, clock, best, fixedPrefix, rollouts, rng,
-             prior)) {
+  double before = best.cost;
+  bool stuck = climb(env, options, cache, clock, best, fixedPrefix, rollouts,
+                     rng, prior);
+  if (best.cost < before)
+    log.improve(best.cost, best.seconds, cache.getNumEvaluations(),
+                Improvement::Climb);
+  if (!stuck) {
     const char *spent = budgetReason(options, clock, rollouts);
     return spent ? spent : "rollout budget";
   }
@@ -334,7 +345,7 @@ std::string polish(const SearchEnvironment &env, const SearchOptions &options,
   if (!options.perturb || options.restartPatience == 0)
     return "no neighbour improves";
   return restart(env, options, cache, clock, best, fixedPrefix, rollouts,
-                 coverage, prior, rng, phases.restarts);
+                 coverage, prior, log, rng, phases.restarts);
 }
 
 } // namespace toast::search::detail
