@@ -6,9 +6,11 @@
 // RUN: not toast-opt %s --partir-schedule=file=%S/Inputs/bad-patience.json 2>&1 | FileCheck %s --check-prefix=JSONPATIENCE
 // RUN: not toast-opt %s --toast-auto-partition="mesh=B=4 min-gain=1" 2>&1 | FileCheck %s --check-prefix=GAIN
 // RUN: not toast-opt %s --toast-auto-partition="mesh=B=4 min-gain=-0.01" 2>&1 | FileCheck %s --check-prefix=NEGGAIN
+// RUN: not toast-opt %s --toast-auto-partition="mesh=B=4 patience-ratio=-2" 2>&1 | FileCheck %s --check-prefix=RATIO
 // RUN: not toast-opt %s --partir-schedule=file=%S/Inputs/bad-min-gain.json 2>&1 | FileCheck %s --check-prefix=JSONGAIN
 // RUN: not toast-opt %s --partir-schedule=file=%S/Inputs/bad-pad.json 2>&1 | FileCheck %s --check-prefix=JSONPAD
 
+// RATIO: bad-limits.mlir:[[@LINE+4]]:1: error: automatic partition: patience-ratio must be >= 0, got -2
 // STATES: bad-limits.mlir:[[@LINE+3]]:1: error: automatic partition: the state limit must be >= 1 states, got 0
 // GAIN: bad-limits.mlir:[[@LINE+2]]:1: error: automatic partition: min-gain must be in [0, 1), got 1
 // NEGGAIN: bad-limits.mlir:[[@LINE+1]]:1: error: automatic partition: min-gain must be in [0, 1), got -0.01

@@ -505,6 +505,33 @@ TEST(Mcts, GainsBelowTheToleranceDoNotKeepTheSearchGoing) {
     EXPECT_TRUE(step.counted);
 }
 
+TEST(Mcts, PatienceRatioBoundsTheRestartsByTheWorkThatFoundTheBest) {
+  // 2^24 states: with a patience of 200 failed restarts the perturbations
+  // go on for thousands of states; a patience ratio of 0.5 stops them once
+  // half as many states as the best (or the first climb) took have been
+  // priced without progress.
+  BitsEnvironment env = ruggedEnvironment();
+  SearchOptions options;
+  options.restartPatience = 200;
+  SearchResult patient = runMcts(env, options);
+  options.patienceRatio = 0.5;
+  SearchResult ratio = runMcts(env, options);
+  EXPECT_NE(ratio.stopReason.find("(patience ratio)"), std::string::npos)
+      << ratio.stopReason;
+  EXPECT_LT(ratio.evaluations, patient.evaluations);
+  EXPECT_LT(ratio.restarts, patient.restarts);
+  // The same search until it stops: its best is one the patient search
+  // also reached, never a different one.
+  EXPECT_GE(ratio.bestCost, patient.bestCost);
+  // It stops only once 1.5 x the states of the later of the first climb
+  // and the last counted improvement have been priced.
+  uint64_t anchor = ratio.climbStates;
+  for (const Improvement &step : ratio.improvements)
+    if (step.counted)
+      anchor = std::max(anchor, step.states);
+  EXPECT_GT(ratio.evaluations, anchor * 3 / 2);
+}
+
 TEST(Mcts, SmallGainsAddUpUnderTheTolerance) {
   // Each bit takes 0.4% off: no single gain reaches a 1% tolerance, but
   // three together do, so the search does not stop at the first climb's

@@ -82,6 +82,9 @@ struct AutomaticTactic {
   /// MCTS: the relative gain of the best cost that counts as progress for
   /// its stopping rules (SearchOptions::minGain), in [0, 1).
   double minGain = 0;
+  /// MCTS: restarts end after this many times the states that found the
+  /// best (SearchOptions::patienceRatio), >= 0; 0: no limit.
+  double patienceRatio = 0;
   /// Exhaustive enumeration prices at most this many states.
   uint64_t maxStates = 100000;
   /// Actions touching fewer dimensions are pruned.

@@ -24,7 +24,9 @@
 //    taking the first improving neighbour in a seeded random order, until
 //    none improves; then random perturbations of the best trajectory are
 //    climbed from and kept when better (iterated local search) until
-//    `restartPatience` of them in a row fail. Neighbouring strategies
+//    `restartPatience` of them in a row fail (gains below `minGain` count
+//    as failures; `patienceRatio` also bounds them by the work the best
+//    took to find). Neighbouring strategies
 //    (other resolution bits, another color for an axis) often differ by
 //    fractions of a percent, which rounds sample too coarsely, and the
 //    rounds' best depends on the seed;
@@ -127,6 +129,13 @@ struct SearchOptions {
   /// for minutes with gains of 0.01-0.1% (docs/search.md, "Convergence").
   /// 0: every gain counts.
   double minGain = 0;
+  /// Restarts also end when the states priced since the last counted
+  /// improvement (or since the first climb got stuck, if later) exceed
+  /// `patienceRatio` times the states priced until then: the patience
+  /// grows with the work the best took to find. A failed restart costs a
+  /// quarter of a climb's neighbourhood, hundreds of states on wide models
+  /// (U-Net, GNS), where 30 of them were most of a search. 0: no limit.
+  double patienceRatio = 0;
 
   // Exhaustive enumeration only.
   /// States enumerated at most (the initial one included).

@@ -14,6 +14,7 @@
 #include "llvm/Support/Format.h"
 
 #include <chrono>
+#include <cmath>
 
 using namespace mlir;
 
@@ -136,6 +137,14 @@ validateOptions(partition::ShardingState &state, const AutoOptions &options) {
     llvm::raw_string_ostream(got) << llvm::format("%g", options.search.minGain);
     return func.emitError()
            << "automatic partition: min-gain must be in [0, 1), got " << got;
+  }
+  if (!(options.search.patienceRatio >= 0 &&
+        std::isfinite(options.search.patienceRatio))) {
+    std::string got;
+    llvm::raw_string_ostream(got)
+        << llvm::format("%g", options.search.patienceRatio);
+    return func.emitError()
+           << "automatic partition: patience-ratio must be >= 0, got " << got;
   }
   if (!(options.ilpTimeLimitSeconds > 0))
     return func.emitError() << "automatic partition: the ILP time limit must "
@@ -364,6 +373,7 @@ runAutomaticTactic(partition::ShardingState &state,
   options.search.maxRollouts = tactic.rollouts;
   options.search.restartPatience = tactic.restartPatience;
   options.search.minGain = tactic.minGain;
+  options.search.patienceRatio = tactic.patienceRatio;
   options.search.maxStates = tactic.maxStates;
   options.ilpTimeLimitSeconds = tactic.ilpTimeLimitSeconds;
   options.iopddlOut = tactic.iopddlOut;

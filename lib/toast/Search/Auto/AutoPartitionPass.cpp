@@ -146,6 +146,7 @@ struct ToastAutoPartitionPass
     tactic.rollouts = rollouts;
     tactic.restartPatience = restartPatience;
     tactic.minGain = minGain;
+    tactic.patienceRatio = patienceRatio;
     tactic.maxStates = maxStates;
     tactic.minDims = minDims;
     tactic.ilpTimeLimitSeconds = ilpTimeLimitSeconds;

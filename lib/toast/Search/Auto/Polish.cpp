@@ -278,11 +278,19 @@ static std::string restart(const SearchEnvironment &env,
                            CoverageTracker &coverage,
                            const std::vector<double> &prior, ProgressLog &log,
                            Rng &rng, unsigned &restarts) {
+  uint64_t stuckAt = cache.getNumEvaluations();
   for (unsigned failed = 0;; ++restarts) {
     if (const char *spent = budgetReason(options, clock, rollouts))
       return spent;
     if (failed >= options.restartPatience)
       return std::to_string(failed) + " perturbations in a row did not improve";
+    // Patience in proportion to the work that found the best (or that the
+    // rounds and the first climb took, if more).
+    uint64_t since = std::max(stuckAt, log.getCountedStates());
+    if (options.patienceRatio > 0 && failed &&
+        cache.getNumEvaluations() - since > options.patienceRatio * since)
+      return std::to_string(failed) +
+             " perturbations in a row did not improve (patience ratio)";
     // Half the restarts rebuild a random suffix, half kick the whole
     // trajectory: on the full-size t2b (TPUv3, seeds 1-3) suffixes alone
     // left one seed 20% above the median step time, kicks alone one 9%

@@ -196,8 +196,10 @@ bool ProgressLog::improve(double cost, double seconds, uint64_t states,
   // Without a tolerance every gain counts, even a tie won by a shorter
   // trajectory (Trajectory::betterThan).
   bool counts = !(minGain > 0) || cost < counted * (1 - minGain);
-  if (counts)
+  if (counts) {
     counted = cost;
+    countedStates = states;
+  }
   improvements.push_back({seconds, states, cost, phase, counts, restart});
   return counts;
 }

@@ -95,11 +95,14 @@ public:
   /// Notes that the best cost fell to `cost`; returns whether that counts.
   bool improve(double cost, double seconds, uint64_t states,
                Improvement::Phase phase, unsigned restart = 0);
+  /// States priced when progress was last counted (0: never).
+  uint64_t getCountedStates() const { return countedStates; }
 
 private:
   double minGain;
   /// The best cost when progress was last counted.
   double counted;
+  uint64_t countedStates = 0;
   std::vector<Improvement> &improvements;
 };
 
