@@ -60,18 +60,22 @@ TEST(AutoSchedule, ParsesTheExhaustiveSearchAndTheStoppingOptions) {
   std::string error;
   auto schedule = parse(R"(
     {"kind": "automatic", "algorithm": "exhaustive", "max_states": 5000,
-     "restart_patience": 7})",
+     "restart_patience": 7, "min_gain": 0.005, "patience_ratio": 1.5})",
                         error);
   ASSERT_TRUE(succeeded(schedule)) << error;
   const AutomaticTactic &tactic = schedule->automatic[0];
   EXPECT_EQ(tactic.algorithm, "exhaustive");
   EXPECT_EQ(tactic.maxStates, 5000u);
   EXPECT_EQ(tactic.restartPatience, 7u);
+  EXPECT_DOUBLE_EQ(tactic.minGain, 0.005);
+  EXPECT_DOUBLE_EQ(tactic.patienceRatio, 1.5);
   // The defaults.
   auto defaults = parse(R"({"kind": "automatic"})", error);
   ASSERT_TRUE(succeeded(defaults)) << error;
   EXPECT_EQ(defaults->automatic[0].maxStates, 100000u);
   EXPECT_EQ(defaults->automatic[0].restartPatience, 30u);
+  EXPECT_DOUBLE_EQ(defaults->automatic[0].minGain, 0.0);
+  EXPECT_DOUBLE_EQ(defaults->automatic[0].patienceRatio, 0.0);
   EXPECT_FALSE(defaults->automatic[0].donate);
   EXPECT_FALSE(defaults->automatic[0].tf32);
   // The simulator's pricing options.
@@ -102,9 +106,15 @@ TEST(AutoSchedule, ReportsBadOptionsWithTheirPath) {
       {R"({"kind": "automatic", "axis": "B"})",
        "schedule.tactics[0]: unknown key 'axis' of an automatic tactic "
        "(expected name, kind, axes, device, algorithm, seed, budget_s, "
-       "threads, rollouts, min_dims, restart_patience, max_states, "
-       "ilp_time_limit_s, iopddl_out, donate, tf32, pad, context_actions, "
-       "list_actions)"},
+       "threads, rollouts, min_dims, restart_patience, min_gain, "
+       "patience_ratio, max_states, ilp_time_limit_s, iopddl_out, donate, "
+       "tf32, pad, context_actions, list_actions)"},
+      {R"({"kind": "automatic", "patience_ratio": -1})",
+       "schedule.tactics[0].patience_ratio: expected a number >= 0"},
+      {R"({"kind": "automatic", "min_gain": 1})",
+       "schedule.tactics[0].min_gain: expected a number in [0, 1)"},
+      {R"({"kind": "automatic", "min_gain": -0.1})",
+       "schedule.tactics[0].min_gain: expected a number in [0, 1)"},
       {R"({"kind": "automatic", "max_states": 0})",
        "schedule.tactics[0].max_states: expected an integer >= 1"},
       {R"({"kind": "automatic", "restart_patience": -2})",

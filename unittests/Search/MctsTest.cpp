@@ -451,6 +451,110 @@ TEST(Mcts, StopsWhenPerturbationsKeepFailing) {
   EXPECT_EQ(runMcts(env, options).stopReason, "no neighbour improves");
 }
 
+TEST(Mcts, GainsBelowTheToleranceDoNotKeepTheSearchGoing) {
+  // Bit 0 halves the cost; bits 1-8 each take 0.1% off it, which rounds of
+  // short playouts find about one per round. Bits 9 + 2k and 10 + 2k take
+  // 0.1% off together but add 2% alone, so a climb cannot add them and
+  // restarts find the pairs one at a time. A long series of tiny gains;
+  // with a tolerance of 1% they are kept but end the rounds and do not
+  // renew the restarts' patience.
+  BitsEnvironment env(29, [](const std::vector<bool> &set) {
+    double cost = set[0] ? 0.5 : 1.0;
+    for (unsigned i = 1; i != 9; ++i)
+      if (set[i])
+        cost *= 0.999;
+    for (unsigned i = 9; i + 1 < set.size(); i += 2)
+      if (set[i] && set[i + 1])
+        cost *= 0.999;
+      else if (set[i] || set[i + 1])
+        cost *= 1.02;
+    return cost;
+  });
+  SearchOptions options;
+  options.widen = 0;
+  options.uniformPlayouts = false;
+  options.restartPatience = 5;
+  SearchResult every = runMcts(env, options);
+  options.minGain = 0.01;
+  SearchResult tolerant = runMcts(env, options);
+  EXPECT_EQ(tolerant.stopReason, "5 perturbations in a row did not improve");
+  EXPECT_LE(tolerant.rounds, every.rounds);
+  EXPECT_LT(tolerant.restarts, every.restarts);
+  EXPECT_LT(tolerant.evaluations, every.evaluations);
+  // Bit 0 is found; small gains after it are kept, but do not count.
+  EXPECT_LE(tolerant.bestCost, 0.5);
+  ASSERT_FALSE(tolerant.improvements.empty());
+  EXPECT_DOUBLE_EQ(tolerant.improvements.back().cost, tolerant.bestCost);
+  unsigned counted = 0, uncounted = 0;
+  double level = tolerant.initialCost;
+  for (const Improvement &step : tolerant.improvements) {
+    if (step.counted) {
+      // A counted gain is at least 1% below the last counted level.
+      EXPECT_LT(step.cost, level * 0.99);
+      level = step.cost;
+      ++counted;
+    } else {
+      EXPECT_GE(step.cost, level * 0.99);
+      ++uncounted;
+    }
+  }
+  EXPECT_GE(counted, 1u);
+  EXPECT_GE(uncounted, 1u);
+  // Without a tolerance every improvement counts.
+  for (const Improvement &step : every.improvements)
+    EXPECT_TRUE(step.counted);
+}
+
+TEST(Mcts, PatienceRatioBoundsTheRestartsByTheWorkThatFoundTheBest) {
+  // 2^24 states: with a patience of 200 failed restarts the perturbations
+  // go on for thousands of states; a patience ratio of 0.5 stops them once
+  // half as many states as the best (or the first climb) took have been
+  // priced without progress.
+  BitsEnvironment env = ruggedEnvironment();
+  SearchOptions options;
+  options.restartPatience = 200;
+  SearchResult patient = runMcts(env, options);
+  options.patienceRatio = 0.5;
+  SearchResult ratio = runMcts(env, options);
+  EXPECT_NE(ratio.stopReason.find("(patience ratio)"), std::string::npos)
+      << ratio.stopReason;
+  EXPECT_LT(ratio.evaluations, patient.evaluations);
+  EXPECT_LT(ratio.restarts, patient.restarts);
+  // The same search until it stops: its best is one the patient search
+  // also reached, never a different one.
+  EXPECT_GE(ratio.bestCost, patient.bestCost);
+  // It stops only once 1.5 x the states of the later of the first climb
+  // and the last counted improvement have been priced.
+  uint64_t anchor = ratio.climbStates;
+  for (const Improvement &step : ratio.improvements)
+    if (step.counted)
+      anchor = std::max(anchor, step.states);
+  EXPECT_GT(ratio.evaluations, anchor * 3 / 2);
+}
+
+TEST(Mcts, SmallGainsAddUpUnderTheTolerance) {
+  // Each bit takes 0.4% off: no single gain reaches a 1% tolerance, but
+  // three together do, so the search does not stop at the first climb's
+  // level (the level moves only when progress is counted).
+  BitsEnvironment env(30, [](const std::vector<bool> &set) {
+    double cost = 1;
+    for (bool bit : set)
+      if (bit)
+        cost *= 0.996;
+    return cost;
+  });
+  SearchOptions options;
+  options.roundRollouts = 64;
+  options.restartPatience = 5;
+  options.minGain = 0.01;
+  SearchResult result = runMcts(env, options);
+  unsigned counted = 0;
+  for (const Improvement &step : result.improvements)
+    counted += step.counted;
+  EXPECT_GE(counted, 2u);
+  EXPECT_LT(result.bestCost, 0.996 * 0.996 * 0.996);
+}
+
 TEST(Mcts, ConvergedSearchesAreReproducible) {
   // Without a budget, where the search stops depends on the seed only.
   BitsEnvironment env = ruggedEnvironment();

@@ -79,6 +79,12 @@ struct AutomaticTactic {
   uint64_t rollouts = 0;
   /// MCTS stops after this many perturbation restarts in a row fail.
   unsigned restartPatience = 30;
+  /// MCTS: the relative gain of the best cost that counts as progress for
+  /// its stopping rules (SearchOptions::minGain), in [0, 1).
+  double minGain = 0;
+  /// MCTS: restarts end after this many times the states that found the
+  /// best (SearchOptions::patienceRatio), >= 0; 0: no limit.
+  double patienceRatio = 0;
   /// Exhaustive enumeration prices at most this many states.
   uint64_t maxStates = 100000;
   /// Actions touching fewer dimensions are pruned.
@@ -111,7 +117,7 @@ struct Schedule {
   llvm::SmallVector<ManualTactic> tactics;
   /// Automatic tactics, each placed among `tactics` by its `position` (in
   /// order for equal positions).
-  llvm::SmallVector<AutomaticTactic> automatic;
+  llvm::SmallVector<AutomaticTactic, 1> automatic;
   /// When set (a device name such as "a100" or "file:PATH"), every tactic's
   /// report includes the simulation of the program partitioned so far.
   std::string device;

@@ -24,7 +24,9 @@
 //    taking the first improving neighbour in a seeded random order, until
 //    none improves; then random perturbations of the best trajectory are
 //    climbed from and kept when better (iterated local search) until
-//    `restartPatience` of them in a row fail. Neighbouring strategies
+//    `restartPatience` of them in a row fail (gains below `minGain` count
+//    as failures; `patienceRatio` also bounds them by the work the best
+//    took to find). Neighbouring strategies
 //    (other resolution bits, another color for an axis) often differ by
 //    fractions of a percent, which rounds sample too coarsely, and the
 //    rounds' best depends on the seed;
@@ -118,10 +120,40 @@ struct SearchOptions {
   /// transformer, improvements came after up to 21-35 failures, which 20
   /// missed (docs/search.md).
   unsigned restartPatience = 30;
+  /// The relative gain of the best cost that counts as progress for the
+  /// stopping rules: a round counts as improving, and a restart as
+  /// successful (resetting `restartPatience`), only when the best cost
+  /// falls below (1 - minGain) times the best counted so far. Smaller
+  /// gains are kept (the best is always the best priced) but do not keep
+  /// the search going: on full-size models rounds and restarts went on
+  /// for minutes with gains of 0.01-0.1% (docs/search.md, "Convergence").
+  /// 0: every gain counts.
+  double minGain = 0;
+  /// Restarts also end when the states priced since the last counted
+  /// improvement (or since the first climb got stuck, if later) exceed
+  /// `patienceRatio` times the states priced until then: the patience
+  /// grows with the work the best took to find. A failed restart costs a
+  /// quarter of a climb's neighbourhood, hundreds of states on wide models
+  /// (U-Net, GNS), where 30 of them were most of a search. 0: no limit.
+  double patienceRatio = 0;
 
   // Exhaustive enumeration only.
   /// States enumerated at most (the initial one included).
   uint64_t maxStates = 100000;
+};
+
+/// One improvement of the best cost, for the report: when (seconds,
+/// states priced), to what cost, and in which phase.
+struct Improvement {
+  enum Phase { Round, Climb, Restart };
+  double seconds = 0;
+  uint64_t states = 0;
+  double cost = 0;
+  Phase phase = Round;
+  /// Whether it counted as progress (a gain of at least `minGain`).
+  bool counted = true;
+  /// Restarts: which one (from 1).
+  unsigned restart = 0;
 };
 
 /// What the search reports after each round.
@@ -162,6 +194,9 @@ struct SearchResult {
   double climbSeconds = -1;
   uint64_t climbStates = 0;
   unsigned restarts = 0;
+  /// MCTS: every improvement of the best after the initial state, in order
+  /// (a climb's steps are one improvement, at its end).
+  std::vector<Improvement> improvements;
   /// Exhaustive enumeration: whether every reachable state was priced, so
   /// that `best` is optimal.
   bool complete = false;

@@ -67,7 +67,9 @@ def ToastAutoPartitionPass
     rebuild the same partitioning; an unwritable file is an error.
 
     **Options:** `axes`, `mesh`, `device`, `algorithm`, `seed`, `budget-s`,
-    `threads`, `rollouts`, `restart-patience`, `max-states`, `min-dims`,
+    `threads`, `rollouts`, `restart-patience`, `min-gain`, `patience-ratio`,
+    `max-states`,
+    `min-dims`,
     `ilp-time-limit-s`, `iopddl-out`, `list-actions`, `report`, `progress`,
     `materialize`,
     `schedule-out`.
@@ -94,6 +96,14 @@ def ToastAutoPartitionPass
            /*default=*/"30",
            "MCTS stops after this many perturbation restarts in a row fail "
            "to improve (0: after the first climb)">,
+    Option<"minGain", "min-gain", "double", /*default=*/"0",
+           "MCTS: the relative gain of the best cost that counts as progress "
+           "for stopping (rounds, restart-patience), in [0, 1); smaller gains "
+           "are kept but do not keep the search going">,
+    Option<"patienceRatio", "patience-ratio", "double", /*default=*/"0",
+           "MCTS: restarts also end when the states priced since the last "
+           "gain of min-gain exceed this many times the states priced "
+           "until it (0: no such limit)">,
     Option<"maxStates", "max-states", "uint64_t", /*default=*/"100000",
            "Exhaustive enumeration prices at most this many states">,
     Option<"minDims", "min-dims", "unsigned", /*default=*/"10",

@@ -141,6 +141,8 @@ parseAutomaticTactic(const llvm::json::Object &object, const std::string &path,
       "rollouts",
       "min_dims",
       "restart_patience",
+      "min_gain",
+      "patience_ratio",
       "max_states",
       "ilp_time_limit_s",
       "iopddl_out",
@@ -155,8 +157,9 @@ parseAutomaticTactic(const llvm::json::Object &object, const std::string &path,
       return fail(": unknown key '" + entry.first.str() +
                   "' of an automatic tactic (expected name, kind, axes, "
                   "device, algorithm, seed, budget_s, threads, rollouts, "
-                  "min_dims, restart_patience, max_states, "
-                  "ilp_time_limit_s, iopddl_out, donate, tf32, pad, "
+                  "min_dims, restart_patience, min_gain, patience_ratio, "
+                  "max_states, ilp_time_limit_s, iopddl_out, donate, tf32, "
+                  "pad, "
                   "context_actions, list_actions)");
   AutomaticTactic tactic;
   tactic.name = object.getString("name").value_or("auto").str();
@@ -226,6 +229,18 @@ parseAutomaticTactic(const llvm::json::Object &object, const std::string &path,
     if (!seconds || *seconds < 0)
       return fail(".budget_s: expected a number of seconds >= 0");
     tactic.budgetSeconds = *seconds;
+  }
+  if (const llvm::json::Value *gain = object.get("min_gain")) {
+    std::optional<double> fraction = gain->getAsNumber();
+    if (!fraction || !(*fraction >= 0 && *fraction < 1))
+      return fail(".min_gain: expected a number in [0, 1)");
+    tactic.minGain = *fraction;
+  }
+  if (const llvm::json::Value *ratio = object.get("patience_ratio")) {
+    std::optional<double> value = ratio->getAsNumber();
+    if (!value || !(*value >= 0))
+      return fail(".patience_ratio: expected a number >= 0");
+    tactic.patienceRatio = *value;
   }
   if (const llvm::json::Value *limit = object.get("ilp_time_limit_s")) {
     std::optional<double> seconds = limit->getAsNumber();

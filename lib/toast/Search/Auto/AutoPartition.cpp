@@ -14,6 +14,7 @@
 #include "llvm/Support/Format.h"
 
 #include <chrono>
+#include <cmath>
 
 using namespace mlir;
 
@@ -131,6 +132,20 @@ validateOptions(partition::ShardingState &state, const AutoOptions &options) {
                             << options.search.budgetSeconds;
   if (options.search.threads < 1)
     return func.emitError("automatic partition: threads must be >= 1");
+  if (!(options.search.minGain >= 0 && options.search.minGain < 1)) {
+    std::string got;
+    llvm::raw_string_ostream(got) << llvm::format("%g", options.search.minGain);
+    return func.emitError()
+           << "automatic partition: min-gain must be in [0, 1), got " << got;
+  }
+  if (!(options.search.patienceRatio >= 0 &&
+        std::isfinite(options.search.patienceRatio))) {
+    std::string got;
+    llvm::raw_string_ostream(got)
+        << llvm::format("%g", options.search.patienceRatio);
+    return func.emitError()
+           << "automatic partition: patience-ratio must be >= 0, got " << got;
+  }
   if (!(options.ilpTimeLimitSeconds > 0))
     return func.emitError() << "automatic partition: the ILP time limit must "
                                "be > 0 seconds, got "
@@ -209,6 +224,26 @@ static std::string describeCost(const AnalyticCost &cost) {
   os << llvm::format("cost %.4g (%.4g ms step, %.3g GB peak)", cost.rel.total,
                      cost.runtime * 1e3, cost.peakBytes / 1e9);
   return text;
+}
+
+/// When MCTS improved its best, for tuning the stopping rules: seconds,
+/// states priced, cost and phase of each improvement; "~" marks those below
+/// min-gain, which did not count as progress.
+static void printImprovements(llvm::raw_ostream &os,
+                              const SearchResult &result) {
+  if (result.improvements.empty())
+    return;
+  static constexpr const char *phases[] = {"round", "climb", "restart"};
+  os << "auto-partition: improvements (s, states, cost):";
+  for (const Improvement &step : result.improvements) {
+    os << llvm::format(" %.2f %llu %.5g %s", step.seconds,
+                       static_cast<unsigned long long>(step.states), step.cost,
+                       phases[step.phase]);
+    if (step.restart)
+      os << " " << step.restart;
+    os << (step.counted ? ";" : "~;");
+  }
+  os << "\n";
 }
 
 /// The options of the search proper: a time budget bounds the whole tactic,
@@ -295,6 +330,7 @@ FailureOr<AutoReport> automaticPartition(partition::ShardingState &state,
                             result.restarts);
       *os << "\n";
     }
+    printImprovements(*os, result);
     // benchmarks/search_targets.py parses this line.
     *os << llvm::format("auto-partition: %s chose %zu actions in %.3f s "
                         "(%u rounds, %llu rollouts, %llu states priced; "
@@ -336,6 +372,8 @@ runAutomaticTactic(partition::ShardingState &state,
   options.search.budgetSeconds = tactic.budgetSeconds;
   options.search.maxRollouts = tactic.rollouts;
   options.search.restartPatience = tactic.restartPatience;
+  options.search.minGain = tactic.minGain;
+  options.search.patienceRatio = tactic.patienceRatio;
   options.search.maxStates = tactic.maxStates;
   options.ilpTimeLimitSeconds = tactic.ilpTimeLimitSeconds;
   options.iopddlOut = tactic.iopddlOut;

@@ -145,6 +145,8 @@ struct ToastAutoPartitionPass
     tactic.threads = threads;
     tactic.rollouts = rollouts;
     tactic.restartPatience = restartPatience;
+    tactic.minGain = minGain;
+    tactic.patienceRatio = patienceRatio;
     tactic.maxStates = maxStates;
     tactic.minDims = minDims;
     tactic.ilpTimeLimitSeconds = ilpTimeLimitSeconds;

@@ -427,6 +427,7 @@ SearchResult Search::run(const ProgressFn &progress) {
     workers.back()->actions.resize(env.getNumActions());
   }
   unsigned idle = 0;
+  ProgressLog log(options.minGain, initialCost, result.improvements);
   while (true) {
     // Without progressive widening, every legal action of the root is
     // tried at least twice per round. With it, a round is `roundRollouts`
@@ -460,6 +461,7 @@ SearchResult Search::run(const ProgressFn &progress) {
       break;
     }
     ++result.rounds;
+    bool startedAtBest = best.actions.size() <= committed.size();
     runRound(workers, budget, roundsClock);
     bool improved = false;
     for (auto &worker : workers) {
@@ -475,7 +477,12 @@ SearchResult Search::run(const ProgressFn &progress) {
         improved = true;
       }
     }
-    idle = improved ? 0 : idle + 1;
+    // A gain below `minGain` keeps the best but is not progress: the
+    // rounds treat it as a round that did not improve.
+    bool progressed =
+        improved && log.improve(best.cost, best.seconds,
+                                cache.getNumEvaluations(), Improvement::Round);
+    idle = progressed ? 0 : idle + 1;
     RoundInfo info{result.rounds, result.rollouts, best.cost, clock.elapsed()};
     // A round that does not improve ends the search (TOAST §4.1) once the
     // root has reached the best state. Before that, rounds walk down the
@@ -484,10 +491,14 @@ SearchResult Search::run(const ProgressFn &progress) {
     // does not, the root jumps to the best state. Committing the whole best
     // trajectory after every round measured worse on t2b: round 1's best
     // is often a short trajectory into a state with no legal action left.
+    // A round from the best state that improves it by less than `minGain`
+    // ends the rounds too: otherwise each such round jumps to the new best
+    // and the rounds go on as long as they find anything at all.
     bool atBest = best.actions.size() <= committed.size();
-    bool stop = atBest && (improved || idle >= options.patience);
+    bool stop = (atBest && progressed) ||
+                ((atBest || startedAtBest) && idle >= options.patience);
     if (!atBest) {
-      size_t upto = improved ? committed.size() + 1 : best.actions.size();
+      size_t upto = progressed ? committed.size() + 1 : best.actions.size();
       for (size_t i = committed.size(); i != upto; ++i) {
         env.apply(root, best.actions[i]);
         committed.push_back(best.actions[i]);
@@ -502,8 +513,10 @@ SearchResult Search::run(const ProgressFn &progress) {
       break;
     }
     if (stop) {
-      result.stopReason =
-          improved ? "stop is the best action" : "a round did not improve";
+      result.stopReason = progressed ? "stop is the best action"
+                          : improved ? "a round improved by less than "
+                                       "min-gain"
+                                     : "a round did not improve";
       break;
     }
   }
@@ -513,9 +526,9 @@ SearchResult Search::run(const ProgressFn &progress) {
   if (options.polish && result.stopReason != kEveryStatePriced &&
       !budgetReason(options, clock, result.rollouts)) {
     PolishPhases phases;
-    result.stopReason =
-        polish(env, options, cache, clock, best, 0, result.rollouts, coverage,
-               actionPrior(actionStats, nullptr, options.maxWeight), phases);
+    result.stopReason = polish(
+        env, options, cache, clock, best, 0, result.rollouts, coverage,
+        actionPrior(actionStats, nullptr, options.maxWeight), log, phases);
     result.climbSeconds = phases.climbSeconds;
     result.climbStates = phases.climbStates;
     result.restarts = phases.restarts;

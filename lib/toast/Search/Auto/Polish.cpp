@@ -271,16 +271,26 @@ static std::pair<Trajectory, SearchState> kick(const SearchEnvironment &env,
 /// from random perturbations of it until `restartPatience` of them in a row
 /// fail to improve it (the search has converged), the budget is spent or
 /// every state is priced. Returns why it stopped.
-static std::string
-restart(const SearchEnvironment &env, const SearchOptions &options,
-        CostCache &cache, const Clock &clock, Trajectory &best,
-        size_t fixedPrefix, uint64_t &rollouts, CoverageTracker &coverage,
-        const std::vector<double> &prior, Rng &rng, unsigned &restarts) {
+static std::string restart(const SearchEnvironment &env,
+                           const SearchOptions &options, CostCache &cache,
+                           const Clock &clock, Trajectory &best,
+                           size_t fixedPrefix, uint64_t &rollouts,
+                           CoverageTracker &coverage,
+                           const std::vector<double> &prior, ProgressLog &log,
+                           Rng &rng, unsigned &restarts) {
+  uint64_t stuckAt = cache.getNumEvaluations();
   for (unsigned failed = 0;; ++restarts) {
     if (const char *spent = budgetReason(options, clock, rollouts))
       return spent;
     if (failed >= options.restartPatience)
       return std::to_string(failed) + " perturbations in a row did not improve";
+    // Patience in proportion to the work that found the best (or that the
+    // rounds and the first climb took, if more).
+    uint64_t since = std::max(stuckAt, log.getCountedStates());
+    if (options.patienceRatio > 0 && failed &&
+        cache.getNumEvaluations() - since > options.patienceRatio * since)
+      return std::to_string(failed) +
+             " perturbations in a row did not improve (patience ratio)";
     // Half the restarts rebuild a random suffix, half kick the whole
     // trajectory: on the full-size t2b (TPUv3, seeds 1-3) suffixes alone
     // left one seed 20% above the median step time, kicks alone one 9%
@@ -305,7 +315,11 @@ restart(const SearchEnvironment &env, const SearchOptions &options,
       climb(env, options, cache, clock, candidate, fixedPrefix, rollouts, rng,
             prior);
       best = std::move(candidate);
-      failed = 0;
+      // A gain below `minGain` is kept but does not renew the patience.
+      bool counts =
+          log.improve(best.cost, best.seconds, cache.getNumEvaluations(),
+                      Improvement::Restart, restarts + 1);
+      failed = counts ? 0 : failed + 1;
     } else {
       ++failed;
     }
@@ -318,12 +332,17 @@ std::string polish(const SearchEnvironment &env, const SearchOptions &options,
                    CostCache &cache, const Clock &clock, Trajectory &best,
                    size_t fixedPrefix, uint64_t &rollouts,
                    CoverageTracker &coverage, const std::vector<double> &prior,
-                   PolishPhases &phases) {
+                   ProgressLog &log, PolishPhases &phases) {
   // One stream for the whole polish, so its result depends on the seed
   // only (chunks are priced in parallel but compared in order).
   Rng rng(options.seed, kPolishStream);
-  if (!climb(env, options, cache, clock, best, fixedPrefix, rollouts, rng,
-             prior)) {
+  double before = best.cost;
+  bool stuck = climb(env, options, cache, clock, best, fixedPrefix, rollouts,
+                     rng, prior);
+  if (best.cost < before)
+    log.improve(best.cost, best.seconds, cache.getNumEvaluations(),
+                Improvement::Climb);
+  if (!stuck) {
     const char *spent = budgetReason(options, clock, rollouts);
     return spent ? spent : "rollout budget";
   }
@@ -334,7 +353,7 @@ std::string polish(const SearchEnvironment &env, const SearchOptions &options,
   if (!options.perturb || options.restartPatience == 0)
     return "no neighbour improves";
   return restart(env, options, cache, clock, best, fixedPrefix, rollouts,
-                 coverage, prior, rng, phases.restarts);
+                 coverage, prior, log, rng, phases.restarts);
 }
 
 } // namespace toast::search::detail

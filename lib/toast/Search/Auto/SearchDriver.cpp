@@ -191,6 +191,19 @@ void StateEnumerator::record(const Child &child) {
                             entries[next].depth + 1});
 }
 
+bool ProgressLog::improve(double cost, double seconds, uint64_t states,
+                          Improvement::Phase phase, unsigned restart) {
+  // Without a tolerance every gain counts, even a tie won by a shorter
+  // trajectory (Trajectory::betterThan).
+  bool counts = !(minGain > 0) || cost < counted * (1 - minGain);
+  if (counts) {
+    counted = cost;
+    countedStates = states;
+  }
+  improvements.push_back({seconds, states, cost, phase, counts, restart});
+  return counts;
+}
+
 bool CoverageTracker::complete() {
   if (cache.getNumEvaluations() == stalledAt || !cache.contains(initialKey))
     return false;

@@ -83,6 +83,29 @@ struct Trajectory {
   bool betterThan(const Trajectory &other) const;
 };
 
+/// Records the improvements of the best cost (SearchResult::improvements)
+/// and says which count as progress for the stopping rules: a gain of at
+/// least `minGain` below the cost of the last one that counted (so that
+/// small gains add up).
+class ProgressLog {
+public:
+  ProgressLog(double minGain, double initialCost,
+              std::vector<Improvement> &improvements)
+      : minGain(minGain), counted(initialCost), improvements(improvements) {}
+  /// Notes that the best cost fell to `cost`; returns whether that counts.
+  bool improve(double cost, double seconds, uint64_t states,
+               Improvement::Phase phase, unsigned restart = 0);
+  /// States priced when progress was last counted (0: never).
+  uint64_t getCountedStates() const { return countedStates; }
+
+private:
+  double minGain;
+  /// The best cost when progress was last counted.
+  double counted;
+  uint64_t countedStates = 0;
+  std::vector<Improvement> &improvements;
+};
+
 /// The legal actions of `state`, in increasing order.
 std::vector<unsigned> legalActions(const SearchEnvironment &env,
                                    const SearchState &state);
@@ -199,7 +222,7 @@ std::string polish(const SearchEnvironment &env, const SearchOptions &options,
                    CostCache &cache, const Clock &clock, Trajectory &best,
                    size_t fixedPrefix, uint64_t &rollouts,
                    CoverageTracker &coverage, const std::vector<double> &prior,
-                   PolishPhases &phases);
+                   ProgressLog &log, PolishPhases &phases);
 
 /// Why the search must stop now: "time budget", "rollout budget" (for
 /// `rollouts` done) or null.
