@@ -10,7 +10,7 @@
 // RUN: not toast-opt %s --partir-schedule=file=%S/Inputs/bad-min-gain.json 2>&1 | FileCheck %s --check-prefix=JSONGAIN
 // RUN: not toast-opt %s --partir-schedule=file=%S/Inputs/bad-pad.json 2>&1 | FileCheck %s --check-prefix=JSONPAD
 
-// RATIO: bad-limits.mlir:[[@LINE+4]]:1: error: automatic partition: patience-ratio must be >= 0, got -2
+// RATIO: bad-limits.mlir:[[@LINE+4]]:1: error: automatic partition: patience-ratio must be a finite number >= 0, got -2
 // STATES: bad-limits.mlir:[[@LINE+3]]:1: error: automatic partition: the state limit must be >= 1 states, got 0
 // GAIN: bad-limits.mlir:[[@LINE+2]]:1: error: automatic partition: min-gain must be in [0, 1), got 1
 // NEGGAIN: bad-limits.mlir:[[@LINE+1]]:1: error: automatic partition: min-gain must be in [0, 1), got -0.01

@@ -110,7 +110,7 @@ TEST(AutoSchedule, ReportsBadOptionsWithTheirPath) {
        "patience_ratio, max_states, ilp_time_limit_s, iopddl_out, donate, "
        "tf32, pad, context_actions, list_actions)"},
       {R"({"kind": "automatic", "patience_ratio": -1})",
-       "schedule.tactics[0].patience_ratio: expected a number >= 0"},
+       "schedule.tactics[0].patience_ratio: expected a finite number >= 0"},
       {R"({"kind": "automatic", "min_gain": 1})",
        "schedule.tactics[0].min_gain: expected a number in [0, 1)"},
       {R"({"kind": "automatic", "min_gain": -0.1})",

@@ -11,6 +11,8 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Regex.h"
 
+#include <cmath>
+
 using namespace mlir;
 
 namespace toast::partition {
@@ -238,8 +240,8 @@ parseAutomaticTactic(const llvm::json::Object &object, const std::string &path,
   }
   if (const llvm::json::Value *ratio = object.get("patience_ratio")) {
     std::optional<double> value = ratio->getAsNumber();
-    if (!value || !(*value >= 0))
-      return fail(".patience_ratio: expected a number >= 0");
+    if (!value || !(*value >= 0) || !std::isfinite(*value))
+      return fail(".patience_ratio: expected a finite number >= 0");
     tactic.patienceRatio = *value;
   }
   if (const llvm::json::Value *limit = object.get("ilp_time_limit_s")) {

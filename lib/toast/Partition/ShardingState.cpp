@@ -911,7 +911,7 @@ LogicalResult ShardingState::setEdgeNest(unsigned edge,
   auto parallel = [&](int64_t f) {
     return info.rule.factors[f].kind == FactorKind::Parallel;
   };
-  if (failed(checkNest("setLoopNest", loc, info.rule, nest, mesh, parallel,
+  if (failed(checkNest("setEdgeNest", loc, info.rule, nest, mesh, parallel,
                        nullptr, info.fixedAxes)))
     return failure();
   info.nest.assign(nest.begin(), nest.end());
@@ -1130,6 +1130,14 @@ LogicalResult ShardingState::loadEdges(Operation *op) {
     if (failed(loadNest(lists[edge.index], node.rule, node.nest)))
       return op->emitError()
              << "invalid " << kEdgeLoopsAttr << " entry " << lists[edge.index];
+    // Checked as setEdgeNest checks a request (padding over two axes, a
+    // factor that is not parallel), with the attribute's name.
+    auto parallel = [&](int64_t f) {
+      return node.rule.factors[f].kind == FactorKind::Parallel;
+    };
+    if (failed(checkNest(kEdgeLoopsAttr, op->getLoc(), node.rule, node.nest,
+                         mesh, parallel, nullptr, node.fixedAxes)))
+      return failure();
   }
   return success();
 }

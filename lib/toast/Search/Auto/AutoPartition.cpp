@@ -143,8 +143,10 @@ validateOptions(partition::ShardingState &state, const AutoOptions &options) {
     std::string got;
     llvm::raw_string_ostream(got)
         << llvm::format("%g", options.search.patienceRatio);
-    return func.emitError()
-           << "automatic partition: patience-ratio must be >= 0, got " << got;
+    return func.emitError() << "automatic partition: patience-ratio must be a "
+                               "finite number >= 0, "
+                               "got "
+                            << got;
   }
   if (!(options.ilpTimeLimitSeconds > 0))
     return func.emitError() << "automatic partition: the ILP time limit must "

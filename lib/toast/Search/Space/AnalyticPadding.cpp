@@ -202,6 +202,8 @@ bool Evaluation::replanPaddedUse(unsigned value, unsigned k,
     if (listLength(sum.dims[0]) == 1 &&
         dimsMask(slice.dims) == listMask(sum.dims[0]) &&
         !stepPads(value, applyStep(slice, before), slice.dims)) {
+      // No undo if a check below refuses the chain: the state is then
+      // unmodeled and its plan thrown away (the reference path prices it).
       plans[value].steps.back() = Step{StepKind::ReduceScatter, slice.dims};
       summed &= ~dimsMask(slice.dims);
       chain.erase(chain.begin());
