@@ -207,13 +207,14 @@ static bool scattersForReaders(unsigned axis, ArrayRef<DimAxes> slicings,
 /// readers' loops fused the tiles outside the sum, or their slices cancel
 /// those gathers (CancelSliceOfGather); a tile inside the sum is gathered
 /// after its all_reduce once ReduceBeforeGather moved that down, and
-/// cancelled the same way. Tiles outside the sum only for one live reader
-/// and no dead one (`oneReader`): the producer's loop fuses into no reader
-/// otherwise, and the order of several readers' rewrites was not followed
-/// (two readers, or a dead one, priced 17-50% low; found by review).
-/// Tiles inside the sum for any readers that all slice them first: lowering
-/// makes one reduce_scatter for them (two live readers, or a dead one,
-/// priced 8-17% high before).
+/// cancelled the same way. Tiles outside the sum only for one reader
+/// (`oneReader`; dead readers never get here): the producer's loop fuses into
+/// no reader otherwise, and the order of several readers' rewrites was not
+/// followed (two readers, or a dead one, priced 17-50% low; found by review).
+/// Tiles inside the sum for any live readers that all slice them first:
+/// lowering makes one reduce_scatter for them (two live readers priced
+/// 8-17% high before). A value with a dead reader gets here not at all
+/// (scatterOutermostSum).
 struct ScatterLevels {
   DimAxes cancelled;
   std::optional<size_t> sum;
@@ -234,7 +235,7 @@ findScatterLevels(ArrayRef<std::pair<unsigned, int>> levels,
     }
     // Outside the sum only the readers' fusion or cancelled gathers of a
     // single reader let it through; inside it ReduceBeforeGather serves
-    // every reader that slices alike (a dead one is erased first).
+    // every reader that slices alike.
     if (!oneReader && !found.sum)
       break;
     AxisList next = listAppend(found.cancelled[dim], axis);
@@ -288,7 +289,7 @@ bool Evaluation::scatterOutermostSum(
     slicings.push_back(useSlicing(v.firstUse + k, u.first, u.second));
   }
   ScatterLevels outer =
-      findScatterLevels(levels, slicings, slicings.size() == 1 && !v.deadUses);
+      findScatterLevels(levels, slicings, slicings.size() == 1);
   if (!outer.sum)
     return false;
   if (anyPadded && padsPastScatter(value, levels, outer, slicings))
