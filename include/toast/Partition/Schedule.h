@@ -193,7 +193,8 @@ mlir::FailureOr<unsigned> inlineCalls(mlir::func::FuncOp func,
                                       unsigned maxRounds = 16);
 
 /// Prepares the entry function for partitioning: inlines its calls (with a
-/// remark saying how many).
+/// remark saying how many) and erases the ops nothing that runs reads (as
+/// lowering would; sim::findDeadOps).
 mlir::LogicalResult prepareEntryFunction(mlir::func::FuncOp func);
 
 /// Applies one manual tactic's actions, then propagates.

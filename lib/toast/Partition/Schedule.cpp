@@ -6,8 +6,10 @@
 
 #include "toast/Dialect/PartIR/HLO/Transforms/Passes.h"
 #include "toast/Simulator/Device.h"
+#include "toast/Simulator/Simulator.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Iterators.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Regex.h"
 
@@ -675,6 +677,30 @@ FailureOr<TacticReport> applyAutomaticTactic(ShardingState &state,
   return automaticTacticHook(state, tactic);
 }
 
+/// Erases the ops whose results nothing that runs reads (sim::findDeadOps,
+/// at any depth). Lowering's canonicalizer erases them anyway, but only
+/// after the collective optimizer, where a dead reader of a partial sum
+/// still keeps its all_reduce; and in the search their dims would tie
+/// colors and conflicts no running op has.
+static void eraseDeadOps(func::FuncOp func) {
+  llvm::DenseSet<Operation *> dead = sim::findDeadOps(func.getBody().front());
+  if (dead.empty())
+    return;
+  // Readers first: a post-order walk from the end of each block. An op
+  // inside a dead one goes with it and is not counted.
+  unsigned erased = 0;
+  func.walk<WalkOrder::PostOrder, ReverseIterator>([&](Operation *op) {
+    if (!dead.contains(op))
+      return;
+    Operation *parent = op->getParentOp();
+    erased += !parent || !sim::neverRuns(parent, dead);
+    op->erase();
+  });
+  emitRemark(func.getLoc())
+      << "erased " << erased << " op" << (erased == 1 ? "" : "s") << " of @"
+      << func.getSymName() << " whose results nothing reads";
+}
+
 LogicalResult prepareEntryFunction(func::FuncOp func) {
   FailureOr<unsigned> inlined = inlineCalls(func);
   if (failed(inlined))
@@ -684,6 +710,7 @@ LogicalResult prepareEntryFunction(func::FuncOp func) {
         << "inlined " << *inlined << " call" << (*inlined == 1 ? "" : "s")
         << " into @" << func.getSymName()
         << " so that tilings propagate through them";
+  eraseDeadOps(func);
   return success();
 }
 

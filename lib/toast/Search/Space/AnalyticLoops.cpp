@@ -250,7 +250,7 @@ bool Evaluation::priceRegions(unsigned i, double &computeTime, double &flops,
     if (traceEnabled())
       llvm::errs() << "analytic: region " << k << " of op " << i << "\n";
     Evaluation region(impl, *block, state, ws);
-    auto end = llvm::make_scope_exit([&] {
+    auto end = llvm::scope_exit([&] {
       if (traceEnabled())
         llvm::errs() << "analytic: region end\n";
     });

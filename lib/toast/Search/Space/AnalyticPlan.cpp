@@ -308,11 +308,40 @@ bool Evaluation::scatterOutermostSum(
     if (dim < 0)
       plan.steps.push_back({StepKind::Reduce, {listAppend(0, axis)}});
   DimAxes inner = dimsDropPrefix(outer.cancelled, plan.sourceTiling);
-  if (!dimsEmpty(inner))
+  if (anyPadded && hasPaddedDim(value, inner))
+    pushLevelGathers(value, levels.drop_front(outer.kept));
+  else if (!dimsEmpty(inner))
     plan.steps.push_back({StepKind::Gather, std::move(inner)});
   plan.steps.push_back({StepKind::ReduceScatter, first});
   plan.scattersOnTop = true;
   return true;
+}
+
+/// The gathers of the tile levels `levels` (outermost first) as lowering
+/// leaves them under a reduce_scatter: one per level, innermost first,
+/// where adjacent even ones merge (MergeGathers, the outer one's axes
+/// major) and a padded one stays alone (a 9-row dim over S:2 gathered
+/// with M's columns in one op was priced 25% high, found by review).
+void Evaluation::pushLevelGathers(unsigned value,
+                                  ArrayRef<std::pair<unsigned, int>> levels) {
+  ValuePlan &plan = plans[value];
+  DimAxes tiling = tilingAt(value, plan.steps.size());
+  bool lastPads = true;
+  for (auto [axis, dim] : llvm::reverse(levels)) {
+    if (dim < 0)
+      continue;
+    Step gather{StepKind::Gather, DimAxes(tiling.size(), 0)};
+    gather.dims[dim] = listAppend(0, axis);
+    bool pads = stepPads(value, tiling, gather.dims);
+    tiling = applyStep(gather, tiling);
+    if (!pads && !lastPads) {
+      DimAxes &merged = plan.steps.back().dims;
+      merged[dim] = listConcat(gather.dims[dim], merged[dim]);
+    } else {
+      plan.steps.push_back(std::move(gather));
+    }
+    lastPads = pads;
+  }
 }
 
 /// The tiling of `value` after its first `level` shared steps.

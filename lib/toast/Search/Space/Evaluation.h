@@ -202,6 +202,8 @@ private:
   void buildChains();
   bool scatterOutermostSum(unsigned value,
                            llvm::ArrayRef<std::pair<unsigned, int>> levels);
+  void pushLevelGathers(unsigned value,
+                        llvm::ArrayRef<std::pair<unsigned, int>> levels);
   bool padsPastScatter(unsigned value,
                        llvm::ArrayRef<std::pair<unsigned, int>> levels,
                        const ScatterLevels &outer,
