@@ -39,6 +39,25 @@
 // ELSEWHERE: remark: planned: analytic step time 4.0010{{[0-9]*}}e-03 ms, 0 all_gather, 1 all_reduce, 0 reduce_scatter
 // ELSEWHERE-CORE: step time      : 4.001 us
 // ELSEWHERE-CORE: all_gather=0 all_reduce=1 reduce_scatter=0
+//
+// What decides it there is the last reader's own chain: two slices (B, and
+// S of the tile gathered inside the sum) merge before the all_reduce's
+// users are looked at. When the last reader slices the sum axis alone (a
+// dot reading only dim 1 on B), the reduce_scatter forms on top of the S
+// tile's gather, and the readers that slice S too slice it off again. The
+// planner priced an all_reduce: 10.003 us against 8.003 us lowered (m1 on
+// {B:2, S:2, M:2}: 111 states up to 78% high; found by review).
+// RUN: toast-opt %t/last-alone.mlir --toast-emit-planned="device=a100 report=true" --partir-simulate="device=a100 summary=true" -o %t/last-alone.planned.mlir 2>&1 | FileCheck %s --check-prefix=ALONE
+// RUN: toast-opt %t/last-alone.mlir --partir-materialize-core --partir-lower-to-hlo --partir-simulate="device=a100 summary=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=ALONE-CORE
+// RUN: FileCheck %s --check-prefix=ALONE-PLAN < %t/last-alone.planned.mlir
+// RUN: toast-run --compare %t/last-alone.mlir %t/last-alone.planned.mlir | FileCheck %s --check-prefix=AGREE
+// ALONE: remark: planned: analytic step time 8.0026{{[0-9]*}}e-03 ms, 1 all_gather, 1 all_reduce, 1 reduce_scatter
+// ALONE: step time      : 8.003 us
+// ALONE: peak memory    : {{.*}} (1196 B)
+// ALONE-CORE: step time      : 8.003 us
+// ALONE-CORE: peak memory    : {{.*}} (1196 B)
+// ALONE-PLAN: partir_hlo.all_gather [{"S"}, {}]
+// ALONE-PLAN-NEXT: partir_hlo.reduce_scatter "sum" [{}, {"B"}]
 
 //--- last-b.mlir
 module attributes {partir.mesh = #partir.mesh<["B"=4, "M"=2]>} {
@@ -69,5 +88,15 @@ module attributes {partir.mesh = #partir.mesh<["B"=2, "S"=2, "M"=2]>} {
     %r1 = stablehlo.tanh %s {partir.loops = ["B:1", "S:0", "M:1"]} : tensor<8x8xf32>
     %r2 = stablehlo.exponential %s {partir.loops = ["B:1", "S:0"]} : tensor<8x8xf32>
     return %r1, %r2 : tensor<8x8xf32>, tensor<8x8xf32>
+  }
+}
+//--- last-alone.mlir
+module attributes {partir.mesh = #partir.mesh<["B"=2, "S"=2, "M"=2]>} {
+  func.func @main(%x: tensor<6x10xf32> {partir.tiling = ["B:1", "S:0"]}, %w: tensor<10x14xf32> {partir.tiling = ["B:0"]}, %v: tensor<14x10xf32> {partir.tiling = ["B:0"]}, %u: tensor<6x5xf32> {partir.tiling = ["S:1"]}) -> (tensor<6x14xf32>, tensor<6x10xf32>, tensor<5x14xf32>) {
+    %0 = stablehlo.dot_general %x, %w, contracting_dims = [1] x [0] {partir.loops = ["B:2", "S:0"]} : (tensor<6x10xf32>, tensor<10x14xf32>) -> tensor<6x14xf32>
+    %1 = stablehlo.tanh %0 {partir.loops = ["B:1", "S:0"]} : tensor<6x14xf32>
+    %2 = stablehlo.dot_general %0, %v, contracting_dims = [1] x [0] {partir.loops = ["B:2", "S:0"]} : (tensor<6x14xf32>, tensor<14x10xf32>) -> tensor<6x10xf32>
+    %3 = stablehlo.dot_general %u, %0, contracting_dims = [0] x [0] {partir.loops = ["B:1", "S:0"]} : (tensor<6x5xf32>, tensor<6x14xf32>) -> tensor<5x14xf32>
+    return %1, %2, %3 : tensor<6x14xf32>, tensor<6x10xf32>, tensor<5x14xf32>
   }
 }

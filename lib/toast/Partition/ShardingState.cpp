@@ -1127,11 +1127,16 @@ LogicalResult ShardingState::loadEdges(Operation *op) {
     if (edge.owner != op)
       continue;
     NodeInfo &node = nodes[edgeNodes[tied->getIndex(edge)]];
-    if (failed(loadNest(lists[edge.index], node.rule, node.nest)))
+    auto pairs = parsePairs(lists[edge.index]);
+    if (failed(pairs))
       return op->emitError()
-             << "invalid " << kEdgeLoopsAttr << " entry " << lists[edge.index];
-    // Checked as setEdgeNest checks a request (padding over two axes, a
-    // factor that is not parallel), with the attribute's name.
+             << "invalid " << kEdgeLoopsAttr << " entry " << lists[edge.index]
+             << " (expected a list of \"axis:factor\" strings)";
+    for (auto &[axis, factor] : *pairs)
+      node.nest.push_back({axis, factor});
+    // Checked as setEdgeNest checks a request (an unknown axis, a factor
+    // out of range or not parallel, padding over two axes), with the
+    // attribute's name and that check's messages.
     auto parallel = [&](int64_t f) {
       return node.rule.factors[f].kind == FactorKind::Parallel;
     };

@@ -176,12 +176,19 @@ void Evaluation::buildChain(unsigned v) {
 /// is that same all_slice, the all_reduce's only kind of user, and it
 /// becomes the reduce_scatter; the readers slice the rest off it after.
 /// Otherwise the last reader's slices merge first and the all_reduce stays.
-/// Readers slicing differently are followed only for a value tiled on that
-/// dim alone (`source`; the U-Net pattern): a tiling elsewhere fuses the
-/// readers into the producer's loops, which the rule was not checked on
-/// (priced half the lowered time, review of session 16).
+/// Readers slicing differently need the last reader's own chain to be that
+/// one slice (`lastRead`, its slicing before findScatterLevels' cancelled
+/// gathers come off): with a slice more, of a tile gathered inside the sum,
+/// the two merge before the all_reduce's users are looked at (priced half
+/// the lowered time, review of session 16), while a value tiled on another
+/// dim whose last reader slices the sum axis alone gets the reduce_scatter
+/// on top of that tile's gather, which the other readers slice again (m1
+/// on {B:2, S:2, M:2}: 111 states priced an all_reduce, up to 78% high).
+/// Without `lastRead` (scatterSumForSlicers) a value tiled on another dim
+/// is not followed.
 static bool scattersForReaders(unsigned axis, ArrayRef<DimAxes> slicings,
-                               const DimAxes &source, DimAxes &scatter) {
+                               const DimAxes &source, const DimAxes *lastRead,
+                               DimAxes &scatter) {
   if (slicings.empty())
     return false;
   const DimAxes &last = slicings.back();
@@ -189,8 +196,10 @@ static bool scattersForReaders(unsigned axis, ArrayRef<DimAxes> slicings,
   if (d < 0 || last[d] != listAppend(0, axis))
     return false;
   bool alike = llvm::all_of(slicings, [&](auto &s) { return s == last; });
+  if (!alike && lastRead && *lastRead != last)
+    return false;
   for (auto [e, axes] : llvm::enumerate(source))
-    if (axes && static_cast<int>(e) != d && !alike)
+    if (axes && static_cast<int>(e) != d && !alike && !lastRead)
       return false;
   for (const DimAxes &s : slicings)
     if (!dimsIsPrefix(last, s) ||
@@ -294,11 +303,12 @@ bool Evaluation::scatterOutermostSum(
     return false;
   if (anyPadded && padsPastScatter(value, levels, outer, slicings))
     return false;
+  DimAxes lastRead = slicings.back();
   for (DimAxes &s : slicings)
     s = dimsDropPrefix(outer.cancelled, s);
   DimAxes first;
   if (!scattersForReaders(levels[*outer.sum].first, slicings,
-                          plans[value].sourceTiling, first))
+                          plans[value].sourceTiling, &lastRead, first))
     return false;
   // A padded slice of the sum stays one (reduce_scatter does not pad).
   if (anyPadded && hasPaddedDim(value, first))
@@ -630,7 +640,7 @@ void Evaluation::scatterSumForSlicers(unsigned value) {
   }
   unsigned axis = llvm::countr_zero(listMask(plan.steps.back().dims[0]));
   DimAxes scatter;
-  if (!scattersForReaders(axis, slicings, plan.sourceTiling, scatter))
+  if (!scattersForReaders(axis, slicings, plan.sourceTiling, nullptr, scatter))
     return;
   for (size_t k = 0; k < v.uses.size(); ++k) {
     UsePlan &use = usePlans[v.firstUse + k];
