@@ -235,8 +235,11 @@ ConstantKey getConstantKey(mlir::Operation *constant);
 /// them), across region boundaries. An op nested in a dead op may or may
 /// not be listed (neverRuns asks its ancestors too). The simulator skips
 /// them in every block it walks, they fuse nothing, and the analytic cost
-/// and the planned emitter follow it.
-llvm::DenseSet<mlir::Operation *> findDeadOps(mlir::Block &block);
+/// and the planned emitter follow it. Ops `keep` answers true for count as
+/// run (partitioning keeps a value's partir.tag, a name tactics select by).
+llvm::DenseSet<mlir::Operation *>
+findDeadOps(mlir::Block &block,
+            llvm::function_ref<bool(mlir::Operation *)> keep = nullptr);
 /// Whether `op` or an op around it is in `dead` (findDeadOps).
 bool neverRuns(mlir::Operation *op,
                const llvm::DenseSet<mlir::Operation *> &dead);

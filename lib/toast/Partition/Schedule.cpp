@@ -681,9 +681,12 @@ FailureOr<TacticReport> applyAutomaticTactic(ShardingState &state,
 /// at any depth). Lowering's canonicalizer erases them anyway, but only
 /// after the collective optimizer, where a dead reader of a partial sum
 /// still keeps its all_reduce; and in the search their dims would tie
-/// colors and conflicts no running op has.
+/// colors and conflicts no running op has. A partir.tag stays, with what
+/// it reads: its name is how a tactic selects a value.
 static void eraseDeadOps(func::FuncOp func) {
-  llvm::DenseSet<Operation *> dead = sim::findDeadOps(func.getBody().front());
+  llvm::DenseSet<Operation *> dead =
+      sim::findDeadOps(func.getBody().front(),
+                       [](Operation *op) { return isa<partir::TagOp>(op); });
   if (dead.empty())
     return;
   // Readers first: a post-order walk from the end of each block. An op

@@ -1019,12 +1019,14 @@ toast::sim::simulate(func::FuncOp func, const DeviceSpec &device,
 /// Marks the dead ops of `block`, deciding those nested in an op before
 /// the op and every op before the ones after it: a value's readers (later
 /// in the block, or nested in later ops) are decided before its producer.
-static void markDeadOps(Block &block, llvm::DenseSet<Operation *> &dead) {
+static void markDeadOps(Block &block, llvm::DenseSet<Operation *> &dead,
+                        llvm::function_ref<bool(Operation *)> keep) {
   for (Operation &op : llvm::reverse(block)) {
     for (Region &region : op.getRegions())
       for (Block &nested : llvm::reverse(region))
-        markDeadOps(nested, dead);
-    if (op.hasTrait<OpTrait::IsTerminator>() || !isMemoryEffectFree(&op))
+        markDeadOps(nested, dead, keep);
+    if (op.hasTrait<OpTrait::IsTerminator>() || !isMemoryEffectFree(&op) ||
+        (keep && keep(&op)))
       continue;
     if (llvm::all_of(op.getUsers(), [&](Operation *user) {
           return toast::sim::neverRuns(user, dead);
@@ -1033,9 +1035,11 @@ static void markDeadOps(Block &block, llvm::DenseSet<Operation *> &dead) {
   }
 }
 
-llvm::DenseSet<Operation *> toast::sim::findDeadOps(Block &block) {
+llvm::DenseSet<Operation *>
+toast::sim::findDeadOps(Block &block,
+                        llvm::function_ref<bool(Operation *)> keep) {
   llvm::DenseSet<Operation *> dead;
-  markDeadOps(block, dead);
+  markDeadOps(block, dead, keep);
   return dead;
 }
 
