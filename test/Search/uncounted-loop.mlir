@@ -1,13 +1,13 @@
 // A loop whose trip count is not a constant: the search prices its body as
-// one iteration (the simulator's rule) and says so once, on the loop; it
+// one iteration (the simulator's rule) and says so once, on its condition; it
 // still partitions the program, inside the body too.
 // RUN: toast-opt %s --toast-auto-partition="mesh=B=2 device=a100 seed=1 min-dims=1 progress=false" -verify-diagnostics -o /dev/null
 module {
   func.func @main(%x: tensor<64x64xf32>, %n: tensor<i32>) -> tensor<64x64xf32> {
     %zero = stablehlo.constant dense<0> : tensor<i32>
-    // expected-warning @+1 {{automatic partitioning: the trip count of this loop is not a constant; its body is priced as one iteration}}
     %r:2 = stablehlo.while(%i = %zero, %h = %x) : tensor<i32>, tensor<64x64xf32>
      cond {
+      // expected-warning @+1 {{automatic partitioning: this condition gives its loop no constant trip count; the loop's body is priced as one iteration}}
       %p = stablehlo.compare LT, %i, %n : (tensor<i32>, tensor<i32>) -> tensor<i1>
       stablehlo.return %p : tensor<i1>
     } do {

@@ -1,7 +1,7 @@
 // A loop whose condition has a counted term and another one (a decode loop
 // that also stops when every sequence is done, as JAX's generate writes
 // it) is priced at its maximum trip count, 12 here, and --partir-simulate
-// says so with a remark on the loop and in "at_most_loops". FLOPs: one
+// says so with a remark on its condition and in "at_most_loops". FLOPs: one
 // 16x16 dot (8192) per trip: 98304.
 // RUN: toast-opt %s --partir-simulate="device=a100 json=%t.json summary=false" -verify-diagnostics -o /dev/null
 // RUN: FileCheck %s < %t.json
@@ -17,7 +17,6 @@ module {
     %c7 = stablehlo.constant dense<7> : tensor<i32>
     %c1 = stablehlo.constant dense<1> : tensor<i32>
     %start = stablehlo.add %c7, %c1 : tensor<i32>
-    // expected-remark @+1 {{this loop may end before its 12 iterations (its condition has other terms); priced at 12}}
     %r:3 = stablehlo.while(%i = %start, %d = %done, %h = %x) : tensor<i32>, tensor<1xi1>, tensor<16x16xf32>
      cond {
       %n = stablehlo.constant dense<20> : tensor<i32>
@@ -25,6 +24,7 @@ module {
       %true = stablehlo.constant dense<true> : tensor<i1>
       %all = stablehlo.reduce(%d init: %true) applies stablehlo.and across dimensions = [0] : (tensor<1xi1>, tensor<i1>) -> tensor<i1>
       %stop = stablehlo.or %last, %all : tensor<i1>
+      // expected-remark @+1 {{this condition may end its loop before its 12 iterations (it has other terms); priced at 12}}
       %go = stablehlo.not %stop : tensor<i1>
       stablehlo.return %go : tensor<i1>
     } do {

@@ -41,7 +41,7 @@
 // DOWN:      "flops": 262144,
 // DOWN:      "uncounted_loops": 0,
 
-// NOTE: warning: trip count of this loop is not a constant; counting one iteration
+// NOTE: warning: this condition gives its loop no constant trip count; counting one iteration
 // NOTE: note           : 1 while loop(s) without a constant trip count priced as one iteration
 // UNKNOWN:      "flops": 65536,
 // UNKNOWN:      "uncounted_loops": 1,

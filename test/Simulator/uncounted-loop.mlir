@@ -1,5 +1,5 @@
 // A loop whose trip count is not a constant is priced as one iteration,
-// and --partir-simulate says so with a warning on the loop: once per loop,
+// and --partir-simulate says so with a warning on its condition: once per loop,
 // even when the function holding it is called twice, and also for a loop
 // nested in a counted one. It is not an error: the report is written and
 // counts every walk of such a loop in "uncounted_loops" (two calls of
@@ -14,9 +14,9 @@
 module {
   func.func private @step(%x: tensor<16x16xf32>, %n: tensor<i32>) -> tensor<16x16xf32> {
     %zero = stablehlo.constant dense<0> : tensor<i32>
-    // expected-warning @+1 {{trip count of this loop is not a constant; counting one iteration}}
     %r:2 = stablehlo.while(%i = %zero, %h = %x) : tensor<i32>, tensor<16x16xf32>
      cond {
+      // expected-warning @+1 {{this condition gives its loop no constant trip count; counting one iteration}}
       %p = stablehlo.compare LT, %i, %n : (tensor<i32>, tensor<i32>) -> tensor<i1>
       stablehlo.return %p : tensor<i1>
     } do {
@@ -39,9 +39,9 @@ module {
       %p = stablehlo.compare LT, %i, %two : (tensor<i32>, tensor<i32>) -> tensor<i1>
       stablehlo.return %p : tensor<i1>
     } do {
-      // expected-warning @+1 {{trip count of this loop is not a constant; counting one iteration}}
       %inner:2 = stablehlo.while(%j = %zero, %g = %h) : tensor<i32>, tensor<16x16xf32>
        cond {
+        // expected-warning @+1 {{this condition gives its loop no constant trip count; counting one iteration}}
         %q = stablehlo.compare LT, %j, %n : (tensor<i32>, tensor<i32>) -> tensor<i1>
         stablehlo.return %q : tensor<i1>
       } do {

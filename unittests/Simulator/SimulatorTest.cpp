@@ -301,8 +301,8 @@ TEST_F(SimulatorTest, UncountedLoopWarningIsOptIn) {
   ASSERT_TRUE(succeeded(result));
   EXPECT_EQ(result->uncountedLoops, 1);
   ASSERT_EQ(warnings.size(), 1u);
-  EXPECT_EQ(warnings[0], "trip count of this loop is not a constant; "
-                         "counting one iteration");
+  EXPECT_EQ(warnings[0], "this condition gives its loop no constant trip "
+                         "count; counting one iteration");
 }
 
 struct LiveRange {

@@ -95,6 +95,13 @@ llvm::SmallVector<Scope> getRegionScopes(mlir::Operation *op,
 /// The trip count of a counted loop, or std::nullopt.
 std::optional<int64_t> getTripCount(mlir::Operation *op);
 
+/// Where a loop's condition decides whether it goes on: the op defining
+/// the value its first region yields (a while's compare or `and`), else the
+/// loop itself. Diagnostics about trip counts go there: an exported loop's
+/// own line carries every carried value (7,505 characters for GPT-2's
+/// decode loop), which the diagnostic would print whole.
+mlir::Location getLoopConditionLoc(mlir::Operation *op);
+
 /// The tied classes of one function (or any block with its nested regions).
 class TiedValues {
 public:

@@ -59,6 +59,18 @@ std::optional<int64_t> getTripCount(Operation *op) {
   return std::nullopt;
 }
 
+Location getLoopConditionLoc(Operation *op) {
+  if (op->getNumRegions() == 0 || op->getRegion(0).empty())
+    return op->getLoc();
+  Operation *terminator = op->getRegion(0).front().getTerminator();
+  if (!terminator || terminator->getNumOperands() == 0)
+    return op->getLoc();
+  Operation *decider = terminator->getOperand(0).getDefiningOp();
+  return decider && decider->getParentRegion() == &op->getRegion(0)
+             ? decider->getLoc()
+             : terminator->getLoc();
+}
+
 TiedValues::TiedValues(Block &entry) {
   walkProgram(entry, [&](Operation *op, const Scope &) {
     auto iface = dyn_cast<DataFlowEdgeOpInterface>(op);

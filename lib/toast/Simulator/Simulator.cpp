@@ -814,17 +814,17 @@ void Simulation::noteUncounted(Operation *op, ArrayRef<toast::Scope> scopes) {
     ++result->atMostLoops;
     std::optional<int64_t> trips = toast::getTripCount(op);
     if (options.warnUncountedLoops && trips && warnedLoops.insert(op).second)
-      op->emitRemark() << "this loop may end before its " << *trips
-                       << " iterations (its condition has other terms); "
-                          "priced at "
-                       << *trips;
+      emitRemark(toast::getLoopConditionLoc(op))
+          << "this condition may end its loop before its " << *trips
+          << " iterations (it has other terms); priced at " << *trips;
   }
   if (llvm::none_of(scopes, [](const toast::Scope &s) { return s.uncounted; }))
     return;
   ++result->uncountedLoops;
   if (options.warnUncountedLoops && warnedLoops.insert(op).second)
-    op->emitWarning("trip count of this loop is not a constant; counting "
-                    "one iteration");
+    emitWarning(toast::getLoopConditionLoc(op),
+                "this condition gives its loop no constant trip count; "
+                "counting one iteration");
 }
 
 LogicalResult Simulation::emit(Operation *op, ValueMap &values) {

@@ -35,14 +35,17 @@ static void warnUncountedLoops(func::FuncOp entry) {
     if (!isDataFlowRegionOp(op) || scope.uncounted)
       return;
     SmallVector<Scope> inner = getRegionScopes(op, Scope());
+    Location at = getLoopConditionLoc(op);
     if (llvm::any_of(inner, [](const Scope &s) { return s.uncounted; }))
-      op->emitWarning("automatic partitioning: the trip count of this loop "
-                      "is not a constant; its body is priced as one "
-                      "iteration");
+      emitWarning(at, "automatic partitioning: this condition gives its loop "
+                      "no constant trip count; the loop's body is priced as "
+                      "one iteration");
     else if (llvm::any_of(inner, [](const Scope &s) { return s.atMost; }))
-      op->emitRemark() << "automatic partitioning: this loop may end before "
-                       << *getTripCount(op)
-                       << " iterations; its body is priced that many times";
+      emitRemark(at) << "automatic partitioning: this condition may end its "
+                        "loop before "
+                     << *getTripCount(op)
+                     << " iterations; the loop's body is priced that many "
+                        "times";
   });
 }
 
