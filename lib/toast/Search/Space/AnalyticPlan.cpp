@@ -694,7 +694,7 @@ void Evaluation::planValue(unsigned value) {
   auto readLevel = [&](size_t k) -> std::optional<unsigned> {
     // From the use record: the reader's ProgramOp is a cache miss.
     if (!usePlans[v.firstUse + k].gatherLevel && !plan.gathers.empty() &&
-        prog.uses[v.firstUse + k].userIsLoop)
+        (prog.uses[v.firstUse + k].userIsLoop || v.uses[k].second == -2))
       return 0u;
     return usePlans[v.firstUse + k].gatherLevel;
   };
