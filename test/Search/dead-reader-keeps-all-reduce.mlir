@@ -13,12 +13,12 @@
 // search never meets one: from sum.mlir's state without its dead
 // exponential the start is lowering's 4.001 us, and every state it prices
 // agrees with lowering (8 of 67 states were priced high before).
-// RUN: env TOAST_CHECK_ANALYTIC=1e-12 toast-opt %t/sum.mlir --toast-auto-partition="device=a100 algorithm=exhaustive materialize=false" -o /dev/null 2>&1 | FileCheck %s --check-prefix=SEARCH --implicit-check-not=check-analytic
 // SEARCH: remark: erased 2 ops of @main whose results nothing reads
 // SEARCH: start cost {{[0-9]+}} (0.004001 ms step
 // SEARCH: stopped: optimal
 //
 // RUN: rm -rf %t && split-file %s %t
+// RUN: env TOAST_CHECK_ANALYTIC=1e-12 toast-opt %t/sum.mlir --toast-auto-partition="device=a100 algorithm=exhaustive materialize=false" -o /dev/null 2>&1 | FileCheck %s --check-prefix=SEARCH --implicit-check-not=check-analytic
 // RUN: toast-opt %t/sum.mlir --toast-emit-planned="device=a100" --partir-simulate="device=a100 summary=true" -o %t/sum.planned.mlir 2>&1 | FileCheck %s --check-prefix=SUM
 // RUN: toast-opt %t/sum.mlir --partir-materialize-core --partir-lower-to-hlo --partir-simulate="device=a100 summary=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=SUM
 // RUN: toast-run --compare %t/sum.mlir %t/sum.planned.mlir | FileCheck %s --check-prefix=AGREE

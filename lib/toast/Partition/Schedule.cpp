@@ -682,11 +682,17 @@ FailureOr<TacticReport> applyAutomaticTactic(ShardingState &state,
 /// after the collective optimizer, where a dead reader of a partial sum
 /// still keeps its all_reduce; and in the search their dims would tie
 /// colors and conflicts no running op has. A partir.tag stays, with what
-/// it reads: its name is how a tactic selects a value.
+/// it reads and the loops around it: its name is how a tactic selects a
+/// value.
 static void eraseDeadOps(func::FuncOp func) {
+  auto holdsTag = [](Operation *op) {
+    return isa<partir::TagOp>(op) ||
+           (op->getNumRegions() && op->walk([](partir::TagOp) {
+                                       return WalkResult::interrupt();
+                                     }).wasInterrupted());
+  };
   llvm::DenseSet<Operation *> dead =
-      sim::findDeadOps(func.getBody().front(),
-                       [](Operation *op) { return isa<partir::TagOp>(op); });
+      sim::findDeadOps(func.getBody().front(), holdsTag);
   if (dead.empty())
     return;
   // Readers first: a post-order walk from the end of each block. An op
@@ -699,9 +705,11 @@ static void eraseDeadOps(func::FuncOp func) {
     erased += !parent || !sim::neverRuns(parent, dead);
     op->erase();
   });
+  // Schedules written before may number ops (`#N`) with them.
   emitRemark(func.getLoc())
       << "erased " << erased << " op" << (erased == 1 ? "" : "s") << " of @"
-      << func.getSymName() << " whose results nothing reads";
+      << func.getSymName()
+      << " whose results nothing reads (`#N` selectors number the ops left)";
 }
 
 LogicalResult prepareEntryFunction(func::FuncOp func) {
