@@ -398,8 +398,13 @@ bool Evaluation::sinkOuterSums(unsigned i) {
     return false;
   const UsePlan &use = usePlans[v.firstUse];
   if (use.argSlice || use.level != plan.steps.size() || use.ops.size() != 1 ||
-      use.ops[0].kind != StepKind::Gather ||
-      use.ops[0].dims != plan.perUser->dims)
+      use.ops[0].kind != StepKind::Gather)
+    return false;
+  // The reader's slices may cancel the outer gathers and leave it reading
+  // an inner padded one (which merges with none) whole.
+  if (use.ops[0].dims != plan.perUser->dims &&
+      !(anyPadded &&
+        stepPads(value, tilingAt(value, use.level), use.ops[0].dims)))
     return false;
   unsigned n = plan.outerSums;
   plan.outerSums = 0;
