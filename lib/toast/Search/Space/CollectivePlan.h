@@ -271,10 +271,12 @@ struct TreeStep {
 /// Op i's fusion tree (i is no op's fused producer) in the order the
 /// lowered program runs it: each loop's body in materializeCore's order,
 /// then the next loop, the levels of a fused op that did not join its
-/// reader's as a nest of their own (AnalyticPlan.cpp). Sorts
+/// reader's as a nest of their own (AnalyticPlan.cpp); `masked(j, k)`
+/// says whether op j reads operand k through a padding mask. Sorts
 /// plan.fusedProducers. Shared by the pricer and the emitter.
 void orderFusionTree(const ProgramModel &prog, CollectivePlan &plan, unsigned i,
-                     std::vector<TreeStep> &emission);
+                     std::vector<TreeStep> &emission,
+                     llvm::function_ref<bool(unsigned, unsigned)> masked);
 
 /// Whether op i reads an argument whose tiling loop fused into one of its
 /// loops (UsePlan::fusedLevel): its gathers may run ahead of i's body

@@ -651,7 +651,9 @@ LogicalResult PlannedEmitter::emitBody(ArrayRef<Value> arguments) {
   for (size_t i = 0; i < prog.ops.size(); ++i) {
     if (plan.fusedInto[i] >= 0)
       continue;
-    orderFusionTree(prog, plan, i, emission);
+    orderFusionTree(prog, plan, i, emission, [&](unsigned j, unsigned k) {
+      return !maskedLevels(prog, plan, impl.axisSizes, j, k).empty();
+    });
     for (const TreeStep &step : emission) {
       if (step.operand >= 0)
         emitAhead(step.op, step.operand);
