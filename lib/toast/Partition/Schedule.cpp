@@ -163,8 +163,7 @@ parseAutomaticTactic(const llvm::json::Object &object, const std::string &path,
                   "device, algorithm, seed, budget_s, threads, rollouts, "
                   "min_dims, restart_patience, min_gain, patience_ratio, "
                   "max_states, ilp_time_limit_s, iopddl_out, donate, tf32, "
-                  "pad, "
-                  "context_actions, list_actions)");
+                  "pad, context_actions, list_actions)");
   AutomaticTactic tactic;
   tactic.name = object.getString("name").value_or("auto").str();
   if (const llvm::json::Value *axes = object.get("axes")) {

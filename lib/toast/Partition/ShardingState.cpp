@@ -17,6 +17,9 @@ static constexpr StringLiteral kResultAtomicAttr = "partir.result_atomic";
 static constexpr StringLiteral kEdgeLoopsAttr = "partir.edge_loops";
 static constexpr StringLiteral kOpTilesAttr = "partir.op_tiles";
 static constexpr StringLiteral kOpAtomicAttr = "partir.op_atomic";
+/// Why a dimension cannot be cut into that many tiles (canTileDim).
+static constexpr StringLiteral kPaddingRule =
+    "padding takes one axis per dimension and at least one row per tile";
 
 /// Whether an op's regions are scalar computations (reduce bodies,
 /// comparators) that stay valid when the op runs on tiles. Ops whose regions
@@ -406,9 +409,8 @@ LogicalResult ShardingState::tile(Value value, int64_t dim, StringRef axis,
     return emitError(loc) << "tile: dimension " << dim << " of size "
                           << type.getDimSize(dim) << " is not divisible into "
                           << tiles << " tiles (axis \"" << axis
-                          << "\" has size " << *size
-                          << "; padding takes one axis per dimension and at "
-                             "least one row per tile)";
+                          << "\" has size " << *size << "; " << kPaddingRule
+                          << ")";
   // Deep tiling (appendix B.1.2): slicings every consumer already applies
   // become part of the value's tiling first, so the new tiling nests inside
   // them instead of undoing them. If together they would not divide the
@@ -881,9 +883,7 @@ static LogicalResult checkNest(StringRef what, Location loc,
       return emitError(loc, what)
              << ": factor " << level.factor << " of size "
              << rule.factors[level.factor].size << " is not divisible into "
-             << n
-             << " tiles (padding takes one axis per dimension and at least "
-                "one row per tile)";
+             << n << " tiles (" << kPaddingRule << ")";
   }
   return success();
 }
@@ -1227,8 +1227,7 @@ LogicalResult ShardingState::load() {
                  << kTilingAttr << " entry " << axis << ":" << dim
                  << ": dimension " << dim << " of size " << type.getDimSize(dim)
                  << " is not divisible into " << tiledBy(loaded, dim, *this)
-                 << " tiles (padding takes one axis per dimension and at "
-                    "least one row per tile)";
+                 << " tiles (" << kPaddingRule << ")";
       }
     }
     if (atomicAxes) {

@@ -1025,12 +1025,14 @@ static void markDeadOps(Block &block, llvm::DenseSet<Operation *> &dead,
     for (Region &region : op.getRegions())
       for (Block &nested : llvm::reverse(region))
         markDeadOps(nested, dead, keep);
-    if (op.hasTrait<OpTrait::IsTerminator>() || !isMemoryEffectFree(&op) ||
-        (keep && keep(&op)))
+    if (op.hasTrait<OpTrait::IsTerminator>() || !isMemoryEffectFree(&op))
       continue;
-    if (llvm::all_of(op.getUsers(), [&](Operation *user) {
-          return toast::sim::neverRuns(user, dead);
-        }))
+    // `keep` last: it may walk op's regions.
+    if (llvm::all_of(op.getUsers(),
+                     [&](Operation *user) {
+                       return toast::sim::neverRuns(user, dead);
+                     }) &&
+        !(keep && keep(&op)))
       dead.insert(&op);
   }
 }

@@ -374,10 +374,9 @@ void Evaluation::emitOp(unsigned i) {
 
 /// Emits the fusion tree rooted at op i in the lowered program's order.
 void Evaluation::emitTree(unsigned i) {
-  orderFusionTree(prog, collectivePlan, i, emission,
-                  [&](unsigned j, unsigned k) {
-                    return anyPadded && !maskedLevels(j, k).empty();
-                  });
+  orderFusionTree(
+      prog, collectivePlan, i, emission,
+      [&](unsigned j, unsigned k) { return !maskedLevels(j, k).empty(); });
   ahead.clear();
   for (const TreeStep &step : emission) {
     if (step.operand < 0)

@@ -329,28 +329,29 @@ bool Evaluation::scatterOutermostSum(
 
 /// The gathers of the tile levels `levels` (outermost first) as lowering
 /// leaves them under a reduce_scatter: one per level, innermost first,
-/// where adjacent even ones merge (MergeGathers, the outer one's axes
-/// major) and a padded one stays alone (a 9-row dim over S:2 gathered
-/// with M's columns in one op was priced 25% high, found by review).
+/// where adjacent even ones merge (rewritePair: MergeGathers, the outer
+/// one's axes major) and a padded one stays alone (a 9-row dim over S:2
+/// gathered with M's columns in one op was priced 25% high, found by review).
 void Evaluation::pushLevelGathers(unsigned value,
                                   ArrayRef<std::pair<unsigned, int>> levels) {
   ValuePlan &plan = plans[value];
   DimAxes tiling = tilingAt(value, plan.steps.size());
-  bool lastPads = true;
+  // The tiling before the last gather pushed, once there is one.
+  std::optional<DimAxes> before;
   for (auto [axis, dim] : llvm::reverse(levels)) {
     if (dim < 0)
       continue;
     Step gather{StepKind::Gather, DimAxes(tiling.size(), 0)};
     gather.dims[dim] = listAppend(0, axis);
-    bool pads = stepPads(value, tiling, gather.dims);
-    tiling = applyStep(gather, tiling);
-    if (!pads && !lastPads) {
-      DimAxes &merged = plan.steps.back().dims;
-      merged[dim] = listConcat(gather.dims[dim], merged[dim]);
+    llvm::SmallVector<Step, 1> merged;
+    if (before &&
+        rewritePair(value, *before, plan.steps.back(), gather, merged)) {
+      plan.steps.back() = std::move(merged.front());
     } else {
-      plan.steps.push_back(std::move(gather));
+      before = tiling;
+      plan.steps.push_back(gather);
     }
-    lastPads = pads;
+    tiling = applyStep(gather, tiling);
   }
 }
 
@@ -1054,7 +1055,8 @@ static std::pair<unsigned, AxisMask> argumentFusion(const ProgramModel &prog,
 /// moves before the mask's select (examples/mlp.mlir padded on {B:3, M:2}),
 /// and for an op with no fused producer (`tree` false).
 static int aheadLevel(const ProgramModel &prog, const CollectivePlan &plan,
-                      unsigned i, unsigned k, bool tree, bool masked) {
+                      unsigned i, unsigned k, bool tree,
+                      llvm::function_ref<bool(unsigned, unsigned)> masked) {
   // A dead op reads nothing (and has no use records). The dense operand
   // slots, not the cold ProgramOp; a plain use has no gathers (its UsePlan
   // is not read: a cache miss).
@@ -1071,7 +1073,7 @@ static int aheadLevel(const ProgramModel &prog, const CollectivePlan &plan,
   // still run in the fused argument loop's body: a 9% low peak, found by
   // review).
   if (use.argSlice || use.gatherAtDef || use.fusedLevel < 0 || !n ||
-      (!tree && use.readerIsUser && !masked))
+      (!tree && use.readerIsUser && !masked(i, k)))
     return -1;
   auto [depth, left] = argumentFusion(prog, plan, i, k);
   AxisMask gathered = 0;
@@ -1129,7 +1131,7 @@ collectFusionTree(const ProgramModel &prog, CollectivePlan &plan, unsigned i,
                         masked);
       continue;
     }
-    int level = aheadLevel(prog, plan, i, k, tree, masked(i, k));
+    int level = aheadLevel(prog, plan, i, k, tree, masked);
     if (level >= 0)
       emission.push_back({static_cast<unsigned>(level), i, k});
   }
