@@ -649,3 +649,32 @@ TEST(SearchState, KeysIgnoreZerosAndSeparatePositionsAndAxes) {
   EXPECT_EQ(first.size(), 64u * 63u);
   EXPECT_EQ(second.size(), 64u * 63u);
 }
+
+TEST(Mcts, ClimbsTryMovesThatHaveNotFailedFirst) {
+  // 16 of 60 bits halve the cost, the others double it: every step of a
+  // climb adds one good bit, and every other move fails at every step. In
+  // a new random order per step each step re-prices failed moves (their
+  // states are new: the trajectory changed); with the climb's memory they
+  // wait until the untried ones are priced. Both climbs end at the optimum,
+  // the remembering one with fewer states (measured: 45-50% fewer).
+  BitsEnvironment env = halvingEnvironment(60, 16);
+  for (uint64_t seed = 1; seed <= 4; ++seed) {
+    SearchOptions options = smallBudget(1, seed);
+    options.maxRollouts = 100000;
+    options.roundRollouts = 16;
+    // The rounds get a few dozen rollouts: the climb does the work.
+    options.polishShare = options.minPolishShare = 0.999;
+    options.uniformPlayouts = false;
+    options.perturb = false;
+    uint64_t states[2];
+    for (bool memory : {false, true}) {
+      options.climbMemory = memory;
+      SearchResult result = runMcts(env, options);
+      EXPECT_EQ(result.bestCost, std::pow(0.5, 16)) << seed;
+      EXPECT_EQ(result.stopReason, "no neighbour improves") << seed;
+      states[memory] = result.climbStates - result.roundsStates;
+    }
+    EXPECT_LT(states[1] * 4, states[0] * 3)
+        << "seed " << seed << ": " << states[1] << " against " << states[0];
+  }
+}
