@@ -12,6 +12,8 @@
 // The climb takes the first improving neighbour it meets, in a seeded
 // random order and in chunks priced in parallel: a step costs a chunk
 // rather than a sweep over every neighbour (1000-3000 on full-size models).
+// It remembers the moves that failed and tries the others first, since a
+// step changes one action and most failed moves fail again after it.
 // Once the climb is stuck, the search perturbs the best trajectory (keeps
 // a random prefix and adds a few random actions, or makes two random
 // changes anywhere), climbs from there and keeps the result if it is
