@@ -13,8 +13,11 @@
 // A tolerance (min-gain): gains below it are kept but are not progress.
 // On this MLP the first round finds the optimum, a gain of 87.5%.
 // RUN: toast-opt %s --toast-auto-partition="mesh=B=4,M=2 min-gain=0.01" -o /dev/null 2>&1 | FileCheck %s --check-prefix=TOLERANT
-// The same options in a JSON schedule.
+// The same options in a JSON schedule (with the climb's memory off, which
+// orders a climb's neighbours afresh at every step).
 // RUN: toast-opt %s --partir-schedule=file=%S/Inputs/patience.json -o /dev/null 2>&1 | FileCheck %s --check-prefix=JSON
+// RUN: toast-opt %s --toast-auto-partition="mesh=B=4,M=2 climb-memory=false" -o /dev/null 2>&1 | FileCheck %s --check-prefix=CONVERGED
+// RUN: not toast-opt %s --toast-auto-partition="mesh=B=4,M=2 climb-memory=perhaps" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADBOOL
 
 func.func public @main(%x: tensor<256x1024xf32> {partir.name = "batch.x"},
                        %w1: tensor<1024x4096xf32> {partir.name = "params.w1"},
@@ -41,3 +44,4 @@ func.func public @main(%x: tensor<256x1024xf32> {partir.name = "batch.x"},
 // COUNT: auto-partition: exhaustive chose 1 actions in {{.*}} 26 states priced; best after {{[0-9.]+}} s; stopped: optimal: every state priced): cost 0.25
 
 // JSON: auto-partition: mcts chose 2 actions in {{.*}}; stopped: 3 perturbations in a row did not improve): cost 0.125
+// BADBOOL: climb-memory{{.*}}perhaps

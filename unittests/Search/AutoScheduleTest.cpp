@@ -107,8 +107,8 @@ TEST(AutoSchedule, ReportsBadOptionsWithTheirPath) {
        "schedule.tactics[0]: unknown key 'axis' of an automatic tactic "
        "(expected name, kind, axes, device, algorithm, seed, budget_s, "
        "threads, rollouts, min_dims, restart_patience, min_gain, "
-       "patience_ratio, max_states, ilp_time_limit_s, iopddl_out, donate, "
-       "tf32, pad, context_actions, list_actions)"},
+       "patience_ratio, climb_memory, max_states, ilp_time_limit_s, "
+       "iopddl_out, donate, tf32, pad, context_actions, list_actions)"},
       {R"({"kind": "automatic", "patience_ratio": -1})",
        "schedule.tactics[0].patience_ratio: expected a finite number >= 0"},
       {R"({"kind": "automatic", "min_gain": 1})",
@@ -123,6 +123,8 @@ TEST(AutoSchedule, ReportsBadOptionsWithTheirPath) {
        "schedule.tactics[0].donate: expected true or false"},
       {R"({"kind": "automatic", "tf32": "yes"})",
        "schedule.tactics[0].tf32: expected true or false"},
+      {R"({"kind": "automatic", "climb_memory": 0})",
+       "schedule.tactics[0].climb_memory: expected true or false"},
   };
   for (const Case &c : cases) {
     std::string error;

@@ -85,6 +85,9 @@ struct AutomaticTactic {
   /// MCTS: restarts end after this many times the states that found the
   /// best (SearchOptions::patienceRatio), >= 0; 0: no limit.
   double patienceRatio = 0;
+  /// MCTS: climbs try the moves that have not failed first
+  /// (SearchOptions::climbMemory).
+  bool climbMemory = true;
   /// Exhaustive enumeration prices at most this many states.
   uint64_t maxStates = 100000;
   /// Actions touching fewer dimensions are pruned.

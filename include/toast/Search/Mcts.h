@@ -114,8 +114,9 @@ struct SearchOptions {
   /// those that have, and those that failed longest ago next: a step
   /// changes one action, and most failed moves fail again after it. Off:
   /// every step tries its neighbours in a new random order (given a prior,
-  /// by the prior), as before 2026-11-28; at equal rollouts that climbed
-  /// 3-6% less far on full-size U-Net and GNS (docs/search.md, "Climbing").
+  /// by the prior), as before 2026-11-28; at 1,500 rollouts that ended
+  /// 1-6% higher on full-size U-Net and GNS (docs/performance.md,
+  /// "Climbing with memory").
   bool climbMemory = true;
   /// Once the climb is stuck, keep perturbing the best trajectory and
   /// climbing from there (iterated local search) until `restartPatience`

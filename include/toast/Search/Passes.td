@@ -68,7 +68,7 @@ def ToastAutoPartitionPass
 
     **Options:** `axes`, `mesh`, `device`, `algorithm`, `seed`, `budget-s`,
     `threads`, `rollouts`, `restart-patience`, `min-gain`, `patience-ratio`,
-    `max-states`,
+    `climb-memory`, `max-states`,
     `min-dims`,
     `ilp-time-limit-s`, `iopddl-out`, `list-actions`, `report`, `progress`,
     `materialize`,
@@ -104,6 +104,9 @@ def ToastAutoPartitionPass
            "MCTS: restarts also end when the states priced since the last "
            "gain of min-gain exceed this many times the states priced "
            "until it (0: no such limit)">,
+    Option<"climbMemory", "climb-memory", "bool", /*default=*/"true",
+           "MCTS: climbs try the moves that have not failed to improve "
+           "before those that have (false: a new random order per step)">,
     Option<"maxStates", "max-states", "uint64_t", /*default=*/"100000",
            "Exhaustive enumeration prices at most this many states">,
     Option<"minDims", "min-dims", "unsigned", /*default=*/"10",

@@ -147,6 +147,7 @@ parseAutomaticTactic(const llvm::json::Object &object, const std::string &path,
       "restart_patience",
       "min_gain",
       "patience_ratio",
+      "climb_memory",
       "max_states",
       "ilp_time_limit_s",
       "iopddl_out",
@@ -162,8 +163,8 @@ parseAutomaticTactic(const llvm::json::Object &object, const std::string &path,
                   "' of an automatic tactic (expected name, kind, axes, "
                   "device, algorithm, seed, budget_s, threads, rollouts, "
                   "min_dims, restart_patience, min_gain, patience_ratio, "
-                  "max_states, ilp_time_limit_s, iopddl_out, donate, tf32, "
-                  "pad, context_actions, list_actions)");
+                  "climb_memory, max_states, ilp_time_limit_s, iopddl_out, "
+                  "donate, tf32, pad, context_actions, list_actions)");
   AutomaticTactic tactic;
   tactic.name = object.getString("name").value_or("auto").str();
   if (const llvm::json::Value *axes = object.get("axes")) {
@@ -218,6 +219,7 @@ parseAutomaticTactic(const llvm::json::Object &object, const std::string &path,
       failed(readBool("tf32", tactic.tf32)) ||
       failed(readBool("pad", tactic.pad)) ||
       failed(readBool("context_actions", tactic.contextActions)) ||
+      failed(readBool("climb_memory", tactic.climbMemory)) ||
       failed(readBool("list_actions", tactic.listActions)))
     return failure();
   if (failed(readInt("seed", 0, tactic.seed)) ||

@@ -376,6 +376,7 @@ runAutomaticTactic(partition::ShardingState &state,
   options.search.restartPatience = tactic.restartPatience;
   options.search.minGain = tactic.minGain;
   options.search.patienceRatio = tactic.patienceRatio;
+  options.search.climbMemory = tactic.climbMemory;
   options.search.maxStates = tactic.maxStates;
   options.ilpTimeLimitSeconds = tactic.ilpTimeLimitSeconds;
   options.iopddlOut = tactic.iopddlOut;

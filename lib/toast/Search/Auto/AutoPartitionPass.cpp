@@ -147,6 +147,7 @@ struct ToastAutoPartitionPass
     tactic.restartPatience = restartPatience;
     tactic.minGain = minGain;
     tactic.patienceRatio = patienceRatio;
+    tactic.climbMemory = climbMemory;
     tactic.maxStates = maxStates;
     tactic.minDims = minDims;
     tactic.ilpTimeLimitSeconds = ilpTimeLimitSeconds;

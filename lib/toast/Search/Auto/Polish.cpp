@@ -83,10 +83,12 @@ enum class Move : unsigned { Append, SwapAxes, Drop, Replace };
 /// takes out (a drop or a replacement) and the one it brings in (an
 /// append or a replacement), or the two axes it exchanges. Positions are
 /// left out: a drop shifts every later one, and what a move does depends
-/// on the actions it exchanges more than on where they sit.
+/// on the actions it exchanges more than on where they sit. The top two
+/// bits stay clear, so a key is never one of DenseMap's reserved keys;
+/// beyond 2^30 actions keys may collide, which only changes the order.
 static uint64_t moveKey(Move kind, uint64_t out, uint64_t in) {
-  return (uint64_t(kind) << 62) | ((out & 0x7fffffff) << 31) |
-         (in & 0x7fffffff);
+  constexpr uint64_t mask = (uint64_t(1) << 30) - 1;
+  return (uint64_t(kind) << 60) | ((out & mask) << 30) | (in & mask);
 }
 
 /// A neighbour of a trajectory, the action it brings in (appended or put
@@ -139,9 +141,9 @@ static std::vector<Neighbour> neighbours(const SearchEnvironment &env,
   return result;
 }
 
-/// `candidates` in a seeded random order, then stably: the moves that
-/// have not failed in this climb first, then those that failed longest
-/// ago, and within each, given a prior, by the prior of the action each
+/// `candidates` in a seeded random order, then stably: the moves this
+/// climb has not priced yet first, then those priced (and not taken)
+/// longest ago, and within each, given a prior, by the prior of the action each
 /// brings in (drops and axis exchanges, a few per trajectory, first;
 /// actions `current` has already, which can only be illegal again, last).
 /// `moves` receives the candidates' moves, in the same order.
@@ -151,8 +153,8 @@ static std::vector<Neighbour> neighbours(const SearchEnvironment &env,
 /// its evaluations on them again, and on wide spaces a sweep is thousands
 /// of states. Full-size U-Net (a100, {B:8, M:4}, seed 1): the first climb
 /// got stuck after 3,200 states at cost 0.08017 instead of 9,000 at 0.08127
-/// (docs/search.md, "Climbing"). The prior puts the actions of good
-/// rollouts before the rest.
+/// (docs/search.md, "Climbing with memory"). The prior puts the actions of
+/// good rollouts before the rest.
 static std::vector<std::vector<unsigned>>
 order(std::vector<Neighbour> candidates, const std::vector<unsigned> &current,
       const std::vector<double> &prior, const MoveMemory &failed, Rng &rng,
@@ -353,10 +355,11 @@ static std::string restart(const SearchEnvironment &env,
     ++rollouts;
     // A quarter of the neighbours decides that a perturbed climb is stuck:
     // confirming a local optimum costs a whole sweep, and most perturbed
-    // climbs end far from the best anyway. That quarter is a random one,
-    // not the prior's best: restarts are there to leave what the rounds
-    // believed, and with the prior's order the actions of poor rollouts
-    // would never be tried (Mcts.PerturbationsLeaveALocalOptimum).
+    // climbs end far from the best anyway. That quarter is not the prior's
+    // best (its order is random but for the climb's memory): restarts are
+    // there to leave what the rounds believed, and with the prior's order
+    // the actions of poor rollouts would never be tried
+    // (Mcts.PerturbationsLeaveALocalOptimum).
     climb(env, options, cache, clock, candidate, fixedPrefix, rollouts, rng, {},
           kPerturbedCoverage);
     if (candidate.betterThan(best)) {

@@ -210,14 +210,16 @@ struct PolishPhases {
 
 /// Improves `best` (a trajectory from the initial state whose first
 /// `fixedPrefix` actions stay) by hill climbing over its neighbours (one
-/// action replaced by another or dropped, or one appended), then by
-/// perturbation restarts until `restartPatience` fail in a row (unless
-/// `perturb` is off). Stops earlier when the budget is spent or `coverage`
-/// finds every state priced. Adds the evaluations to `rollouts`; returns
-/// why it stopped. `prior`, if not empty, ranks actions (higher first, one
-/// value per action): neighbours that append or put in a higher-ranked
-/// action are tried first, the others in a seeded random order. Records
-/// its phases in `phases`.
+/// action replaced by another or dropped, one appended, or two axes
+/// exchanged in every action), then by perturbation restarts until
+/// `restartPatience` fail in a row (unless `perturb` is off). Stops earlier
+/// when the budget is spent or `coverage` finds every state priced. Adds
+/// the evaluations to `rollouts`; returns why it stopped. A climb's step
+/// tries first the moves the climb has not priced yet, then those priced
+/// longest ago (`climbMemory`); within each, in a seeded random order,
+/// and, given a `prior` (one value per action, higher first), drops and
+/// axis exchanges first, then neighbours that append or put in a
+/// higher-ranked action. Records its phases in `phases`.
 std::string polish(const SearchEnvironment &env, const SearchOptions &options,
                    CostCache &cache, const Clock &clock, Trajectory &best,
                    size_t fixedPrefix, uint64_t &rollouts,
