@@ -374,9 +374,8 @@ void Evaluation::emitOp(unsigned i) {
 
 /// Emits the fusion tree rooted at op i in the lowered program's order.
 void Evaluation::emitTree(unsigned i) {
-  orderFusionTree(
-      prog, collectivePlan, i, emission,
-      [&](unsigned j, unsigned k) { return !maskedLevels(j, k).empty(); });
+  orderFusionTree(prog, collectivePlan, i, emission,
+                  [&](unsigned j, unsigned k) { return readsMasked(j, k); });
   ahead.clear();
   for (const TreeStep &step : emission) {
     if (step.operand < 0)
@@ -405,7 +404,7 @@ void Evaluation::emitAhead(unsigned i, unsigned k) {
 /// unless the op may alias its operand: only that test reads them).
 int64_t Evaluation::emitInputs(unsigned i, llvm::MutableArrayRef<int> inputs) {
   int64_t firstInputBytes = -1;
-  auto masked = [&](unsigned k) { return !maskedLevels(i, k).empty(); };
+  auto masked = [&](unsigned k) { return readsMasked(i, k); };
   for (unsigned k : inputOrder(prog, collectivePlan, i, masked)) {
     int j = sharedCopy(prog, collectivePlan, i, k, masked);
     if (j >= 0)
@@ -421,7 +420,7 @@ void Evaluation::emitInput(unsigned i, unsigned k,
                            llvm::MutableArrayRef<int> inputs,
                            int64_t &firstInputBytes) {
   unsigned v = prog.operandsOf(i)[k];
-  bool masked = !maskedLevels(i, k).empty();
+  bool masked = readsMasked(i, k);
   inputs[k] =
       masked ? emitMaskedUse(i, k) : emitUse(v, prog.operandUsesOf(i)[k]);
   // Only the aliasing test reads it: a cache miss on the operand's shape
@@ -480,7 +479,7 @@ bool Evaluation::isFusedResult(unsigned i, llvm::ArrayRef<int> inputs,
       // Only a reduce's epilogue rule reads it, for elementwise readers.
       reader.resultElements = 0;
     } else if (anyPadded && user.operand >= 0 &&
-               !maskedLevels(user.user, user.operand).empty()) {
+               readsMasked(user.user, user.operand)) {
       // A masked operand is read by its mask's select, one per use: the
       // selects are distinct readers (three masked readers of one relu
       // gradient in the tiny GNS keep it stored).

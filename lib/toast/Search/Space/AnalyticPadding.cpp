@@ -288,7 +288,7 @@ int Evaluation::stepLevel(unsigned i, const Step &step) const {
 void Evaluation::checkPaddedOrder() {
   for (unsigned i : paddedReaders) {
     const ProgramOp &p = prog.ops[i];
-    auto masked = [&](unsigned k) { return !maskedLevels(i, k).empty(); };
+    auto masked = [&](unsigned k) { return readsMasked(i, k); };
     int last = -1;
     for (unsigned k : inputOrder(prog, collectivePlan, i, masked)) {
       const UsePlan &use = usePlans[p.operandUses[k]];

@@ -714,8 +714,7 @@ void Evaluation::planValue(unsigned value) {
   auto loweredReader = [&](size_t k) -> int64_t {
     const UsePlan &use = usePlans[v.firstUse + k];
     auto [user, operand] = v.uses[k];
-    bool masked =
-        anyPadded && operand >= 0 && !maskedLevels(user, operand).empty();
+    bool masked = anyPadded && operand >= 0 && readsMasked(user, operand);
     bool direct =
         (use.readerIsUser && !masked) || prog.uses[v.firstUse + k].userIsLoop;
     return direct ? static_cast<int64_t>(user) : -1 - static_cast<int64_t>(k);

@@ -317,6 +317,13 @@ llvm::SmallVector<std::pair<unsigned, unsigned>, 1>
 maskedLevels(const ProgramModel &prog, const CollectivePlan &plan,
              llvm::ArrayRef<int64_t> axisSizes, unsigned i, unsigned k);
 
+/// Whether lowering masks operand k of op i (it has masked levels).
+inline bool readsMasked(const ProgramModel &prog, const CollectivePlan &plan,
+                        llvm::ArrayRef<int64_t> axisSizes, unsigned i,
+                        unsigned k) {
+  return !maskedLevels(prog, plan, axisSizes, i, k).empty();
+}
+
 } // namespace toast::search::analytic
 
 #endif // TOAST_LIB_SEARCH_SPACE_COLLECTIVEPLAN_H

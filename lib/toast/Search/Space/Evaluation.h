@@ -338,6 +338,10 @@ private:
   /// k: (axis, operand dim), the masks lowering puts before the op.
   llvm::SmallVector<std::pair<unsigned, unsigned>, 1>
   maskedLevels(unsigned i, unsigned k) const;
+  /// Whether lowering masks operand k of op i (it has masked levels).
+  bool readsMasked(unsigned i, unsigned k) const {
+    return !maskedLevels(i, k).empty();
+  }
   void emitMaskConstants();
   /// A loop region's program: lists its mask constants in hoistedMasks
   /// and takes them out of its peak (the entry holds them).

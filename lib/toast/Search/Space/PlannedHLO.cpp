@@ -426,7 +426,7 @@ Value PlannedEmitter::emitMaskedUse(unsigned i, unsigned k) {
 /// What op i reads, in the pricer's order (inputOrder).
 void PlannedEmitter::emitInputs(unsigned i, MutableArrayRef<Value> inputs) {
   auto masked = [&](unsigned k) {
-    return !maskedLevels(prog, plan, impl.axisSizes, i, k).empty();
+    return readsMasked(prog, plan, impl.axisSizes, i, k);
   };
   for (unsigned k : inputOrder(prog, plan, i, masked)) {
     int j = sharedCopy(prog, plan, i, k, masked);
@@ -463,9 +463,9 @@ Value PlannedEmitter::emitLeadingGathers(unsigned value, const UsePlan &use,
 void PlannedEmitter::emitInput(unsigned i, unsigned k,
                                MutableArrayRef<Value> inputs) {
   const ProgramOp &p = prog.ops[i];
-  inputs[k] = maskedLevels(prog, plan, impl.axisSizes, i, k).empty()
-                  ? emitUse(p.operands[k], p.operandUses[k])
-                  : emitMaskedUse(i, k);
+  inputs[k] = readsMasked(prog, plan, impl.axisSizes, i, k)
+                  ? emitMaskedUse(i, k)
+                  : emitUse(p.operands[k], p.operandUses[k]);
   if (p.isReturn)
     returnedTiling[k] = useTiling;
 }
@@ -652,7 +652,7 @@ LogicalResult PlannedEmitter::emitBody(ArrayRef<Value> arguments) {
     if (plan.fusedInto[i] >= 0)
       continue;
     orderFusionTree(prog, plan, i, emission, [&](unsigned j, unsigned k) {
-      return !maskedLevels(prog, plan, impl.axisSizes, j, k).empty();
+      return readsMasked(prog, plan, impl.axisSizes, j, k);
     });
     for (const TreeStep &step : emission) {
       if (step.operand >= 0)
