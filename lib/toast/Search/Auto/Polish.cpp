@@ -97,12 +97,14 @@ struct Neighbour {
   std::vector<unsigned> actions;
   int added = -1;
   uint64_t move = 0;
-  /// The climb step at which the move last failed to improve, 0 if never.
+  /// The climb step at which the move was last priced and not taken, 0 if
+  /// never.
   unsigned failedAt = 0;
 };
 
 /// For each move a climb has priced, the last step (from 1) at which it
-/// failed to improve the best.
+/// was priced and not taken (it failed to improve the best, or another
+/// neighbour of its chunk improved it more).
 using MoveMemory = llvm::DenseMap<uint64_t, unsigned>;
 
 /// The neighbours of `actions`: one action replaced, dropped or appended,
@@ -143,8 +145,8 @@ static std::vector<Neighbour> neighbours(const SearchEnvironment &env,
 
 /// `candidates` in a seeded random order, then stably: the moves this
 /// climb has not priced yet first, then those priced (and not taken)
-/// longest ago, and within each, given a prior, by the prior of the action each
-/// brings in (drops and axis exchanges, a few per trajectory, first;
+/// longest ago, and within each, given a prior, by the prior of the action
+/// each brings in (drops and axis exchanges, a few per trajectory, first;
 /// actions `current` has already, which can only be illegal again, last).
 /// `moves` receives the candidates' moves, in the same order.
 ///
