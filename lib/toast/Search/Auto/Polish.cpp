@@ -148,7 +148,6 @@ static std::vector<Neighbour> neighbours(const SearchEnvironment &env,
 /// longest ago, and within each, given a prior, by the prior of the action
 /// each brings in (drops and axis exchanges, a few per trajectory, first;
 /// actions `current` has already, which can only be illegal again, last).
-/// `moves` receives the candidates' moves, in the same order.
 ///
 /// A step of a climb changes one action, and most moves that failed before
 /// it fail again after it; in a random order each step would spend most of
@@ -157,10 +156,10 @@ static std::vector<Neighbour> neighbours(const SearchEnvironment &env,
 /// got stuck after 3,200 states at cost 0.08017 instead of 9,000 at 0.08127
 /// (docs/search.md, "Climbing with memory"). The prior puts the actions of
 /// good rollouts before the rest.
-static std::vector<std::vector<unsigned>>
-order(std::vector<Neighbour> candidates, const std::vector<unsigned> &current,
-      const std::vector<double> &prior, const MoveMemory &failed, Rng &rng,
-      std::vector<uint64_t> &moves) {
+static std::vector<Neighbour> order(std::vector<Neighbour> candidates,
+                                    const std::vector<unsigned> &current,
+                                    const std::vector<double> &prior,
+                                    const MoveMemory &failed, Rng &rng) {
   for (size_t i = candidates.size(); i > 1; --i)
     std::swap(candidates[i - 1], candidates[rng.below(i)]);
   for (Neighbour &n : candidates) {
@@ -182,14 +181,7 @@ order(std::vector<Neighbour> candidates, const std::vector<unsigned> &current,
                        return a.failedAt < b.failedAt;
                      return rank(a) > rank(b);
                    });
-  std::vector<std::vector<unsigned>> ordered;
-  ordered.reserve(candidates.size());
-  moves.clear();
-  for (Neighbour &n : candidates) {
-    ordered.push_back(std::move(n.actions));
-    moves.push_back(n.move);
-  }
-  return ordered;
+  return candidates;
 }
 
 /// Prices one chunk of candidates in parallel and moves `best` to the best
@@ -197,7 +189,7 @@ order(std::vector<Neighbour> candidates, const std::vector<unsigned> &current,
 static bool climbChunk(const SearchEnvironment &env,
                        const SearchOptions &options, CostCache &cache,
                        const Clock &clock, Trajectory &best,
-                       llvm::MutableArrayRef<std::vector<unsigned>> chunk,
+                       llvm::MutableArrayRef<Neighbour> chunk,
                        uint64_t &rollouts, bool &stop) {
   // Only legal candidates cost an evaluation. Replays are cheaper than
   // evaluations but not free on large programs (every action is checked
@@ -206,12 +198,12 @@ static bool climbChunk(const SearchEnvironment &env,
   std::vector<std::optional<SearchState>> replayed(chunk.size());
   forEachThread(threads, [&](unsigned t) {
     for (size_t i = t; i < chunk.size(); i += threads)
-      replayed[i] = replay(env, chunk[i]);
+      replayed[i] = replay(env, chunk[i].actions);
   });
   std::vector<std::pair<std::vector<unsigned>, SearchState>> legal;
   for (size_t i = 0; i != chunk.size(); ++i)
     if (replayed[i])
-      legal.push_back({std::move(chunk[i]), std::move(*replayed[i])});
+      legal.push_back({std::move(chunk[i].actions), std::move(*replayed[i])});
   uint64_t budget = legal.size();
   if (options.maxRollouts)
     budget = std::min<uint64_t>(
@@ -248,11 +240,10 @@ static bool climb(const SearchEnvironment &env, const SearchOptions &options,
                   const std::vector<double> &prior, double coverage = 1) {
   size_t chunkSize = 8 * std::max(1u, options.threads);
   MoveMemory failed;
-  std::vector<uint64_t> moves;
   for (unsigned step = 1;; ++step) {
-    std::vector<std::vector<unsigned>> candidates =
+    std::vector<Neighbour> candidates =
         order(neighbours(env, best.actions, fixedPrefix, options.maxDepth),
-              best.actions, prior, failed, rng, moves);
+              best.actions, prior, failed, rng);
     candidates.resize(
         std::max<size_t>(std::min(candidates.size(), chunkSize),
                          static_cast<size_t>(candidates.size() * coverage)));
@@ -265,7 +256,7 @@ static bool climb(const SearchEnvironment &env, const SearchOptions &options,
                          rollouts, stop);
       if (options.climbMemory)
         for (size_t i = from; i != from + size; ++i)
-          failed[moves[i]] = step;
+          failed[candidates[i].move] = step;
     }
     if (stop)
       return false;
