@@ -18,6 +18,11 @@
 // RUN: toast-opt %s --partir-schedule=file=%S/Inputs/patience.json -o /dev/null 2>&1 | FileCheck %s --check-prefix=JSON
 // RUN: toast-opt %s --toast-auto-partition="mesh=B=4,M=2 climb-memory=false" -o /dev/null 2>&1 | FileCheck %s --check-prefix=CONVERGED
 // RUN: not toast-opt %s --toast-auto-partition="mesh=B=4,M=2 climb-memory=perhaps" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADBOOL
+// Climbs from perturbations stop after a quarter of their neighbours, at
+// most restart-neighbours (0: no such bound); both converge here.
+// RUN: toast-opt %s --toast-auto-partition="mesh=B=4,M=2 restart-neighbours=0" -o /dev/null 2>&1 | FileCheck %s --check-prefix=CONVERGED
+// RUN: toast-opt %s --toast-auto-partition="mesh=B=4,M=2 restart-neighbours=4" -o /dev/null 2>&1 | FileCheck %s --check-prefix=CONVERGED
+// RUN: not toast-opt %s --toast-auto-partition="mesh=B=4,M=2 restart-neighbours=-3" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADCOUNT
 
 func.func public @main(%x: tensor<256x1024xf32> {partir.name = "batch.x"},
                        %w1: tensor<1024x4096xf32> {partir.name = "params.w1"},
@@ -45,3 +50,4 @@ func.func public @main(%x: tensor<256x1024xf32> {partir.name = "batch.x"},
 
 // JSON: auto-partition: mcts chose 2 actions in {{.*}}; stopped: 3 perturbations in a row did not improve): cost 0.125
 // BADBOOL: climb-memory{{.*}}perhaps
+// BADCOUNT: restart-neighbours{{.*}}-3

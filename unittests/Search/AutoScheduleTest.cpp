@@ -60,7 +60,8 @@ TEST(AutoSchedule, ParsesTheExhaustiveSearchAndTheStoppingOptions) {
   std::string error;
   auto schedule = parse(R"(
     {"kind": "automatic", "algorithm": "exhaustive", "max_states": 5000,
-     "restart_patience": 7, "min_gain": 0.005, "patience_ratio": 1.5})",
+     "restart_patience": 7, "min_gain": 0.005, "patience_ratio": 1.5,
+     "restart_neighbours": 40})",
                         error);
   ASSERT_TRUE(succeeded(schedule)) << error;
   const AutomaticTactic &tactic = schedule->automatic[0];
@@ -69,6 +70,7 @@ TEST(AutoSchedule, ParsesTheExhaustiveSearchAndTheStoppingOptions) {
   EXPECT_EQ(tactic.restartPatience, 7u);
   EXPECT_DOUBLE_EQ(tactic.minGain, 0.005);
   EXPECT_DOUBLE_EQ(tactic.patienceRatio, 1.5);
+  EXPECT_EQ(tactic.restartNeighbours, 40u);
   // The defaults.
   auto defaults = parse(R"({"kind": "automatic"})", error);
   ASSERT_TRUE(succeeded(defaults)) << error;
@@ -76,6 +78,7 @@ TEST(AutoSchedule, ParsesTheExhaustiveSearchAndTheStoppingOptions) {
   EXPECT_EQ(defaults->automatic[0].restartPatience, 30u);
   EXPECT_DOUBLE_EQ(defaults->automatic[0].minGain, 0.0);
   EXPECT_DOUBLE_EQ(defaults->automatic[0].patienceRatio, 0.0);
+  EXPECT_EQ(defaults->automatic[0].restartNeighbours, 128u);
   EXPECT_FALSE(defaults->automatic[0].donate);
   EXPECT_FALSE(defaults->automatic[0].tf32);
   // The simulator's pricing options.
@@ -107,8 +110,9 @@ TEST(AutoSchedule, ReportsBadOptionsWithTheirPath) {
        "schedule.tactics[0]: unknown key 'axis' of an automatic tactic "
        "(expected name, kind, axes, device, algorithm, seed, budget_s, "
        "threads, rollouts, min_dims, restart_patience, min_gain, "
-       "patience_ratio, climb_memory, max_states, ilp_time_limit_s, "
-       "iopddl_out, donate, tf32, pad, context_actions, list_actions)"},
+       "patience_ratio, climb_memory, restart_neighbours, max_states, "
+       "ilp_time_limit_s, iopddl_out, donate, tf32, pad, context_actions, "
+       "list_actions)"},
       {R"({"kind": "automatic", "patience_ratio": -1})",
        "schedule.tactics[0].patience_ratio: expected a finite number >= 0"},
       {R"({"kind": "automatic", "min_gain": 1})",
@@ -125,6 +129,8 @@ TEST(AutoSchedule, ReportsBadOptionsWithTheirPath) {
        "schedule.tactics[0].tf32: expected true or false"},
       {R"({"kind": "automatic", "climb_memory": 0})",
        "schedule.tactics[0].climb_memory: expected true or false"},
+      {R"({"kind": "automatic", "restart_neighbours": 1.5})",
+       "schedule.tactics[0].restart_neighbours: expected an integer >= 0"},
   };
   for (const Case &c : cases) {
     std::string error;

@@ -532,6 +532,34 @@ TEST(Mcts, PatienceRatioBoundsTheRestartsByTheWorkThatFoundTheBest) {
   EXPECT_GT(ratio.evaluations, anchor * 3 / 2);
 }
 
+TEST(Mcts, PerturbedClimbsTryAtMostRestartNeighbours) {
+  // 100 actions: a quarter of a trajectory's neighbourhood is hundreds of
+  // states, so a restart that fails prices hundreds; with at most 32 tried
+  // per step, a climb from a perturbation prices at most 32 per step.
+  BitsEnvironment env = ruggedEnvironment(100);
+  SearchOptions options;
+  options.budgetSeconds = 600;
+  options.restartPatience = 5;
+  options.restartNeighbours = 0;
+  SearchResult quarter = runMcts(env, options);
+  options.restartNeighbours = 32;
+  SearchResult capped = runMcts(env, options);
+  // The rounds and the first climb are the same search.
+  EXPECT_EQ(capped.climbStates, quarter.climbStates);
+  ASSERT_GT(quarter.restarts, 0u);
+  ASSERT_GT(capped.restarts, 0u);
+  double perQuarter =
+      double(quarter.evaluations - quarter.climbStates) / quarter.restarts;
+  double perCapped =
+      double(capped.evaluations - capped.climbStates) / capped.restarts;
+  EXPECT_LT(perCapped * 3, perQuarter) << perCapped << " " << perQuarter;
+  // A bound above every quarter changes nothing.
+  options.restartNeighbours = 1u << 30;
+  SearchResult loose = runMcts(env, options);
+  EXPECT_EQ(loose.evaluations, quarter.evaluations);
+  EXPECT_EQ(loose.bestCost, quarter.bestCost);
+}
+
 TEST(Mcts, SmallGainsAddUpUnderTheTolerance) {
   // Each bit takes 0.4% off: no single gain reaches a 1% tolerance, but
   // three together do, so the search does not stop at the first climb's

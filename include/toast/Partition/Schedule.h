@@ -88,6 +88,10 @@ struct AutomaticTactic {
   /// MCTS: climbs try the moves that have not failed first
   /// (SearchOptions::climbMemory).
   bool climbMemory = true;
+  /// MCTS: a climb from a perturbation is stuck after a quarter of its
+  /// neighbours, at most this many, fail (SearchOptions::restartNeighbours);
+  /// 0: a quarter.
+  uint64_t restartNeighbours = 128;
   /// Exhaustive enumeration prices at most this many states.
   uint64_t maxStates = 100000;
   /// Actions touching fewer dimensions are pruned.

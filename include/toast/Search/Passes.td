@@ -68,7 +68,7 @@ def ToastAutoPartitionPass
 
     **Options:** `axes`, `mesh`, `device`, `algorithm`, `seed`, `budget-s`,
     `threads`, `rollouts`, `restart-patience`, `min-gain`, `patience-ratio`,
-    `climb-memory`, `max-states`,
+    `climb-memory`, `restart-neighbours`, `max-states`,
     `min-dims`,
     `ilp-time-limit-s`, `iopddl-out`, `list-actions`, `report`, `progress`,
     `materialize`,
@@ -107,6 +107,11 @@ def ToastAutoPartitionPass
     Option<"climbMemory", "climb-memory", "bool", /*default=*/"true",
            "MCTS: climbs try the moves that have not failed to improve "
            "before those that have (false: a new random order per step)">,
+    Option<"restartNeighbours", "restart-neighbours", "uint64_t",
+           /*default=*/"128",
+           "MCTS: a climb from a perturbation is stuck once a quarter of its "
+           "neighbours, and at most this many, fail to improve (0: a "
+           "quarter)">,
     Option<"maxStates", "max-states", "uint64_t", /*default=*/"100000",
            "Exhaustive enumeration prices at most this many states">,
     Option<"minDims", "min-dims", "unsigned", /*default=*/"10",

@@ -148,6 +148,7 @@ parseAutomaticTactic(const llvm::json::Object &object, const std::string &path,
       "min_gain",
       "patience_ratio",
       "climb_memory",
+      "restart_neighbours",
       "max_states",
       "ilp_time_limit_s",
       "iopddl_out",
@@ -163,7 +164,8 @@ parseAutomaticTactic(const llvm::json::Object &object, const std::string &path,
                   "' of an automatic tactic (expected name, kind, axes, "
                   "device, algorithm, seed, budget_s, threads, rollouts, "
                   "min_dims, restart_patience, min_gain, patience_ratio, "
-                  "climb_memory, max_states, ilp_time_limit_s, iopddl_out, "
+                  "climb_memory, restart_neighbours, max_states, "
+                  "ilp_time_limit_s, iopddl_out, "
                   "donate, tf32, pad, context_actions, list_actions)");
   AutomaticTactic tactic;
   tactic.name = object.getString("name").value_or("auto").str();
@@ -227,6 +229,7 @@ parseAutomaticTactic(const llvm::json::Object &object, const std::string &path,
       failed(readInt("rollouts", 0, tactic.rollouts)) ||
       failed(readInt("min_dims", 1, tactic.minDims)) ||
       failed(readInt("restart_patience", 0, tactic.restartPatience)) ||
+      failed(readInt("restart_neighbours", 0, tactic.restartNeighbours)) ||
       failed(readInt("max_states", 1, tactic.maxStates)))
     return failure();
   if (const llvm::json::Value *budget = object.get("budget_s")) {

@@ -377,6 +377,7 @@ runAutomaticTactic(partition::ShardingState &state,
   options.search.minGain = tactic.minGain;
   options.search.patienceRatio = tactic.patienceRatio;
   options.search.climbMemory = tactic.climbMemory;
+  options.search.restartNeighbours = tactic.restartNeighbours;
   options.search.maxStates = tactic.maxStates;
   options.ilpTimeLimitSeconds = tactic.ilpTimeLimitSeconds;
   options.iopddlOut = tactic.iopddlOut;

@@ -148,6 +148,7 @@ struct ToastAutoPartitionPass
     tactic.minGain = minGain;
     tactic.patienceRatio = patienceRatio;
     tactic.climbMemory = climbMemory;
+    tactic.restartNeighbours = restartNeighbours;
     tactic.maxStates = maxStates;
     tactic.minDims = minDims;
     tactic.ilpTimeLimitSeconds = ilpTimeLimitSeconds;

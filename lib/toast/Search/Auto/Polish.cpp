@@ -233,20 +233,26 @@ static bool climbChunk(const SearchEnvironment &env,
 }
 
 /// First-improvement hill climbing from `best`; returns false when the
-/// budget ran out before the climb got stuck.
+/// budget ran out before the climb got stuck. A step that finds no
+/// improving neighbour among the first `coverage` of them (at most
+/// `maxTried`, if not 0; at least a chunk) ends the climb.
 static bool climb(const SearchEnvironment &env, const SearchOptions &options,
                   CostCache &cache, const Clock &clock, Trajectory &best,
                   size_t fixedPrefix, uint64_t &rollouts, Rng &rng,
-                  const std::vector<double> &prior, double coverage = 1) {
+                  const std::vector<double> &prior, double coverage = 1,
+                  uint64_t maxTried = 0) {
   size_t chunkSize = 8 * std::max(1u, options.threads);
   MoveMemory failed;
   for (unsigned step = 1;; ++step) {
     std::vector<Neighbour> candidates =
         order(neighbours(env, best.actions, fixedPrefix, options.maxDepth),
               best.actions, prior, failed, rng);
+    uint64_t tried = static_cast<uint64_t>(candidates.size() * coverage);
+    if (maxTried)
+      tried = std::min(tried, maxTried);
     candidates.resize(
         std::max<size_t>(std::min(candidates.size(), chunkSize),
-                         static_cast<size_t>(candidates.size() * coverage)));
+                         std::min<uint64_t>(candidates.size(), tried)));
     bool moved = false, stop = false;
     for (size_t from = 0; from < candidates.size() && !moved && !stop;
          from += chunkSize) {
@@ -346,15 +352,19 @@ static std::string restart(const SearchEnvironment &env,
     candidate.cost = cache.get(state);
     candidate.seconds = clock.elapsed();
     ++rollouts;
-    // A quarter of the neighbours decides that a perturbed climb is stuck:
-    // confirming a local optimum costs a whole sweep, and most perturbed
-    // climbs end far from the best anyway. That quarter is not the prior's
+    // A quarter of the neighbours, at most `restartNeighbours`, decides
+    // that a perturbed climb is stuck: confirming a local optimum costs a
+    // whole sweep, and most perturbed climbs end far from the best anyway.
+    // On wide spaces a quarter is a thousand states or more (a GPT-2
+    // decode export, 134 actions by 25: 30 failed restarts took 112 s of
+    // its 134 s search; capped at 128, 25 s, same answer). That share is
+    // not the prior's
     // best (its order is random but for the climb's memory): restarts are
     // there to leave what the rounds believed, and with the prior's order
     // the actions of poor rollouts would never be tried
     // (Mcts.PerturbationsLeaveALocalOptimum).
     climb(env, options, cache, clock, candidate, fixedPrefix, rollouts, rng, {},
-          kPerturbedCoverage);
+          kPerturbedCoverage, options.restartNeighbours);
     if (candidate.betterThan(best)) {
       // Finish the climb over every neighbour, so that the best is a local
       // optimum whenever the search stops by itself.
