@@ -89,8 +89,8 @@ struct AutomaticTactic {
   /// (SearchOptions::climbMemory).
   bool climbMemory = true;
   /// MCTS: a climb from a perturbation is stuck after a quarter of its
-  /// neighbours, at most this many, fail (SearchOptions::restartNeighbours);
-  /// 0: a quarter.
+  /// neighbours, at most this many (at least 8 per thread), fail
+  /// (SearchOptions::restartNeighbours); 0: a quarter.
   uint64_t restartNeighbours = 128;
   /// Exhaustive enumeration prices at most this many states.
   uint64_t maxStates = 100000;

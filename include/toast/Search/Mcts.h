@@ -138,12 +138,12 @@ struct SearchOptions {
   /// 0: every gain counts.
   double minGain = 0;
   /// A climb from a perturbation counts as stuck once a quarter of its
-  /// neighbours, and at most this many, fail to improve (0: a quarter).
-  /// A quarter of a wide neighbourhood is a thousand states or more (a
-  /// real GPT-2 decode export: 134 actions, 25 in its strategy), so 30
-  /// failed restarts were minutes of search; with 128 the GPT-2 and
-  /// torch-xla MoE exports stopped 3-4x sooner with the same answers
-  /// (docs/search.md, "Convergence").
+  /// neighbours, and at most this many (but at least a chunk, 8 per
+  /// thread), fail to improve (0: a quarter). A quarter of a wide
+  /// neighbourhood is 900-1,200 states (real GPT-2 decode and torch-xla
+  /// MoE exports: 134 and 422 actions), so 30 failed restarts were minutes
+  /// of search; with 128 they stopped 2.8x and 4.3x sooner with the same
+  /// answers (docs/performance.md, "Bounded restarts on wide spaces").
   uint64_t restartNeighbours = 128;
   /// Restarts also end when the states priced since the last counted
   /// improvement (or since the first climb got stuck, if later) exceed

@@ -110,8 +110,8 @@ def ToastAutoPartitionPass
     Option<"restartNeighbours", "restart-neighbours", "uint64_t",
            /*default=*/"128",
            "MCTS: a climb from a perturbation is stuck once a quarter of its "
-           "neighbours, and at most this many, fail to improve (0: a "
-           "quarter)">,
+           "neighbours, and at most this many (at least 8 per thread), fail "
+           "to improve (0: a quarter)">,
     Option<"maxStates", "max-states", "uint64_t", /*default=*/"100000",
            "Exhaustive enumeration prices at most this many states">,
     Option<"minDims", "min-dims", "unsigned", /*default=*/"10",

@@ -37,7 +37,7 @@ namespace toast::search::detail {
 /// The random stream of polishing (threads use streams 0, 1, ...).
 constexpr uint64_t kPolishStream = 0x706f6c697368ull;
 /// The share of its neighbours a climb from a perturbation tries before it
-/// counts as stuck.
+/// counts as stuck (at most SearchOptions::restartNeighbours).
 constexpr double kPerturbedCoverage = 0.25;
 
 /// `actions` replayed from the initial state, or nullopt if one is illegal.
@@ -355,14 +355,13 @@ static std::string restart(const SearchEnvironment &env,
     // A quarter of the neighbours, at most `restartNeighbours`, decides
     // that a perturbed climb is stuck: confirming a local optimum costs a
     // whole sweep, and most perturbed climbs end far from the best anyway.
-    // On wide spaces a quarter is a thousand states or more (a GPT-2
+    // On wide spaces a quarter is close to a thousand states (a GPT-2
     // decode export, 134 actions by 25: 30 failed restarts took 112 s of
-    // its 134 s search; capped at 128, 25 s, same answer). That share is
-    // not the prior's
-    // best (its order is random but for the climb's memory): restarts are
-    // there to leave what the rounds believed, and with the prior's order
-    // the actions of poor rollouts would never be tried
-    // (Mcts.PerturbationsLeaveALocalOptimum).
+    // its 134 s search; bounded at 128, the restarts took 25 s of 48 s,
+    // same answer). That share is not the prior's best (its order is
+    // random but for the climb's memory): restarts are there to leave what
+    // the rounds believed, and with the prior's order the actions of poor
+    // rollouts would never be tried (Mcts.PerturbationsLeaveALocalOptimum).
     climb(env, options, cache, clock, candidate, fixedPrefix, rollouts, rng, {},
           kPerturbedCoverage, options.restartNeighbours);
     if (candidate.betterThan(best)) {
