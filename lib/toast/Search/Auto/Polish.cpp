@@ -247,12 +247,12 @@ static bool climb(const SearchEnvironment &env, const SearchOptions &options,
     std::vector<Neighbour> candidates =
         order(neighbours(env, best.actions, fixedPrefix, options.maxDepth),
               best.actions, prior, failed, rng);
+    // At most all of them: coverage is at most 1.
     uint64_t tried = static_cast<uint64_t>(candidates.size() * coverage);
     if (maxTried)
       tried = std::min(tried, maxTried);
     candidates.resize(
-        std::max<size_t>(std::min(candidates.size(), chunkSize),
-                         std::min<uint64_t>(candidates.size(), tried)));
+        std::max<size_t>(std::min(candidates.size(), chunkSize), tried));
     bool moved = false, stop = false;
     for (size_t from = 0; from < candidates.size() && !moved && !stop;
          from += chunkSize) {
