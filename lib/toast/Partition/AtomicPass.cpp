@@ -17,15 +17,18 @@ struct PartirAtomicPass : impl::PartirAtomicPassBase<PartirAtomicPass> {
       module.emitError("--partir-atomic needs value=SELECTOR and axis=NAME");
       return signalPassFailure();
     }
-    if (failed(withSavedState(module, mesh, [&](ShardingState &state) {
-          auto values = selectValues(state.getFunction(), value, "atomic");
-          if (failed(values))
-            return mlir::failure();
-          for (mlir::Value v : *values)
-            if (failed(state.atomic(v, axis)))
-              return mlir::failure();
-          return mlir::success();
-        })))
+    if (failed(withSavedState(
+            module, mesh,
+            [&](ShardingState &state) {
+              auto values = selectValues(state.getFunction(), value, "atomic");
+              if (failed(values))
+                return mlir::failure();
+              for (mlir::Value v : *values)
+                if (failed(state.atomic(v, axis)))
+                  return mlir::failure();
+              return mlir::success();
+            },
+            std::string(value), "atomic")))
       signalPassFailure();
   }
 };

@@ -24,9 +24,10 @@ parseMeshOption(ModuleOp module, StringRef text) {
   return axes;
 }
 
-LogicalResult
-withSavedState(ModuleOp module, StringRef meshOption,
-               function_ref<LogicalResult(ShardingState &)> fn) {
+LogicalResult withSavedState(ModuleOp module, StringRef meshOption,
+                             function_ref<LogicalResult(ShardingState &)> fn,
+                             ArrayRef<std::string> selectors,
+                             StringRef tacticName) {
   auto axes = parseMeshOption(module, meshOption);
   if (failed(axes))
     return failure();
@@ -34,8 +35,11 @@ withSavedState(ModuleOp module, StringRef meshOption,
   if (failed(mesh))
     return failure();
   FailureOr<func::FuncOp> func = getEntryFunction(module);
-  if (failed(func) || failed(prepareEntryFunction(*func)))
+  OpRenumbering renumbering;
+  if (failed(func) || failed(prepareEntryFunction(*func, &renumbering)))
     return failure();
+  for (const std::string &selector : selectors)
+    warnIfRenumbered(*func, renumbering, selector, tacticName);
   ShardingState state(*func, *mesh);
   if (failed(state.load()) || failed(fn(state)))
     return failure();
