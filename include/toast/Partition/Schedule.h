@@ -199,26 +199,10 @@ selectValues(mlir::func::FuncOp func, llvm::StringRef selector,
 mlir::FailureOr<unsigned> inlineCalls(mlir::func::FuncOp func,
                                       unsigned maxRounds = 16);
 
-/// How erasing dead ops moved the op numbers `#N` selectors use: for each
-/// op of the entry function before the erasure (calls inlined; pre-order,
-/// as numberedOps), its name and its number after it (-1: erased).
-struct OpRenumbering {
-  llvm::SmallVector<std::pair<mlir::OperationName, int>> before;
-  unsigned erased = 0;
-};
-
 /// Prepares the entry function for partitioning: inlines its calls (with a
 /// remark saying how many) and erases the ops nothing that runs reads (as
-/// lowering would; sim::findDeadOps). `renumbering`, if given, receives
-/// how the erasure renumbered the ops.
-mlir::LogicalResult prepareEntryFunction(mlir::func::FuncOp func,
-                                         OpRenumbering *renumbering = nullptr);
-
-/// Warns (on `func`) when `selector` is `#N[.R]` and op N of `func` is no
-/// longer the op N of the program before the erasure: a schedule numbered
-/// against the program as written then selects another op.
-void warnIfRenumbered(mlir::func::FuncOp func, const OpRenumbering &renumbering,
-                      llvm::StringRef selector, llvm::StringRef tacticName);
+/// lowering would; sim::findDeadOps).
+mlir::LogicalResult prepareEntryFunction(mlir::func::FuncOp func);
 
 /// Applies one manual tactic's actions, then propagates.
 mlir::FailureOr<TacticReport> applyManualTactic(ShardingState &state,

@@ -17,18 +17,15 @@ struct PartirAtomicPass : impl::PartirAtomicPassBase<PartirAtomicPass> {
       module.emitError("--partir-atomic needs value=SELECTOR and axis=NAME");
       return signalPassFailure();
     }
-    if (failed(withSavedState(
-            module, mesh,
-            [&](ShardingState &state) {
-              auto values = selectValues(state.getFunction(), value, "atomic");
-              if (failed(values))
-                return mlir::failure();
-              for (mlir::Value v : *values)
-                if (failed(state.atomic(v, axis)))
-                  return mlir::failure();
-              return mlir::success();
-            },
-            std::string(value), "atomic")))
+    if (failed(withSavedState(module, mesh, [&](ShardingState &state) {
+          auto values = selectValues(state.getFunction(), value, "atomic");
+          if (failed(values))
+            return mlir::failure();
+          for (mlir::Value v : *values)
+            if (failed(state.atomic(v, axis)))
+              return mlir::failure();
+          return mlir::success();
+        })))
       signalPassFailure();
   }
 };

@@ -41,13 +41,9 @@ struct PartirManualPartitionPass
     mlir::ModuleOp module = getOperation();
     ManualTactic tactic;
     if (failed(parseTactic(module, tactic)) ||
-        failed(withSavedState(
-            module, mesh,
-            [&](ShardingState &state) {
-              return mlir::LogicalResult(applyManualTactic(state, tactic));
-            },
-            llvm::to_vector(llvm::make_first_range(tactic.inputs)),
-            tactic.name)))
+        failed(withSavedState(module, mesh, [&](ShardingState &state) {
+          return mlir::LogicalResult(applyManualTactic(state, tactic));
+        })))
       signalPassFailure();
   }
 };

@@ -24,10 +24,9 @@ parseMeshOption(ModuleOp module, StringRef text) {
   return axes;
 }
 
-LogicalResult withSavedState(ModuleOp module, StringRef meshOption,
-                             function_ref<LogicalResult(ShardingState &)> fn,
-                             ArrayRef<std::string> selectors,
-                             StringRef tacticName) {
+LogicalResult
+withSavedState(ModuleOp module, StringRef meshOption,
+               function_ref<LogicalResult(ShardingState &)> fn) {
   auto axes = parseMeshOption(module, meshOption);
   if (failed(axes))
     return failure();
@@ -35,11 +34,8 @@ LogicalResult withSavedState(ModuleOp module, StringRef meshOption,
   if (failed(mesh))
     return failure();
   FailureOr<func::FuncOp> func = getEntryFunction(module);
-  OpRenumbering renumbering;
-  if (failed(func) || failed(prepareEntryFunction(*func, &renumbering)))
+  if (failed(func) || failed(prepareEntryFunction(*func)))
     return failure();
-  for (const std::string &selector : selectors)
-    warnIfRenumbered(*func, renumbering, selector, tacticName);
   ShardingState state(*func, *mesh);
   if (failed(state.load()) || failed(fn(state)))
     return failure();

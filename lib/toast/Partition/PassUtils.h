@@ -12,13 +12,9 @@ parseMeshOption(mlir::ModuleOp module, llvm::StringRef text);
 
 /// Resolves the mesh and entry function, loads the saved state, runs `fn`
 /// on it and saves the state back. Fails (with diagnostics) at any step.
-/// Each of `selectors` (the pass `tacticName`'s) gets a warning if it
-/// numbers an op (`#N`) that erasing dead ops renumbered.
 mlir::LogicalResult
 withSavedState(mlir::ModuleOp module, llvm::StringRef meshOption,
-               llvm::function_ref<mlir::LogicalResult(ShardingState &)> fn,
-               llvm::ArrayRef<std::string> selectors = {},
-               llvm::StringRef tacticName = "");
+               llvm::function_ref<mlir::LogicalResult(ShardingState &)> fn);
 
 } // namespace toast::partition
 

@@ -688,7 +688,7 @@ FailureOr<TacticReport> applyAutomaticTactic(ShardingState &state,
 /// colors and conflicts no running op has. A partir.tag stays, with what
 /// it reads and the loops around it: its name is how a tactic selects a
 /// value.
-static void eraseDeadOps(func::FuncOp func, OpRenumbering *renumbering) {
+static void eraseDeadOps(func::FuncOp func) {
   auto holdsTag = [](Operation *op) {
     return isa<partir::TagOp>(op) ||
            (op->getNumRegions() && op->walk([](partir::TagOp) {
@@ -699,18 +699,6 @@ static void eraseDeadOps(func::FuncOp func, OpRenumbering *renumbering) {
       sim::findDeadOps(func.getBody().front(), holdsTag);
   if (dead.empty())
     return;
-  if (renumbering) {
-    // An op goes when it or an op around it is dead; the others keep their
-    // order, so their new numbers count the ops kept before them.
-    int next = 0;
-    for (Operation *op : numberedOps(func)) {
-      bool erased = false;
-      for (Operation *at = op; at && at != func.getOperation();
-           at = at->getParentOp())
-        erased |= dead.contains(at);
-      renumbering->before.push_back({op->getName(), erased ? -1 : next++});
-    }
-  }
   // Readers first: a post-order walk from the end of each block. An op
   // inside a dead one goes with it and is not counted.
   unsigned erased = 0;
@@ -721,8 +709,6 @@ static void eraseDeadOps(func::FuncOp func, OpRenumbering *renumbering) {
     erased += !parent || !sim::neverRuns(parent, dead);
     op->erase();
   });
-  if (renumbering)
-    renumbering->erased = erased;
   // Schedules written before may number ops (`#N`) with them.
   emitRemark(func.getLoc())
       << "erased " << erased << " op" << (erased == 1 ? "" : "s") << " of @"
@@ -730,8 +716,7 @@ static void eraseDeadOps(func::FuncOp func, OpRenumbering *renumbering) {
       << " whose results nothing reads (`#N` selectors number the ops left)";
 }
 
-LogicalResult prepareEntryFunction(func::FuncOp func,
-                                   OpRenumbering *renumbering) {
+LogicalResult prepareEntryFunction(func::FuncOp func) {
   FailureOr<unsigned> inlined = inlineCalls(func);
   if (failed(inlined))
     return failure();
@@ -740,34 +725,8 @@ LogicalResult prepareEntryFunction(func::FuncOp func,
         << "inlined " << *inlined << " call" << (*inlined == 1 ? "" : "s")
         << " into @" << func.getSymName()
         << " so that tilings propagate through them";
-  eraseDeadOps(func, renumbering);
+  eraseDeadOps(func);
   return success();
-}
-
-void warnIfRenumbered(func::FuncOp func, const OpRenumbering &renumbering,
-                      StringRef selector, StringRef tacticName) {
-  unsigned index;
-  if (!selector.consume_front("#") ||
-      selector.split('.').first.getAsInteger(10, index) ||
-      index >= renumbering.before.size())
-    return;
-  auto [name, now] = renumbering.before[index];
-  if (now == static_cast<int>(index))
-    return;
-  SmallVector<Operation *> ops = numberedOps(func);
-  InFlightDiagnostic diag = func.emitWarning()
-                            << "tactic '" << tacticName << "': selector '#"
-                            << selector << "' numbers the ops left after "
-                            << renumbering.erased << " dead op"
-                            << (renumbering.erased == 1 ? " was" : "s were")
-                            << " erased";
-  if (index < ops.size())
-    diag << " and selects a '" << ops[index]->getName() << "'";
-  diag << "; before the erasure op " << index << " was a '" << name << "'";
-  if (now < 0)
-    diag << ", which nothing reads (erased)";
-  else
-    diag << ", now #" << now;
 }
 
 /// Lowers a copy of the module partitioned as `state` says to device-local
@@ -799,12 +758,8 @@ partition(ModuleOp module, const Schedule &schedule, bool materialize) {
   FailureOr<func::FuncOp> func = getEntryFunction(module);
   if (failed(func))
     return failure();
-  OpRenumbering renumbering;
-  if (failed(prepareEntryFunction(*func, &renumbering)))
+  if (failed(prepareEntryFunction(*func)))
     return failure();
-  for (const ManualTactic &tactic : schedule.tactics)
-    for (const auto &input : tactic.inputs)
-      warnIfRenumbered(*func, renumbering, input.first, tactic.name);
   ShardingState state(*func, *mesh);
   if (failed(state.load()))
     return failure();

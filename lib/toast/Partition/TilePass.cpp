@@ -17,18 +17,15 @@ struct PartirTilePass : impl::PartirTilePassBase<PartirTilePass> {
       module.emitError("--partir-tile needs value=SELECTOR and axis=NAME");
       return signalPassFailure();
     }
-    if (failed(withSavedState(
-            module, mesh,
-            [&](ShardingState &state) {
-              auto values = selectValues(state.getFunction(), value, "tile");
-              if (failed(values))
-                return mlir::failure();
-              for (mlir::Value v : *values)
-                if (failed(state.tile(v, dim, axis)))
-                  return mlir::failure();
-              return mlir::success();
-            },
-            std::string(value), "tile")))
+    if (failed(withSavedState(module, mesh, [&](ShardingState &state) {
+          auto values = selectValues(state.getFunction(), value, "tile");
+          if (failed(values))
+            return mlir::failure();
+          for (mlir::Value v : *values)
+            if (failed(state.tile(v, dim, axis)))
+              return mlir::failure();
+          return mlir::success();
+        })))
       signalPassFailure();
   }
 };
