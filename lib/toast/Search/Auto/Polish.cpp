@@ -30,6 +30,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
 
+#include <cassert>
 #include <optional>
 
 namespace toast::search::detail {
@@ -61,6 +62,7 @@ prefixStates(const SearchEnvironment &env,
   states.reserve(actions.size() + 1);
   states.push_back(env.getInitialState());
   for (unsigned action : actions) {
+    assert(env.isLegal(states.back(), action) && "an illegal trajectory");
     states.push_back(states.back());
     env.apply(states.back(), action);
   }
