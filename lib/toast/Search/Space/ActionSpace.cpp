@@ -409,12 +409,16 @@ void NdaEnvironment::Impl::buildActions() {
   // A node is in a group per site and per op it appears in (hundreds on
   // full-size models), with the same few other nodes in most: canTake
   // asks the distinct ones (it was a sixth of U-Net's search CPU).
-  nodePeers.assign(nda.getNumNodes(), {});
-  for (auto [n, peers] : llvm::enumerate(nodePeers)) {
+  peerStart.assign(1, 0);
+  peerList.clear();
+  for (unsigned n = 0, e = nda.getNumNodes(); n != e; ++n) {
+    llvm::SmallVector<unsigned, 8> peers;
     for (unsigned g : nodeGroups[n])
       peers.append(groups[g].begin(), groups[g].end());
     llvm::sort(peers);
     peers.erase(std::unique(peers.begin(), peers.end()), peers.end());
+    peerList.insert(peerList.end(), peers.begin(), peers.end());
+    peerStart.push_back(peerList.size());
   }
 
   colorFamily = buildFamilies(nda, options.mirrorGroups);
@@ -667,7 +671,7 @@ bool NdaEnvironment::Impl::canTake(const SearchState &state, unsigned node,
   for (unsigned q : partsAfter[node])
     if (state.nodeAxes[q])
       return false;
-  for (unsigned m : nodePeers[node])
+  for (unsigned m : peersOf(node))
     if (state.nodeAxes[m] & bit)
       return false;
   return true;

@@ -589,8 +589,16 @@ public:
   /// one site, the factors of one op) and, per node, the groups it is in.
   std::vector<std::vector<unsigned>> groups;
   std::vector<llvm::SmallVector<unsigned, 2>> nodeGroups;
-  /// Per node, the nodes of its groups (itself included), each once.
-  std::vector<llvm::SmallVector<unsigned, 8>> nodePeers;
+  /// Per node, the nodes of its groups (itself included), each once: node
+  /// n's are peerList[peerStart[n], peerStart[n + 1]). One flat array, as
+  /// canTake reads them for every node an action replays (a vector per
+  /// node cost a cache miss more per node).
+  std::vector<uint32_t> peerStart;
+  std::vector<unsigned> peerList;
+  llvm::ArrayRef<unsigned> peersOf(unsigned node) const {
+    return llvm::ArrayRef(peerList).slice(peerStart[node], peerStart[node + 1] -
+                                                               peerStart[node]);
+  }
   /// The entry's ops no backend runs (sim::findDeadOps): the program model
   /// leaves them out, as the simulator does.
   llvm::DenseSet<mlir::Operation *> deadOps;
