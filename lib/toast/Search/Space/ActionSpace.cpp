@@ -228,6 +228,9 @@ void NdaEnvironment::Impl::findSplitParts() {
         }
     }
   }
+  nodeHasParts.assign(nda.getNumNodes(), 0);
+  for (unsigned n = 0, e = nda.getNumNodes(); n != e; ++n)
+    nodeHasParts[n] = !partsBefore[n].empty() || !partsAfter[n].empty();
 }
 
 /// Groups of nodes that must carry pairwise distinct axes: the dims of one
@@ -662,15 +665,17 @@ bool NdaEnvironment::Impl::canTake(const SearchState &state, unsigned node,
     return false;
   if (!canShardNode(node, state.nodeAxes[node], axisSize))
     return false;
-  for (unsigned p : partsBefore[node]) {
-    AxisMask before = state.nodeAxes[p];
-    if (maskProduct(before) != nodeGcd[p] ||
-        (before >> axis) != 0) // An axis after this one tiles p.
-      return false;
+  if (nodeHasParts[node]) {
+    for (unsigned p : partsBefore[node]) {
+      AxisMask before = state.nodeAxes[p];
+      if (maskProduct(before) != nodeGcd[p] ||
+          (before >> axis) != 0) // An axis after this one tiles p.
+        return false;
+    }
+    for (unsigned q : partsAfter[node])
+      if (state.nodeAxes[q])
+        return false;
   }
-  for (unsigned q : partsAfter[node])
-    if (state.nodeAxes[q])
-      return false;
   for (unsigned m : peersOf(node))
     if (state.nodeAxes[m] & bit)
       return false;

@@ -612,6 +612,9 @@ public:
   /// tiled: only then is the dim's tiling a block tiling (as
   /// ShardingRule::canTileNext requires of a reshape's compound dims).
   std::vector<llvm::SmallVector<unsigned, 1>> partsBefore, partsAfter;
+  /// Per node, whether it has parts before or after it: most have none,
+  /// and canTake reads this byte rather than two lists per node.
+  std::vector<char> nodeHasParts;
   void findSplitParts();
   /// Adds the actions of one color family (every resolution, every axis);
   /// returns whether some of its nodes meet at a site or an op (and so
