@@ -30,6 +30,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
 
+#include <algorithm>
 #include <cassert>
 #include <optional>
 
@@ -41,16 +42,22 @@ constexpr uint64_t kPolishStream = 0x706f6c697368ull;
 /// counts as stuck (at most SearchOptions::restartNeighbours).
 constexpr double kPerturbedCoverage = 0.25;
 
-/// `actions` replayed from the initial state, or nullopt if one is illegal.
+/// `actions` applied to `state` in turn, or nullopt if one is illegal.
 static std::optional<SearchState> replay(const SearchEnvironment &env,
-                                         const std::vector<unsigned> &actions) {
-  SearchState state = env.getInitialState();
+                                         llvm::ArrayRef<unsigned> actions,
+                                         SearchState state) {
   for (unsigned action : actions) {
     if (!env.isLegal(state, action))
       return std::nullopt;
     env.apply(state, action);
   }
   return state;
+}
+
+/// `actions` replayed from the initial state, or nullopt if one is illegal.
+static std::optional<SearchState> replay(const SearchEnvironment &env,
+                                         const std::vector<unsigned> &actions) {
+  return replay(env, actions, env.getInitialState());
 }
 
 /// The states after each prefix of the legal trajectory `actions`
@@ -85,17 +92,12 @@ struct StepBase {
 static std::optional<SearchState>
 replayFrom(const SearchEnvironment &env, const StepBase &base,
            const std::vector<unsigned> &actions) {
-  size_t shared = 0;
-  while (shared < actions.size() && shared < base.actions.size() &&
-         actions[shared] == base.actions[shared])
-    ++shared;
-  SearchState state = base.prefixes[shared];
-  for (unsigned action : llvm::ArrayRef(actions).drop_front(shared)) {
-    if (!env.isLegal(state, action))
-      return std::nullopt;
-    env.apply(state, action);
-  }
-  return state;
+  size_t shared = std::mismatch(actions.begin(), actions.end(),
+                                base.actions.begin(), base.actions.end())
+                      .first -
+                  actions.begin();
+  return replay(env, llvm::ArrayRef(actions).drop_front(shared),
+                base.prefixes[shared]);
 }
 
 /// `actions` with axes `a` and `b` exchanged from `fixedPrefix` on, or
