@@ -131,8 +131,9 @@ bool Evaluation::rewritePair(unsigned value, const DimAxes &tiling,
 /// otherwise, innermost first, right before the reader). False when the
 /// use is not one the chain describes: a shared chain below it other than
 /// sums, an even slice on a summed axis left (it may become a
-/// reduce_scatter), an argument with one reader (its tiling loop may fuse
-/// into the reader's), or a loop region's value.
+/// reduce_scatter), or an argument with one reader (its tiling loop may
+/// fuse into the reader's). A loop region's values are replanned alike
+/// (the region's program is lowered as the entry's).
 bool Evaluation::replanPaddedUse(unsigned value, unsigned k,
                                  ArrayRef<std::pair<unsigned, unsigned>> levels,
                                  const char *why) {
@@ -150,12 +151,11 @@ bool Evaluation::replanPaddedUse(unsigned value, unsigned k,
   // the start, as a result is after its producer; with one reader its
   // tiling loop may fuse into the reader's (fusedLevel): not followed.
   bool fusable = v.defOp < 0 && v.uses.size() < 2;
-  if (fusable || prog.isRegionBlock || !afterSums || plan.scattersOnTop ||
-      use.argSlice || use.level != plan.steps.size()) {
+  if (fusable || !afterSums || plan.scattersOnTop || use.argSlice ||
+      use.level != plan.steps.size()) {
     if (explainUnmodeled())
       llvm::errs() << "padded chain not replanned: "
                    << (fusable              ? "an argument with one reader"
-                       : prog.isRegionBlock ? "a loop region's value"
                        : !afterSums         ? "a shared chain"
                        : plan.scattersOnTop ? "a reduce_scatter on top"
                        : use.argSlice       ? "an argument slice"
@@ -266,54 +266,47 @@ bool Evaluation::replanPaddedUse(unsigned value, unsigned k,
   return true;
 }
 
-/// The loop level of op i's nest at which the slice or all_to_all `step`
-/// of one of its operands sits: its innermost axis's (slices of one use
-/// merge into the later one).
-int Evaluation::stepLevel(unsigned i, const Step &step) const {
-  AxisMask axes = step.kind == StepKind::AllToAll ? listMask(step.dims[step.to])
-                                                  : dimsMask(step.dims);
-  int level = -1;
-  for (auto [l, entry] : llvm::enumerate(nests[i]))
-    if (axes >> entry.first & 1)
-      level = static_cast<int>(l);
-  return level;
-}
-
 /// Lowering puts a reader's slices in the bodies of its loop levels, one
-/// level after the other, and a gather copy right before what reads it;
-/// the pricer and the emitter read one operand after the other
-/// (inputOrder). The two agree while the levels of the ops read do not go
-/// down from one to the next, which a padded slice left at an outer level
-/// after another operand's inner slice breaks: such a state is unmodeled.
+/// level after the other, and a gather copy right before what reads it.
+/// While the levels of the ops read do not go down from one operand to the
+/// next (inputOrder), that is operand order; a padded slice left at an
+/// outer level after another operand's inner slice (the two do not merge
+/// into the inner one) makes the reader level-ordered: the pricer and the
+/// emitter then emit its inputs level by level (levelRuns). Not followed
+/// for an op reading a masked operand.
 void Evaluation::checkPaddedOrder() {
   for (unsigned i : paddedReaders) {
-    const ProgramOp &p = prog.ops[i];
+    if (llvm::is_contained(collectivePlan.levelOrdered, i))
+      continue;
     auto masked = [&](unsigned k) { return readsMasked(i, k); };
-    int last = -1;
-    for (unsigned k : inputOrder(prog, collectivePlan, i, masked)) {
-      const UsePlan &use = usePlans[p.operandUses[k]];
-      ArrayRef<Step> ops = ArrayRef(use.ops).drop_front(stepsAtDef(use));
-      if (use.argSlice)
-        ops = {};
-      for (size_t j = 0; j < ops.size(); ++j) {
-        // A gather goes with what reads it; the op's own copies last.
-        int level = use.fusedLevel >= 0 ? use.fusedLevel : INT_MAX;
-        for (size_t n = j; n < ops.size() && use.fusedLevel < 0; ++n)
-          if (ops[n].kind != StepKind::Gather) {
-            level = stepLevel(i, ops[n]);
-            break;
-          }
-        if (level < last) {
-          unmodeled = true;
-          if (explainUnmodeled())
-            llvm::errs() << "unmodeled: padded slices at an outer level after "
-                            "inner ones (op "
-                         << i << ", operand " << k << ")\n";
-          return;
-        }
-        last = level;
-      }
+    levelRuns(prog, collectivePlan, i, masked, runs);
+    if (llvm::is_sorted(runs, [](const LevelRun &a, const LevelRun &b) {
+          return a.level < b.level;
+        }))
+      continue;
+    const char *why = nullptr;
+    // In a fusion tree its runs are steps of the tree (orderFusionTree),
+    // placed by their loop level.
+    bool tree = fusedInto[i] >= 0 || !fusedProducers[i].empty() ||
+                readsFusedArgument(prog, collectivePlan, i);
+    if (tree &&
+        llvm::any_of(runs, [](const LevelRun &r) { return r.level < 0; }))
+      why = "outside its loops in a fusion tree";
+    for (unsigned k = 0; k < prog.cores[i].numOperands && !why; ++k)
+      if (prog.operandsOf(i)[k] >= 0 && masked(k))
+        why = "with a masked operand";
+    if (!why) {
+      if (explainUnmodeled())
+        llvm::errs() << "padded reader read level by level (op " << i << ")\n";
+      collectivePlan.levelOrdered.push_back(i);
+      continue;
     }
+    unmodeled = true;
+    if (explainUnmodeled())
+      llvm::errs() << "unmodeled: padded slices at an outer level after "
+                      "inner ones, "
+                   << why << " (op " << i << ")\n";
+    return;
   }
 }
 
