@@ -1514,8 +1514,7 @@ TEST_F(ShardingSpaceTest, PaddedGroupNormChainsAgree) {
         worst = std::max(worst, checker.check(state, spec));
       EXPECT_LE(worst, 1e-9) << spec;
       // Most are priced analytically (what is left: a padded argument read
-      // through a gather and a slice, and padded slices left at an outer
-      // level after another operand's inner slices).
+      // through a gather and a slice).
       EXPECT_LT(4 * checker.byReference, states.size()) << spec;
       EXPECT_EQ(expectPlannedStatesAgree(ctx, checker, states),
                 states.size() - checker.byReference)

@@ -227,15 +227,6 @@ int Evaluation::emitUse(unsigned value, unsigned useId) {
       tiling = apply(step, tiling);
     ops = ops.drop_front(n);
   }
-  buffer = emitSteps(value, ops, buffer, tiling);
-  setUseTiling(std::move(tiling));
-  return buffer;
-}
-
-/// Emits `ops` of `value` reading `buffer` tiled by `tiling`; returns the
-/// last buffer and leaves `tiling` at its tiling.
-int Evaluation::emitSteps(unsigned value, ArrayRef<Step> ops, int buffer,
-                          DimAxes &tiling) {
   for (const Step &step : ops) {
     DimAxes next = apply(step, tiling);
     int64_t in = bytesOf(value, tiling), out = bytesOf(value, next);
@@ -250,43 +241,8 @@ int Evaluation::emitSteps(unsigned value, ArrayRef<Step> ops, int buffer,
     ++at;
     tiling = std::move(next);
   }
+  setUseTiling(std::move(tiling));
   return buffer;
-}
-
-/// Emits use useId's ops of `value` from where the last emission stopped
-/// up to `end`, and records where it stopped (`ahead`, startBuffers), so
-/// that emitUse goes on from there.
-void Evaluation::emitUseUpTo(unsigned value, unsigned useId, size_t end) {
-  const UsePlan &use = usePlans[useId];
-  currentValue = value;
-  size_t atDef = stepsAtDef(use), done = atDef + stepsAhead(ahead, useId);
-  // A fusion tree emitted this run already (TreeStep::end).
-  if (end <= done)
-    return;
-  int buffer = done ? startBuffers[useId] : levelBuffer(value, use.level);
-  DimAxes tiling = levelTilingOf(value, use.level);
-  ArrayRef<Step> ops = use.ops;
-  for (const Step &step : ops.take_front(done))
-    tiling = apply(step, tiling);
-  startBuffers[useId] =
-      emitSteps(value, ops.slice(done, end - done), buffer, tiling);
-  setAhead(ahead, useId, end - atDef);
-}
-
-/// Emits the inputs of a level-ordered op (CollectivePlan::levelOrdered)
-/// loop level by loop level, up to the copies, which emitInputs places.
-void Evaluation::emitLevelOrdered(unsigned i) {
-  auto masked = [&](unsigned k) { return readsMasked(i, k); };
-  levelRuns(prog, collectivePlan, i, masked, runs);
-  llvm::stable_sort(runs, [](const LevelRun &a, const LevelRun &b) {
-    return a.level < b.level;
-  });
-  for (const LevelRun &run : runs) {
-    if (run.level == INT_MAX)
-      break;
-    emitUseUpTo(prog.operandsOf(i)[run.operand],
-                prog.operandUsesOf(i)[run.operand], run.end);
-  }
 }
 
 void Evaluation::emitOp(unsigned i) {
@@ -424,9 +380,6 @@ void Evaluation::emitTree(unsigned i) {
   for (const TreeStep &step : emission) {
     if (step.operand < 0)
       emitOp(step.op);
-    else if (step.end)
-      emitUseUpTo(prog.operandsOf(step.op)[step.operand],
-                  prog.operandUsesOf(step.op)[step.operand], step.end);
     else
       emitAhead(step.op, step.operand);
   }
@@ -452,9 +405,6 @@ void Evaluation::emitAhead(unsigned i, unsigned k) {
 int64_t Evaluation::emitInputs(unsigned i, llvm::MutableArrayRef<int> inputs) {
   int64_t firstInputBytes = -1;
   auto masked = [&](unsigned k) { return readsMasked(i, k); };
-  size_t aheadBefore = ahead.size();
-  if (isLevelOrdered(collectivePlan, i))
-    emitLevelOrdered(i);
   for (unsigned k : inputOrder(prog, collectivePlan, i, masked)) {
     int j = sharedCopy(prog, collectivePlan, i, k, masked);
     if (j >= 0)
@@ -462,7 +412,6 @@ int64_t Evaluation::emitInputs(unsigned i, llvm::MutableArrayRef<int> inputs) {
     else
       emitInput(i, k, inputs, firstInputBytes);
   }
-  ahead.resize(aheadBefore);
   return firstInputBytes;
 }
 

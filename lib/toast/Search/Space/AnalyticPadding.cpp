@@ -249,7 +249,6 @@ bool Evaluation::replanPaddedUse(unsigned value, unsigned k,
     }
   use.gatherAtDef = !chain.empty() && chain.front().kind == StepKind::Gather;
   use.readerIsUser = gathersOnly;
-  paddedReaders.push_back(v.uses[k].first);
   if (explainUnmodeled()) {
     // What the state was unmodeled for before, and the ops kept (kind:
     // 0 gather, 3 all_to_all, 4 slice; axes per dim).
@@ -264,50 +263,6 @@ bool Evaluation::replanPaddedUse(unsigned value, unsigned k,
     llvm::errs() << "\n";
   }
   return true;
-}
-
-/// Lowering puts a reader's slices in the bodies of its loop levels, one
-/// level after the other, and a gather copy right before what reads it.
-/// While the levels of the ops read do not go down from one operand to the
-/// next (inputOrder), that is operand order; a padded slice left at an
-/// outer level after another operand's inner slice (the two do not merge
-/// into the inner one) makes the reader level-ordered: the pricer and the
-/// emitter then emit its inputs level by level (levelRuns). Not followed
-/// for an op reading a masked operand.
-void Evaluation::checkPaddedOrder() {
-  for (unsigned i : paddedReaders) {
-    if (llvm::is_contained(collectivePlan.levelOrdered, i))
-      continue;
-    auto masked = [&](unsigned k) { return readsMasked(i, k); };
-    levelRuns(prog, collectivePlan, i, masked, runs);
-    if (llvm::is_sorted(runs, [](const LevelRun &a, const LevelRun &b) {
-          return a.level < b.level;
-        }))
-      continue;
-    const char *why = nullptr;
-    // In a fusion tree its runs are steps of the tree (orderFusionTree),
-    // placed by their loop level.
-    bool tree = fusedInto[i] >= 0 || !fusedProducers[i].empty() ||
-                readsFusedArgument(prog, collectivePlan, i);
-    if (tree &&
-        llvm::any_of(runs, [](const LevelRun &r) { return r.level < 0; }))
-      why = "outside its loops in a fusion tree";
-    for (unsigned k = 0; k < prog.cores[i].numOperands && !why; ++k)
-      if (prog.operandsOf(i)[k] >= 0 && masked(k))
-        why = "with a masked operand";
-    if (!why) {
-      if (explainUnmodeled())
-        llvm::errs() << "padded reader read level by level (op " << i << ")\n";
-      collectivePlan.levelOrdered.push_back(i);
-      continue;
-    }
-    unmodeled = true;
-    if (explainUnmodeled())
-      llvm::errs() << "unmodeled: padded slices at an outer level after "
-                      "inner ones, "
-                   << why << " (op " << i << ")\n";
-    return;
-  }
 }
 
 /// Marks the state unmodeled when use `k` of `value` meets padded
@@ -378,7 +333,8 @@ void Evaluation::checkPaddedUse(unsigned value, unsigned k) {
   if (llvm::any_of(use.ops, [](const Step &step) {
         return step.kind == StepKind::AllToAll;
       }))
-    return fail("all_to_all");
+    return replanPaddedUse(value, k, levels, "all_to_all") ? void()
+                                                           : fail("all_to_all");
   // Padded slices and gathers cancel only when equal: level by level,
   // outermost first.
   ArrayRef<std::pair<unsigned, unsigned>> gathers =

@@ -979,7 +979,6 @@ const CollectivePlan &Evaluation::makePlan() {
   findNests();
   anyPadded = findPadding();
   unmodeled = false;
-  paddedReaders.clear();
   resetPlans();
   buildChains();
   localArgs.assign(prog.numArguments, std::nullopt);
@@ -1008,9 +1007,6 @@ const CollectivePlan &Evaluation::makePlan() {
            "a ValuePlan writer did not list its value (markPlanned)");
 #endif
   findFusions();
-  collectivePlan.levelOrdered.clear();
-  if (!paddedReaders.empty())
-    checkPaddedOrder();
   return collectivePlan;
 }
 
@@ -1134,20 +1130,6 @@ collectFusionTree(const ProgramModel &prog, CollectivePlan &plan, unsigned i,
     int level = aheadLevel(prog, plan, i, k, tree, masked);
     if (level >= 0)
       emission.push_back({static_cast<unsigned>(level), i, k});
-  }
-  // A level-ordered op's slices run in the bodies of their levels, after
-  // what fused into each (checkPaddedOrder leaves no run outside i's loops).
-  if (isLevelOrdered(plan, i)) {
-    llvm::SmallVector<LevelRun, 8> runs;
-    levelRuns(
-        prog, plan, i, [&](unsigned k) { return masked(i, k); }, runs);
-    llvm::stable_sort(runs, [](const LevelRun &a, const LevelRun &b) {
-      return a.level < b.level;
-    });
-    for (const LevelRun &run : runs)
-      if (run.level != INT_MAX)
-        emission.push_back({static_cast<unsigned>(run.level), i,
-                            static_cast<int>(run.operand), run.end});
   }
   unsigned innermost = plan.nests[i].empty() ? 0 : plan.nests[i].size() - 1;
   ownStep[i] = emission.size();
@@ -1302,45 +1284,6 @@ inputOrder(const ProgramModel &prog, const CollectivePlan &plan, unsigned i,
   });
   order.append(copies.begin(), copies.end());
   return order;
-}
-
-int stepLevel(const CollectivePlan &plan, unsigned i, const Step &step) {
-  AxisMask axes = step.kind == StepKind::AllToAll ? listMask(step.dims[step.to])
-                                                  : dimsMask(step.dims);
-  int level = -1;
-  for (auto [l, entry] : llvm::enumerate(plan.nests[i]))
-    if (axes >> entry.first & 1)
-      level = static_cast<int>(l);
-  return level;
-}
-
-void levelRuns(const ProgramModel &prog, const CollectivePlan &plan, unsigned i,
-               llvm::function_ref<bool(unsigned)> masked,
-               llvm::SmallVectorImpl<LevelRun> &runs) {
-  runs.clear();
-  llvm::ArrayRef<int> operandUses = prog.operandUsesOf(i);
-  for (unsigned k : inputOrder(prog, plan, i, masked)) {
-    if (plan.plainUses[operandUses[k]])
-      continue;
-    const UsePlan &use = plan.uses[operandUses[k]];
-    if (use.argSlice)
-      continue;
-    ArrayRef<Step> ops = use.ops;
-    for (size_t j = stepsAtDef(use); j < ops.size(); ++j) {
-      // A gather goes with what reads it; the op's own copies last.
-      int level = use.fusedLevel >= 0 ? use.fusedLevel : INT_MAX;
-      for (size_t n = j; n < ops.size() && use.fusedLevel < 0; ++n)
-        if (ops[n].kind != StepKind::Gather) {
-          level = stepLevel(plan, i, ops[n]);
-          break;
-        }
-      if (!runs.empty() && runs.back().operand == k &&
-          runs.back().level == level)
-        runs.back().end = j + 1;
-      else
-        runs.push_back({level, k, static_cast<unsigned>(j + 1)});
-    }
-  }
 }
 
 /// The gather copy before op i that its operand k reads: GatherPerUser

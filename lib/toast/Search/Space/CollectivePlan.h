@@ -198,16 +198,6 @@ inline size_t stepsAhead(llvm::ArrayRef<std::pair<unsigned, size_t>> ahead,
       return n;
   return 0;
 }
-/// Records that use useId's first n steps (after those at the definition)
-/// are emitted.
-inline void setAhead(AheadUses &ahead, unsigned useId, size_t n) {
-  for (auto &entry : ahead)
-    if (entry.first == useId) {
-      entry.second = n;
-      return;
-    }
-  ahead.push_back({useId, n});
-}
 inline size_t stepsAtDef(const UsePlan &use) {
   if (!use.gatherAtDef || use.argSlice)
     return 0;
@@ -265,27 +255,17 @@ struct CollectivePlan {
   /// The state pads a collective or a slice in a way the planner does not
   /// follow: its cost must come from the reference path.
   bool unmodeled = false;
-  /// The ops whose operands' padded slices lowering leaves interleaved:
-  /// an outer level's slice of one operand after an inner level's of
-  /// another (they do not merge into the inner one). Their inputs are
-  /// emitted loop level by loop level (levelRuns), not operand by operand.
-  std::vector<unsigned> levelOrdered;
 };
 
 /// One step of a fusion tree's emission: op `op` itself (operand < 0), or
 /// the leading gathers (leadingGathers) of op's operand `operand`, an
 /// argument whose tiling loops fused into a loop level of the tree outside
-/// the op's body: what is left of them runs there; or, for a level-ordered
-/// op (CollectivePlan::levelOrdered), one run of its operand's slices in
-/// the body of their loop level (`end` > 0).
+/// the op's body: what is left of them runs there.
 struct TreeStep {
   /// The loop level of op's own nest the step runs in.
   unsigned level;
   unsigned op;
   int operand;
-  /// A level-ordered op's run (LevelRun): the operand's use's ops up to
-  /// `end`; 0 for the leading gathers.
-  unsigned end = 0;
 };
 
 /// Op i's fusion tree (i is no op's fused producer) in the order the
@@ -310,36 +290,6 @@ bool readsFusedArgument(const ProgramModel &prog, const CollectivePlan &plan,
 llvm::SmallVector<unsigned, 4>
 inputOrder(const ProgramModel &prog, const CollectivePlan &plan, unsigned i,
            llvm::function_ref<bool(unsigned)> masked);
-
-/// The loop level of op i's nest at which the slice or all_to_all `step`
-/// of one of its operands sits: its innermost axis's (slices of one use
-/// merge into the later one); -1 when none of i's loops holds it.
-int stepLevel(const CollectivePlan &plan, unsigned i, const Step &step);
-
-/// A run of one operand's per-use ops that lowering places in one loop
-/// level's body of their reader: the ops of operand `operand`'s use up to
-/// `end` (an index into UsePlan::ops). Level INT_MAX: the gathers the op
-/// reads directly (copies), right before it.
-struct LevelRun {
-  int level;
-  unsigned operand;
-  unsigned end;
-};
-
-/// Op i's per-use ops after those at the definition (stepsAtDef), in runs
-/// of one level each, operand after operand in inputOrder (AnalyticPlan.cpp).
-/// A gather runs at the level of the slice that reads it; a fused
-/// argument's at its fused level. Sorted stably by level, they are the
-/// order lowering leaves them in (CollectivePlan::levelOrdered). Shared by
-/// the pricer and the emitter.
-void levelRuns(const ProgramModel &prog, const CollectivePlan &plan, unsigned i,
-               llvm::function_ref<bool(unsigned)> masked,
-               llvm::SmallVectorImpl<LevelRun> &runs);
-
-/// Whether op i's inputs are emitted level by level (levelOrdered).
-inline bool isLevelOrdered(const CollectivePlan &plan, unsigned i) {
-  return !plan.levelOrdered.empty() && llvm::is_contained(plan.levelOrdered, i);
-}
 
 /// The earlier use of `value` (an index into its uses) whose gathers at
 /// the producer (stepsAtDef) use k reads too, or -1: lowering gathers a

@@ -258,10 +258,6 @@ private:
   bool priceRegions(unsigned i, double &computeTime, double &flops,
                     int64_t &peakBytes);
   int64_t emitInputs(unsigned i, llvm::MutableArrayRef<int> inputs);
-  void emitLevelOrdered(unsigned i);
-  void emitUseUpTo(unsigned value, unsigned useId, size_t end);
-  int emitSteps(unsigned value, llvm::ArrayRef<Step> ops, int buffer,
-                DimAxes &tiling);
   void emitAhead(unsigned i, unsigned k);
   int emitLeadingGathers(unsigned value, const UsePlan &use, size_t n);
   void emitTree(unsigned i);
@@ -321,7 +317,6 @@ private:
   bool replanPaddedUse(unsigned value, unsigned k,
                        llvm::ArrayRef<std::pair<unsigned, unsigned>> levels,
                        const char *why);
-  void checkPaddedOrder();
   /// Whether an all_slice by `dims` of `value` tiled by `tiling` pads: the
   /// optimizer asks the dimensions it slices only.
   bool slicePads(unsigned value, const DimAxes &tiling,
@@ -394,8 +389,6 @@ private:
   bool &unmodeled;
   std::vector<unsigned> &planned;
   std::vector<char> &isPlanned;
-  /// The readers of the uses replanPaddedUse planned (checkPaddedOrder).
-  llvm::SmallVector<unsigned, 8> paddedReaders;
 
   // The pricer's scratch.
   /// The fusion tree being emitted (orderFusionTree).
@@ -404,8 +397,6 @@ private:
   /// reader (TreeStep::operand), with their count; their buffer is in
   /// startBuffers.
   AheadUses ahead;
-  /// A level-ordered op's input runs (emitLevelOrdered, checkPaddedOrder).
-  llvm::SmallVector<LevelRun, 8> runs;
   std::vector<unsigned> &levelStart;
   std::vector<int> &levelBufferPool;
   std::deque<DimAxes> &levelTilingPool;

@@ -129,8 +129,6 @@ private:
   LogicalResult emitRegionOp(unsigned i, ArrayRef<Value> inputs);
   LogicalResult emitLoop(unsigned i, ArrayRef<Value> inputs);
   void emitInputs(unsigned i, MutableArrayRef<Value> inputs);
-  void emitLevelOrdered(unsigned i);
-  void emitUseUpTo(unsigned value, unsigned useId, size_t end);
   void emitInput(unsigned i, unsigned k, MutableArrayRef<Value> inputs);
   void emitAhead(unsigned i, unsigned k);
   Value emitLeadingGathers(unsigned value, const UsePlan &use, size_t n);
@@ -430,9 +428,6 @@ void PlannedEmitter::emitInputs(unsigned i, MutableArrayRef<Value> inputs) {
   auto masked = [&](unsigned k) {
     return readsMasked(prog, plan, impl.axisSizes, i, k);
   };
-  size_t aheadBefore = ahead.size();
-  if (isLevelOrdered(plan, i))
-    emitLevelOrdered(i);
   for (unsigned k : inputOrder(prog, plan, i, masked)) {
     int j = sharedCopy(prog, plan, i, k, masked);
     if (j >= 0)
@@ -440,47 +435,6 @@ void PlannedEmitter::emitInputs(unsigned i, MutableArrayRef<Value> inputs) {
     else
       emitInput(i, k, inputs);
   }
-  ahead.resize(aheadBefore);
-}
-
-/// A level-ordered op's inputs level by level, up to the copies
-/// (Evaluation::emitLevelOrdered).
-void PlannedEmitter::emitLevelOrdered(unsigned i) {
-  const ProgramOp &p = prog.ops[i];
-  SmallVector<LevelRun, 8> runs;
-  levelRuns(
-      prog, plan, i,
-      [&](unsigned k) { return readsMasked(prog, plan, impl.axisSizes, i, k); },
-      runs);
-  llvm::stable_sort(runs, [](const LevelRun &a, const LevelRun &b) {
-    return a.level < b.level;
-  });
-  for (const LevelRun &run : runs) {
-    if (run.level == INT_MAX)
-      break;
-    emitUseUpTo(p.operands[run.operand], p.operandUses[run.operand], run.end);
-  }
-}
-
-/// Use useId's ops from where the last emission stopped up to `end`
-/// (Evaluation::emitUseUpTo).
-void PlannedEmitter::emitUseUpTo(unsigned value, unsigned useId, size_t end) {
-  const UsePlan &use = plan.uses[useId];
-  size_t atDef = stepsAtDef(use), done = atDef + stepsAhead(ahead, useId);
-  // A fusion tree emitted this run already (TreeStep::end).
-  if (end <= done)
-    return;
-  Value current = done ? starts[useId] : levels[value][use.level];
-  DimAxes tiling = levelTiling[value][use.level];
-  ArrayRef<Step> steps = use.ops;
-  for (const Step &step : steps.take_front(done))
-    tiling = applyStep(step, tiling);
-  for (const Step &step : steps.slice(done, end - done)) {
-    tiling = applyStep(step, tiling);
-    current = emitStep(step, current, value, tiling);
-  }
-  starts[useId] = current;
-  setAhead(ahead, useId, end - atDef);
 }
 
 /// The leading gathers of op i's operand k ahead of the op
@@ -701,10 +655,7 @@ LogicalResult PlannedEmitter::emitBody(ArrayRef<Value> arguments) {
       return readsMasked(prog, plan, impl.axisSizes, j, k);
     });
     for (const TreeStep &step : emission) {
-      if (step.operand >= 0 && step.end)
-        emitUseUpTo(prog.ops[step.op].operands[step.operand],
-                    prog.ops[step.op].operandUses[step.operand], step.end);
-      else if (step.operand >= 0)
+      if (step.operand >= 0)
         emitAhead(step.op, step.operand);
       else if (failed(emitOp(step.op)))
         return failure();
