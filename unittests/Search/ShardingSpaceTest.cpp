@@ -1236,7 +1236,10 @@ void expectVocabularyStatesAgree(partir::MeshAttr m) {
 /// rounding, as divisible states do. States whose padded collectives the
 /// optimizer leaves unfused in ways the plan does not follow are priced by
 /// the reference path (exact by construction, docs/search.md); each model
-/// keeps analytic states, and some take the reference path.
+/// keeps analytic states. Since session 23 (padded readers in operand
+/// order, reduce_scatters over a padded tile's gathers) none of the states
+/// of 3 seeds takes the reference path (with 10 seeds, 3 of t32's and
+/// t2b's 82); the loop tests still exercise it.
 TEST_F(ShardingSpaceTest, PaddedStatesAgreeWithSimulation) {
   // The MLP's hidden width 20 on 8 devices: 3 columns each, the last
   // device holding 2 of padding; the masks of both contractions over it.
@@ -1258,7 +1261,8 @@ TEST_F(ShardingSpaceTest, PaddedStatesAgreeWithSimulation) {
     EXPECT_LT(checker.byReference, states) << spec;
     byReference += checker.byReference;
   }
-  EXPECT_GT(byReference, 0u);
+  llvm::errs() << "padded zoo: " << byReference
+               << " states by the reference path\n";
 }
 
 /// The same for vocabulary-sharded states (expectVocabularyStatesAgree).

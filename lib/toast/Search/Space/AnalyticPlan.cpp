@@ -277,6 +277,48 @@ bool Evaluation::padsPastScatter(unsigned value,
   });
 }
 
+/// A padded tile inside the outermost sum: the readers' slice of it does
+/// not merge with their first one, so when every reader's first slice
+/// (its outermost level) is the sum's axis alone, on one dim and even,
+/// those slices are the all_reduce's only users and it becomes a
+/// reduce_scatter before ReduceBeforeGather could move it below the
+/// tile's gather: the gathers stay under the reduce_scatter and each
+/// reader slices the tile again after it. Rewrites `outer` and `slicings`
+/// for scatterOutermostSum (nothing cancelled; the readers' first slices);
+/// false when that is not the case.
+bool Evaluation::firstSlicesMeetSum(
+    unsigned value, ArrayRef<std::pair<unsigned, int>> levels,
+    ScatterLevels &outer, llvm::SmallVectorImpl<DimAxes> &slicings) const {
+  const ProgramValue &v = prog.values[value];
+  if (*outer.sum != 0)
+    return false;
+  unsigned axis = levels[0].first;
+  llvm::SmallVector<DimAxes, 4> firsts;
+  for (auto [op, operand] : v.uses) {
+    // The reader's levels that slice this operand, outermost first.
+    llvm::SmallVector<std::pair<unsigned, unsigned>, 4> sliced;
+    const auto &dims = prog.ops[op].operandDims[operand];
+    for (auto [a, factor] : nests[op])
+      for (auto [d, f] : llvm::enumerate(dims))
+        if (f == static_cast<int64_t>(factor))
+          sliced.push_back({a, static_cast<unsigned>(d)});
+    if (sliced.size() < 2 || sliced[0].first != axis)
+      return false;
+    DimAxes first(v.shape.size(), 0);
+    first[sliced[0].second] = listAppend(0, axis);
+    DimAxes second(v.shape.size(), 0);
+    second[sliced[1].second] = listAppend(0, sliced[1].first);
+    if (slicePads(value, DimAxes(v.shape.size(), 0), first) ||
+        !slicePads(value, first, second))
+      return false;
+    firsts.push_back(std::move(first));
+  }
+  outer.cancelled.assign(v.shape.size(), 0);
+  outer.kept = 1;
+  slicings.assign(firsts.begin(), firsts.end());
+  return true;
+}
+
 /// The optimizer visits readers first: when the outermost level sums and
 /// the readers slice it as scattersForReaders says, that all_reduce
 /// becomes a reduce_scatter on top of the inner levels' chain (all_reduces,
@@ -301,7 +343,8 @@ bool Evaluation::scatterOutermostSum(
       findScatterLevels(levels, slicings, slicings.size() == 1);
   if (!outer.sum)
     return false;
-  if (anyPadded && padsPastScatter(value, levels, outer, slicings))
+  if (anyPadded && padsPastScatter(value, levels, outer, slicings) &&
+      !firstSlicesMeetSum(value, levels, outer, slicings))
     return false;
   DimAxes lastRead = slicings.back();
   for (DimAxes &s : slicings)

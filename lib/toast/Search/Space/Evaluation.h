@@ -208,6 +208,10 @@ private:
                        llvm::ArrayRef<std::pair<unsigned, int>> levels,
                        const ScatterLevels &outer,
                        llvm::ArrayRef<DimAxes> slicings) const;
+  bool firstSlicesMeetSum(unsigned value,
+                          llvm::ArrayRef<std::pair<unsigned, int>> levels,
+                          ScatterLevels &outer,
+                          llvm::SmallVectorImpl<DimAxes> &slicings) const;
   bool sinkOuterSums(unsigned i);
   void scatterSumForSlicers(unsigned value);
   DimAxes tilingAt(unsigned value, unsigned level) const;
