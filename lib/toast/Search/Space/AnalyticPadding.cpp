@@ -132,8 +132,9 @@ bool Evaluation::rewritePair(unsigned value, const DimAxes &tiling,
 /// use is not one the chain describes: a shared chain below it other than
 /// sums, an even slice on a summed axis left (it may become a
 /// reduce_scatter), or an argument with one reader (its tiling loop may
-/// fuse into the reader's). A loop region's values are replanned alike
-/// (the region's program is lowered as the entry's).
+/// fuse into the reader's). A loop region's values are replanned alike:
+/// its ops' slices and gathers are the entry's (its carried arguments,
+/// gathered right before their readers, do not get this far).
 bool Evaluation::replanPaddedUse(unsigned value, unsigned k,
                                  ArrayRef<std::pair<unsigned, unsigned>> levels,
                                  const char *why) {

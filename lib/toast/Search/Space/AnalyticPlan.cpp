@@ -277,15 +277,17 @@ bool Evaluation::padsPastScatter(unsigned value,
   });
 }
 
-/// A padded tile inside the outermost sum: the readers' slice of it does
-/// not merge with their first one, so when every reader's first slice
-/// (its outermost level) is the sum's axis alone, on one dim and even,
-/// those slices are the all_reduce's only users and it becomes a
-/// reduce_scatter before ReduceBeforeGather could move it below the
-/// tile's gather: the gathers stay under the reduce_scatter and each
-/// reader slices the tile again after it. Rewrites `outer` and `slicings`
-/// for scatterOutermostSum (nothing cancelled; the readers' first slices);
-/// false when that is not the case.
+/// A padded tile inside the outermost sum, and readers that each slice
+/// the value at exactly two levels: first the sum's axis alone (one dim,
+/// even), then a slice that pads (the tile's or another padded one). The
+/// padded slice does not merge with the first, so the first slices are
+/// the all_reduce's only users and it becomes a reduce_scatter before
+/// ReduceBeforeGather could move it below the tile's gather: the gathers
+/// stay under the reduce_scatter and each reader slices its second level
+/// after it. A third level stays a slice of its own after the padded one,
+/// which the plan would merge with it: not followed (found by review).
+/// Rewrites `outer` and `slicings` for scatterOutermostSum (nothing
+/// cancelled; the readers' first slices); false when that is not the case.
 bool Evaluation::firstSlicesMeetSum(
     unsigned value, ArrayRef<std::pair<unsigned, int>> levels,
     ScatterLevels &outer, llvm::SmallVectorImpl<DimAxes> &slicings) const {
@@ -302,7 +304,7 @@ bool Evaluation::firstSlicesMeetSum(
       for (auto [d, f] : llvm::enumerate(dims))
         if (f == static_cast<int64_t>(factor))
           sliced.push_back({a, static_cast<unsigned>(d)});
-    if (sliced.size() < 2 || sliced[0].first != axis)
+    if (sliced.size() != 2 || sliced[0].first != axis)
       return false;
     DimAxes first(v.shape.size(), 0);
     first[sliced[0].second] = listAppend(0, axis);
