@@ -277,17 +277,16 @@ bool Evaluation::padsPastScatter(unsigned value,
   });
 }
 
-/// A padded tile inside the outermost sum, and readers that each slice
-/// the value at exactly two levels: first the sum's axis alone (one dim,
-/// even), then a slice that pads (the tile's or another padded one). The
-/// padded slice does not merge with the first, so the first slices are
-/// the all_reduce's only users and it becomes a reduce_scatter before
-/// ReduceBeforeGather could move it below the tile's gather: the gathers
-/// stay under the reduce_scatter and each reader slices its second level
-/// after it. A third level stays a slice of its own after the padded one,
-/// which the plan would merge with it: not followed (found by review).
-/// Rewrites `outer` and `slicings` for scatterOutermostSum (nothing
-/// cancelled; the readers' first slices); false when that is not the case.
+/// A padded tile inside the outermost sum (or padding in what the readers
+/// slice after the sum's axis), and readers whose first slice is the sum's
+/// axis alone (one dim, even). The optimizer visits the last reader first:
+/// when its second slice pads, the two do not merge, so the readers' first
+/// slices are the all_reduce's only users and become one reduce_scatter
+/// before ReduceBeforeGather could move the sum below the tile's gather.
+/// The gathers stay under the reduce_scatter and each reader slices the
+/// rest after it (the other readers' rest may be even). Rewrites `outer`
+/// and `slicings` for scatterOutermostSum (nothing cancelled; the readers'
+/// first slices); false when that is not the case.
 bool Evaluation::firstSlicesMeetSum(
     unsigned value, ArrayRef<std::pair<unsigned, int>> levels,
     ScatterLevels &outer, llvm::SmallVectorImpl<DimAxes> &slicings) const {
@@ -295,6 +294,11 @@ bool Evaluation::firstSlicesMeetSum(
   if (*outer.sum != 0)
     return false;
   unsigned axis = levels[0].first;
+  size_t rank = v.shape.size();
+  // The optimizer visits the last reader first (bottom-up).
+  unsigned lastReader = 0;
+  for (auto [op, operand] : v.uses)
+    lastReader = std::max(lastReader, op);
   llvm::SmallVector<DimAxes, 4> firsts;
   for (auto [op, operand] : v.uses) {
     // The reader's levels that slice this operand, outermost first.
@@ -304,14 +308,28 @@ bool Evaluation::firstSlicesMeetSum(
       for (auto [d, f] : llvm::enumerate(dims))
         if (f == static_cast<int64_t>(factor))
           sliced.push_back({a, static_cast<unsigned>(d)});
-    if (sliced.size() != 2 || sliced[0].first != axis)
+    if (sliced.size() < 2 || sliced[0].first != axis)
       return false;
-    DimAxes first(v.shape.size(), 0);
+    DimAxes first(rank, 0);
     first[sliced[0].second] = listAppend(0, axis);
-    DimAxes second(v.shape.size(), 0);
-    second[sliced[1].second] = listAppend(0, sliced[1].first);
-    if (slicePads(value, DimAxes(v.shape.size(), 0), first) ||
-        !slicePads(value, first, second))
+    if (slicePads(value, DimAxes(rank, 0), first))
+      return false;
+    // The slices after the first: whether each pads.
+    llvm::SmallVector<bool, 3> pads;
+    DimAxes tiling = first;
+    for (auto [a, d] : ArrayRef(sliced).drop_front()) {
+      DimAxes step(rank, 0);
+      step[d] = listAppend(0, a);
+      pads.push_back(slicePads(value, tiling, step));
+      tiling[d] = listAppend(tiling[d], a);
+    }
+    // The last reader's second slice must pad, or it merges with the
+    // first before the all_reduce's users are looked at. What follows the
+    // first slice is the use's chain off the reduce_scatter: one slice, or
+    // several that merge (none pads); a padded one among several stays an
+    // op of its own, which the plan would merge (found by review).
+    if ((op == lastReader && !pads[0]) ||
+        (pads.size() > 1 && llvm::is_contained(pads, true)))
       return false;
     firsts.push_back(std::move(first));
   }
