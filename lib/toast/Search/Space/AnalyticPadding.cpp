@@ -266,6 +266,17 @@ bool Evaluation::replanPaddedUse(unsigned value, unsigned k,
   return true;
 }
 
+llvm::SmallVector<std::pair<unsigned, unsigned>, 4>
+Evaluation::slicingLevels(unsigned op, unsigned operand) const {
+  llvm::SmallVector<std::pair<unsigned, unsigned>, 4> levels;
+  const auto &dims = prog.ops[op].operandDims[operand];
+  for (auto [axis, factor] : nests[op])
+    for (auto [d, f] : llvm::enumerate(dims))
+      if (f == static_cast<int64_t>(factor))
+        levels.push_back({axis, static_cast<unsigned>(d)});
+  return levels;
+}
+
 /// Marks the state unmodeled when use `k` of `value` meets padded
 /// collectives the optimizer treats otherwise than the divisible plan.
 void Evaluation::checkPaddedUse(unsigned value, unsigned k) {
@@ -279,18 +290,12 @@ void Evaluation::checkPaddedUse(unsigned value, unsigned k) {
   const ValuePlan &plan = plans[value];
   const UsePlan &use = usePlans[v.firstUse + k];
   auto [op, operand] = v.uses[k];
-  // The reader's slicing levels, outermost first.
   llvm::SmallVector<std::pair<unsigned, unsigned>, 4> levels;
   DimAxes slicing(v.shape.size(), 0);
-  if (operand >= 0) {
-    const auto &dims = prog.ops[op].operandDims[operand];
-    for (auto [axis, factor] : nests[op])
-      for (auto [d, f] : llvm::enumerate(dims))
-        if (f == static_cast<int64_t>(factor)) {
-          levels.push_back({axis, static_cast<unsigned>(d)});
-          slicing[d] = listAppend(slicing[d], axis);
-        }
-  }
+  if (operand >= 0)
+    levels = slicingLevels(op, operand);
+  for (auto [axis, d] : levels)
+    slicing[d] = listAppend(slicing[d], axis);
   if (!hasPaddedDim(value, plan.sourceTiling) && !hasPaddedDim(value, slicing))
     return;
   auto padded = [&](ArrayRef<std::pair<unsigned, unsigned>> list) {

@@ -301,13 +301,7 @@ bool Evaluation::firstSlicesMeetSum(
     lastReader = std::max(lastReader, op);
   llvm::SmallVector<DimAxes, 4> firsts;
   for (auto [op, operand] : v.uses) {
-    // The reader's levels that slice this operand, outermost first.
-    llvm::SmallVector<std::pair<unsigned, unsigned>, 4> sliced;
-    const auto &dims = prog.ops[op].operandDims[operand];
-    for (auto [a, factor] : nests[op])
-      for (auto [d, f] : llvm::enumerate(dims))
-        if (f == static_cast<int64_t>(factor))
-          sliced.push_back({a, static_cast<unsigned>(d)});
+    auto sliced = slicingLevels(op, operand);
     if (sliced.size() < 2 || sliced[0].first != axis)
       return false;
     DimAxes first(rank, 0);

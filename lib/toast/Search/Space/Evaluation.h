@@ -312,6 +312,10 @@ private:
   bool isPaddedDim(unsigned value, size_t dim, AxisList axes) const;
   bool hasPaddedDim(unsigned value, const DimAxes &tiling) const;
   void checkPaddedUse(unsigned value, unsigned k);
+  /// The levels of op's nest that slice its operand `operand`, outermost
+  /// first: (axis, operand dim).
+  llvm::SmallVector<std::pair<unsigned, unsigned>, 4>
+  slicingLevels(unsigned op, unsigned operand) const;
   /// Whether a gather or slice by `dims` of `value` whose finer side is
   /// tiled by `fine` pads (the optimizer's test: chunk times axes is not
   /// the whole).
