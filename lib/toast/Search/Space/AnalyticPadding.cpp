@@ -122,6 +122,56 @@ bool Evaluation::rewritePair(unsigned value, const DimAxes &tiling,
   return true;
 }
 
+/// Rewrites `chain`, steps of `value` from `tiling` on, pair by pair from
+/// the reader up (the greedy driver visits bottom-up) until nothing applies:
+/// what is left are the ops the collective optimizer leaves.
+void Evaluation::rewriteChain(unsigned value, const DimAxes &tiling,
+                              llvm::SmallVectorImpl<Step> &chain) const {
+  for (size_t i = chain.size(); i >= 2;) {
+    DimAxes before = tiling;
+    for (size_t j = 0; j + 2 < i; ++j)
+      before = applyStep(chain[j], before);
+    llvm::SmallVector<Step, 1> replaced;
+    if (!rewritePair(value, before, chain[i - 2], chain[i - 1], replaced)) {
+      --i;
+      continue;
+    }
+    chain.erase(chain.begin() + i - 2, chain.begin() + i);
+    chain.insert(chain.begin() + i - 2, replaced.begin(), replaced.end());
+    // Start over from the reader: the new op's reader may now match.
+    i = chain.size();
+  }
+}
+
+/// The slices a reader of a reduce_scatter on top (planUse: one slice of
+/// the rest of its slicing) takes as the optimizer leaves them: one per
+/// level of `levels` past the scatter, merged where no side pads
+/// (MergeSlices does not merge a padded slice; firstSlicesMeetSum's readers
+/// slice a padded dimension after the sum's axis).
+void Evaluation::splitScatteredRest(
+    unsigned value, unsigned k,
+    ArrayRef<std::pair<unsigned, unsigned>> levels) {
+  UsePlan &use = usePlans[prog.values[value].firstUse + k];
+  if (use.ops.size() != 1)
+    return;
+  DimAxes tiling = tilingAt(value, plans[value].steps.size());
+  DimAxes skip = tiling;
+  size_t rank = tiling.size();
+  llvm::SmallVector<Step, 4> chain;
+  for (auto [axis, dim] : levels) {
+    if (skip[dim]) {
+      skip[dim] >>= 8;
+      continue;
+    }
+    chain.push_back({StepKind::Slice, DimAxes(rank, 0)});
+    chain.back().dims[dim] = listAppend(0, axis);
+  }
+  if (chain.size() < 2)
+    return;
+  rewriteChain(value, tiling, chain);
+  use.ops.assign(chain.begin(), chain.end());
+}
+
 /// Re-plans use `k` of `value` as the collective optimizer leaves its
 /// padded chain: the value's gathers one per level (innermost first), the
 /// reader's slices one per level (outermost first), rewritten pair by pair
@@ -176,20 +226,7 @@ bool Evaluation::replanPaddedUse(unsigned value, unsigned k,
       chain.push_back(level(StepKind::Gather, axis, dim));
   for (auto [axis, dim] : levels)
     chain.push_back(level(StepKind::Slice, axis, dim));
-  for (size_t i = chain.size(); i >= 2;) {
-    DimAxes tiling = plan.sourceTiling;
-    for (size_t j = 0; j + 2 < i; ++j)
-      tiling = applyStep(chain[j], tiling);
-    llvm::SmallVector<Step, 1> replaced;
-    if (!rewritePair(value, tiling, chain[i - 2], chain[i - 1], replaced)) {
-      --i;
-      continue;
-    }
-    chain.erase(chain.begin() + i - 2, chain.begin() + i);
-    chain.insert(chain.begin() + i - 2, replaced.begin(), replaced.end());
-    // Start over from the reader: the new op's reader may now match.
-    i = chain.size();
-  }
+  rewriteChain(value, plan.sourceTiling, chain);
   // The reader's first slice, even and on the last all_reduce's one axis,
   // meets it: the pair becomes a reduce_scatter, and the padded slices
   // after it stay (a torch-mlir DETR convolution read with channels on B
@@ -210,27 +247,38 @@ bool Evaluation::replanPaddedUse(unsigned value, unsigned k,
       chain.erase(chain.begin());
     }
   }
-  // An even slice on a summed axis may meet the sum once the gathers
-  // between them cancel, and become a reduce_scatter (a padded one stays a
-  // slice): not followed further (a t2b state with the vocabulary on M was
-  // 1.2% off). Behind a padded slice, with no gather before, it stays a
-  // slice.
+  // An even slice on a summed axis that lowering puts right after the
+  // all_reduce meets it and may become a reduce_scatter (with the other
+  // readers' slices): not followed (a t2b state with the vocabulary on M
+  // was 1.2% off; readers whose first slices do meet a sum with a padded
+  // tile inside it are planned by firstSlicesMeetSum). A slice before it
+  // in the chain separates the two, and so does the gather of the
+  // outermost tile for the sums inside it: lowering sums inside the tile
+  // level and gathers after (a torch-mlir DETR convolution with channels
+  // on B and summed over M, its reader slicing a padded height on B). The
+  // tiles inside a sum are gathered before its all_reduce and separate
+  // nothing (a dead reader keeps firstSlicesMeetSum away: 1.75x high).
+  AxisMask outerSummed = 0;
+  for (const Step &step : ArrayRef(plan.steps).take_back(plan.outerSums))
+    outerSummed |= dimsMask(step.dims);
+  AxisMask outerTile =
+      plan.gathers.empty() ? 0 : AxisMask(1) << plan.gathers.front().first;
+  AxisMask open = summed;
   DimAxes tiling = tilingAt(value, plan.steps.size());
-  bool behindSlice = false, behindGather = false;
   for (const Step &step : chain) {
     tiling = applyStep(step, tiling);
-    bool even = !stepPads(value, tiling, step.dims);
-    bool meetsSum = step.kind == StepKind::Slice &&
-                    (dimsMask(step.dims) & summed) && even &&
-                    (behindGather || !behindSlice);
-    behindSlice |= step.kind == StepKind::Slice;
-    behindGather |= step.kind != StepKind::Slice;
-    if (meetsSum) {
+    if (step.kind != StepKind::Slice) {
+      if (dimsMask(step.dims) & outerTile)
+        open &= outerSummed;
+      continue;
+    }
+    if ((dimsMask(step.dims) & open) && !stepPads(value, tiling, step.dims)) {
       if (explainUnmodeled())
         llvm::errs() << "padded chain not replanned: an even slice on a "
                         "summed axis\n";
       return false;
     }
+    open = 0;
   }
   use.ops.assign(chain.begin(), chain.end());
   // The outermost gather level still read: the first level whose axis a
@@ -334,6 +382,8 @@ void Evaluation::checkPaddedUse(unsigned value, unsigned k) {
   if (plan.scattersOnTop) {
     if (padded(plan.gathers))
       fail("reduce_scatter over several gather levels");
+    else if (operand >= 0)
+      splitScatteredRest(value, k, levels);
     return;
   }
   if (llvm::any_of(use.ops, [](const Step &step) {

@@ -308,23 +308,17 @@ bool Evaluation::firstSlicesMeetSum(
     first[sliced[0].second] = listAppend(0, axis);
     if (slicePads(value, DimAxes(rank, 0), first))
       return false;
-    // The slices after the first: whether each pads.
-    llvm::SmallVector<bool, 3> pads;
-    DimAxes tiling = first;
-    for (auto [a, d] : ArrayRef(sliced).drop_front()) {
-      DimAxes step(rank, 0);
-      step[d] = listAppend(0, a);
-      pads.push_back(slicePads(value, tiling, step));
-      tiling[d] = listAppend(tiling[d], a);
-    }
     // The last reader's second slice must pad, or it merges with the
     // first before the all_reduce's users are looked at. What follows the
-    // first slice is the use's chain off the reduce_scatter: one slice, or
-    // several that merge (none pads); a padded one among several stays an
-    // op of its own, which the plan would merge (found by review).
-    if ((op == lastReader && !pads[0]) ||
-        (pads.size() > 1 && llvm::is_contained(pads, true)))
-      return false;
+    // first slice is the use's chain off the reduce_scatter, its padded
+    // slices ops of their own (checkPaddedUse: splitScatteredRest).
+    if (op == lastReader) {
+      auto [a, d] = sliced[1];
+      DimAxes second(rank, 0);
+      second[d] = listAppend(0, a);
+      if (!slicePads(value, first, second))
+        return false;
+    }
     firsts.push_back(std::move(first));
   }
   outer.cancelled.assign(v.shape.size(), 0);

@@ -322,6 +322,10 @@ private:
   bool stepPads(unsigned value, const DimAxes &fine, const DimAxes &dims) const;
   bool rewritePair(unsigned value, const DimAxes &tiling, const Step &a,
                    const Step &b, llvm::SmallVectorImpl<Step> &out) const;
+  void rewriteChain(unsigned value, const DimAxes &tiling,
+                    llvm::SmallVectorImpl<Step> &chain) const;
+  void splitScatteredRest(unsigned value, unsigned k,
+                          llvm::ArrayRef<std::pair<unsigned, unsigned>> levels);
   bool replanPaddedUse(unsigned value, unsigned k,
                        llvm::ArrayRef<std::pair<unsigned, unsigned>> levels,
                        const char *why);
