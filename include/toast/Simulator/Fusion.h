@@ -103,12 +103,12 @@ bool isFusedIntoReadersByKind(FusionKind kind, bool expensive, int64_t elements,
                               llvm::function_ref<double()> inputBytes,
                               double resultBytes);
 
-/// Ops that take no time: constants, partition and replica ids,
-/// optimization barriers, and all_slice without the fusion model (`fusion`
-/// false: it then keeps this device's chunk at no cost, the model before
-/// all_slice was priced as the dynamic-slice XLA makes of it). A view (a
-/// reshape that aliases its operand) takes none either; the caller knows
-/// whether the op is one.
+/// Ops that take no time: constants (any constant-like op), partition and
+/// replica ids, optimization barriers, and all_slice without the fusion
+/// model (`fusion` false: it then keeps this device's chunk at no cost, the
+/// model before all_slice was priced as the dynamic-slice XLA makes of it).
+/// A view (a reshape that aliases its operand) takes none either; the
+/// caller knows whether the op is one.
 bool isFreeOp(mlir::Operation *op, bool fusion);
 
 /// A dynamic_slice that reads a contiguous block of its operand (size 1 in

@@ -93,8 +93,12 @@ bool toast::sim::isFusedIntoReadersByKind(FusionKind kind, bool expensive,
 }
 
 bool toast::sim::isFreeOp(Operation *op, bool fusion) {
-  return isa<hlo::ConstantOp, hlo::PartitionIdOp, hlo::ReplicaIdOp,
-             hlo::OptimizationBarrierOp>(op) ||
+  // Any constant, not only StableHLO's: torch-mlir exports keep scalar
+  // arith.constant ops, which a compiler folds like any other constant
+  // (the analytic cost models every constant-like op as a constant value).
+  return op->hasTrait<OpTrait::ConstantLike>() ||
+         isa<hlo::PartitionIdOp, hlo::ReplicaIdOp, hlo::OptimizationBarrierOp>(
+             op) ||
          (!fusion && isa<phlo::AllSliceOp>(op));
 }
 
