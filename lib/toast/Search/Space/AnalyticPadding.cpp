@@ -467,7 +467,8 @@ Evaluation::maskedLevels(unsigned i, unsigned k) const {
 }
 
 /// The validity vectors and zero tiles of every mask, hoisted to the
-/// function start and deduplicated like the constants they are.
+/// function start and deduplicated like the constants they are, also with
+/// the entry's own (ProgramModel::validityConstants, zeroConstants).
 void Evaluation::emitMaskConstants() {
   validityBuffers.clear();
   zeroBuffers.clear();
@@ -485,15 +486,28 @@ void Evaluation::emitMaskConstants() {
         int64_t n = impl.axisSizes[axis];
         int64_t size = prog.values[v].shape[d];
         std::pair<int64_t, int64_t> key{n * partir::chunkSize(size, n), size};
-        if (validityBuffers.try_emplace(key, buffers.size()).second) {
-          newBuffer(key.first); // i1: one byte per element
-          ++at;
+        auto [it, added] = validityBuffers.try_emplace(key, buffers.size());
+        if (!added)
+          continue;
+        if (auto c = prog.validityConstants.find(key);
+            c != prog.validityConstants.end()) {
+          it->second = sourceBuffers[c->second];
+          continue;
         }
+        newBuffer(key.first); // i1: one byte per element
+        ++at;
       }
       Type element = getElementTypeOrSelf(p.op->getOperand(k).getType());
       std::pair<llvm::SmallVector<int64_t, 4>, const void *> key{
           localShape(v, tiling), element.getAsOpaquePointer()};
-      if (zeroBuffers.try_emplace(key, buffers.size()).second) {
+      auto [zero, added] = zeroBuffers.try_emplace(key, buffers.size());
+      if (added)
+        if (auto c = prog.zeroConstants.find(key);
+            c != prog.zeroConstants.end()) {
+          zero->second = sourceBuffers[c->second];
+          added = false;
+        }
+      if (added) {
         // A zero tile is a splat constant: of more than one element, it
         // fuses into the mask selects that read it (sim::getFusionKind),
         // stored only without fusion.

@@ -52,6 +52,11 @@ public:
   void add(Operation *constant) {
     known.try_emplace(sim::getConstantKey(constant), constant->getResult(0));
   }
+  /// The entry's constant equal to `constant`, or null.
+  Value find(Operation *constant) const {
+    auto it = known.find(sim::getConstantKey(constant));
+    return it == known.end() ? Value() : it->second;
+  }
   /// The entry's constant equal to `constant`, made when there is none.
   Value get(Operation *constant) {
     auto [it, inserted] =
@@ -379,6 +384,12 @@ void PlannedEmitter::emitMaskConstants() {
 Value PlannedEmitter::maskConstant(Location loc, DenseElementsAttr value) {
   auto constant = stablehlo::ConstantOp::create(b, loc, value.getType(), value);
   if (!prog.isRegionBlock) {
+    // Equal to a constant of the program (ProgramModel::validityConstants,
+    // zeroConstants): that one.
+    if (Value known = hoister->find(constant)) {
+      constant->erase();
+      return known;
+    }
     hoister->add(constant);
     return constant;
   }

@@ -68,6 +68,36 @@ static void copyRegionDescription(const ProgramOp &from, ProgramOp &to) {
 using sim::ConstantKey;
 using sim::getConstantKey;
 
+/// Fills validityConstants and zeroConstants from the entry's constants:
+/// a padding mask's validity vector (n elements, the first `valid` true)
+/// or zero tile equal to one of them is that constant after lowering's
+/// canonicalization (the torch-xla MoE export holds a 32-element vector of
+/// 30 trues, which a state with 30 rows over 4 devices masks with).
+static void findMaskLikeConstants(ProgramModel &program) {
+  for (unsigned c : program.constants) {
+    Operation *op = program.ops[c].op;
+    unsigned value = program.ops[c].results[0];
+    DenseElementsAttr attr;
+    if (!matchPattern(op, m_Constant(&attr)))
+      continue;
+    auto type = cast<RankedTensorType>(attr.getType());
+    Type element = type.getElementType();
+    if (attr.isSplat() &&
+        attr.getSplatValue<Attribute>() == Builder(op).getZeroAttr(element)) {
+      llvm::SmallVector<int64_t, 4> shape(type.getShape());
+      program.zeroConstants.try_emplace(
+          {std::move(shape), element.getAsOpaquePointer()}, value);
+    }
+    if (type.getRank() != 1 || !element.isInteger(1))
+      continue;
+    auto bits = llvm::to_vector(attr.getValues<bool>());
+    int64_t valid = llvm::find(bits, false) - bits.begin();
+    if (std::find(bits.begin() + valid, bits.end(), true) == bits.end())
+      program.validityConstants.try_emplace({type.getNumElements(), valid},
+                                            value);
+  }
+}
+
 /// Constants in the bodies of region op `i` are hoisted to the function
 /// start too, merged with equal constants (the simulator sees them there;
 /// simulateRegions leaves them out). The op reads the top-level constant
@@ -589,6 +619,8 @@ bool NdaEnvironment::Impl::buildBlockModel(Block &block, ProgramModel &program,
     dup.uses.clear();
     p.dead = true;
   }
+  if (!region)
+    findMaskLikeConstants(program);
   // A region's nested constants are its arguments (addRegionInputs).
   std::map<ConstantKey, unsigned> hoisted;
   for (auto [i, p] : llvm::enumerate(program.ops))

@@ -397,6 +397,12 @@ struct ProgramModel {
   /// Constant ops in hoisting order (deduplicated: equal constants share
   /// the first one's value).
   std::vector<unsigned> constants;
+  /// Top-level constants equal to a padding mask's (lowering's masks merge
+  /// with them like any equal constants): validity vectors by (elements,
+  /// valid elements), zero tiles by (shape, element type); their values.
+  std::map<std::pair<int64_t, int64_t>, unsigned> validityConstants;
+  std::map<std::pair<llvm::SmallVector<int64_t, 4>, const void *>, unsigned>
+      zeroConstants;
   /// Bytes of the constants hoisted out of region bodies that equal no
   /// top-level constant (they live from the start to their last reader).
   std::vector<int64_t> hoistedConstantBytes;
