@@ -324,6 +324,7 @@ private:
                    const Step &b, llvm::SmallVectorImpl<Step> &out) const;
   void rewriteChain(unsigned value, const DimAxes &tiling,
                     llvm::SmallVectorImpl<Step> &chain) const;
+  void replanLoopInit(unsigned value, unsigned k);
   void splitScatteredRest(unsigned value, unsigned k,
                           llvm::ArrayRef<std::pair<unsigned, unsigned>> levels);
   bool replanPaddedUse(unsigned value, unsigned k,
