@@ -12,8 +12,15 @@
 // `single`: columns on B, carried with the rows on B: one gather and one
 // slice of single dims, which the second optimizer run makes an
 // all_to_all.
+// `twoloops`: the `merged` value carried by two loops (a scanned
+// transformer's causal mask is carried by its forward and backward scans):
+// each gets a gather copy of its own.
 // The planned program of each is the lowered one: same step time and peak,
 // and it runs as the original.
+// `twoinits`: one loop carrying the same value twice with two tilings: the
+// optimizer copies gathers per reading op, and the two boundary slices do
+// not share the copy as the plan would (review14: priced 43% low). Such
+// inits stay on the reference path.
 //
 // RUN: split-file %s %t
 // RUN: toast-opt %t/merged.mlir --partir-materialize-core --partir-lower-to-hlo --partir-optimize-collectives --partir-simulate="device=a100 summary" -o %t/merged.core.mlir 2> %t/merged.core.txt
@@ -24,6 +31,11 @@
 // RUN: toast-opt %t/single.mlir --toast-emit-planned --partir-simulate="device=a100 summary" -o %t/single.planned.mlir 2> %t/single.planned.txt
 // RUN: cat %t/single.core.txt %t/single.planned.txt | FileCheck %s --check-prefix=PEAK
 // RUN: toast-run --compare %t/single.mlir %t/single.planned.mlir | FileCheck %s --check-prefix=SAME
+// RUN: toast-opt %t/twoloops.mlir --partir-materialize-core --partir-lower-to-hlo --partir-optimize-collectives --partir-simulate="device=a100 summary" -o /dev/null 2> %t/twoloops.core.txt
+// RUN: toast-opt %t/twoloops.mlir --toast-emit-planned --partir-simulate="device=a100 summary" -o %t/twoloops.planned.mlir 2> %t/twoloops.planned.txt
+// RUN: cat %t/twoloops.core.txt %t/twoloops.planned.txt | FileCheck %s --check-prefix=PEAK
+// RUN: toast-run --compare %t/twoloops.mlir %t/twoloops.planned.mlir | FileCheck %s --check-prefix=SAME
+// RUN: not toast-opt %t/twoinits.mlir --toast-emit-planned -o /dev/null 2>&1 | FileCheck %s --check-prefix=REF
 // RUN: FileCheck %s --check-prefix=MERGED < %t/merged.planned.mlir
 // RUN: FileCheck %s --check-prefix=MERGED < %t/merged.core.mlir
 // RUN: FileCheck %s --check-prefix=SINGLE < %t/single.planned.mlir
@@ -35,6 +47,8 @@
 // PEAK: peak memory : [[PEAK]] of
 
 // SAME: results agree
+
+// REF: error: planned program: a state priced by the reference path
 
 // MERGED: %[[G:.*]] = partir_hlo.all_gather [{"B"}, {"M"}]
 // MERGED-NEXT: %[[S:.*]] = partir_hlo.all_slice [{"B", "M"}, {}] %[[G]]
@@ -82,5 +96,59 @@ module attributes {partir.mesh = #partir.mesh<["B"=4, "M"=2]>} {
       }
     %o = stablehlo.tanh %r#1 : tensor<16x16xf32>
     return %o : tensor<16x16xf32>
+  }
+}
+
+//--- twoloops.mlir
+module attributes {partir.mesh = #partir.mesh<["B"=4, "M"=2]>} {
+  func.func @main(%x: tensor<16x16xf32>) -> (tensor<16x16xf32>, tensor<16x16xf32>) {
+    %c0 = stablehlo.constant dense<0> : tensor<i32>
+    %n = stablehlo.negate %x {partir.loops = ["B:0", "M:1"]} : tensor<16x16xf32>
+    %r:2 = stablehlo.while(%i = %c0, %h = %n) : tensor<i32>, tensor<16x16xf32> attributes {partir.edge_loops = [[], ["B:0", "M:0"]]}
+      cond {
+        %k = stablehlo.constant dense<3> : tensor<i32>
+        %q = stablehlo.compare LT, %i, %k : (tensor<i32>, tensor<i32>) -> tensor<i1>
+        stablehlo.return %q : tensor<i1>
+      } do {
+        %e = stablehlo.exponential %h {partir.loops = ["B:0", "M:0"]} : tensor<16x16xf32>
+        %one = stablehlo.constant dense<1> : tensor<i32>
+        %next = stablehlo.add %i, %one : tensor<i32>
+        stablehlo.return %next, %e : tensor<i32>, tensor<16x16xf32>
+      }
+    %s:2 = stablehlo.while(%i = %c0, %h = %n) : tensor<i32>, tensor<16x16xf32> attributes {partir.edge_loops = [[], ["B:0", "M:0"]]}
+      cond {
+        %k = stablehlo.constant dense<2> : tensor<i32>
+        %q = stablehlo.compare LT, %i, %k : (tensor<i32>, tensor<i32>) -> tensor<i1>
+        stablehlo.return %q : tensor<i1>
+      } do {
+        %e = stablehlo.tanh %h {partir.loops = ["B:0", "M:0"]} : tensor<16x16xf32>
+        %one = stablehlo.constant dense<1> : tensor<i32>
+        %next = stablehlo.add %i, %one : tensor<i32>
+        stablehlo.return %next, %e : tensor<i32>, tensor<16x16xf32>
+      }
+    return %r#1, %s#1 : tensor<16x16xf32>, tensor<16x16xf32>
+  }
+}
+
+//--- twoinits.mlir
+module attributes {partir.mesh = #partir.mesh<["B"=4, "M"=2]>} {
+  func.func @main(%x: tensor<16x16xf32>) -> (tensor<16x16xf32>, tensor<16x16xf32>) {
+    %c0 = stablehlo.constant dense<0> : tensor<i32>
+    %n = stablehlo.negate %x {partir.loops = ["B:1", "M:1"]} : tensor<16x16xf32>
+    %r:3 = stablehlo.while(%i0 = %c0, %h0 = %n, %h1 = %n) : tensor<i32>, tensor<16x16xf32>, tensor<16x16xf32> attributes {partir.edge_loops = [[], ["B:0", "M:1"], ["B:1", "M:0"]]}
+      cond {
+        %k0 = stablehlo.constant dense<3> : tensor<i32>
+        %q0 = stablehlo.compare LT, %i0, %k0 : (tensor<i32>, tensor<i32>) -> tensor<i1>
+        stablehlo.return %q0 : tensor<i1>
+      } do {
+        %e0 = stablehlo.exponential %h0 {partir.loops = ["B:0", "M:1"]} : tensor<16x16xf32>
+        %e1 = stablehlo.exponential %h1 {partir.loops = ["B:1", "M:0"]} : tensor<16x16xf32>
+        %one = stablehlo.constant dense<1> : tensor<i32>
+        %next = stablehlo.add %i0, %one : tensor<i32>
+        stablehlo.return %next, %e0, %e1 : tensor<i32>, tensor<16x16xf32>, tensor<16x16xf32>
+      }
+    %z0 = stablehlo.tanh %r#1 {partir.loops = ["B:0", "M:1"]} : tensor<16x16xf32>
+    %z1 = stablehlo.tanh %r#2 {partir.loops = ["B:1", "M:0"]} : tensor<16x16xf32>
+    return %z0, %z1 : tensor<16x16xf32>, tensor<16x16xf32>
   }
 }

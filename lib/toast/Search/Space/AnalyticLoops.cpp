@@ -221,6 +221,16 @@ bool Evaluation::priceRegions(unsigned i, double &computeTime, double &flops,
                               int64_t &peakBytes) {
   const ProgramOp &p = prog.ops[i];
   const RegionModel &loop = *prog.regions[p.region];
+  // An init read through an all_to_all that replanLoopInit did not plan
+  // as the boundary's slice of the merged gather (several readers, padded
+  // levels) is not followed.
+  for (unsigned k = 0, e = p.op->getNumOperands(); k < e; ++k) {
+    if (p.operandUses[k] < 0 || usePlans[p.operandUses[k]].loopInit)
+      continue;
+    for (const Step &step : usePlans[p.operandUses[k]].ops)
+      if (step.kind == StepKind::AllToAll)
+        return notCovered("an init read through an all_to_all");
+  }
   SmallVector<DimAxes, 4> carried;
   for (int r : p.results)
     carried.push_back(plans[r].sourceTiling);

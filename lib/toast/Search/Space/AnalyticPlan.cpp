@@ -674,7 +674,7 @@ void Evaluation::planUse(unsigned value, const DimAxes &slicing, bool isReturn,
 void Evaluation::resetUse(UsePlan &use) {
   use.level = 0;
   use.gatherLevel.reset();
-  use.argSlice = use.gatherAtDef = use.readerIsUser = false;
+  use.argSlice = use.gatherAtDef = use.readerIsUser = use.loopInit = false;
   use.fusedLevel = -1;
   use.ops.clear();
   if (!use.argDims.empty())
@@ -727,9 +727,21 @@ void Evaluation::replanLoopInit(unsigned value, unsigned k) {
   if (!plan.perUser || !llvm::any_of(use.ops, isAllToAll))
     return;
   auto [op, operand] = v.uses[k];
-  llvm::SmallVector<Step, 2> chain{
-      *plan.perUser,
-      Step{StepKind::Slice, useSlicing(v.firstUse + k, op, operand)}};
+  DimAxes slicing = useSlicing(v.firstUse + k, op, operand);
+  // The loop reads the value once, and no padded level: a loop reading it
+  // as two inits gets one gather copy (the optimizer copies gathers per
+  // reading op) which the two boundary slices do not share alike
+  // (review14: priced 43% low), and padded levels are not followed. Such
+  // inits stay refused (priceRegions). Other readers get copies of their
+  // own (the causal mask a scanned transformer's two scans both carry).
+  bool twice = llvm::count_if(
+                   v.uses, [&, op = op](auto &u) { return u.first == op; }) > 1;
+  if (twice || v.deadUses ||
+      (anyPadded && (hasPaddedDim(value, plan.sourceTiling) ||
+                     hasPaddedDim(value, slicing))))
+    return;
+  llvm::SmallVector<Step, 2> chain{*plan.perUser,
+                                   Step{StepKind::Slice, std::move(slicing)}};
   rewriteChain(value, tilingAt(value, plan.steps.size()), chain);
   use.ops.assign(chain.begin(), chain.end());
   bool gathers = !chain.empty() && chain.front().kind == StepKind::Gather;
@@ -738,6 +750,7 @@ void Evaluation::replanLoopInit(unsigned value, unsigned k) {
     use.gatherLevel = 0;
   use.gatherAtDef = gathers;
   use.readerIsUser = gathers && chain.size() == 1;
+  use.loopInit = true;
 }
 
 /// Plans every use of `value`, decides reduce_scatter and (for arguments)

@@ -175,6 +175,9 @@ struct UsePlan {
   /// fused (-1: none): the gather left of it runs there, before the
   /// reader's slices of that level and deeper.
   int fusedLevel = -1;
+  /// A loop's init planned as the boundary's slice of the merged gather
+  /// (Evaluation::replanLoopInit): its all_to_all, if any, is lowering's.
+  bool loopInit = false;
   llvm::SmallVector<Step, 1> ops;
   DimAxes argDims;
 };
