@@ -66,7 +66,7 @@ void Evaluation::resetValuePlan(unsigned value) {
   plan.steps.clear();
   plan.perUser.reset();
   plan.scattersOnTop = false;
-  plan.outerSums = 0;
+  plan.outerSums = plan.sumsAfterGather = 0;
   plan.gathers.clear();
 }
 
@@ -342,8 +342,17 @@ bool Evaluation::scatterOutermostSum(
   if (levels.empty() || v.uses.empty() || v.defOp < 0 || v.deadUses)
     return false;
   llvm::SmallVector<DimAxes, 4> slicings;
+  bool tiled =
+      llvm::any_of(levels, [](auto level) { return level.second >= 0; });
   for (auto [k, u] : llvm::enumerate(v.uses)) {
     if (u.second < 0)
+      return false;
+    // A loop slices its init only after the optimizer ran once
+    // (localizeTiedValues): by then ReduceBeforeGather moved the sums under
+    // the tiles' gathers, and the boundary's slice meets a gather (a t32
+    // scan state on {B:2, M:3}, summed over B with a padded tile on M, was
+    // priced with a reduce_scatter, 1.5% low; review14).
+    if (tiled && prog.uses[v.firstUse + k].userIsLoop)
       return false;
     slicings.push_back(useSlicing(v.firstUse + k, u.first, u.second));
   }
@@ -369,10 +378,16 @@ bool Evaluation::scatterOutermostSum(
     if (dim < 0)
       plan.steps.push_back({StepKind::Reduce, {listAppend(0, axis)}});
   DimAxes inner = dimsDropPrefix(outer.cancelled, plan.sourceTiling);
-  if (anyPadded && hasPaddedDim(value, inner))
+  if (anyPadded && hasPaddedDim(value, inner)) {
     pushLevelGathers(value, levels.drop_front(outer.kept));
-  else if (!dimsEmpty(inner))
+  } else if (!dimsEmpty(inner)) {
     plan.steps.push_back({StepKind::Gather, std::move(inner)});
+    for (auto [axis, dim] : levels.drop_front(outer.kept)) {
+      if (dim >= 0)
+        break;
+      ++plan.sumsAfterGather;
+    }
+  }
   plan.steps.push_back({StepKind::ReduceScatter, first});
   plan.scattersOnTop = true;
   return true;
@@ -465,6 +480,34 @@ bool Evaluation::sinkOuterSums(unsigned i) {
   return true;
 }
 
+/// Once the reduce_scatter on top of `value`'s chain has sunk through
+/// layout op i, lowering's next op under i is the last all_reduce that
+/// stands after the gather (ValuePlan::sumsAfterGather): the optimizer
+/// visits i first and sinks those too (SinkReduceThroughLayoutOp) before
+/// ReduceBeforeGather could move them under the gather, which then feeds
+/// i. A transpose of a dot's gradient summed over B and M, tiled on S and
+/// read with B sliced: planned gather, transpose, all_reduce, then the
+/// reduce_scatter (review14: a scanned t2b state on {B:2, M:2, S:2} was
+/// priced with the all_reduce before the gather, 2e-4 low).
+void Evaluation::sinkSumsAfterGather(int value, unsigned i) {
+  ValuePlan &in = plans[value];
+  unsigned n = std::exchange(in.sumsAfterGather, 0);
+  size_t g = in.steps.size();
+  if (!n || !g || in.steps[g - 1].kind != StepKind::Gather || g - 1 < n)
+    return;
+  ValuePlan &out = plans[prog.resultsOf(i)[0]];
+  // Outermost first: each goes to the bottom of i's chain.
+  for (unsigned k = 0; k < n; ++k) {
+    size_t at = g - 2 - k;
+    if (in.steps[at].kind != StepKind::Reduce)
+      return;
+    out.steps.insert(out.steps.begin(), in.steps[at]);
+    in.steps.erase(in.steps.begin() + at);
+    --usePlans[prog.valueCores[value].firstUse].level;
+  }
+  refreshPlainUse(prog.valueCores[value].firstUse);
+}
+
 /// Moves the top step of `from` (read only by op i) to the bottom of op
 /// i's result chain: op i then runs on the unreduced operand.
 void Evaluation::moveReduction(int from, unsigned i, Step step) {
@@ -523,6 +566,7 @@ bool Evaluation::applyReductionPattern(unsigned i) {
     for (auto [d, from] : llvm::enumerate(p.permutation))
       moved.dims[d] = step->dims[from];
     moveReduction(operands[0], i, std::move(moved));
+    sinkSumsAfterGather(operands[0], i);
     return true;
   }
   if (!core.isAdd || operands.size() != 2 || operands[0] == operands[1])
@@ -709,22 +753,22 @@ void Evaluation::scatterSumForSlicers(unsigned value) {
   plan.steps.back() = Step{StepKind::ReduceScatter, std::move(scatter)};
 }
 
-/// A loop's init use whose plan reads an all_to_all: lowering slices a
-/// loop's inits after the collective optimizer ran (LowerCoreToHLO:
-/// optimize, localizeTiedValues, optimize again), when the gathers the
-/// loop reads have merged into one. The boundary's slice then meets that
-/// merged gather, not the levels one by one: the pair rewrites as any
-/// other (a mask of 16x16 tiled B, M read by a scan tiled B, M on its rows
-/// stays a gather and a slice; full-size t2b with its layers in a scan:
-/// 376 of 1,402 states of a search went to the reference path for it).
+/// A loop's init use read through gathers: lowering slices a loop's inits
+/// after the collective optimizer ran (LowerCoreToHLO: optimize,
+/// localizeTiedValues, optimize again), when the gathers the loop reads
+/// have merged into one. The boundary's slice then meets that merged
+/// gather, not the levels one by one: the pair rewrites as any other. A
+/// mask of 16x16 tiled B, M read by a scan tiled B, M on its rows stays a
+/// gather and a slice, where the level-by-level plan had an all_to_all
+/// (full-size t2b with its layers in a scan: 376 of 1,402 states of a
+/// search went to the reference path for it); rows {M, S} and columns B
+/// carried as rows S and columns {B, M} stay both, where it cancelled B
+/// (priced 29% low; review14).
 void Evaluation::replanLoopInit(unsigned value, unsigned k) {
   const ValuePlan &plan = plans[value];
   const ProgramValue &v = prog.values[value];
   UsePlan &use = usePlans[v.firstUse + k];
-  auto isAllToAll = [](const Step &step) {
-    return step.kind == StepKind::AllToAll;
-  };
-  if (!plan.perUser || !llvm::any_of(use.ops, isAllToAll))
+  if (!plan.perUser || use.ops.empty())
     return;
   auto [op, operand] = v.uses[k];
   DimAxes slicing = useSlicing(v.firstUse + k, op, operand);

@@ -216,6 +216,13 @@ struct ValuePlan {
   /// How many of the last steps are the all_reduces of the sum levels
   /// outside every tile level (of a chain with gathers).
   unsigned outerSums = 0;
+  /// A chain with a reduce_scatter on top and one gather under it: how many
+  /// of the all_reduces right under that gather lowering puts after it
+  /// (sum levels outside every tile level the scatter kept). The
+  /// optimizer's ReduceBeforeGather moves them under it, unless a layout op
+  /// that the reduce_scatter sinks through sinks them first
+  /// (Evaluation::sinkSumsAfterGather).
+  unsigned sumsAfterGather = 0;
   /// The gathers one per loop level (axis, dim), outermost first.
   llvm::SmallVector<std::pair<unsigned, unsigned>, 0> gathers;
 };

@@ -217,6 +217,7 @@ private:
   DimAxes tilingAt(unsigned value, unsigned level) const;
   const Step *handedOver(int value) const;
   void moveReduction(int from, unsigned i, Step step);
+  void sinkSumsAfterGather(int value, unsigned i);
   void applyReductionPatterns(unsigned i);
   bool applyReductionPattern(unsigned i);
   void planValue(unsigned value);
