@@ -243,6 +243,13 @@ findDeadOps(mlir::Block &block,
 /// Whether `op` or an op around it is in `dead` (findDeadOps).
 bool neverRuns(mlir::Operation *op,
                const llvm::DenseSet<mlir::Operation *> &dead);
+/// Calls `visit` once per value defined outside `op` that an op of its
+/// regions reads (ops that never run left out): what the op reads as a
+/// whole besides its operands. The simulator and the analytic cost's
+/// program model both count these as inputs of the op.
+void forEachCapturedValue(mlir::Operation *op,
+                          const llvm::DenseSet<mlir::Operation *> &dead,
+                          llvm::function_ref<void(mlir::Value)> visit);
 
 /// Simulates only the regions of `op` (a while, case or if) as simulate()
 /// walks them, for a caller that prices the op itself: values from outside

@@ -181,10 +181,6 @@ private:
                   const RegionScope &scope, int64_t at);
   /// Counts (and, if asked, warns about) a loop without a trip count.
   void noteUncounted(Operation *op, ArrayRef<toast::Scope> scopes);
-  /// Appends the buffers of the values from outside `op` that its (not
-  /// walked) regions read, each once.
-  void appendCapturedBuffers(Operation *op, ValueMap &values,
-                             SmallVectorImpl<unsigned> &buffers);
   /// Prices `op`, schedules it and allocates its results.
   LogicalResult emit(Operation *op, ValueMap &values);
   /// Seconds of a contraction at the peak for its element type; warns
@@ -813,19 +809,6 @@ double Simulation::tieInPlaceUpdates(Operation *op,
   return saved;
 }
 
-void Simulation::appendCapturedBuffers(Operation *op, ValueMap &values,
-                                       SmallVectorImpl<unsigned> &buffers) {
-  llvm::SmallPtrSet<Value, 4> seen;
-  op->walk([&](Operation *inner) {
-    if (inner == op || neverRuns(inner, deadOps))
-      return;
-    for (Value v : inner->getOperands())
-      if (!op->isAncestor(v.getParentRegion()->getParentOp()) &&
-          seen.insert(v).second)
-        buffers.push_back(lookup(v, values));
-  });
-}
-
 void Simulation::noteUncounted(Operation *op, ArrayRef<toast::Scope> scopes) {
   if (llvm::any_of(scopes, [](const toast::Scope &s) { return s.atMost; })) {
     ++result->atMostLoops;
@@ -857,7 +840,9 @@ LogicalResult Simulation::emit(Operation *op, ValueMap &values) {
   // model has it (a torch-xla export's reduce whose body selects between
   // two i1 constants was a byte below the analytic peak).
   if (op->getNumRegions() && !toast::isDataFlowRegionOp(op))
-    appendCapturedBuffers(op, values, operandBuffers);
+    forEachCapturedValue(op, deadOps, [&](Value v) {
+      operandBuffers.push_back(lookup(v, values));
+    });
   // A reshape is a view of its operand unless that is fused: it is then a
   // loop op like any other.
   bool aliasing = isAliasingOp(op) && !buffers[operandBuffers.front()].fused;
@@ -1067,6 +1052,20 @@ toast::sim::findDeadOps(Block &block,
   llvm::DenseSet<Operation *> dead;
   markDeadOps(block, dead, keep);
   return dead;
+}
+
+void toast::sim::forEachCapturedValue(Operation *op,
+                                      const llvm::DenseSet<Operation *> &dead,
+                                      llvm::function_ref<void(Value)> visit) {
+  llvm::SmallPtrSet<Value, 8> seen;
+  op->walk([&](Operation *inner) {
+    if (inner == op || neverRuns(inner, dead))
+      return;
+    for (Value v : inner->getOperands())
+      if (!op->isAncestor(v.getParentRegion()->getParentOp()) &&
+          seen.insert(v).second)
+        visit(v);
+  });
 }
 
 bool toast::sim::neverRuns(Operation *op,

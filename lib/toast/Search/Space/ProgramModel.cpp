@@ -548,19 +548,14 @@ bool NdaEnvironment::Impl::buildBlockModel(Block &block, ProgramModel &program,
                     : p.ruled  ? static_cast<int>(use.getOperandNumber())
                                : -1});
     }
-    // Values read inside regions are used by the op as a whole.
-    llvm::SmallPtrSet<Value, 8> captured;
-    // (Not by ops that never run: the reference path erases them.)
-    op.walk([&](Operation *inner) {
-      if (inner == &op || sim::neverRuns(inner, deadOps))
+    // Values read inside regions are used by the op as a whole (not by
+    // ops that never run: the reference path erases them).
+    sim::forEachCapturedValue(&op, deadOps, [&](Value v) {
+      auto it = valueIds.find(v);
+      if (it == valueIds.end())
         return;
-      for (Value v : inner->getOperands()) {
-        auto it = valueIds.find(v);
-        if (it == valueIds.end() || !captured.insert(v).second)
-          continue;
-        p.operands.push_back(it->second);
-        program.values[it->second].uses.push_back({index, -1});
-      }
+      p.operands.push_back(it->second);
+      program.values[it->second].uses.push_back({index, -1});
     });
     if (isDataFlowRegionOp(&op)) {
       // The loop model's entry is the main model's: its regions were
