@@ -763,23 +763,22 @@ void Evaluation::scatterSumForSlicers(unsigned value) {
 /// (full-size t2b with its layers in a scan: 376 of 1,402 states of a
 /// search went to the reference path for it); rows {M, S} and columns B
 /// carried as rows S and columns {B, M} stay both, where it cancelled B
-/// (priced 29% low; review14).
-void Evaluation::replanLoopInit(unsigned value, unsigned k) {
+/// (priced 29% low; review14). `slicing`: the loop's slicing of the init.
+void Evaluation::replanLoopInit(unsigned value, unsigned k, DimAxes slicing) {
   const ValuePlan &plan = plans[value];
   const ProgramValue &v = prog.values[value];
   UsePlan &use = usePlans[v.firstUse + k];
   if (!plan.perUser || use.ops.empty())
     return;
-  auto [op, operand] = v.uses[k];
-  DimAxes slicing = useSlicing(v.firstUse + k, op, operand);
+  unsigned op = v.uses[k].first;
   // The loop reads the value once, and no padded level: a loop reading it
   // as two inits gets one gather copy (the optimizer copies gathers per
   // reading op) which the two boundary slices do not share alike
   // (review14: priced 43% low), and padded levels are not followed. Such
   // inits stay refused (priceRegions). Other readers get copies of their
   // own (the causal mask a scanned transformer's two scans both carry).
-  bool twice = llvm::count_if(
-                   v.uses, [&, op = op](auto &u) { return u.first == op; }) > 1;
+  bool twice =
+      llvm::count_if(v.uses, [&](auto &u) { return u.first == op; }) > 1;
   if (twice || v.deadUses ||
       (anyPadded && (hasPaddedDim(value, plan.sourceTiling) ||
                      hasPaddedDim(value, slicing))))
@@ -825,10 +824,9 @@ void Evaluation::planValue(unsigned value) {
     DimAxes s = u.second >= 0 ? useSlicing(v.firstUse + k, u.first, u.second)
                               : DimAxes(v.shape.size(), 0);
     planUse(value, s, u.second == -2, usePlans[v.firstUse + k]);
-  }
-  for (size_t k = 0; k < v.uses.size(); ++k)
     if (prog.uses[v.firstUse + k].userIsLoop)
-      replanLoopInit(value, k);
+      replanLoopInit(value, k, std::move(s));
+  }
   if (anyPadded)
     for (size_t k = 0; k < v.uses.size(); ++k)
       checkPaddedUse(value, k);

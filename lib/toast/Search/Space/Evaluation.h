@@ -325,7 +325,7 @@ private:
                    const Step &b, llvm::SmallVectorImpl<Step> &out) const;
   void rewriteChain(unsigned value, const DimAxes &tiling,
                     llvm::SmallVectorImpl<Step> &chain) const;
-  void replanLoopInit(unsigned value, unsigned k);
+  void replanLoopInit(unsigned value, unsigned k, DimAxes slicing);
   void splitScatteredRest(unsigned value, unsigned k,
                           llvm::ArrayRef<std::pair<unsigned, unsigned>> levels);
   bool replanPaddedUse(unsigned value, unsigned k,
