@@ -17,10 +17,11 @@
 // each gets a gather copy of its own.
 // The planned program of each is the lowered one: same step time and peak,
 // and it runs as the original.
-// `twoinits`: one loop carrying the same value twice with two tilings: the
-// optimizer copies gathers per reading op, and the two boundary slices do
-// not share the copy as the plan would (review14: priced 43% low). Such
-// inits stay on the reference path.
+// `twoinits`: one loop carrying the same value twice with two tilings. Both
+// boundary slices read one gather copy (since session 25), but replanning
+// each init's chain orders the two inits' ops unlike lowering (review14's
+// d002: a peak 7% high), so such inits, read through an all_to_all, stay
+// on the reference path.
 //
 // RUN: split-file %s %t
 // RUN: toast-opt %t/merged.mlir --partir-materialize-core --partir-lower-to-hlo --partir-optimize-collectives --partir-simulate="device=a100 summary" -o %t/merged.core.mlir 2> %t/merged.core.txt

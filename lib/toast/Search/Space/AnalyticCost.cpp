@@ -405,13 +405,29 @@ void Evaluation::emitAhead(unsigned i, unsigned k) {
 int64_t Evaluation::emitInputs(unsigned i, llvm::MutableArrayRef<int> inputs) {
   int64_t firstInputBytes = -1;
   auto masked = [&](unsigned k) { return readsMasked(i, k); };
-  for (unsigned k : inputOrder(prog, collectivePlan, i, masked)) {
+  llvm::SmallVector<unsigned, 4> order =
+      inputOrder(prog, collectivePlan, i, masked);
+  llvm::SmallVector<int, 4> leaders =
+      loopGatherLeaders(prog, collectivePlan, i, order, masked);
+  size_t aheadBefore = ahead.size();
+  for (unsigned k : order) {
     int j = sharedCopy(prog, collectivePlan, i, k, masked);
-    if (j >= 0)
+    if (j >= 0) {
       inputs[k] = inputs[j];
-    else
-      emitInput(i, k, inputs, firstInputBytes);
+      continue;
+    }
+    if (leaders[k] == static_cast<int>(k)) {
+      emitAhead(i, k);
+      currentUser = i;
+    } else if (leaders[k] >= 0) {
+      unsigned useId = prog.operandUsesOf(i)[k];
+      unsigned leaderUse = prog.operandUsesOf(i)[leaders[k]];
+      startBuffers[useId] = startBuffers[leaderUse];
+      ahead.push_back({useId, stepsAhead(ahead, leaderUse)});
+    }
+    emitInput(i, k, inputs, firstInputBytes);
   }
+  ahead.resize(aheadBefore);
   return firstInputBytes;
 }
 

@@ -772,11 +772,13 @@ void Evaluation::replanLoopInit(unsigned value, unsigned k, DimAxes slicing) {
     return;
   unsigned op = v.uses[k].first;
   // The loop reads the value once, and no padded level: a loop reading it
-  // as two inits gets one gather copy (the optimizer copies gathers per
-  // reading op) which the two boundary slices do not share alike
-  // (review14: priced 43% low), and padded levels are not followed. Such
-  // inits stay refused (priceRegions). Other readers get copies of their
-  // own (the causal mask a scanned transformer's two scans both carry).
+  // as two inits gets one gather copy, which both boundary slices read
+  // (GatherPerUser), but rewriting each chain here orders the two inits'
+  // ops unlike lowering (review14's d002: a peak 7% high when allowed in
+  // session 25), and padded levels are not followed. Such inits, when read
+  // through an all_to_all, stay refused (priceRegions). Other readers get
+  // copies of their own (the causal mask both scans of a training step
+  // carry).
   bool twice =
       llvm::count_if(v.uses, [&](auto &u) { return u.first == op; }) > 1;
   if (twice || v.deadUses ||
@@ -1455,6 +1457,56 @@ int sharedCopy(const ProgramModel &prog, const CollectivePlan &plan, unsigned i,
       return static_cast<int>(j);
   }
   return -1;
+}
+
+/// Whether operand k of loop op i reads its init through leading gathers
+/// of its own (not at the producer, not through a mask): a gather the
+/// optimizer copies once for the loop (GatherPerUser counts a boundary
+/// slice as its loop).
+static size_t ownLoopGathers(const ProgramModel &prog,
+                             const CollectivePlan &plan, unsigned i, unsigned k,
+                             llvm::function_ref<bool(unsigned)> masked) {
+  int value = prog.operandsOf(i)[k], useId = prog.operandUsesOf(i)[k];
+  if (value < 0 || useId < 0 || !prog.uses[useId].userIsLoop ||
+      plan.plainUses[useId] || masked(k))
+    return 0;
+  const UsePlan &use = plan.uses[useId];
+  if (use.argSlice || use.gatherAtDef)
+    return 0;
+  return leadingGathers(use);
+}
+
+llvm::SmallVector<int, 4>
+loopGatherLeaders(const ProgramModel &prog, const CollectivePlan &plan,
+                  unsigned i, llvm::ArrayRef<unsigned> order,
+                  llvm::function_ref<bool(unsigned)> masked) {
+  llvm::ArrayRef<int> operands = prog.operandsOf(i);
+  llvm::SmallVector<int, 4> leaders(operands.size(), -1);
+  if (prog.cores[i].region < 0)
+    return leaders;
+  llvm::ArrayRef<int> operandUses = prog.operandUsesOf(i);
+  for (auto [at, k] : llvm::enumerate(order)) {
+    size_t n = ownLoopGathers(prog, plan, i, k, masked);
+    if (!n)
+      continue;
+    const UsePlan &mine = plan.uses[operandUses[k]];
+    for (unsigned j : order.take_front(at)) {
+      const UsePlan &other = plan.uses[operandUses[j]];
+      // A follower's leader came first and matched already.
+      if (operands[j] != operands[k] ||
+          (leaders[j] >= 0 && leaders[j] != static_cast<int>(j)))
+        continue;
+      if (ownLoopGathers(prog, plan, i, j, masked) != n ||
+          other.level != mine.level ||
+          !llvm::equal(llvm::ArrayRef(other.ops).take_front(n),
+                       llvm::ArrayRef(mine.ops).take_front(n), sameStep))
+        continue;
+      leaders[j] = static_cast<int>(j);
+      leaders[k] = static_cast<int>(j);
+      break;
+    }
+  }
+  return leaders;
 }
 
 } // namespace toast::search::analytic

@@ -439,13 +439,27 @@ void PlannedEmitter::emitInputs(unsigned i, MutableArrayRef<Value> inputs) {
   auto masked = [&](unsigned k) {
     return readsMasked(prog, plan, impl.axisSizes, i, k);
   };
-  for (unsigned k : inputOrder(prog, plan, i, masked)) {
+  SmallVector<unsigned, 4> order = inputOrder(prog, plan, i, masked);
+  SmallVector<int, 4> leaders = loopGatherLeaders(prog, plan, i, order, masked);
+  size_t aheadBefore = ahead.size();
+  for (unsigned k : order) {
     int j = sharedCopy(prog, plan, i, k, masked);
-    if (j >= 0)
+    if (j >= 0) {
       inputs[k] = inputs[j];
-    else
-      emitInput(i, k, inputs);
+      continue;
+    }
+    if (leaders[k] == static_cast<int>(k)) {
+      emitAhead(i, k);
+    } else if (leaders[k] >= 0) {
+      const ProgramOp &p = prog.ops[i];
+      unsigned useId = p.operandUses[k];
+      unsigned leaderUse = p.operandUses[leaders[k]];
+      starts[useId] = starts[leaderUse];
+      ahead.push_back({useId, stepsAhead(ahead, leaderUse)});
+    }
+    emitInput(i, k, inputs);
   }
+  ahead.resize(aheadBefore);
 }
 
 /// The leading gathers of op i's operand k ahead of the op

@@ -49,6 +49,11 @@ def PartirLowerToHloPass : Pass<"partir-lower-to-hlo", "::mlir::ModuleOp"> {
 def PartirOptimizeCollectivesPass : Pass<"partir-optimize-collectives", "::mlir::ModuleOp"> {
   let summary = "Fuses and cancels PartIR:HLO collectives";
   let description = [{
+    * an all_gather read by several ops gets a copy before each of them (as
+      PartIR and FSDP gather per use, so no gathered copy stays alive
+      between readers); the operands of one op share a copy, and so do the
+      all_slices a loop or conditional reads as its inits (one carried
+      value with two tilings slices one gather);
     * consecutive all_slices (all_gathers) merge into one;
     * `all_slice(all_gather(x))` cancels where the slice axes are a prefix of
       the gather axes in every dimension, leaving an all_gather of the rest;

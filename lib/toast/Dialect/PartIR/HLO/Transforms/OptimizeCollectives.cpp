@@ -1,8 +1,8 @@
 //===- OptimizeCollectives.cpp - Fuse and cancel PartIR:HLO collectives --===//
 //
-// Patterns of --partir-optimize-collectives (PartIR §6): merging chains of slices
-// and gathers, cancelling a slice of a gather, and forming reduce_scatter
-// and all_to_all.
+// Patterns of --partir-optimize-collectives (PartIR §6): merging chains of
+// slices and gathers, cancelling a slice of a gather, and forming
+// reduce_scatter and all_to_all.
 //
 //===----------------------------------------------------------------------===//
 
@@ -82,12 +82,28 @@ struct MergeChain : OpRewritePattern<OpTy> {
 using MergeSlices = MergeChain<AllSliceOp, /*innerIsMajor=*/true>;
 using MergeGathers = MergeChain<AllGatherOp, /*innerIsMajor=*/false>;
 
+/// The op a use of a gather in `block` belongs to: the reading op, or for
+/// an all_slice read only by a loop or conditional (the boundary slice
+/// localizeTiedValues puts on an init or branch operand), that op. The
+/// inits of one loop then share a gather, as its direct operands do: a
+/// loop carrying one value twice, with two tilings, slices one gather
+/// twice, as the search's plan reads it (analytic::loopGatherLeaders).
+static Operation *gatherReader(Block *block, OpOperand &use) {
+  Operation *reader = block->findAncestorOpInBlock(*use.getOwner());
+  auto slice = dyn_cast_or_null<AllSliceOp>(reader);
+  if (!slice || !slice->hasOneUse())
+    return reader;
+  Operation *user = block->findAncestorOpInBlock(**slice->user_begin());
+  return user && user->getNumRegions() ? user : reader;
+}
+
 /// An all_gather read by several ops gets one copy per reading op, placed
 /// right before it (PartIR gathers per use, as FSDP does): a parameter
 /// sharded by Z3 is gathered where the forward pass reads it and again
 /// where the backward pass does, so no full copy stays alive in between,
 /// and each copy can cancel or fuse with what its reader does to it. Uses
-/// by one op (or inside one op's regions) share a copy.
+/// by one op (or inside one op's regions, or through its boundary slices)
+/// share a copy, placed before the first of them.
 struct GatherPerUser : OpRewritePattern<AllGatherOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(AllGatherOp op,
@@ -95,7 +111,7 @@ struct GatherPerUser : OpRewritePattern<AllGatherOp> {
     Block *block = op->getBlock();
     llvm::SmallSetVector<Operation *, 4> readers;
     for (OpOperand &use : op->getUses()) {
-      Operation *reader = block->findAncestorOpInBlock(*use.getOwner());
+      Operation *reader = gatherReader(block, use);
       if (!reader)
         return failure();
       readers.insert(reader);
@@ -103,10 +119,18 @@ struct GatherPerUser : OpRewritePattern<AllGatherOp> {
     if (readers.size() < 2)
       return failure();
     for (Operation *reader : readers) {
-      rewriter.setInsertionPoint(reader);
+      // Before the first op in the block that reads through this copy.
+      Operation *first = reader;
+      for (OpOperand &use : op->getUses())
+        if (gatherReader(block, use) == reader) {
+          Operation *at = block->findAncestorOpInBlock(*use.getOwner());
+          if (at->isBeforeInBlock(first))
+            first = at;
+        }
+      rewriter.setInsertionPoint(first);
       Value copy = rewriter.clone(*op)->getResult(0);
       rewriter.replaceUsesWithIf(op.getResult(), copy, [&](OpOperand &use) {
-        return block->findAncestorOpInBlock(*use.getOwner()) == reader;
+        return gatherReader(block, use) == reader;
       });
     }
     rewriter.eraseOp(op);
@@ -334,8 +358,7 @@ struct SinkReduceScatterThroughTranspose : RewritePattern {
 /// scattered alike): one collective instead of two, e.g. for the two
 /// gradient contributions of a tied embedding, replicated or sharded for
 /// the optimizer.
-template <typename CollectiveOp>
-struct AddOfSums : RewritePattern {
+template <typename CollectiveOp> struct AddOfSums : RewritePattern {
   AddOfSums(MLIRContext *ctx)
       : RewritePattern("stablehlo.add", /*benefit=*/1, ctx) {}
   LogicalResult matchAndRewrite(Operation *op,

@@ -1,0 +1,92 @@
+// One loop carrying one value twice, each init with its own tiling, while
+// the producer's tiling is a third: both inits are slices of the gathered
+// value. The collective optimizer copies a gather once per reading op, and
+// a loop's boundary slices (localizeTiedValues) count as the loop: one
+// gather, two slices. Before session 25 each boundary slice got a gather
+// copy of its own, so lowering gathered twice where the plan gathered once
+// (review14's "loops carrying a value twice": 23 of its 35 states off).
+// `twotilings`: the loop is the value's only reader, gathered at the
+// producer (UsePlan::gatherAtDef).
+// `returnedtoo`: the value is returned as well, so its gathers are per use;
+// the inits share the first one's (analytic::loopGatherLeaders).
+// The planned program of each is the lowered one: same step time and peak,
+// one all_gather, and it runs as the original.
+//
+// RUN: split-file %s %t
+// RUN: toast-opt %t/twotilings.mlir --partir-materialize-core --partir-lower-to-hlo --partir-optimize-collectives --partir-simulate="device=a100 summary" -o %t/twotilings.core.mlir 2> %t/twotilings.core.txt
+// RUN: toast-opt %t/twotilings.mlir --toast-emit-planned --partir-simulate="device=a100 summary" -o %t/twotilings.planned.mlir 2> %t/twotilings.planned.txt
+// RUN: cat %t/twotilings.core.txt %t/twotilings.planned.txt | FileCheck %s --check-prefix=PEAK
+// RUN: toast-run --compare %t/twotilings.mlir %t/twotilings.planned.mlir | FileCheck %s --check-prefix=SAME
+// RUN: FileCheck %s --check-prefix=TWO < %t/twotilings.core.mlir
+// RUN: FileCheck %s --check-prefix=TWO < %t/twotilings.planned.mlir
+// RUN: toast-opt %t/returnedtoo.mlir --partir-materialize-core --partir-lower-to-hlo --partir-optimize-collectives --partir-simulate="device=a100 summary" -o %t/returnedtoo.core.mlir 2> %t/returnedtoo.core.txt
+// RUN: toast-opt %t/returnedtoo.mlir --toast-emit-planned --partir-simulate="device=a100 summary" -o %t/returnedtoo.planned.mlir 2> %t/returnedtoo.planned.txt
+// RUN: cat %t/returnedtoo.core.txt %t/returnedtoo.planned.txt | FileCheck %s --check-prefix=PEAK
+// RUN: toast-run --compare %t/returnedtoo.mlir %t/returnedtoo.planned.mlir | FileCheck %s --check-prefix=SAME
+// RUN: FileCheck %s --check-prefix=RET < %t/returnedtoo.core.mlir
+// RUN: FileCheck %s --check-prefix=RET < %t/returnedtoo.planned.mlir
+
+// PEAK: step time : [[TIME:.*]]
+// PEAK: peak memory : [[PEAK:.*]] of
+// PEAK: step time : [[TIME]]
+// PEAK: peak memory : [[PEAK]] of
+
+// SAME: results agree
+
+// TWO: %[[G:.*]] = partir_hlo.all_gather [{"M"}, {"B"}]
+// TWO-NEXT: %[[S0:.*]] = partir_hlo.all_slice [{}, {"M"}] %[[G]]
+// TWO-NEXT: %[[S1:.*]] = partir_hlo.all_slice [{"B"}, {"M"}] %[[G]]
+// TWO-NEXT: stablehlo.while({{.*}}%[[S0]], {{.*}}%[[S1]])
+// TWO-NOT: partir_hlo.all_gather [{"M"}, {"B"}]
+
+// RET: %[[G:.*]] = partir_hlo.all_gather [{"B"}, {"M"}]
+// RET-NEXT: %[[S0:.*]] = partir_hlo.all_slice [{"M"}, {}] %[[G]]
+// RET-NEXT: %[[S1:.*]] = partir_hlo.all_slice [{}, {"B", "M"}] %[[G]]
+// RET-NEXT: stablehlo.while({{.*}}%[[S0]], {{.*}}%[[S1]])
+// RET-NOT: partir_hlo.all_gather [{"B"}, {"M"}]
+
+//--- twotilings.mlir
+module attributes {partir.mesh = #partir.mesh<["B"=4, "M"=2]>} {
+  func.func @main(%x: tensor<16x16xf32>) -> (tensor<16x16xf32>, tensor<16x16xf32>) {
+    %c0 = stablehlo.constant dense<0> : tensor<i32>
+    %n = stablehlo.negate %x {partir.loops = ["B:1", "M:0"]} : tensor<16x16xf32>
+    %r:3 = stablehlo.while(%i0 = %c0, %h0 = %n, %h1 = %n) : tensor<i32>, tensor<16x16xf32>, tensor<16x16xf32> attributes {partir.edge_loops = [[], ["M:1"], ["B:0", "M:1"]]}
+      cond {
+        %k = stablehlo.constant dense<3> : tensor<i32>
+        %q = stablehlo.compare LT, %i0, %k : (tensor<i32>, tensor<i32>) -> tensor<i1>
+        stablehlo.return %q : tensor<i1>
+      } do {
+        %e0 = stablehlo.exponential %h0 {partir.loops = ["M:1"]} : tensor<16x16xf32>
+        %e1 = stablehlo.exponential %h1 {partir.loops = ["B:0", "M:1"]} : tensor<16x16xf32>
+        %one = stablehlo.constant dense<1> : tensor<i32>
+        %next = stablehlo.add %i0, %one : tensor<i32>
+        stablehlo.return %next, %e0, %e1 : tensor<i32>, tensor<16x16xf32>, tensor<16x16xf32>
+      }
+    %z0 = stablehlo.tanh %r#1 {partir.loops = ["M:1"]} : tensor<16x16xf32>
+    %z1 = stablehlo.tanh %r#2 {partir.loops = ["B:0", "M:1"]} : tensor<16x16xf32>
+    return %z0, %z1 : tensor<16x16xf32>, tensor<16x16xf32>
+  }
+}
+
+//--- returnedtoo.mlir
+module attributes {partir.mesh = #partir.mesh<["B"=3, "M"=2]>} {
+  func.func @main(%x: tensor<24x12xf32>) -> (tensor<24x12xf32>, tensor<24x12xf32>, tensor<24x12xf32>) {
+    %c0 = stablehlo.constant dense<0> : tensor<i32>
+    %n = stablehlo.tanh %x {partir.loops = ["B:0", "M:1"]} : tensor<24x12xf32>
+    %r:3 = stablehlo.while(%i0 = %c0, %h0 = %n, %h1 = %n) : tensor<i32>, tensor<24x12xf32>, tensor<24x12xf32> attributes {partir.edge_loops = [[], ["M:0"], ["B:1", "M:1"]]}
+      cond {
+        %k = stablehlo.constant dense<3> : tensor<i32>
+        %q = stablehlo.compare LT, %i0, %k : (tensor<i32>, tensor<i32>) -> tensor<i1>
+        stablehlo.return %q : tensor<i1>
+      } do {
+        %e0 = stablehlo.exponential %h0 {partir.loops = ["M:0"]} : tensor<24x12xf32>
+        %e1 = stablehlo.sine %h1 {partir.loops = ["B:1", "M:1"]} : tensor<24x12xf32>
+        %one = stablehlo.constant dense<1> : tensor<i32>
+        %next = stablehlo.add %i0, %one : tensor<i32>
+        stablehlo.return %next, %e0, %e1 : tensor<i32>, tensor<24x12xf32>, tensor<24x12xf32>
+      }
+    %z0 = stablehlo.tanh %r#1 : tensor<24x12xf32>
+    %z1 = stablehlo.tanh %r#2 : tensor<24x12xf32>
+    return %n, %z0, %z1 : tensor<24x12xf32>, tensor<24x12xf32>, tensor<24x12xf32>
+  }
+}
