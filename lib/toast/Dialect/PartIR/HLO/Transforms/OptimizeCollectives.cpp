@@ -83,18 +83,18 @@ using MergeSlices = MergeChain<AllSliceOp, /*innerIsMajor=*/true>;
 using MergeGathers = MergeChain<AllGatherOp, /*innerIsMajor=*/false>;
 
 /// The op a use of a gather in `block` belongs to: the reading op, or for
-/// an all_slice read only by a loop or conditional (the boundary slice
+/// all_slices read only by a loop or conditional (the boundary slices
 /// localizeTiedValues puts on an init or branch operand), that op. The
 /// inits of one loop then share a gather, as its direct operands do: a
 /// loop carrying one value twice, with two tilings, slices one gather
 /// twice, as the search's plan reads it (analytic::loopGatherLeaders).
 static Operation *gatherReader(Block *block, OpOperand &use) {
   Operation *reader = block->findAncestorOpInBlock(*use.getOwner());
-  auto slice = dyn_cast_or_null<AllSliceOp>(reader);
-  if (!slice || !slice->hasOneUse())
-    return reader;
-  Operation *user = block->findAncestorOpInBlock(**slice->user_begin());
-  return user && user->getNumRegions() ? user : reader;
+  // Through a chain of slices (one per level where they do not merge).
+  Operation *user = reader;
+  while (isa_and_nonnull<AllSliceOp>(user) && user->hasOneUse())
+    user = block->findAncestorOpInBlock(**user->user_begin());
+  return user != reader && user && user->getNumRegions() ? user : reader;
 }
 
 /// An all_gather read by several ops gets one copy per reading op, placed
@@ -135,6 +135,44 @@ struct GatherPerUser : OpRewritePattern<AllGatherOp> {
     }
     rewriter.eraseOp(op);
     return success();
+  }
+};
+
+/// The one op that reads `gather` (gatherReader), or null.
+static Operation *onlyGatherReader(AllGatherOp gather) {
+  Block *block = gather->getBlock();
+  Operation *reader = nullptr;
+  for (OpOperand &use : gather->getUses()) {
+    Operation *r = gatherReader(block, use);
+    if (!r || (reader && r != reader))
+      return nullptr;
+    reader = r;
+  }
+  return reader;
+}
+
+/// Two equal all_gathers of one value read by one op become one: a loop
+/// whose inits gather one value alike (localizeTiedValues gathers each
+/// init on its own) reads one copy, as an op's operands share one.
+struct OneGatherPerReader : OpRewritePattern<AllGatherOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(AllGatherOp op,
+                                PatternRewriter &rewriter) const override {
+    Operation *reader = onlyGatherReader(op);
+    if (!reader)
+      return failure();
+    for (Operation *user : op.getOperand().getUsers()) {
+      auto other = dyn_cast<AllGatherOp>(user);
+      if (!other || other == op || other->getBlock() != op->getBlock() ||
+          !other->isBeforeInBlock(op) || other.getType() != op.getType() ||
+          other.getDims() != op.getDims() ||
+          other->getAttrDictionary() != op->getAttrDictionary() ||
+          onlyGatherReader(other) != reader)
+        continue;
+      rewriter.replaceOp(op, other.getResult());
+      return success();
+    }
+    return failure();
   }
 };
 
@@ -394,11 +432,11 @@ struct PartirOptimizeCollectivesPass
 } // namespace
 
 void populateCollectiveOptimizationPatterns(RewritePatternSet &patterns) {
-  patterns.add<GatherPerUser, MergeSlices, MergeGathers, CancelSliceOfGather,
-               SliceOfGatherToAllToAll, SliceOfReduceToReduceScatter,
-               ReduceBeforeGather, AddOfSums<AllReduceOp>,
-               AddOfSums<ReduceScatterOp>, SinkReduceScatterThroughTranspose>(
-      patterns.getContext());
+  patterns.add<GatherPerUser, OneGatherPerReader, MergeSlices, MergeGathers,
+               CancelSliceOfGather, SliceOfGatherToAllToAll,
+               SliceOfReduceToReduceScatter, ReduceBeforeGather,
+               AddOfSums<AllReduceOp>, AddOfSums<ReduceScatterOp>,
+               SinkReduceScatterThroughTranspose>(patterns.getContext());
   for (StringRef name : {"stablehlo.transpose", "stablehlo.reshape"})
     patterns.add<SinkReduceThroughLayoutOp>(patterns.getContext(), name);
 }
