@@ -14,6 +14,10 @@
 // `samegather`: both inits carried alike, gathered by the boundary each on
 // its own (localizeTiedValues): two equal gathers read by one loop become
 // one (OneGatherPerReader), which both inits read.
+// `cancelled`: one init's boundary slice cancels into the gather (rows
+// on M and S, carried on M: a gather of S), the other's does not: that
+// gather stays where the slice was, before the other init's slice
+// (inputOrder), not after it as a copy the loop reads directly would.
 // The planned program of each is the lowered one: same step time and peak,
 // one all_gather, and it runs as the original.
 //
@@ -43,6 +47,12 @@
 // RUN: FileCheck %s --check-prefix=SAMEG < %t/samegather.core.mlir
 // RUN: FileCheck %s --check-prefix=SAMEG < %t/samegather.planned.mlir
 
+// RUN: toast-opt %t/cancelled.mlir --partir-materialize-core --partir-lower-to-hlo --partir-optimize-collectives --partir-simulate="device=a100 summary" -o %t/cancelled.core.mlir 2> %t/cancelled.core.txt
+// RUN: toast-opt %t/cancelled.mlir --toast-emit-planned --partir-simulate="device=a100 summary" -o %t/cancelled.planned.mlir 2> %t/cancelled.planned.txt
+// RUN: cat %t/cancelled.core.txt %t/cancelled.planned.txt | FileCheck %s --check-prefix=PEAK
+// RUN: toast-run --compare %t/cancelled.mlir %t/cancelled.planned.mlir | FileCheck %s --check-prefix=SAME
+// RUN: FileCheck %s --check-prefix=CANCEL < %t/cancelled.core.mlir
+// RUN: FileCheck %s --check-prefix=CANCEL < %t/cancelled.planned.mlir
 // PEAK: step time : [[TIME:.*]]
 // PEAK: peak memory : [[PEAK:.*]] of
 // PEAK: step time : [[TIME]]
@@ -68,6 +78,11 @@
 
 // SAMEG: %[[G:.*]] = partir_hlo.all_gather [{"M"}, {}]
 // SAMEG-NEXT: stablehlo.while({{.*}}%[[G]], {{.*}}%[[G]])
+
+// CANCEL: %[[G:.*]] = partir_hlo.all_gather [{"M", "S"}, {}]
+// CANCEL-NEXT: %[[R:.*]] = partir_hlo.all_gather [{"S"}, {}]
+// CANCEL-NEXT: %[[S:.*]] = partir_hlo.all_slice [{"S"}, {"B"}] %[[G]]
+// CANCEL-NEXT: stablehlo.while({{.*}}%[[R]], {{.*}}%[[S]])
 
 //--- twotilings.mlir
 module attributes {partir.mesh = #partir.mesh<["B"=4, "M"=2]>} {
@@ -159,5 +174,28 @@ module attributes {partir.mesh = #partir.mesh<["B"=4, "M"=2]>} {
     %z0 = stablehlo.tanh %r#1 {partir.loops = ["B:1"]} : tensor<16x16xf32>
     %z1 = stablehlo.tanh %r#2 {partir.loops = ["B:1"]} : tensor<16x16xf32>
     return %z0, %z1 : tensor<16x16xf32>, tensor<16x16xf32>
+  }
+}
+
+//--- cancelled.mlir
+module attributes {partir.mesh = #partir.mesh<["B"=2, "M"=2, "S"=2]>} {
+  func.func @main(%x: tensor<12x10xf32>) -> (tensor<12x10xf32>, tensor<12x10xf32>) {
+    %c0 = stablehlo.constant dense<0> : tensor<i32>
+    %n = stablehlo.negate %x {partir.loops = ["M:0", "S:0"]} : tensor<12x10xf32>
+    %r:3 = stablehlo.while(%i0 = %c0, %h0 = %n, %h1 = %n) : tensor<i32>, tensor<12x10xf32>, tensor<12x10xf32> attributes {partir.edge_loops = [[], ["M:0"], ["B:1", "S:0"]]}
+      cond {
+        %k0 = stablehlo.constant dense<3> : tensor<i32>
+        %q0 = stablehlo.compare LT, %i0, %k0 : (tensor<i32>, tensor<i32>) -> tensor<i1>
+        stablehlo.return %q0 : tensor<i1>
+      } do {
+        %e0 = stablehlo.exponential %h0 {partir.loops = ["M:0"]} : tensor<12x10xf32>
+        %e1 = stablehlo.exponential %h1 {partir.loops = ["B:1", "S:0"]} : tensor<12x10xf32>
+        %one = stablehlo.constant dense<1> : tensor<i32>
+        %next = stablehlo.add %i0, %one : tensor<i32>
+        stablehlo.return %next, %e0, %e1 : tensor<i32>, tensor<12x10xf32>, tensor<12x10xf32>
+      }
+    %z0 = stablehlo.tanh %r#1 {partir.loops = ["M:0"]} : tensor<12x10xf32>
+    %z1 = stablehlo.tanh %r#2 {partir.loops = ["B:1", "S:0"]} : tensor<12x10xf32>
+    return %z0, %z1 : tensor<12x10xf32>, tensor<12x10xf32>
   }
 }

@@ -1403,8 +1403,12 @@ inputOrder(const ProgramModel &prog, const CollectivePlan &plan, unsigned i,
       continue;
     }
     const UsePlan &use = plan.uses[operandUses[k]];
-    // A masked operand's gather copy is read by its mask.
-    if (!use.readerIsUser || use.gatherAtDef || masked(k))
+    // A masked operand's gather copy is read by its mask; a loop's sharded
+    // init reads what is left of the boundary slice cancelled into the
+    // gather, where localizeTiedValues put that slice (operand order).
+    if (!use.readerIsUser || use.gatherAtDef || masked(k) ||
+        (prog.uses[operandUses[k]].userIsLoop &&
+         !dimsEmpty(operandSlicing(prog, plan, i, k))))
       slices.push_back(k);
     else if (use.fusedLevel >= 0)
       fused.push_back({use.fusedLevel, k});

@@ -151,15 +151,18 @@ static Operation *onlyGatherReader(AllGatherOp gather) {
   return reader;
 }
 
-/// Two equal all_gathers of one value read by one op become one: a loop
-/// whose inits gather one value alike (localizeTiedValues gathers each
-/// init on its own) reads one copy, as an op's operands share one.
+/// Two equal all_gathers of one value read by one loop or conditional
+/// become one: a loop whose inits gather one value alike
+/// (localizeTiedValues gathers each init on its own) reads one copy.
 struct OneGatherPerReader : OpRewritePattern<AllGatherOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(AllGatherOp op,
                                 PatternRewriter &rewriter) const override {
+    // Loops and conditionals only: the plan prices equal gathers that
+    // other ops read (a concatenate of copies of one value, each gathered)
+    // one by one.
     Operation *reader = onlyGatherReader(op);
-    if (!reader)
+    if (!reader || !reader->getNumRegions())
       return failure();
     for (Operation *user : op.getOperand().getUsers()) {
       auto other = dyn_cast<AllGatherOp>(user);
