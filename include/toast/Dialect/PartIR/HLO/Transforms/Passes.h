@@ -9,6 +9,8 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Pass/Pass.h"
 
+#include <optional>
+
 namespace toast::partir_hlo {
 
 #define GEN_PASS_DECL
@@ -20,6 +22,12 @@ void populateCollectiveOptimizationPatterns(mlir::RewritePatternSet &patterns);
 
 /// Runs the collective fusions (and folding) on `op` to a fixed point.
 mlir::LogicalResult optimizeCollectives(mlir::Operation *op);
+
+/// How the axes of `longer` continue those of `prefix` in every dimension,
+/// or std::nullopt if `prefix` is not a per-dimension prefix of `longer`
+/// (OptimizeCollectives.cpp).
+std::optional<DimAxes> suffixAfterPrefix(const DimAxes &prefix,
+                                         const DimAxes &longer);
 
 /// Lowers every partir.loop in `func` (innermost first) to collectives.
 mlir::LogicalResult lowerCoreLoops(mlir::func::FuncOp func);

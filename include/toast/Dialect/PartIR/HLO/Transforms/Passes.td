@@ -16,9 +16,11 @@ def PartirLowerToHloPass : Pass<"partir-lower-to-hlo", "::mlir::ModuleOp"> {
     all_gather of each result on the manual axes. The
     collectives are then optimized (see `partir-optimize-collectives`), the
     tied values of `while`/`case`/`if` become device-local where every use of
-    their block arguments and result is the same all_slice (the loop then
-    carries shards; the value each source passes is the operand of a
-    matching all_gather, or an all_slice of it), and the function boundary
+    their block arguments and result is an all_slice and one of them has
+    axes that start every other's (the loop then carries shards, the longer
+    slices slice the rest locally; the value each source passes is the
+    operand of a matching all_gather, or an all_slice of it), and the
+    function boundary
     becomes device-local: an argument used only through identical all_slices
     takes the sliced type, a result produced by an all_gather returns the
     gathered operand. Each sharded argument and result

@@ -29,34 +29,83 @@ using namespace mlir;
 
 namespace toast::partir_hlo {
 
-/// The all_slice every use of `targets` is, if they agree on the dims; uses
-/// `skip` accepts do not count. Null if some use is something else or no
-/// use is a slice.
+/// Whether `slice` tiles every dimension evenly (padded slices do not
+/// split into levels alike).
+static bool isEven(AllSliceOp slice) {
+  auto mesh = partir::getMesh(slice);
+  auto in = cast<RankedTensorType>(slice.getOperand().getType());
+  auto out = cast<RankedTensorType>(slice.getType());
+  for (auto [d, axes] : llvm::enumerate(getDimAxes(slice.getDims()))) {
+    int64_t k = 1;
+    for (const std::string &axis : axes)
+      k *= mesh ? mesh.getAxisSize(axis).value_or(1) : 1;
+    if (!mesh || out.getDimSize(d) * k != in.getDimSize(d))
+      return false;
+  }
+  return true;
+}
+
+/// The all_slice every use of `targets` is, if they agree on the dims;
+/// with `prefixes`, the one with the fewest axes when its dims are a
+/// per-dimension prefix of every other's (more axes after them, evenly
+/// tiled: a nested loop's carry read by its body on B and by the enclosing
+/// body on B then M; the search's loop model takes a tied class local at
+/// its own tiling, AnalyticLoops.cpp). Uses `skip` accepts do not count.
+/// Null if some use is something else or no use is a slice.
 static AllSliceOp commonSlice(
     ArrayRef<Value> targets,
-    function_ref<bool(OpOperand &)> skip = [](OpOperand &) { return false; }) {
-  AllSliceOp first;
+    function_ref<bool(OpOperand &)> skip = [](OpOperand &) { return false; },
+    bool prefixes = false) {
+  SmallVector<AllSliceOp> slices;
   for (Value target : targets)
     for (OpOperand &use : target.getUses()) {
       if (skip(use))
         continue;
       auto slice = dyn_cast<AllSliceOp>(use.getOwner());
-      if (!slice || (first && slice.getDims() != first.getDims()))
+      if (!slice)
         return {};
-      if (!first)
-        first = slice;
+      slices.push_back(slice);
     }
+  if (slices.empty())
+    return {};
+  AllSliceOp first = slices.front();
+  for (AllSliceOp slice : slices) {
+    if (slice.getDims() == first.getDims())
+      continue;
+    if (!prefixes)
+      return {};
+    if (suffixAfterPrefix(getDimAxes(slice.getDims()),
+                          getDimAxes(first.getDims())))
+      first = slice;
+  }
+  DimAxes prefix = getDimAxes(first.getDims());
+  for (AllSliceOp slice : slices)
+    if (slice.getDims() != first.getDims() &&
+        (!isEven(slice) || !isEven(first) ||
+         !suffixAfterPrefix(prefix, getDimAxes(slice.getDims()))))
+      return {};
   return first;
 }
 
-/// Gives `target` the local type and routes its slices' uses to it.
-static void localizeTarget(Value target, Type local) {
+/// Gives `target` the local type and routes its slices' uses to it: a
+/// slice by `dims` disappears, a longer one (commonSlice's `prefixes`)
+/// slices the rest.
+static void localizeTarget(Value target, Type local, ArrayAttr dims) {
   target.setType(local);
-  for (OpOperand &use : llvm::make_early_inc_range(target.getUses()))
-    if (auto slice = dyn_cast<AllSliceOp>(use.getOwner())) {
+  DimAxes prefix = getDimAxes(dims);
+  for (OpOperand &use : llvm::make_early_inc_range(target.getUses())) {
+    auto slice = dyn_cast<AllSliceOp>(use.getOwner());
+    if (!slice)
+      continue;
+    if (slice.getDims() == dims) {
       slice.getResult().replaceAllUsesWith(target);
       slice.erase();
+      continue;
     }
+    std::optional<DimAxes> rest =
+        suffixAfterPrefix(prefix, getDimAxes(slice.getDims()));
+    slice.setDimsAttr(buildDimAxes(slice.getContext(), *rest));
+  }
 }
 
 /// Makes the source `use` pass the local value.
@@ -90,12 +139,14 @@ static bool localizeEdge(const TiedValues::Edge &edge) {
     return llvm::is_contained(edge.sources, &use);
   };
   bool changed = false;
-  while (AllSliceOp slice = commonSlice(edge.targets, isOwnSource)) {
+  while (AllSliceOp slice =
+             commonSlice(edge.targets, isOwnSource, /*prefixes=*/true)) {
     Type local = slice.getType();
+    ArrayAttr dims = slice.getDims();
     for (OpOperand *source : edge.sources)
       localizeSource(*source, slice);
     for (Value target : edge.targets)
-      localizeTarget(target, local);
+      localizeTarget(target, local, dims);
     changed = true;
   }
   return changed;
@@ -221,7 +272,7 @@ static DimAxes localizeArgument(BlockArgument arg, ArrayRef<std::string> whole,
     WholeSplit split = splitWhole(slice.getDims(), whole);
     if (split.keepsNone()) {
       appendLevel(dims, slice.getDims());
-      localizeTarget(arg, slice.getType());
+      localizeTarget(arg, slice.getType(), slice.getDims());
       continue;
     }
     Type local = split.keepsAll()

@@ -179,19 +179,6 @@ struct OneGatherPerReader : OpRewritePattern<AllGatherOp> {
   }
 };
 
-/// How the axes of `longer` continue those of `prefix` in every dimension,
-/// or std::nullopt if `prefix` is not a per-dimension prefix of `longer`.
-std::optional<DimAxes> suffixAfterPrefix(const DimAxes &prefix,
-                                         const DimAxes &longer) {
-  DimAxes rest;
-  for (auto [p, l] : llvm::zip_equal(prefix, longer)) {
-    if (p.size() > l.size() || !std::equal(p.begin(), p.end(), l.begin()))
-      return std::nullopt;
-    rest.emplace_back(l.begin() + p.size(), l.end());
-  }
-  return rest;
-}
-
 bool isEmpty(const DimAxes &dims) {
   return llvm::all_of(dims, [](const auto &axes) { return axes.empty(); });
 }
@@ -433,6 +420,17 @@ struct PartirOptimizeCollectivesPass
   }
 };
 } // namespace
+
+std::optional<DimAxes> suffixAfterPrefix(const DimAxes &prefix,
+                                         const DimAxes &longer) {
+  DimAxes rest;
+  for (auto [p, l] : llvm::zip_equal(prefix, longer)) {
+    if (p.size() > l.size() || !std::equal(p.begin(), p.end(), l.begin()))
+      return std::nullopt;
+    rest.emplace_back(l.begin() + p.size(), l.end());
+  }
+  return rest;
+}
 
 void populateCollectiveOptimizationPatterns(RewritePatternSet &patterns) {
   patterns.add<GatherPerUser, OneGatherPerReader, MergeSlices, MergeGathers,
