@@ -56,7 +56,8 @@ def PartirOptimizeCollectivesPass : Pass<"partir-optimize-collectives", "::mlir:
       between readers); the operands of one op share a copy, and so do the
       all_slices a loop or conditional reads as its inits (one carried
       value with two tilings slices one gather); equal all_gathers of one
-      value read by one loop or conditional become one;
+      value read by one loop or conditional become one; an all_gather of a
+      loop body's or branch's block argument moves right before its reader;
     * consecutive all_slices (all_gathers) merge into one;
     * `all_slice(all_gather(x))` cancels where the slice axes are a prefix of
       the gather axes in every dimension, leaving an all_gather of the rest;
