@@ -3,7 +3,7 @@
 // carried values sit at the body's start (materializeCore), so lowering
 // gathered every carried value there, and one read late in the body stayed
 // gathered from the start; the optimizer now sinks a gather of a body's
-// block argument to right before its reader (SinkGatherOfCarry), where the
+// block argument to right before its reader (sinkGathersOfCarries), where the
 // search's loop model gathers it. Before session 25 the planned peak was
 // 12-23% below the lowered one on review14's four such programs.
 // The planned program is the lowered one (same step time and peak), and it

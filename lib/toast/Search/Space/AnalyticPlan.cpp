@@ -1375,6 +1375,14 @@ int sharedStartUse(const ProgramModel &prog, const CollectivePlan &plan,
   return -1;
 }
 
+/// Whether operand k of loop op i is an init its loop carries sharded (not
+/// a value its regions capture, read whole after the loop's own operands).
+static bool isSlicedInit(const ProgramModel &prog, const CollectivePlan &plan,
+                         unsigned i, unsigned k) {
+  return k < prog.ops[i].operandDims.size() &&
+         !dimsEmpty(operandSlicing(prog, plan, i, k));
+}
+
 /// The reader's slices sit in the bodies of its loop levels, each body
 /// starting with the loops fused into it: an argument's tiling loop fused
 /// at a level leaves its gather before the slices of that level and deeper
@@ -1408,7 +1416,7 @@ inputOrder(const ProgramModel &prog, const CollectivePlan &plan, unsigned i,
     // gather, where localizeTiedValues put that slice (operand order).
     if (!use.readerIsUser || use.gatherAtDef || masked(k) ||
         (prog.uses[operandUses[k]].userIsLoop &&
-         !dimsEmpty(operandSlicing(prog, plan, i, k))))
+         isSlicedInit(prog, plan, i, k)))
       slices.push_back(k);
     else if (use.fusedLevel >= 0)
       fused.push_back({use.fusedLevel, k});

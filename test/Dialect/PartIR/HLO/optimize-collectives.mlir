@@ -138,3 +138,37 @@ module attributes {partir.mesh = #partir.mesh<["batch"=2]>} {
     return %3 : tensor<4x8xf32>
   }
 }
+
+// -----
+
+// Gathers of a loop body's block arguments move right before their first
+// reader, in block order: two gathers one op reads stay in their order
+// (as a pattern they swapped places until the rewrite driver gave up and
+// the pass failed without a message; review of session 25).
+module attributes {partir.mesh = #partir.mesh<["B"=4]>} {
+  // CHECK-LABEL: func.func @sink_carry_gathers
+  // CHECK: do {
+  // CHECK-NEXT: stablehlo.add %{{.*}}, %{{.*}} : tensor<i32>
+  // CHECK-NEXT: %[[X:.*]] = partir_hlo.all_gather [{"B"}, {}] %iterArg_
+  // CHECK-NEXT: %[[Y:.*]] = partir_hlo.all_gather [{"B"}, {}] %iterArg_
+  // CHECK-NEXT: stablehlo.add %[[X]], %[[Y]] : tensor<8x8xf32>
+  func.func @sink_carry_gathers(%a: tensor<2x8xf32>, %b: tensor<2x8xf32>) -> (tensor<2x8xf32>, tensor<2x8xf32>) {
+    %c0 = stablehlo.constant dense<0> : tensor<i32>
+    %r:3 = stablehlo.while(%i = %c0, %x = %a, %y = %b) : tensor<i32>, tensor<2x8xf32>, tensor<2x8xf32>
+      cond {
+        %k = stablehlo.constant dense<3> : tensor<i32>
+        %q = stablehlo.compare LT, %i, %k : (tensor<i32>, tensor<i32>) -> tensor<i1>
+        stablehlo.return %q : tensor<i1>
+      } do {
+        %gx = partir_hlo.all_gather [{"B"}, {}] %x : tensor<2x8xf32> -> tensor<8x8xf32>
+        %gy = partir_hlo.all_gather [{"B"}, {}] %y : tensor<2x8xf32> -> tensor<8x8xf32>
+        %one = stablehlo.constant dense<1> : tensor<i32>
+        %next = stablehlo.add %i, %one : tensor<i32>
+        %s = stablehlo.add %gx, %gy : tensor<8x8xf32>
+        %sx = partir_hlo.all_slice [{"B"}, {}] %s : tensor<8x8xf32> -> tensor<2x8xf32>
+        %sy = stablehlo.negate %sx : tensor<2x8xf32>
+        stablehlo.return %next, %sx, %sy : tensor<i32>, tensor<2x8xf32>, tensor<2x8xf32>
+      }
+    return %r#1, %r#2 : tensor<2x8xf32>, tensor<2x8xf32>
+  }
+}
