@@ -9,6 +9,12 @@
 // read the captured operand's dims out of bounds (a crash or an
 // out-of-memory abort in the pricer and the emitter).
 // Both: the planned program is the lowered one and runs as the original.
+// `globalcarry`: a carry left global (no edge tiling) that its body reads
+// sliced on M, while the loop's result is read sliced otherwise: lowering
+// keeps the carry global and slices it in the body, but the loop model
+// took the body's block argument as local on M (every use in the body
+// slices it alike), priced it so and emitted invalid IR. It now goes to
+// the reference path.
 //
 // RUN: split-file %s %t
 // RUN: toast-opt %t/onereader.mlir --partir-materialize-core --partir-lower-to-hlo --partir-optimize-collectives --partir-simulate="device=a100 summary" -o %t/onereader.core.mlir 2> %t/onereader.core.txt
@@ -19,6 +25,13 @@
 // RUN: toast-opt %t/captured.mlir --toast-emit-planned --partir-simulate="device=a100 summary" -o %t/captured.planned.mlir 2> %t/captured.planned.txt
 // RUN: cat %t/captured.core.txt %t/captured.planned.txt | FileCheck %s --check-prefix=PEAK
 // RUN: toast-run --compare %t/captured.mlir %t/captured.planned.mlir | FileCheck %s --check-prefix=SAME
+// RUN: not toast-opt %t/globalcarry.mlir --toast-emit-planned -o /dev/null 2>&1 | FileCheck %s --check-prefix=REF
+// RUN: toast-opt %t/globalcarry.mlir --partir-materialize-core --partir-lower-to-hlo --partir-optimize-collectives -o - | FileCheck %s --check-prefix=GLOBAL
+
+// REF: error: planned program: a state priced by the reference path
+// GLOBAL: stablehlo.while({{.*}}) : tensor<i32>, tensor<16x16xf32>, tensor<16x16xf32>
+// GLOBAL: do {
+// GLOBAL: partir_hlo.all_slice [{"M"}, {}] %iterArg
 
 // PEAK: step time : [[TIME:.*]]
 // PEAK: peak memory : [[PEAK:.*]] of
@@ -72,5 +85,27 @@ module attributes {partir.mesh = #partir.mesh<["B"=4, "M"=2]>} {
     %a16 = stablehlo.add %r1#1, %r1#2 {partir.loops = ["B:0"]} : tensor<16x16xf32>
     %a17 = stablehlo.multiply %a16, %n {partir.loops = ["B:1", "M:1"]} : tensor<16x16xf32>
     return %a17 : tensor<16x16xf32>
+  }
+}
+
+//--- globalcarry.mlir
+module attributes {partir.mesh = #partir.mesh<["B"=4, "M"=2]>} {
+  func.func @main(%x: tensor<16x16xf32>) -> (tensor<16x16xf32>) {
+    %c0 = stablehlo.constant dense<0> : tensor<i32>
+    %n = stablehlo.negate %x : tensor<16x16xf32>
+    %r:3 = stablehlo.while(%i0 = %c0, %h0 = %n, %h1 = %n) : tensor<i32>, tensor<16x16xf32>, tensor<16x16xf32> attributes {partir.edge_loops = [[], [], []]}
+      cond {
+        %k0 = stablehlo.constant dense<3> : tensor<i32>
+        %q0 = stablehlo.compare LT, %i0, %k0 : (tensor<i32>, tensor<i32>) -> tensor<i1>
+        stablehlo.return %q0 : tensor<i1>
+      } do {
+        %e0 = stablehlo.exponential %h0 {partir.loops = ["M:0"]} : tensor<16x16xf32>
+        %m = stablehlo.add %e0, %h1 : tensor<16x16xf32>
+        %one = stablehlo.constant dense<1> : tensor<i32>
+        %next = stablehlo.add %i0, %one : tensor<i32>
+        stablehlo.return %next, %m, %h1 : tensor<i32>, tensor<16x16xf32>, tensor<16x16xf32>
+      }
+    %a2 = stablehlo.add %r#1, %r#2 {partir.loops = ["B:1"]} : tensor<16x16xf32>
+    return %a2 : tensor<16x16xf32>
   }
 }

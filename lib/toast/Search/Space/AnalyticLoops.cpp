@@ -291,11 +291,17 @@ const char *Evaluation::regionBoundaryAgrees(ArrayRef<DimAxes> carried,
     const ProgramValue &v = prog.values[a];
     const DimAxes &tiling = plans[a].sourceTiling;
     if (a < prog.numBlockArguments) {
-      // The carry is local with its class's tiling.
+      // The carry is local with its class's tiling, and only with it: a
+      // class left global is read through slices of the global value
+      // (lowering localizes it only where the loop's results are read
+      // alike too), not as a local argument (review of session 25: such
+      // states were priced as local and emitted as invalid IR).
       if (tiling != carried[a])
         return "a block argument tiled unlike its class";
-      if (!dimsEmpty(tiling) && !v.uses.empty() &&
-          (!localArgs[a] || *localArgs[a] != tiling))
+      bool local = localArgs[a] && !dimsEmpty(*localArgs[a]);
+      if (!v.uses.empty() &&
+          (dimsEmpty(tiling) ? local
+                             : !localArgs[a] || *localArgs[a] != tiling))
         return "a carried value not local in the region";
       continue;
     }
