@@ -428,7 +428,8 @@ LogicalResult ShardingState::materializeCore() {
       atomics.push_back(SmallVector<std::string>(getAtomicAxes(result)));
     }
     // A loop's or conditional's block arguments are tied values: tiled
-    // like function arguments, at the start of their block.
+    // like function arguments, at the start of their block, in argument
+    // order (the builder moves past each nest).
     if (isDataFlowRegionOp(op))
       for (Region &region : op->getRegions())
         for (Block &block : region) {
@@ -448,10 +449,17 @@ LogicalResult ShardingState::materializeCore() {
       opNodes.erase(op);
       op->erase();
     }
+    // In result order: each nest after the previous one of the same op
+    // (inserting each right after the op reversed them, so lowering
+    // gathered a loop's last result first, where the search's plan
+    // gathers the first one first).
+    Operation *wrapped = nullptr;
     for (auto [i, result] : llvm::enumerate(results)) {
       if (tilings[i].empty() && atomics[i].empty())
         continue;
-      b.setInsertionPointAfterValue(result);
+      if (result.getDefiningOp() != wrapped)
+        b.setInsertionPointAfterValue(result);
+      wrapped = result.getDefiningOp();
       wrapValue(b, result, tilings[i], atomics[i], mesh);
     }
   }
