@@ -407,8 +407,10 @@ int64_t Evaluation::emitInputs(unsigned i, llvm::MutableArrayRef<int> inputs) {
   auto masked = [&](unsigned k) { return readsMasked(i, k); };
   llvm::SmallVector<unsigned, 4> order =
       inputOrder(prog, collectivePlan, i, masked);
-  llvm::SmallVector<int, 4> leaders =
-      loopGatherLeaders(prog, collectivePlan, i, order, masked);
+  // Loops only: most ops are not, and this runs for every op of a state.
+  llvm::SmallVector<int, 4> leaders;
+  if (prog.cores[i].region >= 0)
+    leaders = loopGatherLeaders(prog, collectivePlan, i, order, masked);
   size_t aheadBefore = ahead.size();
   for (unsigned k : order) {
     int j = sharedCopy(prog, collectivePlan, i, k, masked);
@@ -416,12 +418,13 @@ int64_t Evaluation::emitInputs(unsigned i, llvm::MutableArrayRef<int> inputs) {
       inputs[k] = inputs[j];
       continue;
     }
-    if (leaders[k] == static_cast<int>(k)) {
+    int leader = leaders.empty() ? -1 : leaders[k];
+    if (leader == static_cast<int>(k)) {
       emitAhead(i, k);
       currentUser = i;
-    } else if (leaders[k] >= 0) {
+    } else if (leader >= 0) {
       unsigned useId = prog.operandUsesOf(i)[k];
-      unsigned leaderUse = prog.operandUsesOf(i)[leaders[k]];
+      unsigned leaderUse = prog.operandUsesOf(i)[leader];
       startBuffers[useId] = startBuffers[leaderUse];
       ahead.push_back({useId, stepsAhead(ahead, leaderUse)});
     }

@@ -1494,8 +1494,6 @@ loopGatherLeaders(const ProgramModel &prog, const CollectivePlan &plan,
                   llvm::function_ref<bool(unsigned)> masked) {
   llvm::ArrayRef<int> operands = prog.operandsOf(i);
   llvm::SmallVector<int, 4> leaders(operands.size(), -1);
-  if (prog.cores[i].region < 0)
-    return leaders;
   llvm::ArrayRef<int> operandUses = prog.operandUsesOf(i);
   for (auto [at, k] : llvm::enumerate(order)) {
     size_t n = ownLoopGathers(prog, plan, i, k, masked);

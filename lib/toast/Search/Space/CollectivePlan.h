@@ -316,12 +316,13 @@ int sharedStartUse(const ProgramModel &prog, const CollectivePlan &plan,
 int sharedCopy(const ProgramModel &prog, const CollectivePlan &plan, unsigned i,
                unsigned k, llvm::function_ref<bool(unsigned)> masked);
 
-/// Per operand of loop op i (-1 for others): the operand, first in
-/// `order` (inputOrder), whose leading gathers it reads, itself for that
-/// one. The optimizer copies a gather once for a loop, however many of
-/// its inits slice it (two tilings of one carried value): the first
-/// operand emits the gathers ahead (emitAhead), the others go on from
-/// them. Shared by the pricer and the emitter (AnalyticPlan.cpp).
+/// Per operand of loop op i (a region op; the callers skip the others):
+/// the operand, first in `order` (inputOrder), whose leading gathers it
+/// reads, itself for that one, -1 for an operand that shares none. The
+/// optimizer copies a gather once for a loop, however many of its inits
+/// slice it (two tilings of one carried value): the first operand emits
+/// the gathers ahead (emitAhead), the others go on from them. Shared by the
+/// pricer and the emitter (AnalyticPlan.cpp).
 llvm::SmallVector<int, 4>
 loopGatherLeaders(const ProgramModel &prog, const CollectivePlan &plan,
                   unsigned i, llvm::ArrayRef<unsigned> order,

@@ -440,7 +440,9 @@ void PlannedEmitter::emitInputs(unsigned i, MutableArrayRef<Value> inputs) {
     return readsMasked(prog, plan, impl.axisSizes, i, k);
   };
   SmallVector<unsigned, 4> order = inputOrder(prog, plan, i, masked);
-  SmallVector<int, 4> leaders = loopGatherLeaders(prog, plan, i, order, masked);
+  SmallVector<int, 4> leaders;
+  if (prog.cores[i].region >= 0)
+    leaders = loopGatherLeaders(prog, plan, i, order, masked);
   size_t aheadBefore = ahead.size();
   for (unsigned k : order) {
     int j = sharedCopy(prog, plan, i, k, masked);
@@ -448,12 +450,13 @@ void PlannedEmitter::emitInputs(unsigned i, MutableArrayRef<Value> inputs) {
       inputs[k] = inputs[j];
       continue;
     }
-    if (leaders[k] == static_cast<int>(k)) {
+    int leader = leaders.empty() ? -1 : leaders[k];
+    if (leader == static_cast<int>(k)) {
       emitAhead(i, k);
-    } else if (leaders[k] >= 0) {
+    } else if (leader >= 0) {
       const ProgramOp &p = prog.ops[i];
       unsigned useId = p.operandUses[k];
-      unsigned leaderUse = p.operandUses[leaders[k]];
+      unsigned leaderUse = p.operandUses[leader];
       starts[useId] = starts[leaderUse];
       ahead.push_back({useId, stepsAhead(ahead, leaderUse)});
     }
