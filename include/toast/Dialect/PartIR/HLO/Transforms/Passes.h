@@ -23,6 +23,15 @@ void populateCollectiveOptimizationPatterns(mlir::RewritePatternSet &patterns);
 /// Runs the collective fusions (and folding) on `op` to a fixed point.
 mlir::LogicalResult optimizeCollectives(mlir::Operation *op);
 
+/// Whether the all_slice or all_gather `op` cuts a dimension its `dims`'
+/// axes of `mesh` do not divide (docs/dialects.md). Its chunks then are
+/// laid out over exactly those axes, so no pattern may regroup it with
+/// other axes or turn it into a reduce_scatter or all_to_all (which do not
+/// pad). Without a mesh: whether some cut size does not divide the other
+/// (OptimizeCollectives.cpp).
+bool isPadded(mlir::Operation *op, mlir::ArrayAttr dims,
+              toast::partir::MeshAttr mesh);
+
 /// How the axes of `longer` continue those of `prefix` in every dimension,
 /// or std::nullopt if `prefix` is not a per-dimension prefix of `longer`
 /// (OptimizeCollectives.cpp).
@@ -49,9 +58,10 @@ mlir::LogicalResult checkManualComputationMeshes(mlir::Operation *root,
                                                  toast::partir::MeshAttr mesh);
 
 /// Makes the tied values of `func`'s loops and conditionals device-local
-/// where every use of the class slices it the same way (innermost loops
-/// first). Returns whether anything changed.
-bool localizeTiedValues(mlir::func::FuncOp func);
+/// where every use of the class slices it the same way, or (evenly tiled
+/// on `mesh`) with more axes after the fewest (innermost loops first).
+/// Returns whether anything changed.
+bool localizeTiedValues(mlir::func::FuncOp func, toast::partir::MeshAttr mesh);
 
 /// Argument and result attribute of a PartIR:Core function: the mesh axes
 /// (a list of strings) on which the caller passes the argument, or takes

@@ -29,33 +29,17 @@ using namespace mlir;
 
 namespace toast::partir_hlo {
 
-/// Whether `slice` tiles every dimension evenly (padded slices do not
-/// split into levels alike).
-static bool isEven(AllSliceOp slice) {
-  auto mesh = partir::getMesh(slice);
-  auto in = cast<RankedTensorType>(slice.getOperand().getType());
-  auto out = cast<RankedTensorType>(slice.getType());
-  for (auto [d, axes] : llvm::enumerate(getDimAxes(slice.getDims()))) {
-    int64_t k = 1;
-    for (const std::string &axis : axes)
-      k *= mesh ? mesh.getAxisSize(axis).value_or(1) : 1;
-    if (!mesh || out.getDimSize(d) * k != in.getDimSize(d))
-      return false;
-  }
-  return true;
-}
-
 /// The all_slice every use of `targets` is, if they agree on the dims;
-/// with `prefixes`, the one with the fewest axes when its dims are a
-/// per-dimension prefix of every other's (more axes after them, evenly
-/// tiled: a nested loop's carry read by its body on B and by the enclosing
-/// body on B then M; the search's loop model takes a tied class local at
-/// its own tiling, AnalyticLoops.cpp). Uses `skip` accepts do not count.
-/// Null if some use is something else or no use is a slice.
+/// given the `mesh` (tied values), the one with the fewest axes when its
+/// dims are a per-dimension prefix of every other's (more axes after them,
+/// evenly tiled: a nested loop's carry read by its body on B and by the
+/// enclosing body on B then M; the search's loop model takes a tied class
+/// local at its own tiling, AnalyticLoops.cpp). Uses `skip` accepts do not
+/// count. Null if some use is something else or no use is a slice.
 static AllSliceOp commonSlice(
     ArrayRef<Value> targets,
     function_ref<bool(OpOperand &)> skip = [](OpOperand &) { return false; },
-    bool prefixes = false) {
+    partir::MeshAttr mesh = {}) {
   SmallVector<AllSliceOp> slices;
   for (Value target : targets)
     for (OpOperand &use : target.getUses()) {
@@ -72,23 +56,26 @@ static AllSliceOp commonSlice(
   for (AllSliceOp slice : slices) {
     if (slice.getDims() == first.getDims())
       continue;
-    if (!prefixes)
+    if (!mesh)
       return {};
     if (suffixAfterPrefix(getDimAxes(slice.getDims()),
                           getDimAxes(first.getDims())))
       first = slice;
   }
+  auto padded = [&](AllSliceOp slice) {
+    return isPadded(slice, slice.getDims(), mesh);
+  };
   DimAxes prefix = getDimAxes(first.getDims());
   for (AllSliceOp slice : slices)
     if (slice.getDims() != first.getDims() &&
-        (!isEven(slice) || !isEven(first) ||
+        (padded(slice) || padded(first) ||
          !suffixAfterPrefix(prefix, getDimAxes(slice.getDims()))))
       return {};
   return first;
 }
 
 /// Gives `target` the local type and routes its slices' uses to it: a
-/// slice by `dims` disappears, a longer one (commonSlice's `prefixes`)
+/// slice by `dims` disappears, a longer one (commonSlice with a mesh)
 /// slices the rest.
 static void localizeTarget(Value target, Type local, ArrayAttr dims) {
   target.setType(local);
@@ -132,15 +119,14 @@ static void localizeSource(OpOperand &use, AllSliceOp slice) {
 /// optimizer does not merge padded slices), and a level left to the body
 /// would be sliced from the carried value and gathered back before the
 /// yield on every iteration. True if it changed the IR.
-static bool localizeEdge(const TiedValues::Edge &edge) {
+static bool localizeEdge(const TiedValues::Edge &edge, partir::MeshAttr mesh) {
   // A target passed on unchanged to a source of its own class (a carried
   // value the body returns as it is) stays consistent either way.
   auto isOwnSource = [&](OpOperand &use) {
     return llvm::is_contained(edge.sources, &use);
   };
   bool changed = false;
-  while (AllSliceOp slice =
-             commonSlice(edge.targets, isOwnSource, /*prefixes=*/true)) {
+  while (AllSliceOp slice = commonSlice(edge.targets, isOwnSource, mesh)) {
     Type local = slice.getType();
     ArrayAttr dims = slice.getDims();
     for (OpOperand *source : edge.sources)
@@ -152,7 +138,7 @@ static bool localizeEdge(const TiedValues::Edge &edge) {
   return changed;
 }
 
-bool localizeTiedValues(func::FuncOp func) {
+bool localizeTiedValues(func::FuncOp func, partir::MeshAttr mesh) {
   if (func.isExternal())
     return false;
   // Localizing rewrites values and their uses but not which operands and
@@ -175,7 +161,7 @@ bool localizeTiedValues(func::FuncOp func) {
   bool changed = false;
   for (Operation *op : owners)
     for (const TiedValues::Edge *edge : edgesOf[op])
-      changed |= localizeEdge(*edge);
+      changed |= localizeEdge(*edge, mesh);
   return changed;
 }
 

@@ -101,7 +101,7 @@ LogicalResult lowerToDeviceLocal(ModuleOp module, ArrayRef<func::FuncOp> funcs,
   // agree; the collectives this exposes are optimized again.
   bool localized = false;
   for (func::FuncOp func : funcs)
-    localized |= localizeTiedValues(func);
+    localized |= localizeTiedValues(func, mesh);
   if (localized && options.optimize && failed(optimizeCollectives(module)))
     return failure();
   for (func::FuncOp func : funcs) {

@@ -10,7 +10,8 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
-#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/MapVector.h"
 
 #include <optional>
 
@@ -20,26 +21,9 @@ namespace toast::partir_hlo {
 #define GEN_PASS_DEF_PARTIROPTIMIZECOLLECTIVESPASS
 #include "toast/Dialect/PartIR/HLO/Transforms/Passes.h.inc"
 
-namespace {
-
-/// Per dimension, `first` then `second`.
-DimAxes concatAxes(const DimAxes &first, const DimAxes &second) {
-  DimAxes result = first;
-  for (auto [d, axes] : llvm::enumerate(second))
-    llvm::append_range(result[d], axes);
-  return result;
-}
-
-/// Whether the all_slice or all_gather `op` cuts a dimension its axes do not
-/// divide (docs/dialects.md). Its chunks then are laid out over exactly
-/// those axes, so no pattern may regroup it with other axes or turn it into
-/// a reduce_scatter or all_to_all (which do not pad).
-static bool isPadded(Operation *op, ArrayAttr dims) {
+bool isPadded(Operation *op, ArrayAttr dims, partir::MeshAttr mesh) {
   auto in = cast<RankedTensorType>(op->getOperand(0).getType());
   auto out = cast<RankedTensorType>(op->getResult(0).getType());
-  // Without a mesh attribute (a module lowered for pricing), sizes that do
-  // not divide still show the padding.
-  auto mesh = partir::getMesh(op);
   for (auto [d, axes] : llvm::enumerate(getDimAxes(dims))) {
     if (axes.empty())
       continue;
@@ -52,6 +36,23 @@ static bool isPadded(Operation *op, ArrayAttr dims) {
       return true;
   }
   return false;
+}
+
+namespace {
+
+/// Per dimension, `first` then `second`.
+DimAxes concatAxes(const DimAxes &first, const DimAxes &second) {
+  DimAxes result = first;
+  for (auto [d, axes] : llvm::enumerate(second))
+    llvm::append_range(result[d], axes);
+  return result;
+}
+
+/// isPadded on the mesh the module holds. Without a mesh attribute (a
+/// module lowered for pricing), sizes that do not divide still show the
+/// padding.
+static bool isPadded(Operation *op, ArrayAttr dims) {
+  return partir_hlo::isPadded(op, dims, partir::getMesh(op));
 }
 template <typename OpTy> static bool isPadded(OpTy op) {
   return isPadded(op.getOperation(), op.getDims());
@@ -109,28 +110,27 @@ struct GatherPerUser : OpRewritePattern<AllGatherOp> {
   LogicalResult matchAndRewrite(AllGatherOp op,
                                 PatternRewriter &rewriter) const override {
     Block *block = op->getBlock();
-    llvm::SmallSetVector<Operation *, 4> readers;
+    // Per reader (gatherReader), the first op in the block that reads
+    // through it: its copy goes there.
+    llvm::MapVector<Operation *, Operation *> firstOf;
+    llvm::DenseMap<OpOperand *, Operation *> readerOf;
     for (OpOperand &use : op->getUses()) {
       Operation *reader = gatherReader(block, use);
       if (!reader)
         return failure();
-      readers.insert(reader);
+      readerOf[&use] = reader;
+      Operation *at = block->findAncestorOpInBlock(*use.getOwner());
+      Operation *&first = firstOf.try_emplace(reader, reader).first->second;
+      if (at->isBeforeInBlock(first))
+        first = at;
     }
-    if (readers.size() < 2)
+    if (firstOf.size() < 2)
       return failure();
-    for (Operation *reader : readers) {
-      // Before the first op in the block that reads through this copy.
-      Operation *first = reader;
-      for (OpOperand &use : op->getUses())
-        if (gatherReader(block, use) == reader) {
-          Operation *at = block->findAncestorOpInBlock(*use.getOwner());
-          if (at->isBeforeInBlock(first))
-            first = at;
-        }
+    for (auto [reader, first] : firstOf) {
       rewriter.setInsertionPoint(first);
       Value copy = rewriter.clone(*op)->getResult(0);
       rewriter.replaceUsesWithIf(op.getResult(), copy, [&](OpOperand &use) {
-        return gatherReader(block, use) == reader;
+        return readerOf.lookup(&use) == reader;
       });
     }
     rewriter.eraseOp(op);
