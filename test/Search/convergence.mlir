@@ -3,8 +3,14 @@
 // best state.
 
 // The MLP of examples/mlp.mlir: rounds, a climb, then perturbations until
-// 30 in a row fail (restart-patience); milliseconds, not the budget.
+// 30 in a row fail (restart-patience) and have priced 8M ops (patience-work,
+// states times the program's ops), or 120 in a row fail: a tiny program
+// prices a few hundred states. Milliseconds, not the budget.
 // RUN: toast-opt %s --toast-auto-partition="mesh=B=4,M=2" -o /dev/null 2>&1 | FileCheck %s --check-prefix=CONVERGED
+// RUN: toast-opt %s --toast-auto-partition="mesh=B=4,M=2 patience-work=0" -o /dev/null 2>&1 | FileCheck %s --check-prefix=PATIENCE
+// 800 ops are about 90 states of this program: 50 failures price them.
+// RUN: toast-opt %s --toast-auto-partition="mesh=B=4,M=2 patience-work=800" -o /dev/null 2>&1 | FileCheck %s --check-prefix=WORK
+// RUN: not toast-opt %s --toast-auto-partition="mesh=B=4,M=2 patience-work=-5" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADWORK
 // RUN: toast-opt %s --toast-auto-partition="mesh=B=4,M=2 restart-patience=0" -o /dev/null 2>&1 | FileCheck %s --check-prefix=CLIMB
 // On one axis the space has 26 states (algorithm=exhaustive counts them):
 // the rounds price them all, and the search stops at once.
@@ -38,10 +44,13 @@ func.func public @main(%x: tensor<256x1024xf32> {partir.name = "batch.x"},
 
 // CONVERGED: auto-partition: rounds stopped: a round did not improve (after {{[0-9.]+}} s, {{[0-9]+}} states); first climb stuck after {{[0-9.]+}} s, {{[0-9]+}} states; {{[0-9]+}} restarts
 // CONVERGED-NEXT: auto-partition: improvements (s, states, cost): {{[0-9.]+}} {{[0-9]+}} 0.125 round;{{$}}
-// CONVERGED-NEXT: auto-partition: mcts chose 2 actions in {{[0-9.]+}} s ({{[0-9]+}} rounds, {{[0-9]+}} rollouts, {{[0-9]+}} states priced; best after {{[0-9.]+}} s; stopped: 30 perturbations in a row did not improve): cost 0.125
+// CONVERGED-NEXT: auto-partition: mcts chose 2 actions in {{[0-9.]+}} s ({{[0-9]+}} rounds, {{[0-9]+}} rollouts, {{[0-9]+}} states priced; best after {{[0-9.]+}} s; stopped: 120 perturbations in a row did not improve): cost 0.125
+// PATIENCE: stopped: 30 perturbations in a row did not improve): cost 0.125
+// WORK: stopped: {{3[0-9]|[4-9][0-9]|1[01][0-9]}} perturbations in a row did not improve): cost 0.125
+// BADWORK: patience-work{{.*}}-5
 
 // TOLERANT: auto-partition: improvements (s, states, cost): {{[0-9.]+}} {{[0-9]+}} 0.125 round;{{$}}
-// TOLERANT: stopped: 30 perturbations in a row did not improve): cost 0.125
+// TOLERANT: stopped: 120 perturbations in a row did not improve): cost 0.125
 
 // CLIMB: stopped: no neighbour improves): cost 0.125
 

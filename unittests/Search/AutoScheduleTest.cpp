@@ -61,7 +61,7 @@ TEST(AutoSchedule, ParsesTheExhaustiveSearchAndTheStoppingOptions) {
   auto schedule = parse(R"(
     {"kind": "automatic", "algorithm": "exhaustive", "max_states": 5000,
      "restart_patience": 7, "min_gain": 0.005, "patience_ratio": 1.5,
-     "restart_neighbours": 40})",
+     "restart_neighbours": 40, "patience_work": 1000})",
                         error);
   ASSERT_TRUE(succeeded(schedule)) << error;
   const AutomaticTactic &tactic = schedule->automatic[0];
@@ -71,6 +71,7 @@ TEST(AutoSchedule, ParsesTheExhaustiveSearchAndTheStoppingOptions) {
   EXPECT_DOUBLE_EQ(tactic.minGain, 0.005);
   EXPECT_DOUBLE_EQ(tactic.patienceRatio, 1.5);
   EXPECT_EQ(tactic.restartNeighbours, 40u);
+  EXPECT_EQ(tactic.patienceWork, 1000u);
   // The defaults.
   auto defaults = parse(R"({"kind": "automatic"})", error);
   ASSERT_TRUE(succeeded(defaults)) << error;
@@ -79,6 +80,7 @@ TEST(AutoSchedule, ParsesTheExhaustiveSearchAndTheStoppingOptions) {
   EXPECT_DOUBLE_EQ(defaults->automatic[0].minGain, 0.0);
   EXPECT_DOUBLE_EQ(defaults->automatic[0].patienceRatio, 0.0);
   EXPECT_EQ(defaults->automatic[0].restartNeighbours, 128u);
+  EXPECT_EQ(defaults->automatic[0].patienceWork, 8000000u);
   EXPECT_FALSE(defaults->automatic[0].donate);
   EXPECT_FALSE(defaults->automatic[0].tf32);
   // The simulator's pricing options.
@@ -110,8 +112,9 @@ TEST(AutoSchedule, ReportsBadOptionsWithTheirPath) {
        "schedule.tactics[0]: unknown key 'axis' of an automatic tactic "
        "(expected name, kind, axes, device, algorithm, seed, budget_s, "
        "threads, rollouts, min_dims, restart_patience, min_gain, "
-       "patience_ratio, climb_memory, restart_neighbours, max_states, "
-       "ilp_time_limit_s, iopddl_out, donate, tf32, pad, context_actions, "
+       "patience_ratio, climb_memory, restart_neighbours, patience_work, "
+       "max_states, ilp_time_limit_s, iopddl_out, donate, tf32, pad, "
+       "context_actions, "
        "list_actions)"},
       {R"({"kind": "automatic", "patience_ratio": -1})",
        "schedule.tactics[0].patience_ratio: expected a finite number >= 0"},
@@ -129,6 +132,8 @@ TEST(AutoSchedule, ReportsBadOptionsWithTheirPath) {
        "schedule.tactics[0].tf32: expected true or false"},
       {R"({"kind": "automatic", "climb_memory": 0})",
        "schedule.tactics[0].climb_memory: expected true or false"},
+      {R"({"kind": "automatic", "patience_work": -1})",
+       "schedule.tactics[0].patience_work: expected an integer >= 0"},
       {R"({"kind": "automatic", "restart_neighbours": 1.5})",
        "schedule.tactics[0].restart_neighbours: expected an integer >= 0"},
   };

@@ -46,6 +46,9 @@ public:
       set[i] = state.nodeAxes[i] != 0;
     return costFn(set);
   }
+  uint64_t getStateWork() const override { return stateWork; }
+  /// What getStateWork() reports (0: unknown).
+  uint64_t stateWork = 0;
 
 private:
   unsigned bits;
@@ -449,6 +452,34 @@ TEST(Mcts, StopsWhenPerturbationsKeepFailing) {
   // No patience: the search stops when the first climb is stuck.
   options.restartPatience = 0;
   EXPECT_EQ(runMcts(env, options).stopReason, "no neighbour improves");
+}
+
+TEST(Mcts, CheapStatesGetMoreRestarts) {
+  BitsEnvironment env = ruggedEnvironment();
+  SearchOptions options;
+  options.restartPatience = 5;
+  options.patienceWork = 0;
+  SearchResult plain = runMcts(env, options);
+  EXPECT_EQ(plain.stopReason, "5 perturbations in a row did not improve");
+  // States that cost a billion ops: five failures price more than the
+  // default work, so the search is the same.
+  options.patienceWork = SearchOptions().patienceWork;
+  env.stateWork = 1000000000;
+  SearchResult costly = runMcts(env, options);
+  EXPECT_EQ(costly.stopReason, plain.stopReason);
+  EXPECT_EQ(costly.evaluations, plain.evaluations);
+  EXPECT_EQ(costly.actions, plain.actions);
+  // States of one op each: the failures in a row cannot price eight million,
+  // so the restarts go on until four times the patience fail.
+  env.stateWork = 1;
+  SearchResult cheap = runMcts(env, options);
+  EXPECT_EQ(cheap.stopReason, "20 perturbations in a row did not improve");
+  EXPECT_GT(cheap.restarts, plain.restarts);
+  // The same search, further: never a worse answer.
+  EXPECT_LE(cheap.bestCost, plain.bestCost);
+  // An environment that does not know its work: the patience alone.
+  env.stateWork = 0;
+  EXPECT_EQ(runMcts(env, options).evaluations, plain.evaluations);
 }
 
 TEST(Mcts, GainsBelowTheToleranceDoNotKeepTheSearchGoing) {

@@ -79,6 +79,9 @@ struct AutomaticTactic {
   uint64_t rollouts = 0;
   /// MCTS stops after this many perturbation restarts in a row fail.
   unsigned restartPatience = 30;
+  /// MCTS: the ops those failed restarts must price as well
+  /// (SearchOptions::patienceWork); 0: no such rule.
+  uint64_t patienceWork = 8000000;
   /// MCTS: the relative gain of the best cost that counts as progress for
   /// its stopping rules (SearchOptions::minGain), in [0, 1).
   double minGain = 0;

@@ -100,6 +100,10 @@ public:
   /// the initial state of an unpartitioned program. Must be safe to call
   /// concurrently from several threads on distinct states.
   virtual double cost(const SearchState &state) const = 0;
+  /// What pricing one state costs, relative to other environments: the
+  /// number of ops cost() walks (0: unknown). The search's patience grows
+  /// where states are cheap (SearchOptions::patienceWork).
+  virtual uint64_t getStateWork() const { return 0; }
 };
 
 } // namespace toast::search

@@ -24,9 +24,9 @@
 //    taking the first improving neighbour in a seeded random order, until
 //    none improves; then random perturbations of the best trajectory are
 //    climbed from and kept when better (iterated local search) until
-//    `restartPatience` of them in a row fail (gains below `minGain` count
-//    as failures; `patienceRatio` also bounds them by the work the best
-//    took to find). Neighbouring strategies
+//    `restartPatience` of them in a row fail and have priced `patienceWork`
+//    ops (gains below `minGain` count as failures; `patienceRatio` also
+//    bounds them by the work the best took to find). Neighbouring strategies
 //    (other resolution bits, another color for an axis) often differ by
 //    fractions of a percent, which rounds sample too coarsely, and the
 //    rounds' best depends on the seed;
@@ -54,6 +54,10 @@
 namespace toast::search {
 
 /// Budget and knobs shared by every search algorithm (MCTS and baselines).
+/// SearchOptions::patienceWork extends the restarts' patience at most this
+/// many times.
+constexpr unsigned kMaxPatienceFactor = 4;
+
 struct SearchOptions {
   uint64_t seed = 1;
   unsigned threads = 1;
@@ -128,6 +132,16 @@ struct SearchOptions {
   /// transformer, improvements came after up to 21-35 failures, which 20
   /// missed (docs/search.md).
   unsigned restartPatience = 30;
+  /// Where states are cheap, restarts are too, and the failures in a row
+  /// that stop the search also have to price at least this much: states
+  /// times SearchEnvironment::getStateWork() (ops), up to
+  /// kMaxPatienceFactor times `restartPatience` failures. The scanned
+  /// transformers (a thousand ops, layers in a `while`) stopped after 2-3 s
+  /// with answers 8% apart across seeds; with 120 failures most seeds
+  /// reach the best. Unrolled full-size models price more than this in
+  /// their 30 failures and are unchanged (docs/search.md, "Convergence").
+  /// 0: `restartPatience` failures alone.
+  uint64_t patienceWork = 8000000;
   /// The relative gain of the best cost that counts as progress for the
   /// stopping rules: a round counts as improving, and a restart as
   /// successful (resetting `restartPatience`), only when the best cost

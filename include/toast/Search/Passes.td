@@ -27,7 +27,9 @@ def ToastAutoPartitionPass
     then a local search over the best strategy (one action replaced,
     dropped or appended, two mesh axes exchanged) until no neighbour
     improves, then random perturbations of it until `restart-patience` of
-    them in a row fail. The search also stops as soon as every reachable
+    them in a row fail and have priced `patience-work` ops (states times the
+    program's ops; on small programs, such as those with their layers in a
+    `while`, restarts are cheap and up to 4 times as many may fail). The search also stops as soon as every reachable
     state has been priced. The budget is an upper bound: the search stops
     by itself when it has converged, and says why.
     Progress (rounds, best cost, elapsed time), the reason it stopped, the
@@ -67,7 +69,8 @@ def ToastAutoPartitionPass
     rebuild the same partitioning; an unwritable file is an error.
 
     **Options:** `axes`, `mesh`, `device`, `algorithm`, `seed`, `budget-s`,
-    `threads`, `rollouts`, `restart-patience`, `min-gain`, `patience-ratio`,
+    `threads`, `rollouts`, `restart-patience`, `patience-work`, `min-gain`,
+    `patience-ratio`,
     `climb-memory`, `restart-neighbours`, `max-states`,
     `min-dims`,
     `ilp-time-limit-s`, `iopddl-out`, `list-actions`, `report`, `progress`,
@@ -96,6 +99,11 @@ def ToastAutoPartitionPass
            /*default=*/"30",
            "MCTS stops after this many perturbation restarts in a row fail "
            "to improve (0: after the first climb)">,
+    Option<"patienceWork", "patience-work", "uint64_t",
+           /*default=*/"8000000",
+           "MCTS: those failed restarts must also price this many ops "
+           "(states times the program's ops), up to 4 times restart-patience "
+           "failures: cheap programs get more restarts (0: no such rule)">,
     Option<"minGain", "min-gain", "double", /*default=*/"0",
            "MCTS: the relative gain of the best cost that counts as progress "
            "for stopping (rounds, restart-patience), in [0, 1); smaller gains "

@@ -157,6 +157,8 @@ public:
   double cost(const SearchState &state) const override;
   unsigned getNumAxes() const override;
   int getActionOnAxis(unsigned action, unsigned axis) const override;
+  /// The ops of the entry function, nested ones included.
+  uint64_t getStateWork() const override;
 
   //===- Actions
   //-----------------------------------------------------------===//

@@ -149,6 +149,7 @@ parseAutomaticTactic(const llvm::json::Object &object, const std::string &path,
       "patience_ratio",
       "climb_memory",
       "restart_neighbours",
+      "patience_work",
       "max_states",
       "ilp_time_limit_s",
       "iopddl_out",
@@ -164,7 +165,8 @@ parseAutomaticTactic(const llvm::json::Object &object, const std::string &path,
                   "' of an automatic tactic (expected name, kind, axes, "
                   "device, algorithm, seed, budget_s, threads, rollouts, "
                   "min_dims, restart_patience, min_gain, patience_ratio, "
-                  "climb_memory, restart_neighbours, max_states, "
+                  "climb_memory, restart_neighbours, patience_work, "
+                  "max_states, "
                   "ilp_time_limit_s, iopddl_out, "
                   "donate, tf32, pad, context_actions, list_actions)");
   AutomaticTactic tactic;
@@ -229,6 +231,7 @@ parseAutomaticTactic(const llvm::json::Object &object, const std::string &path,
       failed(readInt("rollouts", 0, tactic.rollouts)) ||
       failed(readInt("min_dims", 1, tactic.minDims)) ||
       failed(readInt("restart_patience", 0, tactic.restartPatience)) ||
+      failed(readInt("patience_work", 0, tactic.patienceWork)) ||
       failed(readInt("restart_neighbours", 0, tactic.restartNeighbours)) ||
       failed(readInt("max_states", 1, tactic.maxStates)))
     return failure();

@@ -374,6 +374,7 @@ runAutomaticTactic(partition::ShardingState &state,
   options.search.budgetSeconds = tactic.budgetSeconds;
   options.search.maxRollouts = tactic.rollouts;
   options.search.restartPatience = tactic.restartPatience;
+  options.search.patienceWork = tactic.patienceWork;
   options.search.minGain = tactic.minGain;
   options.search.patienceRatio = tactic.patienceRatio;
   options.search.climbMemory = tactic.climbMemory;

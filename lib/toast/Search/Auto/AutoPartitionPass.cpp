@@ -145,6 +145,7 @@ struct ToastAutoPartitionPass
     tactic.threads = threads;
     tactic.rollouts = rollouts;
     tactic.restartPatience = restartPatience;
+    tactic.patienceWork = patienceWork;
     tactic.minGain = minGain;
     tactic.patienceRatio = patienceRatio;
     tactic.climbMemory = climbMemory;

@@ -368,6 +368,20 @@ static std::pair<Trajectory, SearchState> kick(const SearchEnvironment &env,
   return perturb(env, options, best, fixedPrefix, rng);
 }
 
+/// Whether `failed` restarts in a row that priced `states` states are
+/// enough to stop (SearchOptions::patienceWork): on a cheap program a
+/// restart is cheap, and the improving ones may come after a hundred
+/// failures.
+static bool enoughWork(const SearchEnvironment &env,
+                       const SearchOptions &options, unsigned failed,
+                       uint64_t states) {
+  uint64_t work = env.getStateWork();
+  if (!options.patienceWork || !work ||
+      failed >= uint64_t(kMaxPatienceFactor) * options.restartPatience)
+    return true;
+  return states >= (options.patienceWork + work - 1) / work;
+}
+
 /// Iterated local search from the best trajectory, a local optimum: climbs
 /// from random perturbations of it until `restartPatience` of them in a row
 /// fail to improve it (the search has converged), the budget is spent or
@@ -383,11 +397,12 @@ static std::string restart(const SearchEnvironment &env,
   for (unsigned failed = 0;; ++restarts) {
     if (const char *spent = budgetReason(options, clock, rollouts))
       return spent;
-    if (failed >= options.restartPatience)
-      return std::to_string(failed) + " perturbations in a row did not improve";
     // Patience in proportion to the work that found the best (or that the
     // rounds and the first climb took, if more).
     uint64_t since = std::max(stuckAt, log.getCountedStates());
+    if (failed >= options.restartPatience &&
+        enoughWork(env, options, failed, cache.getNumEvaluations() - since))
+      return std::to_string(failed) + " perturbations in a row did not improve";
     if (options.patienceRatio > 0 && failed &&
         cache.getNumEvaluations() - since > options.patienceRatio * since)
       return std::to_string(failed) +

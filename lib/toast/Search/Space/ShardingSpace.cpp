@@ -286,6 +286,7 @@ NdaEnvironment::create(func::FuncOp entry, partir::MeshAttr mesh,
       return failure();
     impl->initial = std::move(*imported);
   }
+  entry.walk([&](Operation *) { ++impl->numOps; });
   return std::unique_ptr<NdaEnvironment>(new NdaEnvironment(std::move(impl)));
 }
 
@@ -304,6 +305,7 @@ double NdaEnvironment::cost(const SearchState &state) const {
   return impl->price(state).rel.total;
 }
 unsigned NdaEnvironment::getNumAxes() const { return impl->axisNames.size(); }
+uint64_t NdaEnvironment::getStateWork() const { return impl->numOps; }
 int NdaEnvironment::getActionOnAxis(unsigned action, unsigned axis) const {
   if (action >= impl->actions.size() || axis >= impl->axisNames.size())
     return -1;

@@ -638,6 +638,8 @@ public:
   std::vector<unsigned> colorFamily;
 
   ProgramModel program;
+  /// The entry's ops, nested ones included (getStateWork).
+  uint64_t numOps = 0;
   /// The same program for the loop model (AnalyticLoops.cpp): each
   /// top-level `while` with a rule tying its operands and results dim by
   /// dim (the carried classes' nests) and its regions as programs of their
