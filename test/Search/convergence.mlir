@@ -10,6 +10,7 @@
 // RUN: toast-opt %s --toast-auto-partition="mesh=B=4,M=2 patience-work=0" -o /dev/null 2>&1 | FileCheck %s --check-prefix=PATIENCE
 // 800 ops are about 90 states of this program: 50 failures price them.
 // RUN: toast-opt %s --toast-auto-partition="mesh=B=4,M=2 patience-work=800" -o /dev/null 2>&1 | FileCheck %s --check-prefix=WORK
+// RUN: toast-opt %s --toast-auto-partition="mesh=B=4,M=2 patience-work=18446744073709551615" -o /dev/null 2>&1 | FileCheck %s --check-prefix=HUGE
 // RUN: not toast-opt %s --toast-auto-partition="mesh=B=4,M=2 patience-work=-5" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADWORK
 // RUN: toast-opt %s --toast-auto-partition="mesh=B=4,M=2 restart-patience=0" -o /dev/null 2>&1 | FileCheck %s --check-prefix=CLIMB
 // On one axis the space has 26 states (algorithm=exhaustive counts them):
@@ -47,6 +48,7 @@ func.func public @main(%x: tensor<256x1024xf32> {partir.name = "batch.x"},
 // CONVERGED-NEXT: auto-partition: mcts chose 2 actions in {{[0-9.]+}} s ({{[0-9]+}} rounds, {{[0-9]+}} rollouts, {{[0-9]+}} states priced; best after {{[0-9.]+}} s; stopped: 120 perturbations in a row did not improve): cost 0.125
 // PATIENCE: stopped: 30 perturbations in a row did not improve): cost 0.125
 // WORK: stopped: {{3[0-9]|[4-9][0-9]|1[01][0-9]}} perturbations in a row did not improve): cost 0.125
+// HUGE: stopped: 120 perturbations in a row did not improve): cost 0.125
 // BADWORK: patience-work{{.*}}-5
 
 // TOLERANT: auto-partition: improvements (s, states, cost): {{[0-9.]+}} {{[0-9]+}} 0.125 round;{{$}}

@@ -379,7 +379,9 @@ static bool enoughWork(const SearchEnvironment &env,
   if (!options.patienceWork || !work ||
       failed >= uint64_t(kMaxPatienceFactor) * options.restartPatience)
     return true;
-  return states >= (options.patienceWork + work - 1) / work;
+  // Rounded up without overflow (patience-work may be any uint64_t).
+  return states >=
+         options.patienceWork / work + (options.patienceWork % work != 0);
 }
 
 /// Iterated local search from the best trajectory, a local optimum: climbs
