@@ -53,11 +53,11 @@
 
 namespace toast::search {
 
-/// Budget and knobs shared by every search algorithm (MCTS and baselines).
 /// SearchOptions::patienceWork extends the restarts' patience at most this
 /// many times.
 constexpr unsigned kMaxPatienceFactor = 4;
 
+/// Budget and knobs shared by every search algorithm (MCTS and baselines).
 struct SearchOptions {
   uint64_t seed = 1;
   unsigned threads = 1;
@@ -139,7 +139,8 @@ struct SearchOptions {
   /// transformers (a thousand ops, layers in a `while`) stopped after 2-3 s
   /// with answers 8% apart across seeds; with 120 failures most seeds
   /// reach the best. Unrolled full-size models price more than this in
-  /// their 30 failures and are unchanged (docs/search.md, "Convergence").
+  /// their 30 failures and are unchanged (docs/search.md, "Patience that
+  /// grows where states are cheap").
   /// 0: `restartPatience` failures alone.
   uint64_t patienceWork = 8000000;
   /// The relative gain of the best cost that counts as progress for the

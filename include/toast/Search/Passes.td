@@ -29,9 +29,10 @@ def ToastAutoPartitionPass
     improves, then random perturbations of it until `restart-patience` of
     them in a row fail and have priced `patience-work` ops (states times the
     program's ops; on small programs, such as those with their layers in a
-    `while`, restarts are cheap and up to 4 times as many may fail). The search also stops as soon as every reachable
-    state has been priced. The budget is an upper bound: the search stops
-    by itself when it has converged, and says why.
+    `while`, restarts are cheap and up to 4 times as many may fail). The
+    search also stops as soon as every reachable state has been priced.
+    The budget is an upper bound: the search stops by itself when it has
+    converged, and says why.
     Progress (rounds, best cost, elapsed time), the reason it stopped, the
     time to the best state and the chosen actions in words go to stderr;
     `report=true` also emits them as a remark. The result is PartIR:Core,
@@ -101,9 +102,10 @@ def ToastAutoPartitionPass
            "to improve (0: after the first climb)">,
     Option<"patienceWork", "patience-work", "uint64_t",
            /*default=*/"8000000",
-           "MCTS: those failed restarts must also price this many ops "
-           "(states times the program's ops), up to 4 times restart-patience "
-           "failures: cheap programs get more restarts (0: no such rule)">,
+           "MCTS: the failed restarts in a row that stop the search "
+           "(restart-patience) must also price this many ops (states times "
+           "the program's ops), up to 4 times restart-patience failures: "
+           "cheap programs get more restarts (0: no such rule)">,
     Option<"minGain", "min-gain", "double", /*default=*/"0",
            "MCTS: the relative gain of the best cost that counts as progress "
            "for stopping (rounds, restart-patience), in [0, 1); smaller gains "
