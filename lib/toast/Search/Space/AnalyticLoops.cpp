@@ -217,6 +217,29 @@ static bool notCovered(const char *why) {
   return false;
 }
 
+/// Whether lowering's rule takes a common slice of `slices`: one whose dims
+/// are a per-dimension prefix of every other's (commonSlice in
+/// LocalizeBoundary.cpp). Unresolved slices count as sharing one.
+static bool slicesShareAPrefix(ArrayRef<std::optional<DimAxes>> slices) {
+  if (slices.empty())
+    return false;
+  const DimAxes *first = nullptr;
+  unsigned fewest = ~0u;
+  for (const std::optional<DimAxes> &s : slices) {
+    if (!s)
+      return true;
+    unsigned n = 0;
+    for (AxisList l : *s)
+      n += listLength(l);
+    if (n < fewest) {
+      fewest = n;
+      first = &*s;
+    }
+  }
+  return llvm::all_of(slices,
+                      [&](auto &s) { return dimsIsPrefix(*first, *s); });
+}
+
 bool Evaluation::priceRegions(unsigned i, double &computeTime, double &flops,
                               int64_t &peakBytes) {
   const ProgramOp &p = prog.ops[i];
@@ -234,6 +257,20 @@ bool Evaluation::priceRegions(unsigned i, double &computeTime, double &flops,
   SmallVector<DimAxes, 4> carried;
   for (int r : p.results)
     carried.push_back(plans[r].sourceTiling);
+  // Lowering localizes a tied class level by level (localizeTiedValues):
+  // when every use of its targets (the op's result, the regions' block
+  // arguments) is a slice, it carries the class at that slice, beyond the
+  // class's tiling the loop model plans (a result read on B then M of a
+  // class tiled M, its block argument unused: review of session 25,
+  // g2/q072, planned 11% fast and 27% below the peak).
+  SmallVector<char, 4> onlySlices(p.results.size(), 1);
+  SmallVector<SmallVector<std::optional<DimAxes>, 2>, 4> sliced(
+      p.results.size());
+  for (auto [a, r] : llvm::enumerate(p.results)) {
+    bool only = true;
+    collectSlicedUses(r, only, sliced[a]);
+    onlySlices[a] = only;
+  }
   computeTime = flops = 0;
   peakBytes = 0;
   regionReads.clear();
@@ -266,6 +303,12 @@ bool Evaluation::priceRegions(unsigned i, double &computeTime, double &flops,
       return notCovered(why);
     if (const char *why = adoptHoistedMasks(region.getHoistedMasks()))
       return notCovered(why);
+    for (unsigned a = 0; a < region.prog.numBlockArguments && a < sliced.size();
+         ++a) {
+      bool only = onlySlices[a];
+      region.collectSlicedUses(a, only, sliced[a]);
+      onlySlices[a] = only;
+    }
     for (auto [a, outer] : llvm::enumerate(loop.outerValues[k]))
       if (outer >= 0 && region.isArgumentRead(a))
         regionReads.push_back(outer);
@@ -278,7 +321,41 @@ bool Evaluation::priceRegions(unsigned i, double &computeTime, double &flops,
           c.collectiveCounts[kind] * static_cast<int64_t>(repeat);
     peakBytes = std::max(peakBytes, static_cast<int64_t>(c.peakBytes));
   }
+  for (auto [only, slices] : llvm::zip_equal(onlySlices, sliced))
+    if (only && slicesShareAPrefix(slices))
+      return notCovered("a tied class every reader slices further");
   return true;
+}
+
+void Evaluation::collectSlicedUses(
+    unsigned value, bool &onlySlices,
+    SmallVectorImpl<std::optional<DimAxes>> &sliced) const {
+  const ProgramValue &v = prog.values[value];
+  // The yield's operand `value` (uses of the return have no operand
+  // number of their own).
+  int ownYield = -1;
+  if (value < prog.numBlockArguments && returnOp >= 0) {
+    const ProgramOp &ret = prog.ops[returnOp];
+    if (value < ret.operandUses.size())
+      ownYield = ret.operandUses[value];
+  }
+  for (auto [k, u] : llvm::enumerate(v.uses)) {
+    if (static_cast<int>(v.firstUse + k) == ownYield)
+      continue;
+    const UsePlan &use = usePlans[v.firstUse + k];
+    bool slices = use.argSlice || !use.ops.empty();
+    for (const Step &step : use.ops)
+      slices &= step.kind == StepKind::Slice;
+    if (!slices)
+      onlySlices = false;
+    else if (use.argSlice && use.ops.empty())
+      // argDims: the tiling the argument is sliced to, its own first.
+      sliced.push_back(dimsDropPrefix(plans[value].sourceTiling, use.argDims));
+    else if (!use.argSlice && use.ops.size() == 1)
+      sliced.push_back(use.ops.front().dims);
+    else
+      sliced.push_back(std::nullopt);
+  }
 }
 
 const char *Evaluation::regionBoundaryAgrees(ArrayRef<DimAxes> carried,

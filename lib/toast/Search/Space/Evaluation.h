@@ -151,6 +151,15 @@ public:
   /// constants read whole; else why not.
   const char *regionBoundaryAgrees(llvm::ArrayRef<DimAxes> carried,
                                    bool yields) const;
+  /// The uses of `value` that read it through slices alone (what lowering
+  /// makes all_slice ops), appended to `sliced`: their dims, or nullopt
+  /// for a slice of an argument or of several steps (left unresolved).
+  /// Clears `onlySlices` if some other use reads it; a region's yield of
+  /// block argument `value` as its own carried value does not count
+  /// (localizeTiedValues skips it).
+  void collectSlicedUses(
+      unsigned value, bool &onlySlices,
+      llvm::SmallVectorImpl<std::optional<DimAxes>> &sliced) const;
   /// A loop region's program just priced: the mask constants it reads
   /// from the entry (its own and its nested loops').
   llvm::ArrayRef<HoistedMask> getHoistedMasks() const { return hoistedMasks; }
