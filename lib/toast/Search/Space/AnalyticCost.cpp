@@ -409,9 +409,15 @@ int64_t Evaluation::emitInputs(unsigned i, llvm::MutableArrayRef<int> inputs) {
       inputOrder(prog, collectivePlan, i, masked);
   // Loops only: most ops are not, and this runs for every op of a state.
   llvm::SmallVector<int, 4> leaders;
-  if (prog.cores[i].region >= 0)
-    leaders = loopGatherLeaders(prog, collectivePlan, i, order, masked);
   size_t aheadBefore = ahead.size();
+  if (prog.cores[i].region >= 0) {
+    leaders = loopGatherLeaders(prog, collectivePlan, i, order, masked);
+    for (unsigned k :
+         loopCopiesAhead(prog, collectivePlan, i, order, leaders, masked)) {
+      emitAhead(i, k);
+      currentUser = i; // As after a leader's gathers below.
+    }
+  }
   for (unsigned k : order) {
     int j = sharedCopy(prog, collectivePlan, i, k, masked);
     if (j >= 0) {

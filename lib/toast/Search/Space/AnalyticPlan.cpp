@@ -1519,4 +1519,27 @@ loopGatherLeaders(const ProgramModel &prog, const CollectivePlan &plan,
   return leaders;
 }
 
+llvm::SmallVector<unsigned, 4>
+loopCopiesAhead(const ProgramModel &prog, const CollectivePlan &plan,
+                unsigned i, llvm::ArrayRef<unsigned> order,
+                llvm::ArrayRef<int> leaders,
+                llvm::function_ref<bool(unsigned)> masked) {
+  llvm::SmallVector<unsigned, 4> ahead;
+  llvm::ArrayRef<int> operandUses = prog.operandUsesOf(i);
+  llvm::ArrayRef<int> operands = prog.operandsOf(i);
+  for (unsigned k : order) {
+    // A block argument's gather sits right before its first reader, the
+    // slice (sinkGathersOfCarries), not ahead of the other inits' slices.
+    if (leaders[k] >= 0 || !isSlicedInit(prog, plan, i, k) ||
+        operands[k] < static_cast<int>(prog.numBlockArguments))
+      continue;
+    size_t n = ownLoopGathers(prog, plan, i, k, masked);
+    if (n && plan.uses[operandUses[k]].ops.size() > n)
+      ahead.push_back(k);
+  }
+  llvm::stable_sort(
+      ahead, [&](unsigned a, unsigned b) { return operands[a] > operands[b]; });
+  return ahead;
+}
+
 } // namespace toast::search::analytic

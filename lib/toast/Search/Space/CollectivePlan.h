@@ -328,6 +328,22 @@ loopGatherLeaders(const ProgramModel &prog, const CollectivePlan &plan,
                   unsigned i, llvm::ArrayRef<unsigned> order,
                   llvm::function_ref<bool(unsigned)> masked);
 
+/// The operands of loop op i whose gather copies come before every init's
+/// boundary slice, in the order lowering puts them: an init read through a
+/// gather copy of its own (not shared, `leaders`; not of an enclosing
+/// body's block argument, whose gather sinks to its slice) and a slice
+/// after it.
+/// The copy is right before the loop when localizeTiedValues inserts the
+/// boundary slices there, in operand order, so the copies of later inits
+/// precede the slices of earlier ones (the review of session 25's
+/// g2mix/q147 and q181: peaks 9-23% apart). Copies of later-defined values
+/// first, as inputOrder's. Shared by the pricer and the emitter.
+llvm::SmallVector<unsigned, 4>
+loopCopiesAhead(const ProgramModel &prog, const CollectivePlan &plan,
+                unsigned i, llvm::ArrayRef<unsigned> order,
+                llvm::ArrayRef<int> leaders,
+                llvm::function_ref<bool(unsigned)> masked);
+
 /// How op's loops slice its operand `operand` (AnalyticPlan.cpp).
 DimAxes operandSlicing(const ProgramModel &prog, const CollectivePlan &plan,
                        unsigned op, int operand);

@@ -441,9 +441,12 @@ void PlannedEmitter::emitInputs(unsigned i, MutableArrayRef<Value> inputs) {
   };
   SmallVector<unsigned, 4> order = inputOrder(prog, plan, i, masked);
   SmallVector<int, 4> leaders;
-  if (prog.cores[i].region >= 0)
-    leaders = loopGatherLeaders(prog, plan, i, order, masked);
   size_t aheadBefore = ahead.size();
+  if (prog.cores[i].region >= 0) {
+    leaders = loopGatherLeaders(prog, plan, i, order, masked);
+    for (unsigned k : loopCopiesAhead(prog, plan, i, order, leaders, masked))
+      emitAhead(i, k);
+  }
   for (unsigned k : order) {
     int j = sharedCopy(prog, plan, i, k, masked);
     if (j >= 0) {
