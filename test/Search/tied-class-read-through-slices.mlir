@@ -12,12 +12,18 @@
 // (priced 2.6x slow). The reference path too.
 // `bodyreads`: the same loop whose body reads the carry at its tiling:
 // lowering stops at the class's tiling, and the plan stays exact.
+// `dead`: a class tiled M that nothing reads (its block argument unused,
+// its result dead): lowering finds no slice and keeps it global, gathering
+// what the body yields; the plan carried it on M, without those gathers
+// (the review of session 26: 18 of its 27 mismatches). The reference path.
 //
 // RUN: split-file %s %t
 // RUN: env TOAST_UNMODELED_WHY=1 not toast-opt %t/loop.mlir --toast-emit-planned -o /dev/null 2>&1 | FileCheck %s --check-prefix=REF
 // RUN: toast-opt %t/loop.mlir --partir-materialize-core --partir-lower-to-hlo --partir-optimize-collectives -o - | FileCheck %s --check-prefix=LOOP
 // RUN: env TOAST_UNMODELED_WHY=1 not toast-opt %t/cond.mlir --toast-emit-planned -o /dev/null 2>&1 | FileCheck %s --check-prefix=REF
 // RUN: toast-opt %t/cond.mlir --partir-materialize-core --partir-lower-to-hlo --partir-optimize-collectives -o - | FileCheck %s --check-prefix=COND
+// RUN: env TOAST_UNMODELED_WHY=1 not toast-opt %t/dead.mlir --toast-emit-planned -o /dev/null 2>&1 | FileCheck %s --check-prefix=DEAD
+// RUN: toast-opt %t/dead.mlir --partir-materialize-core --partir-lower-to-hlo --partir-optimize-collectives -o - | FileCheck %s --check-prefix=GLOBAL
 // RUN: toast-opt %t/bodyreads.mlir --partir-materialize-core --partir-lower-to-hlo --partir-optimize-collectives --partir-simulate="device=a100 summary" -o %t/bodyreads.core.mlir 2> %t/bodyreads.core.txt
 // RUN: toast-opt %t/bodyreads.mlir --toast-emit-planned --partir-simulate="device=a100 summary" -o %t/bodyreads.planned.mlir 2> %t/bodyreads.planned.txt
 // RUN: cat %t/bodyreads.core.txt %t/bodyreads.planned.txt | FileCheck %s --check-prefix=PEAK
@@ -29,6 +35,11 @@
 // LOOP: stablehlo.while({{.*}}) : tensor<i32>, tensor<8x16xf32>, tensor<8x4xf32>
 // LOOP: do {
 // LOOP: partir_hlo.all_slice [{}, {"B"}] %iterArg
+
+// DEAD: loop model: a tied class nothing reads
+// DEAD: error: planned program: a state priced by the reference path
+
+// GLOBAL: stablehlo.while({{.*}}) : tensor<i32>, tensor<8x16xf32>, tensor<16x16xf32>
 
 // COND: stablehlo.if
 // COND: partir_hlo.all_slice [{}, {"B"}]
@@ -97,6 +108,27 @@ module attributes {partir.mesh = #partir.mesh<["B"=4, "M"=2]>} {
         stablehlo.return %nx31, %e28, %e29 : tensor<i32>, tensor<16x16xf32>, tensor<16x16xf32>
       }
     %a32 = stablehlo.add %r1#1, %r1#2 {partir.loops = ["B:1", "M:0"]} : tensor<16x16xf32>
+    return %a32 : tensor<16x16xf32>
+  }
+}
+
+//--- dead.mlir
+module attributes {partir.mesh = #partir.mesh<["B"=4, "M"=2]>} {
+  func.func @main(%y: tensor<16x16xf32>) -> (tensor<16x16xf32>) {
+    %m = stablehlo.negate %y {partir.loops = ["M:0"]} : tensor<16x16xf32>
+    %c5 = stablehlo.constant dense<0> : tensor<i32>
+    %r1:3 = stablehlo.while(%i2 = %c5, %h3 = %m, %h4 = %y) : tensor<i32>, tensor<16x16xf32>, tensor<16x16xf32> attributes {partir.edge_loops = [[], ["M:0"], ["M:0"]]}
+      cond {
+        %k6 = stablehlo.constant dense<2> : tensor<i32>
+        %q7 = stablehlo.compare LT, %i2, %k6 : (tensor<i32>, tensor<i32>) -> tensor<i1>
+        stablehlo.return %q7 : tensor<i1>
+      } do {
+        %e28 = stablehlo.tanh %h3 {partir.loops = ["M:0"]} : tensor<16x16xf32>
+        %one30 = stablehlo.constant dense<1> : tensor<i32>
+        %nx31 = stablehlo.add %i2, %one30 : tensor<i32>
+        stablehlo.return %nx31, %e28, %h3 : tensor<i32>, tensor<16x16xf32>, tensor<16x16xf32>
+      }
+    %a32 = stablehlo.negate %r1#1 {partir.loops = ["M:0"]} : tensor<16x16xf32>
     return %a32 : tensor<16x16xf32>
   }
 }

@@ -263,6 +263,7 @@ bool Evaluation::priceRegions(unsigned i, double &computeTime, double &flops,
   // class's tiling the loop model plans (a result read on B then M of a
   // class tiled M, its block argument unused: review of session 25,
   // g2/q072, planned 11% fast and 27% below the peak).
+  SmallVector<char, 4> passedOn(p.results.size(), 0);
   SmallVector<char, 4> onlySlices(p.results.size(), 1);
   SmallVector<SmallVector<std::optional<DimAxes>, 2>, 4> sliced(
       p.results.size());
@@ -306,7 +307,7 @@ bool Evaluation::priceRegions(unsigned i, double &computeTime, double &flops,
     for (unsigned a = 0; a < region.prog.numBlockArguments && a < sliced.size();
          ++a) {
       bool only = onlySlices[a];
-      region.collectSlicedUses(a, only, sliced[a]);
+      passedOn[a] |= region.collectSlicedUses(a, only, sliced[a]);
       onlySlices[a] = only;
     }
     for (auto [a, outer] : llvm::enumerate(loop.outerValues[k]))
@@ -321,13 +322,23 @@ bool Evaluation::priceRegions(unsigned i, double &computeTime, double &flops,
           c.collectiveCounts[kind] * static_cast<int64_t>(repeat);
     peakBytes = std::max(peakBytes, static_cast<int64_t>(c.peakBytes));
   }
-  for (auto [only, slices] : llvm::zip_equal(onlySlices, sliced))
-    if (only && slicesShareAPrefix(slices))
+  for (auto [a, only] : llvm::enumerate(onlySlices)) {
+    if (!only)
+      continue;
+    if (slicesShareAPrefix(sliced[a]))
       return notCovered("a tied class every reader slices further");
+    // Nothing reads the class (its block arguments unused, its result
+    // dead): lowering finds no slice and leaves it global, gathering what
+    // the body yields (the review of session 26: 18 of its 27 mismatches,
+    // priced without those gathers). A body that passes the carry on as
+    // it is yields nothing to gather (19 of that review's programs, exact).
+    if (sliced[a].empty() && !passedOn[a] && !dimsEmpty(carried[a]))
+      return notCovered("a tied class nothing reads");
+  }
   return true;
 }
 
-void Evaluation::collectSlicedUses(
+bool Evaluation::collectSlicedUses(
     unsigned value, bool &onlySlices,
     SmallVectorImpl<std::optional<DimAxes>> &sliced) const {
   const ProgramValue &v = prog.values[value];
@@ -339,9 +350,12 @@ void Evaluation::collectSlicedUses(
     if (value < ret.operandUses.size())
       ownYield = ret.operandUses[value];
   }
+  bool passedOn = false;
   for (auto [k, u] : llvm::enumerate(v.uses)) {
-    if (static_cast<int>(v.firstUse + k) == ownYield)
+    if (static_cast<int>(v.firstUse + k) == ownYield) {
+      passedOn = true;
       continue;
+    }
     const UsePlan &use = usePlans[v.firstUse + k];
     bool slices = use.argSlice || !use.ops.empty();
     for (const Step &step : use.ops)
@@ -356,6 +370,7 @@ void Evaluation::collectSlicedUses(
     else
       sliced.push_back(std::nullopt);
   }
+  return passedOn;
 }
 
 const char *Evaluation::regionBoundaryAgrees(ArrayRef<DimAxes> carried,

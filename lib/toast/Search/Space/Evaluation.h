@@ -156,8 +156,8 @@ public:
   /// for a slice of an argument or of several steps (left unresolved).
   /// Clears `onlySlices` if some other use reads it; a region's yield of
   /// block argument `value` as its own carried value does not count
-  /// (localizeTiedValues skips it).
-  void collectSlicedUses(
+  /// (localizeTiedValues skips it). Returns whether that yield is one.
+  bool collectSlicedUses(
       unsigned value, bool &onlySlices,
       llvm::SmallVectorImpl<std::optional<DimAxes>> &sliced) const;
   /// A loop region's program just priced: the mask constants it reads
