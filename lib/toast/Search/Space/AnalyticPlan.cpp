@@ -1530,11 +1530,16 @@ loopCopiesAhead(const ProgramModel &prog, const CollectivePlan &plan,
   for (unsigned k : order) {
     // A block argument's gather sits right before its first reader, the
     // slice (sinkGathersOfCarries), not ahead of the other inits' slices.
-    if (leaders[k] >= 0 || !isSlicedInit(prog, plan, i, k) ||
+    // The loop's own operands only: captured values come after them.
+    if (leaders[k] >= 0 || k >= prog.ops[i].operandDims.size() ||
         operands[k] < static_cast<int>(prog.numBlockArguments))
       continue;
+    // A sliced init's copy with its slice after it, or the copy an init
+    // left global reads as it is (the review of session 26's c013: it came
+    // after the other init's copy and slice, 12 B of peak).
     size_t n = ownLoopGathers(prog, plan, i, k, masked);
-    if (n && plan.uses[operandUses[k]].ops.size() > n)
+    if (n && (plan.uses[operandUses[k]].ops.size() > n ||
+              !isSlicedInit(prog, plan, i, k)))
       ahead.push_back(k);
   }
   llvm::stable_sort(

@@ -332,7 +332,7 @@ loopGatherLeaders(const ProgramModel &prog, const CollectivePlan &plan,
 /// boundary slice, in the order lowering puts them: an init read through a
 /// gather copy of its own (not shared, `leaders`; not of an enclosing
 /// body's block argument, whose gather sinks to its slice) and a slice
-/// after it.
+/// after it, and an init left global read through its own copy.
 /// The copy is right before the loop when localizeTiedValues inserts the
 /// boundary slices there, in operand order, so the copies of later inits
 /// precede the slices of earlier ones (the review of session 25's
