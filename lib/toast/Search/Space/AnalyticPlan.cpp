@@ -1383,6 +1383,15 @@ static bool isSlicedInit(const ProgramModel &prog, const CollectivePlan &plan,
          !dimsEmpty(operandSlicing(prog, plan, i, k));
 }
 
+/// Operands `ks` read through gather copies, in the order the optimizer
+/// leaves the copies before their reader: its greedy driver visits them
+/// bottom-up, so the copy of the value defined last comes first.
+static void sortCopies(llvm::MutableArrayRef<unsigned> ks,
+                       llvm::ArrayRef<int> operands) {
+  llvm::stable_sort(
+      ks, [&](unsigned a, unsigned b) { return operands[a] > operands[b]; });
+}
+
 /// The reader's slices sit in the bodies of its loop levels, each body
 /// starting with the loops fused into it: an argument's tiling loop fused
 /// at a level leaves its gather before the slices of that level and deeper
@@ -1433,9 +1442,7 @@ inputOrder(const ProgramModel &prog, const CollectivePlan &plan, unsigned i,
   }
   for (; nextFused != fused.end(); ++nextFused)
     order.push_back(nextFused->second);
-  llvm::stable_sort(copies, [&](unsigned a, unsigned b) {
-    return operands[a] > operands[b];
-  });
+  sortCopies(copies, operands);
   order.append(copies.begin(), copies.end());
   return order;
 }
@@ -1542,8 +1549,7 @@ loopCopiesAhead(const ProgramModel &prog, const CollectivePlan &plan,
               !isSlicedInit(prog, plan, i, k)))
       ahead.push_back(k);
   }
-  llvm::stable_sort(
-      ahead, [&](unsigned a, unsigned b) { return operands[a] > operands[b]; });
+  sortCopies(ahead, operands);
   return ahead;
 }
 
