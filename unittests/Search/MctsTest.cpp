@@ -14,7 +14,9 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <mutex>
 #include <set>
+#include <thread>
 
 using namespace toast::search;
 
@@ -340,6 +342,33 @@ TEST(Mcts, SameSeedAndThreadsGiveTheSameResult) {
     SCOPED_TRACE(threads);
     expectSameResult(first, second);
   }
+}
+
+TEST(Mcts, PricingThreadsOutliveRoundsAndClimbs) {
+  // The pricer keeps per-thread scratch (the NDA space's workspace), which
+  // only pays off if the same threads price every round and climb chunk:
+  // the caller is thread 0, the others stay for the next call.
+  std::mutex mutex;
+  std::set<std::thread::id> pricers;
+  BitsEnvironment rugged = ruggedEnvironment();
+  BitsEnvironment env(24, [&](const std::vector<bool> &set) {
+    std::lock_guard<std::mutex> lock(mutex);
+    pricers.insert(std::this_thread::get_id());
+    return rugged.cost(
+        SearchState{std::vector<AxisMask>(set.begin(), set.end())});
+  });
+  SearchOptions options = smallBudget(3, 5);
+  options.maxRollouts = 0;
+  SearchResult result = runMcts(env, options);
+  EXPECT_GT(result.restarts, 1u);
+  EXPECT_GT(result.evaluations, 100u);
+  EXPECT_LE(pricers.size(), 3u);
+  EXPECT_TRUE(pricers.count(std::this_thread::get_id()));
+  // A second search from the same thread reuses them.
+  std::set<std::thread::id> first = pricers;
+  options.seed = 6;
+  runMcts(env, options);
+  EXPECT_EQ(pricers, first);
 }
 
 TEST(RandomSearch, FindsTheOptimumOfASmallSpace) {

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <condition_variable>
+#include <mutex>
 #include <thread>
 
 namespace toast::search::detail {
@@ -112,18 +114,88 @@ uint64_t quota(uint64_t total, unsigned threads, unsigned thread) {
   return total / threads + (thread < total % threads ? 1 : 0);
 }
 
+namespace {
+/// Worker threads that outlive one forEachThread call. The pricer keeps a
+/// workspace per thread (thread_local in NdaEnvironment::Impl::evaluate)
+/// whose first state walks and allocates every value of the program; with
+/// new threads per call, a climb's chunk of 16 states started two fresh
+/// workspaces, and full-size t7b's restarts ran at 1.4x on two threads
+/// where its rounds ran at 1.8x (docs/performance.md, "Threads that
+/// stay"). Each calling thread owns its pool (thread_local), so searches
+/// in several threads, and a body that calls forEachThread, never wait on
+/// each other's workers.
+class ThreadPool {
+public:
+  ~ThreadPool() {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      stopping = true;
+    }
+    wake.notify_all();
+    for (std::thread &worker : workers)
+      worker.join();
+  }
+
+  /// body(0) on the calling thread, body(1..threads-1) on the workers.
+  void run(unsigned threads, const std::function<void(unsigned)> &body) {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      while (workers.size() + 1 < threads) {
+        unsigned t = workers.size() + 1;
+        workers.emplace_back([this, t] { work(t); });
+      }
+      job = &body;
+      jobThreads = threads;
+      pending = threads - 1;
+      ++generation;
+    }
+    wake.notify_all();
+    body(0);
+    std::unique_lock<std::mutex> lock(mutex);
+    done.wait(lock, [&] { return pending == 0; });
+    job = nullptr;
+  }
+
+private:
+  /// Worker t runs each job that asks for more than t threads, once: a new
+  /// job starts only after every worker of the last one finished it.
+  void work(unsigned t) {
+    uint64_t seen = 0;
+    std::unique_lock<std::mutex> lock(mutex);
+    for (;;) {
+      wake.wait(lock, [&] { return stopping || generation != seen; });
+      if (stopping)
+        return;
+      seen = generation;
+      if (t >= jobThreads)
+        continue;
+      const std::function<void(unsigned)> *body = job;
+      lock.unlock();
+      (*body)(t);
+      lock.lock();
+      if (--pending == 0)
+        done.notify_one();
+    }
+  }
+
+  std::mutex mutex;
+  std::condition_variable wake, done;
+  std::vector<std::thread> workers;
+  const std::function<void(unsigned)> *job = nullptr;
+  unsigned jobThreads = 0, pending = 0;
+  uint64_t generation = 0;
+  bool stopping = false;
+};
+} // namespace
+
 void forEachThread(unsigned threads,
                    const std::function<void(unsigned)> &body) {
   if (threads <= 1) {
     body(0);
     return;
   }
-  std::vector<std::thread> pool;
-  pool.reserve(threads);
-  for (unsigned t = 0; t != threads; ++t)
-    pool.emplace_back(body, t);
-  for (std::thread &thread : pool)
-    thread.join();
+  thread_local ThreadPool pool;
+  pool.run(threads, body);
 }
 
 uint64_t roundBudget(const SearchOptions &options, uint64_t done) {

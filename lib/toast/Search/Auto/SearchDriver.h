@@ -124,7 +124,9 @@ void appendRandomActions(const SearchEnvironment &env, SearchState &state,
 /// The share of `total` rollouts thread `thread` of `threads` runs.
 uint64_t quota(uint64_t total, unsigned threads, unsigned thread);
 
-/// Runs body(thread) for thread in [0, threads) on std::threads and joins.
+/// Runs body(thread) for thread in [0, threads) and returns when all are
+/// done: thread 0 is the caller, the others persistent workers of the
+/// caller (their thread_local state, the pricer's workspace, survives).
 void forEachThread(unsigned threads, const std::function<void(unsigned)> &body);
 
 /// Rollouts the next round may run, given the options and the rollouts done.

@@ -308,7 +308,7 @@ void Evaluation::emitOp(unsigned i) {
       int64_t k = impl.axisSizes[axis],
               size = prog.opFactorSizes[p.factorSizes + factor];
       tiles *= k;
-      if (size % k != 0)
+      if (!dividesEvenly(size, k))
         padding *= static_cast<double>((size / k + 1) * k) / size;
     }
   }
@@ -474,10 +474,16 @@ static bool isSliceOfSource(const UsePlan &use) {
 bool Evaluation::isFusedResult(unsigned i, llvm::ArrayRef<int> inputs,
                                double sliceBytes) {
   const OpCore &p = prog.cores[i];
-  if (p.numResults != 1 || p.fusionKind == sim::FusionKind::Opaque)
+  // A slice's fusion is the one that writes it (the rule's first test).
+  if (p.numResults != 1 || p.fusionKind == sim::FusionKind::Opaque ||
+      p.fusionKind == sim::FusionKind::Slice)
     return false;
   int result = prog.resultsOf(i)[0];
   const ValueCore &v = prog.valueCores[result];
+  // Element counts only matter to a reduce's epilogue rule, and the
+  // result's bytes only to duplication into several readers: both divide
+  // by the tiling (a hot spot of pricing), so the others skip them.
+  bool reduce = p.fusionKind == sim::FusionKind::Reduce;
   llvm::SmallVector<sim::FusionReader, 4> readers;
   for (unsigned k = 0; k < v.numUses; ++k) {
     const UsePlan &use = usePlans[v.firstUse + k];
@@ -493,7 +499,7 @@ bool Evaluation::isFusedResult(unsigned i, llvm::ArrayRef<int> inputs,
     sim::FusionReader reader;
     reader.op = user.userOp;
     reader.kind = user.userKind;
-    reader.resultElements = user.userResult < 0 ? 0
+    reader.resultElements = !reduce || user.userResult < 0 ? 0
                             : looped[user.user] ? localElements(user.userResult)
                                                 : user.userResultElements;
     if (sliced) {
@@ -511,16 +517,17 @@ bool Evaluation::isFusedResult(unsigned i, llvm::ArrayRef<int> inputs,
       reader.op = prog.maskSelect;
       reader.key = &use;
       reader.kind = sim::FusionKind::Elementwise;
-      reader.resultElements = localElements(result);
+      reader.resultElements = reduce ? localElements(result) : 0;
     }
     if (reader.kind == sim::FusionKind::Opaque)
       return false;
     readers.push_back(reader);
   }
   return sim::isFusedIntoReadersByKind(
-      p.fusionKind, p.expensiveToDuplicate, localElements(result), readers,
+      p.fusionKind, p.expensiveToDuplicate, reduce ? localElements(result) : 0,
+      readers,
       [&] { return peekInputBytes(inputs, p.slicedOperand, sliceBytes); },
-      static_cast<double>(sourceBytes(result)));
+      readers.size() > 1 ? static_cast<double>(sourceBytes(result)) : 0);
 }
 
 /// Whether the return reads argument `value` as it is, without slicing

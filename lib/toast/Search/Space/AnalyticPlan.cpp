@@ -1030,13 +1030,16 @@ bool Evaluation::findPadding() const {
   for (auto [node, mask] : llvm::enumerate(state.nodeAxes)) {
     if (!mask)
       continue;
-    for (int64_t size : prog.nodeDimSizes[node])
-      if (partir::isPadded(size, axisProduct(mask)))
+    // partir::isPadded on every size, as one test on their gcd.
+    auto pads = [](uint64_t gcd, int64_t n) {
+      uint64_t d = static_cast<uint64_t>(n);
+      return (d & (d - 1)) == 0 ? (gcd & (d - 1)) != 0 : gcd % d != 0;
+    };
+    if (pads(prog.nodeDimGcd[node], axisProduct(mask)))
+      return true;
+    for (AxisMask m = mask; m; m &= m - 1)
+      if (pads(prog.nodeFactorGcd[node], impl.axisSizes[llvm::countr_zero(m)]))
         return true;
-    for (int64_t size : prog.nodeFactorSizes[node])
-      for (AxisMask m = mask; m; m &= m - 1)
-        if (partir::isPadded(size, impl.axisSizes[llvm::countr_zero(m)]))
-          return true;
   }
   return false;
 }

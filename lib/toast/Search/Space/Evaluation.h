@@ -97,6 +97,21 @@ struct Workspace {
       zeroBuffers;
 };
 
+/// `size` / `n` rounded up, for n > 0: a shift when n is a power of two
+/// (the mesh axes of most programs), since integer division is a hot spot
+/// of pricing.
+inline int64_t ceilDivide(int64_t size, int64_t n) {
+  if (size >= 0 && (n & (n - 1)) == 0)
+    return (size + n - 1) >> llvm::countr_zero(static_cast<uint64_t>(n));
+  return size / n + (size % n != 0 ? 1 : 0);
+}
+/// Whether `n` > 0 divides `size` (the same fast path).
+inline bool dividesEvenly(int64_t size, int64_t n) {
+  if ((n & (n - 1)) == 0)
+    return (size & (n - 1)) == 0;
+  return size % n == 0;
+}
+
 /// One evaluation.
 struct ScatterLevels;
 
@@ -175,7 +190,10 @@ private:
   /// tiles) rows per dimension, padding included (as the lowering's types).
   int64_t bytesOf(unsigned value, const DimAxes &tiling) const {
     // The dense ValueCore, not the 152-byte ProgramValue (issue 17).
-    const ValueCore &v = prog.valueCores[value];
+    return elementsOf(value, tiling) * prog.valueCores[value].elementBytes;
+  }
+  /// Elements of the same buffer.
+  int64_t elementsOf(unsigned value, const DimAxes &tiling) const {
     int64_t elements = 1;
     for (auto [d, size] : llvm::enumerate(prog.shapeOf(value))) {
       // Most dims are whole: skip the division, a hot spot of pricing.
@@ -183,10 +201,9 @@ private:
         elements *= size;
         continue;
       }
-      int64_t tiles = axisProduct(listMask(tiling[d]));
-      elements *= size / tiles + (size % tiles != 0 ? 1 : 0);
+      elements *= ceilDivide(size, axisProduct(listMask(tiling[d])));
     }
-    return elements * v.elementBytes;
+    return elements;
   }
   /// How op's loops slice what use `useId` (global number; operand
   /// `operand` of op) reads.
@@ -307,8 +324,12 @@ private:
   }
   /// Elements of `value`'s local result (its source tiling, padded).
   int64_t localElements(unsigned value) const {
-    return sourceBytes(value) /
-           std::max<int64_t>(prog.valueCores[value].elementBytes, 1);
+    // sourceBytes / elementBytes without the division (0 for a value of
+    // no bytes, as that quotient).
+    if (prog.valueCores[value].elementBytes <= 0)
+      return 0;
+    return isPlanned[value] ? elementsOf(value, plans[value].sourceTiling)
+                            : elementsOf(value, DimAxes());
   }
   bool isFusedResult(unsigned i, llvm::ArrayRef<int> inputs, double sliceBytes);
   bool isReturnedDirectly(unsigned value) const;

@@ -25,6 +25,7 @@
 
 #include <atomic>
 #include <map>
+#include <numeric>
 #include <set>
 
 using namespace mlir;
@@ -159,20 +160,23 @@ static void findRegionReads(ProgramModel &program, unsigned i,
 }
 
 /// The compact nest and padding tables (ProgramModel::nestOps,
-/// nodeDimSizes, nodeFactorSizes).
+/// nodeDimGcd, nodeFactorGcd).
 static void describeNests(ProgramModel &program, unsigned numNodes) {
   static std::atomic<uint64_t> models{0};
   program.id = ++models;
-  auto addSize = [](llvm::SmallVector<int64_t, 1> &sizes, int64_t size) {
-    if (!llvm::is_contained(sizes, size))
-      sizes.push_back(size);
+  // n divides every size exactly when it divides their gcd (of the
+  // magnitudes: unsigned, so that no size overflows).
+  auto addSize = [](uint64_t &gcd, int64_t size) {
+    uint64_t magnitude = size < 0 ? 0 - static_cast<uint64_t>(size)
+                                  : static_cast<uint64_t>(size);
+    gcd = std::gcd(gcd, magnitude);
   };
-  program.nodeDimSizes.assign(numNodes, {});
-  program.nodeFactorSizes.assign(numNodes, {});
+  program.nodeDimGcd.assign(numNodes, 0);
+  program.nodeFactorGcd.assign(numNodes, 0);
   for (const ProgramValue &v : program.values)
     for (auto [d, node] : llvm::enumerate(v.dimNode))
       if (node >= 0)
-        addSize(program.nodeDimSizes[node], v.shape[d]);
+        addSize(program.nodeDimGcd[node], v.shape[d]);
   for (auto [i, p] : llvm::enumerate(program.ops)) {
     if (!p.ruled || p.dead)
       continue;
@@ -182,7 +186,7 @@ static void describeNests(ProgramModel &program, unsigned numNodes) {
       if (node < 0)
         return;
       program.nestFactors.push_back({factor, static_cast<unsigned>(node)});
-      addSize(program.nodeFactorSizes[node], p.factorSize[factor]);
+      addSize(program.nodeFactorGcd[node], p.factorSize[factor]);
     };
     for (auto [f, node] : llvm::enumerate(p.factorNode))
       add(f, node);

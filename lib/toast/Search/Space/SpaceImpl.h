@@ -321,10 +321,12 @@ struct ProgramModel {
   std::vector<unsigned> nestOps;
   std::vector<unsigned> nestBegin;
   std::vector<std::pair<unsigned, unsigned>> nestFactors;
-  /// Per node: the distinct sizes of the value dims it names (padded when
-  /// the product of its axes does not divide one) and of the factors of
-  /// nestOps it shards (padded when one of its axes does not divide one).
-  std::vector<llvm::SmallVector<int64_t, 1>> nodeDimSizes, nodeFactorSizes;
+  /// Per node: the gcd of the sizes (magnitudes; 0 for none) of the value
+  /// dims it names (padded when the product of its axes does not divide
+  /// one, so not this gcd) and of the factors of nestOps it shards (padded
+  /// when one of its axes does not divide one). One test per node instead
+  /// of one per size: findPadding walks every node of every state.
+  std::vector<uint64_t> nodeDimGcd, nodeFactorGcd;
   /// Ops of loop and conditional bodies (walkProgram pre-order, depth > 0).
   std::vector<NestedOp> nestedOps;
   /// Per tied class (TiedValues order): the node of each dimension (-1:
