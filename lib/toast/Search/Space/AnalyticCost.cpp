@@ -290,6 +290,8 @@ void Evaluation::emitOp(unsigned i) {
     cost.commTime += op.nestedCommTime;
     for (unsigned k = 0; k < sim::kNumCollectiveKinds; ++k)
       cost.collectiveCounts[k] += op.nestedCollectives[k];
+    if (branchesYieldSlices(i))
+      unmodeled = unmodeledAtRegions = true;
   }
   llvm::SmallVector<int, 1> carries;
   if (p.nested) {
@@ -823,7 +825,8 @@ AnalyticCost Evaluation::pricePlan() {
 namespace toast::search {
 
 AnalyticCost NdaEnvironment::Impl::evaluate(const SearchState &state,
-                                            bool *unmodeled) const {
+                                            bool *unmodeled,
+                                            bool *atRegions) const {
   // States that shard inside loop bodies go through the loop model's
   // program (AnalyticLoops.cpp), with a workspace of its own.
   thread_local analytic::Workspace workspace, loopWorkspace;
@@ -838,6 +841,8 @@ AnalyticCost NdaEnvironment::Impl::evaluate(const SearchState &state,
   AnalyticCost cost = evaluation.run();
   if (unmodeled)
     *unmodeled = evaluation.isUnmodeled();
+  if (atRegions)
+    *atRegions = evaluation.isUnmodeledAtRegions();
   cost.rel = sim::computeRelativeCost(
       unpartitioned.runtime, unpartitioned.peakBytes, cost.runtime,
       cost.peakBytes, device.memoryBytes, options.memoryPenalty);

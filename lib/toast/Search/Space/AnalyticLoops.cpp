@@ -217,27 +217,51 @@ static bool notCovered(const char *why) {
   return false;
 }
 
-/// Whether lowering's rule takes a common slice of `slices`: one whose dims
-/// are a per-dimension prefix of every other's (commonSlice in
-/// LocalizeBoundary.cpp). Unresolved slices count as sharing one.
-static bool slicesShareAPrefix(ArrayRef<std::optional<DimAxes>> slices) {
+/// Whether lowering localizes a tied class beyond its tiling when its
+/// readers slice it further by `slices`: whether they all start with the
+/// same axis in some dimension (tiedSlice in LocalizeBoundary.cpp carries
+/// the class at the axes every slice starts with). Unresolved slices count
+/// as sharing one.
+static bool slicesShareAxes(ArrayRef<std::optional<DimAxes>> slices) {
   if (slices.empty())
     return false;
-  const DimAxes *first = nullptr;
-  unsigned fewest = ~0u;
-  for (const std::optional<DimAxes> &s : slices) {
+  for (const std::optional<DimAxes> &s : slices)
     if (!s)
       return true;
-    unsigned n = 0;
-    for (AxisList l : *s)
-      n += listLength(l);
-    if (n < fewest) {
-      fewest = n;
-      first = &*s;
+  const DimAxes &first = *slices.front();
+  for (size_t d = 0; d < first.size(); ++d) {
+    AxisList head = first[d] & byteMask(1);
+    if (head && llvm::all_of(slices, [&](const std::optional<DimAxes> &s) {
+          return ((*s)[d] & byteMask(1)) == head;
+        }))
+      return true;
+  }
+  return false;
+}
+
+/// A conditional priced whole (nothing of the state inside its branches)
+/// keeps its results global. When every reader of one slices it and they
+/// all start with the same axes, lowering localizes it all the same
+/// (tiedSlice): the branches yield slices, which the whole price does not
+/// follow (the review of session 26, cond/c151: 50% slow). Loops are left
+/// out: their body reads its block arguments as they are, unless unused,
+/// and the whole price has no view of the body.
+bool Evaluation::branchesYieldSlices(unsigned i) const {
+  Operation *op = prog.ops[i].op;
+  if (!op || llvm::any_of(op->getRegions(), [](Region &region) {
+        return region.empty() || region.front().getNumArguments() != 0;
+      }))
+    return false;
+  for (int r : prog.resultsOf(i)) {
+    bool only = true;
+    SmallVector<std::optional<DimAxes>, 2> sliced;
+    collectSlicedUses(r, only, sliced);
+    if (only && slicesShareAxes(sliced)) {
+      notCovered("a conditional every reader slices");
+      return true;
     }
   }
-  return llvm::all_of(slices,
-                      [&](auto &s) { return dimsIsPrefix(*first, *s); });
+  return false;
 }
 
 bool Evaluation::priceRegions(unsigned i, double &computeTime, double &flops,
@@ -325,7 +349,7 @@ bool Evaluation::priceRegions(unsigned i, double &computeTime, double &flops,
   for (auto [a, only] : llvm::enumerate(onlySlices)) {
     if (!only)
       continue;
-    if (slicesShareAPrefix(sliced[a]))
+    if (slicesShareAxes(sliced[a]))
       return notCovered("a tied class every reader slices further");
     // Nothing reads the class (its block arguments unused, its result
     // dead): lowering finds no slice and leaves it global, gathering what

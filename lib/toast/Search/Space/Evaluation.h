@@ -159,6 +159,9 @@ public:
   /// does not follow (AnalyticPadding.cpp): its cost must come from the
   /// reference path.
   bool isUnmodeled() const { return unmodeled; }
+  /// Whether what it does not follow is a region op's boundary (the
+  /// reference path's reason is then a loop's or conditional's).
+  bool isUnmodeledAtRegions() const { return unmodeledAtRegions; }
   /// A loop region's program just priced (AnalyticLoops.cpp): null when
   /// its boundary is what lowering makes of the carried values, each block
   /// argument and yielded value local with its class's tiling `carried`
@@ -284,6 +287,9 @@ private:
   int emitArgument(unsigned value);
   int emitUse(unsigned value, unsigned useId);
   void emitOp(unsigned i);
+  /// Whether lowering slices the branch results of conditional op i,
+  /// priced whole (AnalyticLoops.cpp).
+  bool branchesYieldSlices(unsigned i) const;
   /// The loop model's price of loop op i's regions (AnalyticLoops.cpp):
   /// false when the state is one it does not cover.
   bool priceRegions(unsigned i, double &computeTime, double &flops,
@@ -431,6 +437,8 @@ private:
   std::vector<std::optional<DimAxes>> &localArgs;
   bool &anyPadded;
   bool &unmodeled;
+  /// Set with `unmodeled` when a region op's boundary is the reason.
+  bool unmodeledAtRegions = false;
   std::vector<unsigned> &planned;
   std::vector<char> &isPlanned;
 

@@ -181,13 +181,14 @@ bool NdaEnvironment::Impl::needsReference(const SearchState &state) const {
 AnalyticCost NdaEnvironment::Impl::price(const SearchState &state) const {
   bool inLoops = needsReference(state);
   if (!inLoops || coveredByLoopModel(state)) {
-    bool unmodeled = false;
-    AnalyticCost cost = evaluate(state, &unmodeled);
+    bool unmodeled = false, atRegions = false;
+    AnalyticCost cost = evaluate(state, &unmodeled, &atRegions);
     if (!unmodeled) {
       if (std::getenv("TOAST_CHECK_ANALYTIC"))
         checkAgainstReference(state, cost);
       return cost;
     }
+    inLoops |= atRegions;
   } else if (explainUnmodeled()) {
     llvm::errs() << "loop model: a region op it does not cover\n";
   }

@@ -484,9 +484,11 @@ public:
 
   // AnalyticCost.cpp
   /// `unmodeled` (if given) says whether the state pads collectives in a
-  /// way the evaluation does not follow (AnalyticPadding.cpp).
-  AnalyticCost evaluate(const SearchState &state,
-                        bool *unmodeled = nullptr) const;
+  /// way the evaluation does not follow (AnalyticPadding.cpp), or meets a
+  /// region boundary it does not follow: then `atRegions` (if given) is
+  /// set.
+  AnalyticCost evaluate(const SearchState &state, bool *unmodeled = nullptr,
+                        bool *atRegions = nullptr) const;
   /// The cost of `state`: analytic (by the loop model when the state
   /// shards a node that reaches into a loop or conditional body), or
   /// through the reference path where the model does not cover it.

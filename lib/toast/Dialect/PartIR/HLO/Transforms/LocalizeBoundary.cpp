@@ -29,17 +29,10 @@ using namespace mlir;
 
 namespace toast::partir_hlo {
 
-/// The all_slice every use of `targets` is, if they agree on the dims;
-/// given the `mesh` (tied values), the one with the fewest axes when its
-/// dims are a per-dimension prefix of every other's (more axes after them,
-/// evenly tiled: a nested loop's carry read by its body on B and by the
-/// enclosing body on B then M; the search's loop model takes a tied class
-/// local at its own tiling, AnalyticLoops.cpp). Uses `skip` accepts do not
-/// count. Null if some use is something else or no use is a slice.
-static AllSliceOp commonSlice(
-    ArrayRef<Value> targets,
-    function_ref<bool(OpOperand &)> skip = [](OpOperand &) { return false; },
-    partir::MeshAttr mesh = {}) {
+/// The all_slices that are the uses of `targets`, but for those `skip`
+/// accepts; empty if some use is something else.
+static SmallVector<AllSliceOp> slicesOf(ArrayRef<Value> targets,
+                                        function_ref<bool(OpOperand &)> skip) {
   SmallVector<AllSliceOp> slices;
   for (Value target : targets)
     for (OpOperand &use : target.getUses()) {
@@ -50,33 +43,98 @@ static AllSliceOp commonSlice(
         return {};
       slices.push_back(slice);
     }
+  return slices;
+}
+
+/// The all_slice every use of `arg` is, if they agree on the dims; null if
+/// some use is something else or no use is a slice.
+static AllSliceOp commonSlice(Value arg) {
+  SmallVector<AllSliceOp> slices =
+      slicesOf(arg, [](OpOperand &) { return false; });
   if (slices.empty())
     return {};
-  AllSliceOp first = slices.front();
-  for (AllSliceOp slice : slices) {
-    if (slice.getDims() == first.getDims())
-      continue;
-    if (!mesh)
-      return {};
-    if (suffixAfterPrefix(getDimAxes(slice.getDims()),
-                          getDimAxes(first.getDims())))
-      first = slice;
-  }
-  auto padded = [&](AllSliceOp slice) {
-    return isPadded(slice, slice.getDims(), mesh);
-  };
-  DimAxes prefix = getDimAxes(first.getDims());
   for (AllSliceOp slice : slices)
-    if (slice.getDims() != first.getDims() &&
-        (padded(slice) || padded(first) ||
-         !suffixAfterPrefix(prefix, getDimAxes(slice.getDims()))))
+    if (slice.getDims() != slices.front().getDims())
       return {};
-  return first;
+  return slices.front();
+}
+
+/// Per dimension, the longest list of axes every one of `slices` starts
+/// with.
+static DimAxes sharedPrefix(ArrayRef<AllSliceOp> slices) {
+  DimAxes prefix = getDimAxes(AllSliceOp(slices.front()).getDims());
+  for (AllSliceOp slice : slices.drop_front()) {
+    DimAxes dims = getDimAxes(slice.getDims());
+    for (auto [axes, other] : llvm::zip_equal(prefix, dims)) {
+      size_t n = 0;
+      while (n < axes.size() && n < other.size() && axes[n] == other[n])
+        ++n;
+      axes.resize(n);
+    }
+  }
+  return prefix;
+}
+
+/// `global` tiled by `dims` on `mesh`, or null if some axes do not divide
+/// their dimension.
+static Type evenlyTiled(Type global, const DimAxes &dims,
+                        partir::MeshAttr mesh) {
+  auto type = dyn_cast<RankedTensorType>(global);
+  if (!type || !type.hasStaticShape())
+    return {};
+  SmallVector<int64_t> shape(type.getShape());
+  for (auto [size, axes] : llvm::zip_equal(shape, dims)) {
+    int64_t tiles = 1;
+    for (const std::string &axis : axes)
+      tiles *= mesh.getAxisSize(axis).value_or(1);
+    if (size % tiles != 0)
+      return {};
+    size /= tiles;
+  }
+  return type.clone(shape);
+}
+
+/// What a tied class is localized at: the dims and the local type.
+struct TiedSlice {
+  ArrayAttr dims;
+  Type local;
+};
+
+/// The slice a tied class whose targets are `targets` is localized at, if
+/// every use of them (but those `skip` accepts) is an all_slice: their
+/// dims when they agree; when they do not, the axes every one of them
+/// starts with in each dimension (a result read on M then B in one
+/// dimension and on M in another by its readers keeps the M both start
+/// with; a nested loop's carry read by its body on B and by the enclosing
+/// body on B then M keeps B), evenly tiled, with each slice slicing the
+/// rest. The search's loop model carries a tied class at its own tiling
+/// and refuses the states whose readers share more (AnalyticLoops.cpp).
+static std::optional<TiedSlice> tiedSlice(ArrayRef<Value> targets,
+                                          function_ref<bool(OpOperand &)> skip,
+                                          partir::MeshAttr mesh) {
+  SmallVector<AllSliceOp> slices = slicesOf(targets, skip);
+  if (slices.empty())
+    return std::nullopt;
+  AllSliceOp first = slices.front();
+  if (llvm::all_of(slices, [&](AllSliceOp slice) {
+        return slice.getDims() == first.getDims();
+      }))
+    return TiedSlice{first.getDims(), first.getType()};
+  // Padded slices do not regroup (the collective optimizer's rule).
+  for (AllSliceOp slice : slices)
+    if (isPadded(slice, slice.getDims(), mesh))
+      return std::nullopt;
+  DimAxes prefix = sharedPrefix(slices);
+  if (llvm::all_of(prefix, [](const auto &axes) { return axes.empty(); }))
+    return std::nullopt;
+  Type local = evenlyTiled(first.getOperand().getType(), prefix, mesh);
+  if (!local)
+    return std::nullopt;
+  return TiedSlice{buildDimAxes(first.getContext(), prefix), local};
 }
 
 /// Gives `target` the local type and routes its slices' uses to it: a
-/// slice by `dims` disappears, a longer one (commonSlice with a mesh)
-/// slices the rest.
+/// slice by `dims` disappears, a longer one (tiedSlice) slices the rest.
 static void localizeTarget(Value target, Type local, ArrayAttr dims) {
   target.setType(local);
   DimAxes prefix = getDimAxes(dims);
@@ -95,23 +153,22 @@ static void localizeTarget(Value target, Type local, ArrayAttr dims) {
   }
 }
 
-/// Makes the source `use` pass the local value.
-static void localizeSource(OpOperand &use, AllSliceOp slice) {
+/// Makes the source `use` pass the value local to `slice`.
+static void localizeSource(OpOperand &use, const TiedSlice &slice) {
   Value value = use.get();
-  Type local = slice.getType();
-  if (value.getType() == local)
+  if (value.getType() == slice.local)
     return; // Already local: a target of the same boundary passed on.
   auto gather = value.getDefiningOp<AllGatherOp>();
-  if (gather && gather.getDims() == slice.getDims() &&
-      gather.getOperand().getType() == local) {
+  if (gather && gather.getDims() == slice.dims &&
+      gather.getOperand().getType() == slice.local) {
     use.set(gather.getOperand());
     if (gather->use_empty())
       gather.erase();
     return;
   }
   OpBuilder b(use.getOwner());
-  use.set(AllSliceOp::create(b, use.getOwner()->getLoc(), local, value,
-                             slice.getDims()));
+  use.set(AllSliceOp::create(b, use.getOwner()->getLoc(), slice.local, value,
+                             slice.dims));
 }
 
 /// Localizes one tied class level by level, as the function boundary does:
@@ -126,13 +183,12 @@ static bool localizeEdge(const TiedValues::Edge &edge, partir::MeshAttr mesh) {
     return llvm::is_contained(edge.sources, &use);
   };
   bool changed = false;
-  while (AllSliceOp slice = commonSlice(edge.targets, isOwnSource, mesh)) {
-    Type local = slice.getType();
-    ArrayAttr dims = slice.getDims();
+  while (std::optional<TiedSlice> slice =
+             tiedSlice(edge.targets, isOwnSource, mesh)) {
     for (OpOperand *source : edge.sources)
-      localizeSource(*source, slice);
+      localizeSource(*source, *slice);
     for (Value target : edge.targets)
-      localizeTarget(target, local, dims);
+      localizeTarget(target, slice->local, slice->dims);
     changed = true;
   }
   return changed;
