@@ -10,6 +10,7 @@
 
 #include "gtest/gtest.h"
 
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <functional>
@@ -369,6 +370,43 @@ TEST(Mcts, PricingThreadsOutliveRoundsAndClimbs) {
   options.seed = 6;
   runMcts(env, options);
   EXPECT_EQ(pricers, first);
+}
+
+/// The rugged environment, answering costBelow with the bound itself (plus
+/// the margin) when the cost reaches it, as an environment that stops
+/// pricing there would.
+class BoundedEnvironment : public BitsEnvironment {
+public:
+  BoundedEnvironment() : BitsEnvironment(ruggedEnvironment()) {}
+  double costBelow(const SearchState &state, double bound) const override {
+    double cost = this->cost(state);
+    double atLeast = bound * (1 + 1e-9);
+    if (cost < atLeast)
+      return cost;
+    ++stopped;
+    return atLeast;
+  }
+  mutable std::atomic<unsigned> stopped{0};
+};
+
+TEST(Mcts, ClimbsThatStopPricingAtTheBestFindTheSame) {
+  // Climbs ask only whether a neighbour beats their best: a value at the
+  // bound answers that, and the search is the same step for step.
+  BoundedEnvironment bounded;
+  BitsEnvironment full = ruggedEnvironment();
+  for (unsigned threads : {1u, 2u}) {
+    SearchOptions options = smallBudget(threads, 3);
+    options.maxRollouts = 0;
+    SearchResult a = runMcts(full, options);
+    SearchResult b = runMcts(bounded, options);
+    SCOPED_TRACE(threads);
+    EXPECT_EQ(a.actions, b.actions);
+    EXPECT_EQ(a.bestCost, b.bestCost);
+    EXPECT_EQ(a.evaluations, b.evaluations);
+    EXPECT_EQ(a.restarts, b.restarts);
+    EXPECT_EQ(a.stopReason, b.stopReason);
+  }
+  EXPECT_GT(bounded.stopped.load(), 100u);
 }
 
 TEST(RandomSearch, FindsTheOptimumOfASmallSpace) {

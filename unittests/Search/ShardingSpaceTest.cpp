@@ -152,6 +152,13 @@ public:
     }
     return states;
   }
+  /// cost() of each of `states`, in order.
+  std::vector<double> costsOf(const std::vector<SearchState> &states) {
+    std::vector<double> costs;
+    for (const SearchState &state : states)
+      costs.push_back(env->cost(state));
+    return costs;
+  }
   /// The same from `state` on; with `inLoops`, only states that shard
   /// inside loop bodies (the loop model's, AnalyticLoops.cpp).
   SearchState randomState(std::mt19937 &rng, unsigned steps, SearchState state,
@@ -521,9 +528,7 @@ TEST_F(ShardingSpaceTest, PricesDoNotDependOnThePreviousState) {
     AgreementChecker checker(ctx, spec, m);
     ASSERT_TRUE(checker.env) << spec;
     std::vector<SearchState> states = checker.randomStates(2, {1, 4, 8, 16});
-    std::vector<double> inOrder;
-    for (const SearchState &state : states)
-      inOrder.push_back(checker.env->cost(state));
+    std::vector<double> inOrder = checker.costsOf(states);
     for (size_t i = states.size(); i-- > 0;)
       EXPECT_EQ(checker.env->cost(states[i]), inOrder[i])
           << spec << ", state " << i << " in reverse";
@@ -543,6 +548,43 @@ TEST_F(ShardingSpaceTest, PricesDoNotDependOnThePreviousState) {
           << spec << ", state " << i << " on a fresh workspace";
     }
   }
+}
+
+/// NdaEnvironment::costBelow: a state whose cost is below the bound gets
+/// its cost, bit for bit; one at or above it gets a value between the
+/// bound (plus the margin) and its cost, which pricing may find without
+/// planning or emitting the whole program (Evaluation::setRuntimeLimit).
+/// Stopping leaves the workspace as the next state needs it. The tiny GNS
+/// has in-place updates (scatters), whose savings the stop allows for.
+TEST_F(ShardingSpaceTest, PricingStopsOnlyAboveTheBound) {
+  std::pair<const char *, partir::MeshAttr> cases[] = {
+      {kTinyModels[4], mesh({{"B", 2}, {"M", 2}})},
+      {kTinyModels[2], mesh({{"B", 4}, {"M", 2}})},
+  };
+  unsigned stoppedEarly = 0;
+  for (auto [spec, m] : cases) {
+    AgreementChecker checker(ctx, spec, m);
+    ASSERT_TRUE(checker.env) << spec;
+    std::vector<SearchState> states = checker.randomStates(3, {1, 2, 4, 8});
+    std::vector<double> costs = checker.costsOf(states);
+    for (auto [i, state] : llvm::enumerate(states)) {
+      double cost = costs[i];
+      EXPECT_EQ(checker.env->costBelow(state, cost * 1.01), cost)
+          << spec << ", state " << i;
+      for (double share : {0.3, 0.6, 0.9}) {
+        double bound = cost * share;
+        double got = checker.env->costBelow(state, bound);
+        EXPECT_GE(got, bound * (1 + 1e-9)) << spec << ", state " << i;
+        EXPECT_LE(got, cost) << spec << ", state " << i;
+        stoppedEarly += got < cost;
+        // The next state's price is the same after a stop.
+        const SearchState &next = states[(i + 1) % states.size()];
+        EXPECT_EQ(checker.env->cost(next), costs[(i + 1) % states.size()])
+            << spec << ", after state " << i << " stopped";
+      }
+    }
+  }
+  EXPECT_GT(stoppedEarly, 10u);
 }
 
 /// The tiny zoo, or the models of TOAST_AGREEMENT_MODELS (';'-separated).

@@ -100,6 +100,13 @@ public:
   /// the initial state of an unpartitioned program. Must be safe to call
   /// concurrently from several threads on distinct states.
   virtual double cost(const SearchState &state) const = 0;
+  /// cost(state) when it is below `bound`; otherwise any value from
+  /// `bound` (plus a relative 1e-9) to cost(state), which an environment
+  /// may find without pricing the whole state. A climb only asks whether a
+  /// neighbour beats its best, and most do not.
+  virtual double costBelow(const SearchState &state, double bound) const {
+    return cost(state);
+  }
   /// What pricing one state costs, relative to other environments: the
   /// number of ops cost() walks (0: unknown). The search's patience grows
   /// where states are cheap (SearchOptions::patienceWork).

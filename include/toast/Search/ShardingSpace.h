@@ -155,6 +155,9 @@ public:
   bool isLegal(const SearchState &state, unsigned action) const override;
   void apply(SearchState &state, unsigned action) const override;
   double cost(const SearchState &state) const override;
+  /// Stops pricing once the step time alone reaches the bound, where the
+  /// analytic cost can only grow from there (Evaluation::setRuntimeLimit).
+  double costBelow(const SearchState &state, double bound) const override;
   unsigned getNumAxes() const override;
   int getActionOnAxis(unsigned action, unsigned axis) const override;
   /// The ops of the entry function, nested ones included.

@@ -261,7 +261,9 @@ static bool climbChunk(const SearchEnvironment &env,
   std::vector<char> done(budget, 0);
   forEachThread(threads, [&](unsigned t) {
     for (uint64_t i = t; i < budget && !clock.expired(); i += threads) {
-      costs[i] = cache.get(legal[i].second);
+      // Only whether it beats the best matters: pricing may stop once it
+      // cannot (SearchEnvironment::costBelow).
+      costs[i] = cache.getBelow(legal[i].second, best.cost);
       done[i] = 1;
     }
   });

@@ -40,19 +40,33 @@ uint64_t Rng::next() {
 }
 
 double CostCache::get(const SearchState &state) {
+  return getBelow(state, std::numeric_limits<double>::infinity());
+}
+
+double CostCache::getBelow(const SearchState &state, double bound) {
   StateKey key = state.key();
   {
     std::lock_guard<std::mutex> lock(mutex);
     auto it = costs.find(key);
-    if (it != costs.end())
-      return it->second;
+    // A bound answers only a question with a bound it reaches.
+    if (it != costs.end() &&
+        (it->second.exact || it->second.cost >= bound * (1 + 1e-9)))
+      return it->second.cost;
   }
   // Computed outside the lock: two threads may both price a new state,
   // which wastes a little time but gives the same value.
-  double cost = env.cost(state);
+  bool exact = !(bound < std::numeric_limits<double>::infinity());
+  double cost = exact ? env.cost(state) : env.costBelow(state, bound);
+  // Whether the environment priced it in full is not reported: a cost
+  // below the bound is exact, one at it or above may be a bound.
+  exact |= cost < bound;
   std::lock_guard<std::mutex> lock(mutex);
-  if (costs.emplace(key, cost).second)
+  // A state priced again (in full, or to a higher bound) counts once.
+  auto [it, added] = costs.try_emplace(key, Entry{cost, exact});
+  if (added)
     ++evaluations;
+  else if (exact || !it->second.exact)
+    it->second = {cost, exact};
   return cost;
 }
 

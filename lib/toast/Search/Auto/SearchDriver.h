@@ -50,6 +50,11 @@ class CostCache {
 public:
   explicit CostCache(const SearchEnvironment &env) : env(env) {}
   double get(const SearchState &state);
+  /// get(state) when that is below `bound`, else a value of at least
+  /// `bound` (SearchEnvironment::costBelow). Such a value is kept apart from
+  /// the costs: a later get() prices the state in full, a later getBelow()
+  /// with a bound it still reaches returns it.
+  double getBelow(const SearchState &state, double bound);
   /// Whether the state of `key` has been priced.
   bool contains(const StateKey &key) const;
   uint64_t getNumEvaluations() const { return evaluations.load(); }
@@ -57,7 +62,12 @@ public:
 private:
   const SearchEnvironment &env;
   mutable std::mutex mutex;
-  std::unordered_map<StateKey, double, StateKeyHash> costs;
+  /// A cost, or a lower bound of one (getBelow) when not `exact`.
+  struct Entry {
+    double cost;
+    bool exact;
+  };
+  std::unordered_map<StateKey, Entry, StateKeyHash> costs;
   std::atomic<uint64_t> evaluations{0};
 };
 

@@ -302,18 +302,7 @@ void Evaluation::emitOp(unsigned i) {
   // Fusion (sim::isFusedIntoReaders): a fused op reads nothing here (its
   // readers' fusions read what it reads); a reshape whose operand is fused
   // is no view.
-  int64_t tiles = 1;
-  double padding = 1; // Work on padded rows, as the lowering's local types.
-  // A loop's nest is its carried values' tiling, not a split of its work.
-  if (looped[i] && p.region < 0) {
-    for (auto [axis, factor] : nests[i]) {
-      int64_t k = impl.axisSizes[axis],
-              size = prog.opFactorSizes[p.factorSizes + factor];
-      tiles *= k;
-      if (!dividesEvenly(size, k))
-        padding *= static_cast<double>((size / k + 1) * k) / size;
-    }
-  }
+
   ArrayRef<int> results = prog.resultsOf(i);
   int64_t firstResultBytes = results.empty() ? -1 : sourceBytes(results[0]);
   bool aliasing = p.mayAlias && results.size() == 1 &&
@@ -353,7 +342,9 @@ void Evaluation::emitOp(unsigned i) {
   }
   // The roofline (as Simulation::emit prices it): contractions and loop
   // bodies take their time, every materialized op at least its bytes.
+  auto [tiles, padding] = nestSplit(i);
   double time = computeTime / tiles * padding;
+  computeLeft -= time;
   if (memoryBound && !aliasing && !view && !fused && !p.noRoofline)
     time = std::max(time, trafficBytes / impl.device.memoryBandwidth);
   cost.computeTime += time;
@@ -704,6 +695,61 @@ void Evaluation::findDonations(std::vector<char> &donated) {
   }
 }
 
+/// How op i's nest splits its work (emitOp): over the loops' tiles, on
+/// padded rows (as the lowering's local types); work / tiles * padding.
+std::pair<int64_t, double> Evaluation::nestSplit(unsigned i) const {
+  const OpCore &p = prog.cores[i];
+  int64_t tiles = 1;
+  double padding = 1;
+  // A loop's nest is its carried values' tiling, not a split of its work.
+  if (!looped[i] || p.region >= 0)
+    return {tiles, padding};
+  for (auto [axis, factor] : nests[i]) {
+    int64_t k = impl.axisSizes[axis],
+            size = prog.opFactorSizes[p.factorSizes + factor];
+    tiles *= k;
+    if (!dividesEvenly(size, k))
+      padding *= static_cast<double>((size / k + 1) * k) / size;
+  }
+  return {tiles, padding};
+}
+
+/// Where the step time emitted so far bounds the whole (setRuntimeLimit):
+/// it only grows op by op, and nothing past an op leaves the state to the
+/// reference path.
+bool Evaluation::isBounded() const {
+  return runtimeLimit < std::numeric_limits<double>::infinity() &&
+         prog.stepTimeOnlyGrows && !anyPadded && !unmodeled &&
+         llvm::all_of(prog.wholeResults,
+                      [](AxisMask whole) { return whole == 0; });
+}
+
+/// What in-place updates may take off the step time at the end, at most.
+double Evaluation::inPlaceSlack() const {
+  return memoryBound ? prog.maxInPlaceSavedBytes / impl.device.memoryBandwidth
+                     : 0;
+}
+
+bool Evaluation::computeAlonePassesLimit() {
+  stopped = unmodeled = false;
+  computeLeft = 0;
+  if (!isBounded())
+    return false;
+  for (auto [i, p] : llvm::enumerate(prog.cores)) {
+    if (p.dead || p.constant || p.isReturn)
+      continue;
+    auto [tiles, padding] = nestSplit(i);
+    computeLeft += p.computeTime / tiles * padding;
+  }
+  // At least the step time, whatever the plan adds.
+  double atLeast = computeLeft - inPlaceSlack();
+  if (atLeast <= runtimeLimit)
+    return false;
+  stopped = true;
+  cost.computeTime = cost.runtime = atLeast;
+  return true;
+}
+
 AnalyticCost Evaluation::pricePlan() {
   buffers.clear();
   fusedInputs.clear();
@@ -743,9 +789,19 @@ AnalyticCost Evaluation::pricePlan() {
   emitMaskConstants();
   for (unsigned a = 0; a < prog.numArguments; ++a)
     emitValue(a, -1);
+  bool bounded = isBounded();
+  double slack = inPlaceSlack();
   // A fusion tree runs at its root's position, each op in the body of the
   // root's loop level it ended up in (outer levels first).
   for (size_t i = 0; i < prog.ops.size(); ++i) {
+    // At least the step time: what is emitted, what the ops left will
+    // compute, less what in-place updates may save.
+    double atLeast = cost.computeTime + cost.commTime + computeLeft - slack;
+    if (bounded && atLeast > runtimeLimit) {
+      stopped = true;
+      cost.runtime = atLeast;
+      return cost;
+    }
     if (fusedInto[i] >= 0)
       continue;
     if (fusedProducers[i].empty() &&
@@ -825,8 +881,9 @@ AnalyticCost Evaluation::pricePlan() {
 namespace toast::search {
 
 AnalyticCost NdaEnvironment::Impl::evaluate(const SearchState &state,
-                                            bool *unmodeled,
-                                            bool *atRegions) const {
+                                            bool *unmodeled, bool *atRegions,
+                                            double runtimeLimit,
+                                            bool *stopped) const {
   // States that shard inside loop bodies go through the loop model's
   // program (AnalyticLoops.cpp), with a workspace of its own.
   thread_local analytic::Workspace workspace, loopWorkspace;
@@ -838,7 +895,10 @@ AnalyticCost NdaEnvironment::Impl::evaluate(const SearchState &state,
   }
   analytic::Evaluation evaluation(*this, loops ? *loopProgram : program, state,
                                   loops ? loopWorkspace : workspace);
+  evaluation.setRuntimeLimit(runtimeLimit);
   AnalyticCost cost = evaluation.run();
+  if (stopped)
+    *stopped = evaluation.stoppedAtLimit();
   if (unmodeled)
     *unmodeled = evaluation.isUnmodeled();
   if (atRegions)

@@ -248,9 +248,7 @@ static bool slicesShareAxes(ArrayRef<std::optional<DimAxes>> slices) {
 /// and the whole price has no view of the body.
 bool Evaluation::branchesYieldSlices(unsigned i) const {
   Operation *op = prog.ops[i].op;
-  if (!op || llvm::any_of(op->getRegions(), [](Region &region) {
-        return region.empty() || region.front().getNumArguments() != 0;
-      }))
+  if (!op || !regionsTakeNoArguments(op))
     return false;
   for (int r : prog.resultsOf(i)) {
     bool only = true;

@@ -1123,6 +1123,10 @@ void Evaluation::findFusions() {
 const CollectivePlan &Evaluation::makePlan() {
   findNests();
   anyPadded = findPadding();
+  return planValues();
+}
+
+const CollectivePlan &Evaluation::planValues() {
   unmodeled = false;
   resetPlans();
   buildChains();

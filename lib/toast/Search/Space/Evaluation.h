@@ -16,6 +16,7 @@
 
 #include <cstdlib>
 #include <deque>
+#include <limits>
 #include <map>
 #include <optional>
 
@@ -149,12 +150,35 @@ public:
   /// Plans the state (the planner: findNests to findFusions, in
   /// AnalyticPlan.cpp) into the workspace's CollectivePlan.
   const CollectivePlan &makePlan();
+  /// makePlan after findNests and findPadding.
+  const CollectivePlan &planValues();
   /// Prices the plan just made (the pricer, AnalyticCost.cpp).
   AnalyticCost pricePlan();
   AnalyticCost run() {
-    makePlan();
+    findNests();
+    anyPadded = findPadding();
+    if (computeAlonePassesLimit())
+      return cost;
+    planValues();
     return pricePlan();
   }
+  /// Stop pricing once the step time passes `seconds` (the search only
+  /// asks whether a state beats its best): the cost returned then holds
+  /// the step time so far and no peak, and stoppedAtLimit() is true. Only
+  /// where that step time is a lower bound of the whole cost: the program
+  /// adds time op by op and nothing comes off later (stepTimeOnlyGrows),
+  /// and nothing past the stop could leave the state to the reference path
+  /// (no padding, no results kept whole).
+  void setRuntimeLimit(double seconds) { runtimeLimit = seconds; }
+  bool stoppedAtLimit() const { return stopped; }
+  /// Whether the ops' compute time alone (emitOp's roofline without the
+  /// memory traffic), which needs only the nests, passes the runtime
+  /// limit: then the state stops before it is planned, with that time
+  /// (stoppedAtLimit()).
+  bool computeAlonePassesLimit();
+  bool isBounded() const;
+  double inPlaceSlack() const;
+  std::pair<int64_t, double> nestSplit(unsigned i) const;
   /// Whether the state pads a collective or a slice in a way this model
   /// does not follow (AnalyticPadding.cpp): its cost must come from the
   /// reference path.
@@ -439,6 +463,12 @@ private:
   bool &unmodeled;
   /// Set with `unmodeled` when a region op's boundary is the reason.
   bool unmodeledAtRegions = false;
+  /// setRuntimeLimit.
+  double runtimeLimit = std::numeric_limits<double>::infinity();
+  bool stopped = false;
+  /// The compute time (emitOp's, before the memory roofline) of the ops
+  /// not emitted yet, when bounded: what the step time will at least add.
+  double computeLeft = 0;
   std::vector<unsigned> &planned;
   std::vector<char> &isPlanned;
 

@@ -395,8 +395,15 @@ AxisMask NdaEnvironment::Impl::wholeAxesOf(Value value) const {
   return whole;
 }
 
+bool regionsTakeNoArguments(Operation *op) {
+  return llvm::all_of(op->getRegions(), [](Region &region) {
+    return !region.empty() && region.front().getNumArguments() == 0;
+  });
+}
+
 void ProgramModel::buildCores() {
   cores.clear();
+  stepTimeOnlyGrows = true;
   opSlots.clear();
   opFactorSizes.clear();
   for (const ProgramOp &p : ops) {
@@ -425,6 +432,8 @@ void ProgramModel::buildCores() {
     c.inputCollective = p.inputCollective;
     c.nested = p.nestedOps > 0;
     c.hoists = !p.hoistedConstants.empty();
+    stepTimeOnlyGrows &= c.region < 0 && !c.inputCollective &&
+                         !(c.nested && p.op && regionsTakeNoArguments(p.op));
     opSlots.insert(opSlots.end(), p.operands.begin(), p.operands.end());
     for (size_t k = 0; k < p.operands.size(); ++k)
       opSlots.push_back(k < p.operandUses.size() ? p.operandUses[k] : -1);
@@ -467,6 +476,25 @@ void ProgramModel::buildCores() {
     // Uses are numbered value by value (ProgramValue::firstUse).
     assert(v.firstUse == useOps.size() && "uses out of order");
     useOps.insert(useOps.end(), v.uses.begin(), v.uses.end());
+  }
+  // What an in-place update saves (Evaluation::tieInPlaceUpdates) is at
+  // most the bytes of its operands and results, whole.
+  maxInPlaceSavedBytes = 0;
+  auto wholeBytes = [&](int value) {
+    if (value < 0)
+      return 0.0;
+    double bytes = static_cast<double>(values[value].elementBytes);
+    for (int64_t size : values[value].shape)
+      bytes *= static_cast<double>(std::max<int64_t>(size, 0));
+    return bytes;
+  };
+  for (const ProgramOp &p : ops) {
+    if (!p.updatesInPlace)
+      continue;
+    for (int v : p.operands)
+      maxInPlaceSavedBytes += wholeBytes(v);
+    for (int v : p.results)
+      maxInPlaceSavedBytes += wholeBytes(v);
   }
 }
 

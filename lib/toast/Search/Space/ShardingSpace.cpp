@@ -178,11 +178,24 @@ bool NdaEnvironment::Impl::needsReference(const SearchState &state) const {
   return false;
 }
 
-AnalyticCost NdaEnvironment::Impl::price(const SearchState &state) const {
+double NdaEnvironment::Impl::priceBelow(const SearchState &state,
+                                        double bound) const {
+  // The step time relative to the unpartitioned one is at most C(s) (the
+  // memory penalty only adds). The margin keeps a state stopped at the
+  // limit from tying with the bound: a tie in fewer actions would win.
+  double initial = unpartitioned.runtime > 0 ? unpartitioned.runtime : 1.0;
+  return price(state, bound * (1 + 1e-9) * initial).rel.total;
+}
+
+AnalyticCost NdaEnvironment::Impl::price(const SearchState &state,
+                                         double runtimeLimit) const {
   bool inLoops = needsReference(state);
   if (!inLoops || coveredByLoopModel(state)) {
-    bool unmodeled = false, atRegions = false;
-    AnalyticCost cost = evaluate(state, &unmodeled, &atRegions);
+    bool unmodeled = false, atRegions = false, stopped = false;
+    AnalyticCost cost =
+        evaluate(state, &unmodeled, &atRegions, runtimeLimit, &stopped);
+    if (stopped)
+      return cost; // Its step time so far: a lower bound.
     if (!unmodeled) {
       if (std::getenv("TOAST_CHECK_ANALYTIC"))
         checkAgainstReference(state, cost);
@@ -304,6 +317,9 @@ void NdaEnvironment::apply(SearchState &state, unsigned action) const {
 }
 double NdaEnvironment::cost(const SearchState &state) const {
   return impl->price(state).rel.total;
+}
+double NdaEnvironment::costBelow(const SearchState &state, double bound) const {
+  return impl->priceBelow(state, bound);
 }
 unsigned NdaEnvironment::getNumAxes() const { return impl->axisNames.size(); }
 uint64_t NdaEnvironment::getStateWork() const { return impl->numOps; }

@@ -18,6 +18,7 @@
 
 #include <atomic>
 #include <cstdlib>
+#include <limits>
 #include <map>
 #include <memory>
 
@@ -308,6 +309,10 @@ struct RegionModel {
 };
 
 /// Everything state-independent the analytic cost needs.
+/// Whether every region of `op` starts with a block without arguments (a
+/// conditional's branches, not a loop's body or a reduction's).
+bool regionsTakeNoArguments(mlir::Operation *op);
+
 struct ProgramModel {
   /// Unique per model built: evaluation workspaces key on it (an address
   /// may be reused by the next environment's model).
@@ -339,6 +344,15 @@ struct ProgramModel {
   /// Per op: the fields pricing reads for every op (OpCore), and their
   /// operands, operand uses and results, op after op.
   std::vector<OpCore> cores;
+  /// Whether a state's step time only grows op by op as pricing emits the
+  /// program (but for in-place updates, whose savings come off at the end:
+  /// maxInPlaceSavedBytes), and nothing past an op can leave the state to
+  /// the reference path: no loop model regions, no conditionals
+  /// (branchesYieldSlices) and no collectives of the input program.
+  /// Evaluation::setRuntimeLimit needs it.
+  bool stepTimeOnlyGrows = true;
+  /// At most the bytes in-place updates save, in every state.
+  double maxInPlaceSavedBytes = 0;
   std::vector<int> opSlots;
   std::vector<int64_t> opFactorSizes;
   std::vector<ValueCore> valueCores;
@@ -487,12 +501,22 @@ public:
   /// way the evaluation does not follow (AnalyticPadding.cpp), or meets a
   /// region boundary it does not follow: then `atRegions` (if given) is
   /// set.
-  AnalyticCost evaluate(const SearchState &state, bool *unmodeled = nullptr,
-                        bool *atRegions = nullptr) const;
+  AnalyticCost
+  evaluate(const SearchState &state, bool *unmodeled = nullptr,
+           bool *atRegions = nullptr,
+           double runtimeLimit = std::numeric_limits<double>::infinity(),
+           bool *stopped = nullptr) const;
   /// The cost of `state`: analytic (by the loop model when the state
   /// shards a node that reaches into a loop or conditional body), or
   /// through the reference path where the model does not cover it.
-  AnalyticCost price(const SearchState &state) const;
+  /// With a `runtimeLimit`, an analytic evaluation may stop once its step
+  /// time passes it (Evaluation::setRuntimeLimit) and return that.
+  AnalyticCost
+  price(const SearchState &state,
+        double runtimeLimit = std::numeric_limits<double>::infinity()) const;
+  /// NdaEnvironment::costBelow: price(state).rel.total, or a value of at
+  /// least `bound` when the analytic step time passes it first.
+  double priceBelow(const SearchState &state, double bound) const;
   bool needsReference(const SearchState &state) const;
 
   // Materialize.cpp
