@@ -31,6 +31,7 @@
 #include "llvm/ADT/DenseMap.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cassert>
 #include <optional>
 
@@ -243,10 +244,14 @@ static bool climbChunk(const SearchEnvironment &env,
   // Only legal candidates cost an evaluation. Replays are cheaper than
   // evaluations but not free on large programs (every action is checked
   // and applied), so they run in parallel too.
+  // Threads take the next candidate as they finish one: prices differ by
+  // 20x once pricing stops at the best (costBelow). Results go by index,
+  // so which thread prices what changes nothing.
   unsigned threads = std::max(1u, options.threads);
   std::vector<std::optional<SearchState>> replayed(chunk.size());
-  forEachThread(threads, [&](unsigned t) {
-    for (size_t i = t; i < chunk.size(); i += threads)
+  std::atomic<size_t> nextReplay{0};
+  forEachThread(threads, [&](unsigned) {
+    for (size_t i; (i = nextReplay++) < chunk.size();)
       replayed[i] = replayFrom(env, base, chunk[i].actions);
   });
   std::vector<std::pair<std::vector<unsigned>, SearchState>> legal;
@@ -259,8 +264,9 @@ static bool climbChunk(const SearchEnvironment &env,
         budget, options.maxRollouts - std::min(options.maxRollouts, rollouts));
   std::vector<double> costs(budget, 0);
   std::vector<char> done(budget, 0);
-  forEachThread(threads, [&](unsigned t) {
-    for (uint64_t i = t; i < budget && !clock.expired(); i += threads) {
+  std::atomic<uint64_t> nextPrice{0};
+  forEachThread(threads, [&](unsigned) {
+    for (uint64_t i; !clock.expired() && (i = nextPrice++) < budget;) {
       // Only whether it beats the best matters: pricing may stop once it
       // cannot (SearchEnvironment::costBelow).
       costs[i] = cache.getBelow(legal[i].second, best.cost);
