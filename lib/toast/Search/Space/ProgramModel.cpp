@@ -432,8 +432,10 @@ void ProgramModel::buildCores() {
     c.inputCollective = p.inputCollective;
     c.nested = p.nestedOps > 0;
     c.hoists = !p.hoistedConstants.empty();
-    stepTimeOnlyGrows &= c.region < 0 && !c.inputCollective &&
-                         !(c.nested && p.op && regionsTakeNoArguments(p.op));
+    // Dead ops are not priced (emitOp).
+    stepTimeOnlyGrows &=
+        c.dead || (c.region < 0 && !c.inputCollective &&
+                   !(c.nested && p.op && regionsTakeNoArguments(p.op)));
     opSlots.insert(opSlots.end(), p.operands.begin(), p.operands.end());
     for (size_t k = 0; k < p.operands.size(); ++k)
       opSlots.push_back(k < p.operandUses.size() ? p.operandUses[k] : -1);
