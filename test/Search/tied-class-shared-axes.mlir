@@ -14,6 +14,9 @@
 // `whole`: a conditional priced whole (nothing of the state in its
 // branches) read on M and on M then B: lowering slices each branch's result
 // on M; the whole price does not follow that: the reference path.
+// `wholeloop`: the same with a loop's carry that its body does not read
+// (it yields another value in its place): lowering slices the yield on M
+// in the body.
 //
 // RUN: split-file %s %t
 // RUN: toast-opt %t/apart.mlir --partir-materialize-core --partir-lower-to-hlo --partir-optimize-collectives --partir-simulate="device=a100 summary" -o %t/apart.core.mlir 2> %t/apart.core.txt
@@ -30,6 +33,10 @@
 // RUN: toast-opt %t/whole.mlir --partir-materialize-core --partir-lower-to-hlo --partir-optimize-collectives -o %t/whole.core.mlir
 // RUN: FileCheck %s --check-prefix=BRANCHES < %t/whole.core.mlir
 // RUN: toast-run --compare %t/whole.mlir %t/whole.core.mlir | FileCheck %s --check-prefix=AGREE
+// RUN: env TOAST_UNMODELED_WHY=1 not toast-opt %t/wholeloop.mlir --toast-emit-planned -o /dev/null 2>&1 | FileCheck %s --check-prefix=WHOLE
+// RUN: toast-opt %t/wholeloop.mlir --partir-materialize-core --partir-lower-to-hlo --partir-optimize-collectives -o %t/wholeloop.core.mlir
+// RUN: FileCheck %s --check-prefix=BODY < %t/wholeloop.core.mlir
+// RUN: toast-run --compare %t/wholeloop.mlir %t/wholeloop.core.mlir | FileCheck %s --check-prefix=AGREE
 
 // SAME-COST: step time : [[TIME:.*]]
 // SAME-COST: peak memory : [[PEAK:.*]] of
@@ -52,7 +59,7 @@
 // SHARED-DAG: partir_hlo.all_slice [{}, {"S"}] %0 : tensor<8x8xf32> -> tensor<8x4xf32>
 // SHARED-DAG: partir_hlo.all_slice [{"S"}, {}] %0 : tensor<8x8xf32> -> tensor<4x8xf32>
 
-// WHOLE: loop model: a conditional every reader slices
+// WHOLE: loop model: a region op priced whole every reader slices
 // WHOLE: unmodeled state: priced by the reference path (loop body)
 // WHOLE: error: planned program: a state priced by the reference path
 
@@ -60,6 +67,11 @@
 // BRANCHES: partir_hlo.all_slice [{"M"}, {}] %{{.*}} : tensor<16x16xf32> -> tensor<8x16xf32>
 // BRANCHES: stablehlo.return {{.*}} : tensor<8x16xf32>
 // BRANCHES: }) : (tensor<i1>) -> tensor<8x16xf32>
+
+// BODY: stablehlo.while({{.*}}) : tensor<i32>, tensor<16x8xf32>, tensor<16x16xf32>
+// BODY: do {
+// BODY: partir_hlo.all_slice [{}, {"M"}] {{.*}} : tensor<16x16xf32> -> tensor<16x8xf32>
+// BODY: stablehlo.return {{.*}} : tensor<i32>, tensor<16x8xf32>, tensor<16x16xf32>
 
 //--- apart.mlir
 module attributes {partir.mesh = #partir.mesh<["B"=4, "M"=2]>} {
@@ -111,5 +123,28 @@ module attributes {partir.mesh = #partir.mesh<["B"=4, "M"=2]>} {
     %v = stablehlo.sine %f {partir.loops = ["B:1", "M:0"]} : tensor<16x16xf32>
     %a = stablehlo.add %u, %v : tensor<16x16xf32>
     return %a : tensor<16x16xf32>
+  }
+}
+//--- wholeloop.mlir
+module attributes {partir.mesh = #partir.mesh<["B"=4, "M"=2]>} {
+  func.func @main(%y: tensor<16x16xf32>) -> (tensor<16x16xf32>) {
+    %m = stablehlo.exponential %y : tensor<16x16xf32>
+    %c0 = stablehlo.constant dense<0> : tensor<i32>
+    %r:3 = stablehlo.while(%i = %c0, %h = %m, %g = %m) : tensor<i32>, tensor<16x16xf32>, tensor<16x16xf32> attributes {partir.edge_loops = [[], [], []]}
+      cond {
+        %two = stablehlo.constant dense<2> : tensor<i32>
+        %lt = stablehlo.compare LT, %i, %two : (tensor<i32>, tensor<i32>) -> tensor<i1>
+        stablehlo.return %lt : tensor<i1>
+      } do {
+        %one = stablehlo.constant dense<1> : tensor<i32>
+        %next = stablehlo.add %i, %one : tensor<i32>
+        %e = stablehlo.sine %g : tensor<16x16xf32>
+        stablehlo.return %next, %e, %g : tensor<i32>, tensor<16x16xf32>, tensor<16x16xf32>
+      }
+    %u = stablehlo.abs %r#1 {partir.loops = ["M:1"]} : tensor<16x16xf32>
+    %v = stablehlo.negate %r#1 {partir.loops = ["B:0", "M:1"]} : tensor<16x16xf32>
+    %a = stablehlo.add %u, %v : tensor<16x16xf32>
+    %b = stablehlo.add %a, %r#2 : tensor<16x16xf32>
+    return %b : tensor<16x16xf32>
   }
 }

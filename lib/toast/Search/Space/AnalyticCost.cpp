@@ -290,7 +290,7 @@ void Evaluation::emitOp(unsigned i) {
     cost.commTime += op.nestedCommTime;
     for (unsigned k = 0; k < sim::kNumCollectiveKinds; ++k)
       cost.collectiveCounts[k] += op.nestedCollectives[k];
-    if (branchesYieldSlices(i))
+    if (regionsYieldSlices(i))
       unmodeled = unmodeledAtRegions = true;
   }
   llvm::SmallVector<int, 1> carries;
@@ -302,7 +302,6 @@ void Evaluation::emitOp(unsigned i) {
   // Fusion (sim::isFusedIntoReaders): a fused op reads nothing here (its
   // readers' fusions read what it reads); a reshape whose operand is fused
   // is no view.
-
   ArrayRef<int> results = prog.resultsOf(i);
   int64_t firstResultBytes = results.empty() ? -1 : sourceBytes(results[0]);
   bool aliasing = p.mayAlias && results.size() == 1 &&

@@ -239,23 +239,24 @@ static bool slicesShareAxes(ArrayRef<std::optional<DimAxes>> slices) {
   return false;
 }
 
-/// A conditional priced whole (nothing of the state inside its branches)
-/// keeps its results global. When every reader of one slices it and they
-/// all start with the same axes, lowering localizes it all the same
-/// (tiedSlice): the branches yield slices, which the whole price does not
-/// follow (the review of session 26, cond/c151: 50% slow). Loops are left
-/// out: their body reads its block arguments as they are, unless unused,
-/// and the whole price has no view of the body.
-bool Evaluation::branchesYieldSlices(unsigned i) const {
-  Operation *op = prog.ops[i].op;
-  if (!op || !regionsTakeNoArguments(op))
-    return false;
-  for (int r : prog.resultsOf(i)) {
+/// A region op priced whole (nothing of the state inside its regions)
+/// keeps its tied classes global. When every reader of a result slices it,
+/// the slices sharing a first axis, and its regions do not read the class
+/// (a conditional's branches never do; a loop's body and condition leave
+/// its block arguments unused, or yield one as its own carry), lowering
+/// localizes it all the same (tiedSlice): the regions yield slices, which
+/// the whole price does not follow (the review of session 26: cond/c150,
+/// c151, up to 50% slow; tie/t096 and mix/m114, a loop's unused carry).
+bool Evaluation::regionsYieldSlices(unsigned i) const {
+  const ProgramOp &op = prog.ops[i];
+  for (auto [r, result] : llvm::enumerate(prog.resultsOf(i))) {
+    if (r >= op.carryReadInRegions.size() || op.carryReadInRegions[r])
+      continue;
     bool only = true;
     SmallVector<std::optional<DimAxes>, 2> sliced;
-    collectSlicedUses(r, only, sliced);
+    collectSlicedUses(result, only, sliced);
     if (only && slicesShareAxes(sliced)) {
-      notCovered("a conditional every reader slices");
+      notCovered("a region op priced whole every reader slices");
       return true;
     }
   }

@@ -311,9 +311,9 @@ private:
   int emitArgument(unsigned value);
   int emitUse(unsigned value, unsigned useId);
   void emitOp(unsigned i);
-  /// Whether lowering slices the branch results of conditional op i,
-  /// priced whole (AnalyticLoops.cpp).
-  bool branchesYieldSlices(unsigned i) const;
+  /// Whether lowering slices what the regions of region op i, priced
+  /// whole, yield (AnalyticLoops.cpp).
+  bool regionsYieldSlices(unsigned i) const;
   /// The loop model's price of loop op i's regions (AnalyticLoops.cpp):
   /// false when the state is one it does not cover.
   bool priceRegions(unsigned i, double &computeTime, double &flops,

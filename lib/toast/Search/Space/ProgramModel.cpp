@@ -54,6 +54,26 @@ static void describeRegions(Operation *op, const sim::DeviceSpec &device,
     p.nestedCollectives[k] = nested->collectives[k].count;
 }
 
+/// ProgramOp::carryReadInRegions of region op `op`: a result with no tied
+/// class (no data-flow edge) counts as read.
+void NdaEnvironment::Impl::describeCarryReads(Operation *op,
+                                              ProgramOp &p) const {
+  p.carryReadInRegions.assign(op->getNumResults(), 1);
+  if (!rules)
+    return;
+  const TiedValues &tied = rules->getTiedValues();
+  for (OpResult result : op->getResults()) {
+    const TiedValues::Edge *edge = tied.getEdgeOfTarget(result);
+    if (!edge)
+      continue;
+    bool read = false;
+    for (Value target : llvm::drop_begin(edge->targets))
+      for (OpOperand &use : target.getUses())
+        read |= !llvm::is_contained(edge->sources, &use);
+    p.carryReadInRegions[result.getResultNumber()] = read;
+  }
+}
+
 /// What describeRegions found for the same op in another model.
 static void copyRegionDescription(const ProgramOp &from, ProgramOp &to) {
   to.tiedResults = from.tiedResults;
@@ -395,12 +415,6 @@ AxisMask NdaEnvironment::Impl::wholeAxesOf(Value value) const {
   return whole;
 }
 
-bool regionsTakeNoArguments(Operation *op) {
-  return llvm::all_of(op->getRegions(), [](Region &region) {
-    return !region.empty() && region.front().getNumArguments() == 0;
-  });
-}
-
 void ProgramModel::buildCores() {
   cores.clear();
   stepTimeOnlyGrows = true;
@@ -435,7 +449,7 @@ void ProgramModel::buildCores() {
     // Dead ops are not priced (emitOp).
     stepTimeOnlyGrows &=
         c.dead || (c.region < 0 && !c.inputCollective &&
-                   !(c.nested && p.op && regionsTakeNoArguments(p.op)));
+                   !(c.nested && llvm::is_contained(p.carryReadInRegions, 0)));
     opSlots.insert(opSlots.end(), p.operands.begin(), p.operands.end());
     for (size_t k = 0; k < p.operands.size(); ++k)
       opSlots.push_back(k < p.operandUses.size() ? p.operandUses[k] : -1);
@@ -603,6 +617,7 @@ bool NdaEnvironment::Impl::buildBlockModel(Block &block, ProgramModel &program,
       else
         describeRegions(&op, device, getSimulationOptions(), p,
                         outerReads[index]);
+      describeCarryReads(&op, p);
     } else {
       p.computeTime = sim::getContractionTime(&op, device, options.tf32);
       p.flops = sim::getContractionFlops(&op);

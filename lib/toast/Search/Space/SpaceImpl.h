@@ -143,6 +143,11 @@ struct ProgramOp {
   std::array<int64_t, sim::kNumCollectiveKinds> nestedCollectives{};
   /// Region ops: how each result gets its buffer (a loop's carries).
   llvm::SmallVector<sim::TiedResult, 1> tiedResults;
+  /// Per result of a region op: whether its regions read the block
+  /// arguments tied to it (other than yielding one as its own carry); a
+  /// conditional's branches have none. Lowering may localize a class they
+  /// do not read (Evaluation::regionsYieldSlices).
+  llvm::SmallVector<char, 2> carryReadInRegions;
   /// transpose: result dim i is operand dim permutation[i].
   llvm::SmallVector<int64_t, 4> permutation;
   /// Rule factors: node (-1: never sharded), size, reduction kind.
@@ -309,10 +314,6 @@ struct RegionModel {
 };
 
 /// Everything state-independent the analytic cost needs.
-/// Whether every region of `op` starts with a block without arguments (a
-/// conditional's branches, not a loop's body or a reduction's).
-bool regionsTakeNoArguments(mlir::Operation *op);
-
 struct ProgramModel {
   /// Unique per model built: evaluation workspaces key on it (an address
   /// may be reused by the next environment's model).
@@ -347,8 +348,9 @@ struct ProgramModel {
   /// Whether a state's step time only grows op by op as pricing emits the
   /// program (but for in-place updates, whose savings come off at the end:
   /// maxInPlaceSavedBytes), and nothing past an op can leave the state to
-  /// the reference path: no loop model regions, no conditionals
-  /// (branchesYieldSlices) and no collectives of the input program.
+  /// the reference path: no loop model regions, no region op priced whole
+  /// with a class its regions do not read (regionsYieldSlices) and no
+  /// collectives of the input program.
   /// Evaluation::setRuntimeLimit needs it.
   bool stepTimeOnlyGrows = true;
   /// At most the bytes in-place updates save, in every state.
@@ -492,6 +494,8 @@ public:
   /// the model covers it. `valueIds` are `model`'s values defined so far.
   void describeLoop(mlir::Operation *op, ProgramOp &p, ProgramModel &model,
                     const llvm::DenseMap<mlir::Value, int> &valueIds);
+  /// ProgramOp::carryReadInRegions of region op `op` (ProgramModel.cpp).
+  void describeCarryReads(mlir::Operation *op, ProgramOp &p) const;
   /// Gives a loop model's program the entry model's mask stand-ins
   /// (ProgramModel::maskSelect), which outlive it.
   void useMaskPrototypes(ProgramModel &model) const;
