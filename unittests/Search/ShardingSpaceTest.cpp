@@ -585,6 +585,20 @@ TEST_F(ShardingSpaceTest, PricingStopsOnlyAboveTheBound) {
     }
   }
   EXPECT_GT(stoppedEarly, 10u);
+  // A thread whose first pricing stops at the bound (a fresh workspace)
+  // prices the next state as any other thread does.
+  AgreementChecker checker(ctx, kTinyModels[2], mesh({{"B", 4}, {"M", 2}}));
+  ASSERT_TRUE(checker.env);
+  std::vector<SearchState> states = checker.randomStates(2, {2, 4});
+  std::vector<double> costs = checker.costsOf(states);
+  for (size_t i = 1; i < states.size(); ++i) {
+    double next = 0;
+    std::thread([&] {
+      checker.env->costBelow(states[i], costs[i] * 0.3);
+      next = checker.env->cost(states[i - 1]);
+    }).join();
+    EXPECT_EQ(next, costs[i - 1]) << "state " << i - 1;
+  }
 }
 
 /// The tiny zoo, or the models of TOAST_AGREEMENT_MODELS (';'-separated).

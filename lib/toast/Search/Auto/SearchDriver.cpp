@@ -136,8 +136,8 @@ namespace {
 /// workspaces, and full-size t7b's restarts ran at 1.4x on two threads
 /// where its rounds ran at 1.8x (docs/performance.md, "Threads that
 /// stay"). Each calling thread owns its pool (thread_local), so searches
-/// in several threads, and a body that calls forEachThread, never wait on
-/// each other's workers.
+/// in several threads never wait on each other's workers. Thread 0 is the
+/// caller: its body must not call forEachThread again (no caller does).
 class ThreadPool {
 public:
   ~ThreadPool() {

@@ -732,7 +732,9 @@ double Evaluation::inPlaceSlack() const {
 bool Evaluation::computeAlonePassesLimit() {
   stopped = unmodeled = false;
   computeLeft = 0;
-  if (!isBounded())
+  // A fresh workspace is sized by the planner: a stop before it would
+  // leave it marked as this program's, unsized.
+  if (fresh || !isBounded())
     return false;
   for (auto [i, p] : llvm::enumerate(prog.cores)) {
     if (p.dead || p.constant || p.isReturn)

@@ -80,7 +80,7 @@ static DimAxes sharedPrefix(ArrayRef<AllSliceOp> slices) {
 static Type evenlyTiled(Type global, const DimAxes &dims,
                         partir::MeshAttr mesh) {
   auto type = dyn_cast<RankedTensorType>(global);
-  if (!type || !type.hasStaticShape())
+  if (!mesh || !type || !type.hasStaticShape())
     return {};
   SmallVector<int64_t> shape(type.getShape());
   for (auto [size, axes] : llvm::zip_equal(shape, dims)) {
