@@ -380,7 +380,7 @@ public:
   BoundedEnvironment() : BitsEnvironment(ruggedEnvironment()) {}
   double costBelow(const SearchState &state, double bound) const override {
     double cost = this->cost(state);
-    double atLeast = bound * (1 + 1e-9);
+    double atLeast = SearchEnvironment::atLeast(bound);
     if (cost < atLeast)
       return cost;
     ++stopped;

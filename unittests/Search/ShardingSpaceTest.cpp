@@ -574,7 +574,8 @@ TEST_F(ShardingSpaceTest, PricingStopsOnlyAboveTheBound) {
       for (double share : {0.3, 0.6, 0.9}) {
         double bound = cost * share;
         double got = checker.env->costBelow(state, bound);
-        EXPECT_GE(got, bound * (1 + 1e-9)) << spec << ", state " << i;
+        EXPECT_GE(got, SearchEnvironment::atLeast(bound))
+            << spec << ", state " << i;
         EXPECT_LE(got, cost) << spec << ", state " << i;
         stoppedEarly += got < cost;
         // The next state's price is the same after a stop.

@@ -100,13 +100,19 @@ public:
   /// the initial state of an unpartitioned program. Must be safe to call
   /// concurrently from several threads on distinct states.
   virtual double cost(const SearchState &state) const = 0;
+  /// The relative margin of costBelow: a stopped state's value is at least
+  /// `bound` times (1 + this), so that it never ties with the bound (a tie
+  /// in fewer actions would win).
+  static constexpr double kBoundMargin = 1e-9;
   /// cost(state) when it is below `bound`; otherwise any value from
-  /// `bound` (plus a relative 1e-9) to cost(state), which an environment
-  /// may find without pricing the whole state. A climb only asks whether a
-  /// neighbour beats its best, and most do not.
+  /// atLeast(bound) to cost(state), which an environment may find without
+  /// pricing the whole state. A climb only asks whether a neighbour beats
+  /// its best, and most do not.
   virtual double costBelow(const SearchState &state, double bound) const {
     return cost(state);
   }
+  /// The least value costBelow may return for a state it stops at.
+  static double atLeast(double bound) { return bound * (1 + kBoundMargin); }
   /// What pricing one state costs, relative to other environments: the
   /// number of ops cost() walks (0: unknown). The search's patience grows
   /// where states are cheap (SearchOptions::patienceWork).

@@ -50,7 +50,8 @@ double CostCache::getBelow(const SearchState &state, double bound) {
     auto it = costs.find(key);
     // A bound answers only a question with a bound it reaches.
     if (it != costs.end() &&
-        (it->second.exact || it->second.cost >= bound * (1 + 1e-9)))
+        (it->second.exact ||
+         it->second.cost >= SearchEnvironment::atLeast(bound)))
       return it->second.cost;
   }
   // Computed outside the lock: two threads may both price a new state,
@@ -58,8 +59,8 @@ double CostCache::getBelow(const SearchState &state, double bound) {
   bool exact = !(bound < std::numeric_limits<double>::infinity());
   double cost = exact ? env.cost(state) : env.costBelow(state, bound);
   // Whether the environment priced it in full is not reported: a cost
-  // below the bound is exact, one at it or above may be a bound.
-  exact |= cost < bound;
+  // below atLeast(bound) is exact, one at it or above may be a bound.
+  exact |= cost < SearchEnvironment::atLeast(bound);
   std::lock_guard<std::mutex> lock(mutex);
   // A state priced again (in full, or to a higher bound) counts once.
   auto [it, added] = costs.try_emplace(key, Entry{cost, exact});

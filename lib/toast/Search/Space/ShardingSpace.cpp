@@ -181,10 +181,9 @@ bool NdaEnvironment::Impl::needsReference(const SearchState &state) const {
 double NdaEnvironment::Impl::priceBelow(const SearchState &state,
                                         double bound) const {
   // The step time relative to the unpartitioned one is at most C(s) (the
-  // memory penalty only adds). The margin keeps a state stopped at the
-  // limit from tying with the bound: a tie in fewer actions would win.
+  // memory penalty only adds).
   double initial = unpartitioned.runtime > 0 ? unpartitioned.runtime : 1.0;
-  return price(state, bound * (1 + 1e-9) * initial).rel.total;
+  return price(state, SearchEnvironment::atLeast(bound) * initial).rel.total;
 }
 
 AnalyticCost NdaEnvironment::Impl::price(const SearchState &state,
