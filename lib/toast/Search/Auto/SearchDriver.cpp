@@ -62,11 +62,12 @@ double CostCache::getBelow(const SearchState &state, double bound) {
   // below atLeast(bound) is exact, one at it or above may be a bound.
   exact |= cost < SearchEnvironment::atLeast(bound);
   std::lock_guard<std::mutex> lock(mutex);
-  // A state priced again (in full, or to a higher bound) counts once.
+  // A state priced again (in full, or to a higher bound) counts once; a
+  // bound replaces only a lower one (threads may race on one state).
   auto [it, added] = costs.try_emplace(key, Entry{cost, exact});
   if (added)
     ++evaluations;
-  else if (exact || !it->second.exact)
+  else if (exact || (!it->second.exact && cost > it->second.cost))
     it->second = {cost, exact};
   return cost;
 }

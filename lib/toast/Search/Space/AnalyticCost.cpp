@@ -718,9 +718,7 @@ std::pair<int64_t, double> Evaluation::nestSplit(unsigned i) const {
 /// reference path.
 bool Evaluation::isBounded() const {
   return runtimeLimit < std::numeric_limits<double>::infinity() &&
-         prog.stepTimeOnlyGrows && !anyPadded && !unmodeled &&
-         llvm::all_of(prog.wholeResults,
-                      [](AxisMask whole) { return whole == 0; });
+         prog.stepTimeOnlyGrows && !anyPadded && !unmodeled;
 }
 
 /// What in-place updates may take off the step time at the end, at most.

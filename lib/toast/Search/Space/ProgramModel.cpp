@@ -455,6 +455,10 @@ void ProgramModel::buildCores() {
       opSlots.push_back(k < p.operandUses.size() ? p.operandUses[k] : -1);
     opSlots.insert(opSlots.end(), p.results.begin(), p.results.end());
   }
+  // A result kept whole sends a state that returns it tiled to the
+  // reference path, at the return (emitOp).
+  stepTimeOnlyGrows &=
+      llvm::all_of(wholeResults, [](AxisMask whole) { return whole == 0; });
   valueCores.clear();
   valueShapes.clear();
   resultFactorDims.clear();

@@ -349,8 +349,9 @@ struct ProgramModel {
   /// program (but for in-place updates, whose savings come off at the end:
   /// maxInPlaceSavedBytes), and nothing past an op can leave the state to
   /// the reference path: no loop model regions, no region op priced whole
-  /// with a class its regions do not read (regionsYieldSlices) and no
-  /// collectives of the input program.
+  /// with a class its regions do not read (regionsYieldSlices), no
+  /// collectives of the input program and no result kept whole
+  /// (wholeResults).
   /// Evaluation::setRuntimeLimit needs it.
   bool stepTimeOnlyGrows = true;
   /// At most the bytes in-place updates save, in every state.
