@@ -8,9 +8,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "toast/Interpreter/Interpreter.h"
 #include "toast/Dialect/PartIR/HLO/Transforms/Passes.h"
 #include "toast/InitAllDialects.h"
+#include "toast/Interpreter/Interpreter.h"
 #include "toast/Interpreter/Runner.h"
 #include "toast/Interpreter/Spmd.h"
 #include "toast/Models/Models.h"
@@ -59,15 +59,9 @@ void runMain(benchmark::State &state, ModuleOp module) {
   }
 }
 
-void BM_Matmul512(benchmark::State &state, const char *type) {
+/// Parses `source` and runs its @main on random arguments.
+void runSource(benchmark::State &state, const char *source) {
   auto context = makeContext();
-  std::string source = llvm::formatv(R"mlir(
-    func.func @main(%a: tensor<512x512x{0}>, %b: tensor<512x512x{0}>) -> tensor<512x512x{0}> {
-      %c = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0]
-        : (tensor<512x512x{0}>, tensor<512x512x{0}>) -> tensor<512x512x{0}>
-      return %c : tensor<512x512x{0}>
-    })mlir",
-                                     type);
   OwningOpRef<ModuleOp> module =
       parseSourceString<ModuleOp>(source, ParserConfig(context.get()));
   if (!module) {
@@ -75,6 +69,17 @@ void BM_Matmul512(benchmark::State &state, const char *type) {
     return;
   }
   runMain(state, *module);
+}
+
+void BM_Matmul512(benchmark::State &state, const char *type) {
+  std::string source = llvm::formatv(R"mlir(
+    func.func @main(%a: tensor<512x512x{0}>, %b: tensor<512x512x{0}>) -> tensor<512x512x{0}> {
+      %c = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0]
+        : (tensor<512x512x{0}>, tensor<512x512x{0}>) -> tensor<512x512x{0}>
+      return %c : tensor<512x512x{0}>
+    })mlir",
+                                     type);
+  runSource(state, source.c_str());
   state.counters["GFLOP/s"] =
       benchmark::Counter(2.0 * 512 * 512 * 512 * 1e-9,
                          benchmark::Counter::kIsIterationInvariantRate);
@@ -82,9 +87,33 @@ void BM_Matmul512(benchmark::State &state, const char *type) {
 BENCHMARK_CAPTURE(BM_Matmul512, f32, "f32")->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_Matmul512, f64, "f64")->Unit(benchmark::kMillisecond);
 
+/// What a decode loop does to its weights every step (the GPT-2 export:
+/// f16 weights converted to f32 and transposed), and bf16 arithmetic,
+/// which rounds every element it writes.
+void BM_WeightsConvertTranspose(benchmark::State &state) {
+  runSource(state, R"mlir(
+    func.func @main(%w: tensor<2048x768xf16>) -> tensor<768x2048xf32> {
+      %f = stablehlo.convert %w : (tensor<2048x768xf16>) -> tensor<2048x768xf32>
+      %t = stablehlo.transpose %f, dims = [1, 0]
+        : (tensor<2048x768xf32>) -> tensor<768x2048xf32>
+      return %t : tensor<768x2048xf32>
+    })mlir");
+}
+BENCHMARK(BM_WeightsConvertTranspose)->Unit(benchmark::kMillisecond);
+
+void BM_Bf16Multiply(benchmark::State &state) {
+  runSource(state, R"mlir(
+    func.func @main(%a: tensor<1048576xbf16>, %b: tensor<1048576xbf16>)
+        -> tensor<1048576xbf16> {
+      %c = stablehlo.multiply %a, %b : tensor<1048576xbf16>
+      return %c : tensor<1048576xbf16>
+    })mlir");
+}
+BENCHMARK(BM_Bf16Multiply)->Unit(benchmark::kMillisecond);
+
 /// The tiny transformer of the step benchmarks: 2 layers, d_model 64.
-OwningOpRef<ModuleOp> buildTinyTransformer(MLIRContext *context,
-                                           int64_t batch, std::string &error) {
+OwningOpRef<ModuleOp> buildTinyTransformer(MLIRContext *context, int64_t batch,
+                                           std::string &error) {
   toast::models::ModelOptions options;
   options.ints["layers"] = 2;
   options.ints["d-model"] = 64;
@@ -123,7 +152,8 @@ LogicalResult partitionBpMp(ModuleOp module, std::string &error) {
                   "re:params\\..*\\.dense_up\\.w": 2}}]})json";
   FailureOr<toast::partition::Schedule> schedule =
       toast::partition::parseSchedule(json, error);
-  if (failed(schedule) || failed(toast::partition::partition(module, *schedule)))
+  if (failed(schedule) ||
+      failed(toast::partition::partition(module, *schedule)))
     return failure();
   auto main = module.lookupSymbol<func::FuncOp>("main");
   if (failed(toast::partir_hlo::lowerCoreLoops(main)) ||
@@ -163,9 +193,9 @@ void BM_TinyTransformerBpMp(benchmark::State &state, bool spmd) {
   SmallVector<Tensor> args;
   for (Type type : (*program)->globalType.getInputs()) {
     auto tensorType = cast<RankedTensorType>(type);
-    args.push_back(makeRandomTensor(
-        *ElementType::get(tensorType.getElementType()), tensorType.getShape(),
-        rng));
+    args.push_back(
+        makeRandomTensor(*ElementType::get(tensorType.getElementType()),
+                         tensorType.getShape(), rng));
   }
   for (auto _ : state) {
     FailureOr<SpmdRunReport> report = runSpmd(main, **program, args, {});

@@ -109,6 +109,57 @@ TEST_F(InterpreterTest, FloatSemantics) {
   EXPECT_EQ(bf.getFloat(1), 256.0);
 }
 
+// Transposes whose source's contiguous dimension is not the last one are
+// copied in tiles (copyTransposed); sizes that are not multiples of the
+// tile and an outer dimension exercise its edges.
+TEST_F(InterpreterTest, TransposesAcrossTileEdges) {
+  auto results = run(R"(
+    func.func @main() -> (tensor<65x2x33xf32>, tensor<33x65x2xf32>,
+                          tensor<2x65x33xf32>, tensor<65x33xf32>) {
+      %flat = stablehlo.iota dim = 0 : tensor<4290xf32>
+      %x = stablehlo.reshape %flat : (tensor<4290xf32>) -> tensor<2x33x65xf32>
+      %a = stablehlo.transpose %x, dims = [2, 0, 1]
+        : (tensor<2x33x65xf32>) -> tensor<65x2x33xf32>
+      %b = stablehlo.transpose %x, dims = [1, 2, 0]
+        : (tensor<2x33x65xf32>) -> tensor<33x65x2xf32>
+      %c = stablehlo.transpose %x, dims = [0, 2, 1]
+        : (tensor<2x33x65xf32>) -> tensor<2x65x33xf32>
+      %m = stablehlo.slice %x [0:1, 0:33, 0:65]
+        : (tensor<2x33x65xf32>) -> tensor<1x33x65xf32>
+      %r = stablehlo.reshape %m : (tensor<1x33x65xf32>) -> tensor<33x65xf32>
+      %d = stablehlo.transpose %r, dims = [1, 0]
+        : (tensor<33x65xf32>) -> tensor<65x33xf32>
+      return %a, %b, %c, %d : tensor<65x2x33xf32>, tensor<33x65x2xf32>,
+                              tensor<2x65x33xf32>, tensor<65x33xf32>
+    }
+  )");
+  ASSERT_TRUE(succeeded(results)) << errors;
+  int64_t shape[] = {2, 33, 65};
+  auto check = [&](const Tensor &t, ArrayRef<int64_t> perm,
+                   ArrayRef<int64_t> sourceShape) {
+    int64_t n = t.getNumElements();
+    for (int64_t flat = 0; flat < n; ++flat) {
+      // The result's multi-index, then the source's: x[perm[d]] = r[d].
+      SmallVector<int64_t> r(perm.size()), x(perm.size());
+      for (int64_t d = perm.size() - 1, rest = flat; d >= 0; --d) {
+        r[d] = rest % t.getShape()[d];
+        rest /= t.getShape()[d];
+      }
+      for (size_t d = 0; d < perm.size(); ++d)
+        x[perm[d]] = r[d];
+      int64_t expected = 0;
+      for (size_t d = 0; d < perm.size(); ++d)
+        expected = expected * sourceShape[d] + x[d];
+      ASSERT_EQ(t.getFloat(flat), static_cast<double>(expected))
+          << "element " << flat;
+    }
+  };
+  check((*results)[0], {2, 0, 1}, shape);
+  check((*results)[1], {1, 2, 0}, shape);
+  check((*results)[2], {0, 2, 1}, shape);
+  check((*results)[3], {1, 0}, {33, 65});
+}
+
 TEST_F(InterpreterTest, ShiftsAndConversions) {
   auto results = run(R"mlir(
     func.func @main() -> (tensor<3xi8>, tensor<3xi8>, tensor<3xi8>, tensor<2xf32>) {
@@ -193,9 +244,9 @@ TEST_F(InterpreterTest, ChloSpecialFunctions) {
   const Tensor &pg = (*results)[0], &z = (*results)[1], &ei = (*results)[2],
                &bi = (*results)[3], &dg = (*results)[4], &nx = (*results)[5];
   const double pi2over6 = M_PI * M_PI / 6;
-  EXPECT_NEAR(pg.getFloat(0), pi2over6, 1e-13);             // psi'(1)
-  EXPECT_NEAR(pg.getFloat(1), -2.4041138063191885, 1e-13);  // -2 zeta(3)
-  EXPECT_NEAR(pg.getFloat(2), -0.5772156649015329, 1e-13);  // psi(1)
+  EXPECT_NEAR(pg.getFloat(0), pi2over6, 1e-13);            // psi'(1)
+  EXPECT_NEAR(pg.getFloat(1), -2.4041138063191885, 1e-13); // -2 zeta(3)
+  EXPECT_NEAR(pg.getFloat(2), -0.5772156649015329, 1e-13); // psi(1)
   EXPECT_NEAR(z.getFloat(0), pi2over6, 1e-13);
   EXPECT_NEAR(z.getFloat(1), std::pow(M_PI, 4) / 90, 1e-13);
   EXPECT_NEAR(z.getFloat(2), 0.1181020258208637, 1e-13);

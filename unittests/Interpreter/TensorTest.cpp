@@ -15,6 +15,8 @@
 
 #include <cmath>
 #include <limits>
+#include <random>
+#include <vector>
 
 using namespace mlir;
 using namespace toast::interp;
@@ -56,6 +58,63 @@ TEST(FloatRoundingTest, F16OverflowAndSubnormals) {
   EXPECT_EQ(roundToFormat(tiny * 0.75, FloatFormat::F16), tiny);
   EXPECT_EQ(roundToFormat(tiny * 2.5, FloatFormat::F16), 2 * tiny);
   EXPECT_TRUE(std::signbit(roundToFormat(-tiny / 4, FloatFormat::F16)));
+}
+
+/// Rounding as the definition says it: scale x so that the format's last
+/// mantissa bit at x's exponent is the units place, round to an integer
+/// (ties to even), scale back, and overflow past the largest finite value.
+static double roundByScaling(double x, int mantissaBits, int bias,
+                             double maxFinite) {
+  if (std::isnan(x) || std::isinf(x) || x == 0.0)
+    return x;
+  int quantum = std::max(std::ilogb(x), 1 - bias) - mantissaBits;
+  double r = std::ldexp(std::nearbyint(std::ldexp(x, -quantum)), quantum);
+  return std::fabs(r) > maxFinite
+             ? std::copysign(std::numeric_limits<double>::infinity(), x)
+             : r;
+}
+
+TEST(FloatRoundingTest, AgreesWithScalingOnEveryKindOfValue) {
+  struct Format {
+    FloatFormat format;
+    int mantissaBits, bias;
+    double maxFinite;
+  } formats[] = {{FloatFormat::F16, 10, 15, 65504.0},
+                 {FloatFormat::BF16, 7, 127, std::ldexp(255.0, 120)}};
+  std::mt19937_64 rng(7);
+  std::vector<double> values = {std::numeric_limits<double>::denorm_min(),
+                                std::numeric_limits<double>::min(),
+                                std::numeric_limits<double>::max(),
+                                65504.0,
+                                65519.99,
+                                65520.0,
+                                65536.0,
+                                std::ldexp(1.0, -24),
+                                std::ldexp(1.0, -25),
+                                std::ldexp(3.0, -26),
+                                std::ldexp(255.0, 120),
+                                std::ldexp(511.0, 119),
+                                std::ldexp(1.0, -133),
+                                std::ldexp(1.0, -134),
+                                std::ldexp(3.0, -135)};
+  for (int i = 0; i < 200000; ++i) {
+    // Random significands at exponents around every format's range, and
+    // exact halfway points between neighbours of a format.
+    double significand = std::ldexp(static_cast<double>(rng() >> 11), -53);
+    int exponent = static_cast<int>(rng() % 320) - 170;
+    values.push_back(std::ldexp(1.0 + significand, exponent));
+    int64_t k = static_cast<int64_t>(rng() % 4096);
+    values.push_back(std::ldexp(static_cast<double>(2 * k + 1), exponent));
+  }
+  for (double v : values)
+    for (double x : {v, -v})
+      for (const Format &f : formats) {
+        double expected =
+            roundByScaling(x, f.mantissaBits, f.bias, f.maxFinite);
+        double got = roundToFormat(x, f.format);
+        ASSERT_EQ(std::signbit(got), std::signbit(expected)) << x;
+        ASSERT_EQ(got, expected) << std::hexfloat << x;
+      }
 }
 
 TEST(FloatRoundingTest, F32AndF64) {

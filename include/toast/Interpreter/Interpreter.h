@@ -31,6 +31,9 @@
 
 #include <functional>
 #include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
 
 namespace mlir::func {
 class FuncOp;
@@ -94,6 +97,22 @@ struct SpmdContext {
 /// Kinds of value checks (`check.expect_*` custom calls).
 enum class CheckKind { Eq, Close, AlmostEq };
 
+/// The values of the constant ops a run has evaluated, shared (copy on
+/// write) by every device of an SPMD run and every iteration of a loop: an
+/// export's weights are constants, which each device would otherwise
+/// build (and, with fillElided, draw) again. Safe to use from several
+/// threads.
+class ConstantCache {
+public:
+  std::optional<Tensor> lookup(mlir::Operation *op) const;
+  /// Keeps the first value recorded for `op` (threads may race to it).
+  void insert(mlir::Operation *op, const Tensor &value);
+
+private:
+  mutable std::mutex mutex;
+  llvm::DenseMap<mlir::Operation *, Tensor> values;
+};
+
 /// Options of an interpreter run.
 struct InterpreterOptions {
   /// Verify that all iterations of a `#partir.any` loop yield equal values.
@@ -114,6 +133,9 @@ struct InterpreterOptions {
   /// so constants of one type are equal in both programs of a comparison
   /// (otherwise such a constant is an error).
   bool fillElided = false;
+  /// Where constant ops keep their values; null: the interpreter makes its
+  /// own (the SPMD runner gives every device the same one).
+  std::shared_ptr<ConstantCache> constants;
 };
 
 /// Outcome counters of `check.expect_*` calls.

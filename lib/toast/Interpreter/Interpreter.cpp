@@ -70,7 +70,23 @@ struct Interpreter::Frame {
 };
 
 Interpreter::Interpreter(ModuleOp module, InterpreterOptions options)
-    : module(module), options(options) {}
+    : module(module), options(options) {
+  if (!this->options.constants)
+    this->options.constants = std::make_shared<ConstantCache>();
+}
+
+std::optional<Tensor> ConstantCache::lookup(Operation *op) const {
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = values.find(op);
+  if (it == values.end())
+    return std::nullopt;
+  return it->second;
+}
+
+void ConstantCache::insert(Operation *op, const Tensor &value) {
+  std::lock_guard<std::mutex> lock(mutex);
+  values.try_emplace(op, value);
+}
 
 Interpreter::~Interpreter() = default;
 

@@ -120,6 +120,11 @@ LogicalResult evalConstant(Interpreter &interp, Operation *op, ArrayRef<Tensor>,
   // exports write some tensor constants with arith).
   if (failed(checkSupportedTypes(op)))
     return failure();
+  ConstantCache &cache = *interp.getOptions().constants;
+  if (std::optional<Tensor> known = cache.lookup(op)) {
+    results.push_back(std::move(*known));
+    return success();
+  }
   Tensor result = makeResult(op);
   auto value = op->getAttrOfType<ElementsAttr>("value");
   if (auto dense = dyn_cast<DenseElementsAttr>(value)) {
@@ -139,6 +144,7 @@ LogicalResult evalConstant(Interpreter &interp, Operation *op, ArrayRef<Tensor>,
   } else {
     return op->emitError("toast-run: unsupported constant attribute ") << value;
   }
+  cache.insert(op, result);
   results.push_back(std::move(result));
   return success();
 }

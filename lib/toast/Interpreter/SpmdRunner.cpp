@@ -163,15 +163,15 @@ static FailureOr<Tensor> assembleResult(Operation *anchor, StringRef what,
     for (auto [dim, tile] : llvm::enumerate(layout.deviceTiles[d]))
       offsets.push_back(tile * padded.getDim(dim));
     // The padding of an uneven sharding is no part of the result.
-    Tensor local = toast::interp::detail::clipBlock(padded, offsets,
-                                                    global.getShape());
+    Tensor local =
+        toast::interp::detail::clipBlock(padded, offsets, global.getShape());
     auto [it, first] = owner.try_emplace(layout.deviceTiles[d], d);
     if (first) {
       toast::interp::detail::insertBlock(global, local, offsets);
       continue;
     }
-    Tensor other = toast::interp::detail::clipBlock(
-        values[it->second][index], offsets, global.getShape());
+    Tensor other = toast::interp::detail::clipBlock(values[it->second][index],
+                                                    offsets, global.getShape());
     for (int64_t i = 0, n = local.getNumElements(); i < n; ++i)
       if (!local.elementEquals(i, other, i))
         return emitError(anchor->getLoc())
@@ -238,6 +238,8 @@ static FailureOr<SpmdRunReport> runOnDevices(Operation *anchor, StringRef what,
   std::vector<SmallVector<Tensor>> results(n);
   std::vector<CheckSummary> checks(n);
   std::vector<char> ok(n, 0);
+  if (!options.constants)
+    options.constants = std::make_shared<ConstantCache>();
   auto runDevice = [&](int64_t d) {
     SmallVector<Tensor> args;
     for (auto [arg, layout] : llvm::zip_equal(globalArgs, program.args))

@@ -36,7 +36,7 @@ FormatInfo infoOf(FloatFormat format) {
   case FloatFormat::F16:
     return {10, 5, 15, 65504.0};
   case FloatFormat::BF16:
-    return {7, 8, 127, std::ldexp(255.0, 120)}; // (2 - 2^-7) * 2^127
+    return {7, 8, 127, 0x1.fep127}; // (2 - 2^-7) * 2^127 = 255 * 2^120
   case FloatFormat::F32:
     return {23, 8, 127, std::numeric_limits<float>::max()};
   case FloatFormat::F64:
@@ -65,14 +65,44 @@ double toast::interp::roundToFormat(double x, FloatFormat format) {
     return static_cast<double>(static_cast<float>(x));
   if (x == 0.0 || std::isinf(x))
     return x;
-  // Scale so that the last mantissa bit of the target format is the units
-  // place, round to an integer (ties to even under the default rounding
-  // mode), and scale back. Powers of two scale exactly.
+  // Round to a multiple of the target format's last mantissa bit at x's
+  // exponent (its quantum), ties to even.
   FormatInfo info = infoOf(format);
   int minExponent = 1 - info.bias;
-  int exponent = std::ilogb(x);
-  int quantum = std::max(exponent, minExponent) - info.mantissaBits;
-  double rounded = std::ldexp(std::nearbyint(std::ldexp(x, -quantum)), quantum);
+  uint64_t bits = doubleBits(x);
+  int biased = static_cast<int>(bits >> 52 & 0x7ff);
+  double rounded;
+  if (biased == 0) {
+    // A subnormal double: scale so that the quantum is the units place,
+    // round to an integer (ties to even under the default rounding mode)
+    // and scale back; powers of two scale exactly.
+    int quantum = std::max(std::ilogb(x), minExponent) - info.mantissaBits;
+    rounded = std::ldexp(std::nearbyint(std::ldexp(x, -quantum)), quantum);
+  } else {
+    // The same on the 53-bit significand as an integer, without the libm
+    // calls (f16 and bf16 programs round every element of every op).
+    int exponent = biased - 1023;
+    int quantum = std::max(exponent, minExponent) - info.mantissaBits;
+    int drop = quantum - (exponent - 52); // low significand bits below it
+    if (drop <= 0) {
+      rounded = x;
+    } else {
+      uint64_t significand =
+          (bits & ((uint64_t(1) << 52) - 1)) | (uint64_t(1) << 52);
+      uint64_t kept = 0;
+      if (drop < 64) {
+        kept = significand >> drop;
+        uint64_t rest = significand & ((uint64_t(1) << drop) - 1);
+        uint64_t half = uint64_t(1) << (drop - 1);
+        kept += rest > half || (rest == half && (kept & 1));
+      }
+      // kept <= 2^53 and 2^quantum are exact; their product may overflow
+      // to infinity, as the scaling above would.
+      double scale =
+          doubleFromBits(static_cast<uint64_t>(quantum + 1023) << 52);
+      rounded = std::copysign(static_cast<double>(kept) * scale, x);
+    }
+  }
   if (std::fabs(rounded) > info.maxFinite)
     return std::copysign(std::numeric_limits<double>::infinity(), x);
   return rounded;
