@@ -160,6 +160,38 @@ TEST_F(InterpreterTest, TransposesAcrossTileEdges) {
   check((*results)[3], {1, 0}, {33, 65});
 }
 
+// A constant op's value is evaluated once and shared by every iteration
+// (ConstantCache): an update of it in the body must copy it, or the next
+// iteration would start from the updated value.
+TEST_F(InterpreterTest, LoopIterationsShareConstantsUnchanged) {
+  auto results = run(R"(
+    func.func @main() -> tensor<4xf32> {
+      %zero = stablehlo.constant dense<0> : tensor<i32>
+      %acc0 = stablehlo.constant dense<0.0> : tensor<4xf32>
+      %out:2 = stablehlo.while(%i = %zero, %acc = %acc0)
+          : tensor<i32>, tensor<4xf32>
+        cond {
+        %four = stablehlo.constant dense<4> : tensor<i32>
+        %p = stablehlo.compare LT, %i, %four : (tensor<i32>, tensor<i32>) -> tensor<i1>
+        stablehlo.return %p : tensor<i1>
+      } do {
+        %z = stablehlo.constant dense<0.0> : tensor<4xf32>
+        %one = stablehlo.constant dense<[1.0]> : tensor<1xf32>
+        %u = stablehlo.dynamic_update_slice %z, %one, %i
+          : (tensor<4xf32>, tensor<1xf32>, tensor<i32>) -> tensor<4xf32>
+        %acc2 = stablehlo.add %acc, %u : tensor<4xf32>
+        %step = stablehlo.constant dense<1> : tensor<i32>
+        %i2 = stablehlo.add %i, %step : tensor<i32>
+        stablehlo.return %i2, %acc2 : tensor<i32>, tensor<4xf32>
+      }
+      return %out#1 : tensor<4xf32>
+    }
+  )");
+  ASSERT_TRUE(succeeded(results)) << errors;
+  for (int64_t i = 0; i < 4; ++i)
+    EXPECT_EQ((*results)[0].getFloat(i), 1.0) << "element " << i;
+}
+
 TEST_F(InterpreterTest, ShiftsAndConversions) {
   auto results = run(R"mlir(
     func.func @main() -> (tensor<3xi8>, tensor<3xi8>, tensor<3xi8>, tensor<2xf32>) {

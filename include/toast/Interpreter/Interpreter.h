@@ -101,7 +101,9 @@ enum class CheckKind { Eq, Close, AlmostEq };
 /// write) by every device of an SPMD run and every iteration of a loop: an
 /// export's weights are constants, which each device would otherwise
 /// build (and, with fillElided, draw) again. Safe to use from several
-/// threads.
+/// threads. Keyed by op: valid for one module, unchanged, and one set of
+/// options (a constant filled by fillElided depends on rngSeed); values
+/// stay alive until the cache goes.
 class ConstantCache {
 public:
   std::optional<Tensor> lookup(mlir::Operation *op) const;
