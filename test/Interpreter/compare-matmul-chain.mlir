@@ -19,6 +19,12 @@
 // EXACT: result #0 tensor<256x8xf32>: {{.*}}: MISMATCH
 // EXACT: results differ
 
+// A tolerance that no comparison can meet is refused.
+// RUN: not toast-run --compare %S/../Partition/Inputs/matmul-chain.mlir %t.bp-mp-z3.mlir --atol=-1 2>&1 | FileCheck %s --check-prefix=ATOL
+// RUN: not toast-run --compare %S/../Partition/Inputs/matmul-chain.mlir %t.bp-mp-z3.mlir --rtol=nan 2>&1 | FileCheck %s --check-prefix=RTOL
+// ATOL: toast-run: --atol must be a finite number >= 0, got -1
+// RTOL: toast-run: --rtol must be a finite number >= 0, got nan
+
 // A program with arguments runs on seeded random inputs.
 // RUN: toast-run %S/../Partition/Inputs/matmul-chain.mlir --seed 1 | FileCheck %s --check-prefix=RANDOM
 // RANDOM: @main ran on random arguments (seed 1)

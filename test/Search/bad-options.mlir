@@ -4,14 +4,16 @@
 // RUN: not toast-opt %s --toast-auto-partition="axes=B mesh=B=4 algorithm=greedy" 2>&1 | FileCheck %s --check-prefix=ALGO
 // RUN: not toast-opt %s --toast-auto-partition="axes=B mesh=B=4 budget-s=-1" 2>&1 | FileCheck %s --check-prefix=BUDGET
 // RUN: not toast-opt %s --toast-auto-partition="axes=B mesh=B=4 threads=0" 2>&1 | FileCheck %s --check-prefix=THREADS
+// RUN: not toast-opt %s --toast-auto-partition="axes=B mesh=B=4 threads=100000" 2>&1 | FileCheck %s --check-prefix=MANY
 // RUN: not toast-opt %s --partir-schedule=file=%S/Inputs/bad-algorithm.json 2>&1 | FileCheck %s --check-prefix=JSON
 // RUN: not toast-opt %s --partir-schedule=file=%S/Inputs/bad-axis.json 2>&1 | FileCheck %s --check-prefix=JSONAXIS
 // RUN: not toast-opt %s --partir-schedule=file=%S/Inputs/bad-list-actions.json 2>&1 | FileCheck %s --check-prefix=JSONLIST
 
-// AXIS: bad-options.mlir:[[@LINE+5]]:3: error: automatic partition: axis "X" is not in the mesh #partir.mesh<["B"=4]>
-// DEVICE: bad-options.mlir:[[@LINE+4]]:3: error: automatic partition: unknown device 'z80'
-// BUDGET: bad-options.mlir:[[@LINE+3]]:3: error: automatic partition: the time budget must be >= 0 seconds, got -1
-// THREADS: bad-options.mlir:[[@LINE+2]]:3: error: automatic partition: threads must be >= 1
+// AXIS: bad-options.mlir:[[@LINE+6]]:3: error: automatic partition: axis "X" is not in the mesh #partir.mesh<["B"=4]>
+// DEVICE: bad-options.mlir:[[@LINE+5]]:3: error: automatic partition: unknown device 'z80'
+// BUDGET: bad-options.mlir:[[@LINE+4]]:3: error: automatic partition: the time budget must be >= 0 seconds, got -1
+// THREADS: bad-options.mlir:[[@LINE+3]]:3: error: automatic partition: threads must be between 1 and 256, got 0
+// MANY: bad-options.mlir:[[@LINE+2]]:3: error: automatic partition: threads must be between 1 and 256, got 100000
 // JSONAXIS: bad-options.mlir:[[@LINE+1]]:3: error: automatic partition: axis "model" is not in the mesh
   func.func @main(%x: tensor<256x8xf32> {partir.name = "x"},
                   %w1: tensor<8x16xf32> {partir.name = "w1"},

@@ -17,7 +17,18 @@
 // REQUIRED: error: partir-simulate: device file '{{.*}}bad-missing.json': missing required key 'interconnect'
 //
 // RUN: not toast-opt %s --partir-simulate="device=file:%S/Inputs/bad-negative.json" -o /dev/null 2>&1 | FileCheck %s --check-prefix=NEGATIVE
-// NEGATIVE: error: partir-simulate: device file '{{.*}}bad-negative.json': 'peak_flops.bf16': expected a finite number > 0
+// NEGATIVE: error: partir-simulate: device file '{{.*}}bad-negative.json': 'peak_flops.bf16': expected a finite number >= 1
+//
+// JSON nested deeper than any real file is refused before it is parsed
+// (the parser recurses per level: 50,000 levels overflowed the stack).
+// RUN: not toast-opt %s --partir-simulate="device=file:%S/Inputs/bad-deep.json" -o /dev/null 2>&1 | FileCheck %s --check-prefix=DEEP
+// RUN: not toast-opt %s --partir-schedule=file=%S/Inputs/bad-deep.json -o /dev/null 2>&1 | FileCheck %s --check-prefix=DEEP
+// DEEP: invalid JSON: nested more than 512 levels deep (at byte 512)
+//
+// A positive rate below one per second overflows every step time to
+// infinity and every cost to NaN:
+// RUN: not toast-opt %s --partir-simulate="device=file:%S/Inputs/bad-tiny-rate.json" -o /dev/null 2>&1 | FileCheck %s --check-prefix=TINY
+// TINY: error: partir-simulate: device file '{{.*}}bad-tiny-rate.json': 'peak_flops.f32': expected a finite number >= 1
 //
 // RUN: not toast-opt %s --partir-simulate="device=file:%S/Inputs/bad-unknown-key.json" -o /dev/null 2>&1 | FileCheck %s --check-prefix=TYPO
 // TYPO: error: partir-simulate: device file '{{.*}}bad-unknown-key.json': 'memory_byte': unknown key (expected one of: name, description, base, peak_flops, memory_bytes, memory_bandwidth, interconnect, axes)

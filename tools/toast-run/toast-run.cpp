@@ -21,6 +21,8 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cmath>
+
 using namespace mlir;
 namespace cl = llvm::cl;
 
@@ -148,6 +150,16 @@ int main(int argc, char **argv) {
   interpreterOptions.fillElided = fillElided;
 
   if (compareMode) {
+    // A negative or NaN tolerance would fail every element, a comparison
+    // that cannot pass.
+    for (auto [name, value] :
+         {std::pair<const char *, double>{"atol", absTolerance},
+          {"rtol", relTolerance}})
+      if (!(value >= 0) || std::isinf(value)) {
+        llvm::errs() << "toast-run: --" << name
+                     << " must be a finite number >= 0, got " << value << "\n";
+        return 1;
+      }
     toast::interp::CompareOptions options;
     options.entry = entry;
     options.seed = seed;

@@ -5,9 +5,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "toast/Simulator/Device.h"
 #include "toast/InitAllDialects.h"
 #include "toast/Simulator/CostModel.h"
-#include "toast/Simulator/Device.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -141,7 +141,12 @@ TEST(DeviceJSON, ValidationErrors) {
        "t: missing required key 'interconnect'"},
       {R"({"peak_flops": {"f32": 0}, "memory_bytes": 1, "memory_bandwidth": 1,
            "interconnect": {"bandwidth": 1, "latency": 0}})",
-       "t: 'peak_flops.f32': expected a finite number > 0"},
+       "t: 'peak_flops.f32': expected a finite number >= 1"},
+      // Positive but tiny: every step time would be infinite.
+      {R"({"peak_flops": {"f32": 1}, "memory_bytes": 1,
+           "memory_bandwidth": 1e-300,
+           "interconnect": {"bandwidth": 1, "latency": 0}})",
+       "t: 'memory_bandwidth': expected a finite number >= 1"},
       {R"({"peak_flops": {"f32": 1}, "memory_bytes": "big",
            "memory_bandwidth": 1, "interconnect": {"bandwidth": 1, "latency": 0}})",
        "t: 'memory_bytes': expected a number"},
@@ -196,16 +201,16 @@ TEST(CollectiveCost, RingFormulas) {
   };
   for (const Expect &e : table) {
     CollectiveCost cost = ringCollectiveCost(e.kind, e.n, bytes, link);
-    SCOPED_TRACE(getCollectiveKindName(e.kind).str() + " n=" +
-                 std::to_string(e.n));
+    SCOPED_TRACE(getCollectiveKindName(e.kind).str() +
+                 " n=" + std::to_string(e.n));
     EXPECT_EQ(cost.steps, e.steps);
     EXPECT_DOUBLE_EQ(cost.bytes, e.bytes);
     EXPECT_DOUBLE_EQ(cost.time, e.steps * 1e-6 + e.bytes / 1e9);
   }
   // all_reduce = reduce_scatter + all_gather of the same buffer.
   for (int64_t n : {2, 4, 8, 16}) {
-    double ar = ringCollectiveCost(CollectiveKind::AllReduce, n, bytes, link)
-                    .time;
+    double ar =
+        ringCollectiveCost(CollectiveKind::AllReduce, n, bytes, link).time;
     double rs =
         ringCollectiveCost(CollectiveKind::ReduceScatter, n, bytes, link).time;
     double ag =

@@ -44,6 +44,15 @@ enum class ElementKind { Bool, Signed, Unsigned, Float, Complex };
 /// The floating-point formats the interpreter rounds to.
 enum class FloatFormat { F16, BF16, F32, F64 };
 
+/// The most elements a tensor of the interpreter may have: larger ones are
+/// refused rather than risking an allocation failure (storage is 8 bytes
+/// per element, 16 for complex).
+constexpr int64_t kMaxTensorElements = int64_t(1) << 29;
+
+/// Whether a tensor of `shape` has more than kMaxTensorElements elements
+/// (without overflowing: 2^32 x 2^32 is not 0 elements here).
+bool exceedsMaxElements(llvm::ArrayRef<int64_t> shape);
+
 /// Rounds `x` to the nearest value of `format` (ties to even; values beyond
 /// the largest finite value become infinities). NaNs are returned unchanged.
 double roundToFormat(double x, FloatFormat format);

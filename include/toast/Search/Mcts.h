@@ -57,6 +57,9 @@ namespace toast::search {
 /// many times.
 constexpr unsigned kMaxPatienceFactor = 4;
 
+/// SearchOptions::threads at most (the option's bound).
+constexpr unsigned kMaxThreads = 256;
+
 /// Budget and knobs shared by every search algorithm (MCTS and baselines).
 struct SearchOptions {
   uint64_t seed = 1;

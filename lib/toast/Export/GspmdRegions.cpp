@@ -34,6 +34,8 @@ bool isCustomCall(Operation *op, StringRef target) {
 
 SmallVector<Operation *> findGspmdBoundaries(func::FuncOp func) {
   SmallVector<Operation *> ops;
+  if (func.isExternal())
+    return ops;
   for (Operation &op : func.getBody().front())
     if (isCustomCall(&op, kFullToShard) || isCustomCall(&op, kShardToFull))
       ops.push_back(&op);

@@ -21,10 +21,6 @@ ElementType toast::interp::detail::elementTypeOf(Type tensorType) {
   return *ElementType::get(cast<ShapedType>(tensorType).getElementType());
 }
 
-/// Tensors above this many elements are refused rather than risking an
-/// allocation failure (storage is 8 bytes per element, 16 for complex).
-static constexpr int64_t kMaxElements = int64_t(1) << 29;
-
 /// Whether `type` is a tuple whose leaves are tensors and tokens, or a
 /// token: values the interpreter carries but does not compute on.
 static bool isTupleOrToken(Type type) {
@@ -57,7 +53,7 @@ LogicalResult toast::interp::detail::checkSupportedTypes(Operation *op) {
     if (!tensorType.hasStaticShape())
       return op->emitError("toast-run: unsupported dynamic shape ")
              << type << " in result of '" << op->getName() << "'";
-    if (tensorType.getNumElements() > kMaxElements)
+    if (exceedsMaxElements(tensorType.getShape()))
       return op->emitError("toast-run: result type ")
              << type << " of '" << op->getName()
              << "' is too large for the interpreter";

@@ -102,6 +102,15 @@ makeRandomValues(TypeRange types, func::FuncOp func, uint64_t seed) {
   std::mt19937_64 rng(seed);
   SmallVector<Tensor> args;
   for (auto [i, type] : llvm::enumerate(types)) {
+    auto tensorType = dyn_cast<RankedTensorType>(type);
+    if (tensorType && tensorType.hasStaticShape() &&
+        exceedsMaxElements(tensorType.getShape())) {
+      emitError(func.getLoc())
+          << "toast-run: argument #" << i << " of @" << func.getSymName()
+          << ", " << type << ", is too large for the interpreter (more than "
+          << kMaxTensorElements << " elements)";
+      return failure();
+    }
     std::optional<Tensor> value = makeRandomValue(type, rng);
     if (!value) {
       emitError(func.getLoc())

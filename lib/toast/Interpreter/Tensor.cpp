@@ -58,6 +58,18 @@ double doubleFromBits(uint64_t bits) {
 }
 } // namespace
 
+bool toast::interp::exceedsMaxElements(ArrayRef<int64_t> shape) {
+  int64_t count = 1;
+  for (int64_t size : shape) {
+    if (size == 0)
+      return false;
+    if (size < 0 || size > kMaxTensorElements / count)
+      return true;
+    count *= size;
+  }
+  return false;
+}
+
 double toast::interp::roundToFormat(double x, FloatFormat format) {
   if (format == FloatFormat::F64 || std::isnan(x))
     return x;

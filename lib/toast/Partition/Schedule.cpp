@@ -3,6 +3,7 @@
 #include "toast/Partition/Schedule.h"
 
 #include "toast/Interfaces/ValueNames.h"
+#include "toast/Simulator/JsonInput.h"
 
 #include "toast/Dialect/PartIR/HLO/Transforms/Passes.h"
 #include "toast/Simulator/Device.h"
@@ -263,7 +264,7 @@ parseAutomaticTactic(const llvm::json::Object &object, const std::string &path,
 }
 
 FailureOr<Schedule> parseSchedule(StringRef json, std::string &error) {
-  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(json);
+  llvm::Expected<llvm::json::Value> parsed = sim::parseJsonInput(json);
   if (!parsed) {
     error = "invalid JSON: " + llvm::toString(parsed.takeError());
     return failure();
@@ -370,8 +371,12 @@ FailureOr<Schedule> parseSchedule(StringRef json, std::string &error) {
 //===----------------------------------------------------------------------===//
 
 FailureOr<func::FuncOp> getEntryFunction(ModuleOp module) {
-  if (auto main = module.lookupSymbol<func::FuncOp>("main"))
+  if (auto main = module.lookupSymbol<func::FuncOp>("main")) {
+    if (main.isExternal())
+      return main.emitError("@main is a declaration without a body: nothing "
+                            "to partition");
     return main;
+  }
   func::FuncOp found;
   for (auto fn : module.getOps<func::FuncOp>()) {
     if (!fn.isPublic() || fn.isExternal())

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "toast/Simulator/Device.h"
+#include "toast/Simulator/JsonInput.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/STLExtras.h"
@@ -107,10 +108,8 @@ static DeviceSpec makeP100() {
   d.name = "p100";
   d.description = "NVIDIA P100 SXM2 16GB";
   // No bf16 units: bf16 arithmetic runs at the f32 rate.
-  d.peakFlops = {{"f64", 5.3e12},
-                 {"f32", 10.6e12},
-                 {"bf16", 10.6e12},
-                 {"f16", 21.2e12}};
+  d.peakFlops = {
+      {"f64", 5.3e12}, {"f32", 10.6e12}, {"bf16", 10.6e12}, {"f16", 21.2e12}};
   d.memoryBytes = 16 * kGiB;
   d.memoryBandwidth = 732e9;
   d.interconnect = {80e9, 5e-6}; // NVLink1: 160 GB/s bidirectional.
@@ -181,15 +180,31 @@ public:
   /// A number > 0 (or >= 0 when `allowZero`).
   std::optional<double> number(const llvm::json::Value &value,
                                const Twine &path, bool allowZero = false) {
+    return atLeast(value, path, allowZero ? 0 : -1);
+  }
+
+  /// A rate or a size: a number >= 1 (per second, bytes). Smaller ones
+  /// pass as positive numbers but overflow the step time to infinity
+  /// (1e-300 FLOP/s), and every cost becomes NaN.
+  std::optional<double> rate(const llvm::json::Value &value,
+                             const Twine &path) {
+    return atLeast(value, path, 1);
+  }
+
+  /// A finite number >= `min` (a whole number); `min` < 0 means > 0.
+  std::optional<double> atLeast(const llvm::json::Value &value,
+                                const Twine &path, double min) {
     std::optional<double> number = value.getAsNumber();
     if (!number) {
       fail(path, "expected a number");
       return std::nullopt;
     }
-    if (!std::isfinite(*number) || *number < 0 ||
-        (!allowZero && *number == 0)) {
-      fail(path, allowZero ? "expected a finite number >= 0"
-                           : "expected a finite number > 0");
+    bool ok =
+        std::isfinite(*number) && (min < 0 ? *number > 0 : *number >= min);
+    if (!ok) {
+      fail(path, min < 0 ? std::string("expected a finite number > 0")
+                         : "expected a finite number >= " +
+                               std::to_string(static_cast<int64_t>(min)));
       return std::nullopt;
     }
     return number;
@@ -219,7 +234,7 @@ public:
     }
     checkKeys(*object, {"bandwidth", "latency"}, path);
     if (const llvm::json::Value *bw = object->get("bandwidth")) {
-      if (auto n = number(*bw, path + ".bandwidth"))
+      if (auto n = rate(*bw, path + ".bandwidth"))
         out.bandwidth = *n;
     } else if (!partial) {
       fail(path, "missing key 'bandwidth'");
@@ -240,7 +255,7 @@ private:
 
 Expected<DeviceSpec> toast::sim::parseDeviceJSON(StringRef text,
                                                  StringRef origin) {
-  Expected<llvm::json::Value> parsed = llvm::json::parse(text);
+  Expected<llvm::json::Value> parsed = parseJsonInput(text);
   if (!parsed)
     return llvm::createStringError(
         llvm::inconvertibleErrorCode(),
@@ -253,9 +268,8 @@ Expected<DeviceSpec> toast::sim::parseDeviceJSON(StringRef text,
     return parser.takeError();
   }
   parser.checkKeys(*root,
-                   {"name", "description", "base", "peak_flops",
-                    "memory_bytes", "memory_bandwidth", "interconnect",
-                    "axes"},
+                   {"name", "description", "base", "peak_flops", "memory_bytes",
+                    "memory_bandwidth", "interconnect", "axes"},
                    "");
   if (parser.failed())
     return parser.takeError();
@@ -286,7 +300,8 @@ Expected<DeviceSpec> toast::sim::parseDeviceJSON(StringRef text,
   };
 
   if (const llvm::json::Value *name = root->get("name")) {
-    if (std::optional<StringRef> str = name->getAsString(); str && !str->empty())
+    if (std::optional<StringRef> str = name->getAsString();
+        str && !str->empty())
       device.name = str->str();
     else
       parser.fail("name", "expected a non-empty string");
@@ -310,18 +325,17 @@ Expected<DeviceSpec> toast::sim::parseDeviceJSON(StringRef text,
         keys.push_back(entry.first);
       llvm::sort(keys);
       for (StringRef key : keys)
-        if (auto n = parser.number(*object->get(key),
-                                   Twine("peak_flops.") + key))
+        if (auto n = parser.rate(*object->get(key), Twine("peak_flops.") + key))
           device.peakFlops[key.str()] = *n;
       if (!device.peakFlops.count("f32"))
         parser.fail("peak_flops", "missing key 'f32' (the fallback rate)");
     }
   }
   if (const llvm::json::Value *bytes = requireKey("memory_bytes"))
-    if (auto n = parser.number(*bytes, "memory_bytes"))
+    if (auto n = parser.rate(*bytes, "memory_bytes"))
       device.memoryBytes = *n;
   if (const llvm::json::Value *bw = requireKey("memory_bandwidth"))
-    if (auto n = parser.number(*bw, "memory_bandwidth"))
+    if (auto n = parser.rate(*bw, "memory_bandwidth"))
       device.memoryBandwidth = *n;
   if (const llvm::json::Value *link = requireKey("interconnect"))
     parser.link(*link, device.interconnect, /*partial=*/hasBase,
@@ -354,9 +368,8 @@ Expected<DeviceSpec> toast::sim::loadDeviceFile(StringRef path) {
   auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
   if (!buffer)
     return llvm::createStringError(
-        buffer.getError(),
-        llvm::formatv("cannot read device file '{0}': {1}", path,
-                      buffer.getError().message()));
+        buffer.getError(), llvm::formatv("cannot read device file '{0}': {1}",
+                                         path, buffer.getError().message()));
   return parseDeviceJSON((*buffer)->getBuffer(),
                          ("device file '" + path + "'").str());
 }

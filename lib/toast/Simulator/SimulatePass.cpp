@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "toast/Simulator/Passes.h"
+#include "toast/Simulator/JsonInput.h"
 #include "toast/Simulator/Simulator.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -39,7 +40,7 @@ llvm::Expected<Baseline> readBaseline(StringRef path) {
                                    "cannot read baseline '" + path +
                                        "': " + buffer.getError().message());
   llvm::Expected<llvm::json::Value> json =
-      llvm::json::parse((*buffer)->getBuffer());
+      parseJsonInput((*buffer)->getBuffer());
   if (!json)
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "baseline '" + path + "' is not JSON: " +

@@ -128,6 +128,13 @@ module attributes {partir.mesh = #partir.mesh<["B"=0]>} {
 
 // -----
 
+// The device count, the product of the sizes, must not overflow.
+// expected-error @+1 {{mesh has more than 2147483648 devices (the product of its axis sizes)}}
+module attributes {partir.mesh = #partir.mesh<["B"=4294967296, "C"=4294967296]>} {
+}
+
+// -----
+
 // A padded tile holds ceil(size / n) rows: 3 for 10 rows on 4 devices.
 module attributes {partir.mesh = #partir.mesh<["B"=4, "M"=2]>} {
   func.func @padded_tile_type(%x: tensor<10xf32>) -> tensor<10xf32> {

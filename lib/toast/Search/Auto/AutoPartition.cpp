@@ -130,8 +130,13 @@ validateOptions(partition::ShardingState &state, const AutoOptions &options) {
     return func.emitError() << "automatic partition: the time budget must be "
                                ">= 0 seconds, got "
                             << options.search.budgetSeconds;
-  if (options.search.threads < 1)
-    return func.emitError("automatic partition: threads must be >= 1");
+  // Each thread is an OS thread; far more than cores only makes the
+  // process fail to start them.
+  if (options.search.threads < 1 || options.search.threads > kMaxThreads)
+    return func.emitError()
+           << "automatic partition: threads must be between "
+              "1 and "
+           << kMaxThreads << ", got " << options.search.threads;
   if (!(options.search.minGain >= 0 && options.search.minGain < 1)) {
     std::string got;
     llvm::raw_string_ostream(got) << llvm::format("%g", options.search.minGain);

@@ -1,6 +1,7 @@
 //===- Problem.cpp - The ILP's decision problem and its IOPDDL form -------===//
 
 #include "toast/Search/Ilp.h"
+#include "toast/Simulator/JsonInput.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/JSON.h"
@@ -196,7 +197,7 @@ static bool isFollowerEdge(const Problem::Edge &edge, size_t fromStrategies,
 }
 
 llvm::Expected<Problem> readIopddl(llvm::StringRef text) {
-  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(text);
+  llvm::Expected<llvm::json::Value> parsed = sim::parseJsonInput(text);
   if (!parsed)
     return invalid(llvm::toString(parsed.takeError()));
   const llvm::json::Object *root = parsed->getAsObject();

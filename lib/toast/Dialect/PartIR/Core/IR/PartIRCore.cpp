@@ -58,7 +58,8 @@ Attribute MeshAttr::parse(AsmParser &parser, Type) {
   SMLoc loc = parser.getCurrentLocation();
   if (parser.parseLess() ||
       parser.parseCommaSeparatedList(
-          AsmParser::Delimiter::Square, [&]() -> ParseResult {
+          AsmParser::Delimiter::Square,
+          [&]() -> ParseResult {
             std::string name;
             int64_t size;
             if (parser.parseString(&name) || parser.parseEqual() ||
@@ -70,8 +71,8 @@ Attribute MeshAttr::parse(AsmParser &parser, Type) {
           }) ||
       parser.parseGreater())
     return {};
-  return getChecked([&] { return parser.emitError(loc); },
-                    parser.getContext(), names, sizes);
+  return getChecked([&] { return parser.emitError(loc); }, parser.getContext(),
+                    names, sizes);
 }
 
 void MeshAttr::print(AsmPrinter &printer) const {
@@ -99,6 +100,16 @@ LogicalResult MeshAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     if (size < 1)
       return emitError() << "mesh axis \"" << name.getValue()
                          << "\" must have a positive size, got " << size;
+  }
+  // Device counts are products of the sizes (getNumDevices): they must not
+  // overflow, and no mesh has more devices than this.
+  constexpr int64_t kMaxDevices = int64_t(1) << 31;
+  int64_t devices = 1;
+  for (int64_t size : sizes) {
+    if (size > kMaxDevices / devices)
+      return emitError() << "mesh has more than " << kMaxDevices
+                         << " devices (the product of its axis sizes)";
+    devices *= size;
   }
   return success();
 }
@@ -186,8 +197,8 @@ static LogicalResult verifyAction(LoopOp op, unsigned index, Attribute action,
     // cut (and multiplying the dynamic marker would overflow).
     if (in.isDynamicDim(d) || out.isDynamicDim(d))
       return op.emitOpError("result ")
-             << index << ": tile dimension " << d
-             << " must be static, got " << yielded << " and " << result;
+             << index << ": tile dimension " << d << " must be static, got "
+             << yielded << " and " << result;
     // Padded tiles (docs/dialects.md): each tile holds ceil(size / n) rows,
     // and the concatenation drops the padding past the result's size.
     for (int64_t i = 0; i < out.getRank(); ++i) {
@@ -218,8 +229,8 @@ LogicalResult LoopOp::verify() {
                        "to the enclosing module");
   std::optional<int64_t> size = mesh.getAxisSize(getAxis());
   if (!size)
-    return emitOpError("axis \"") << getAxis() << "\" is not in the mesh "
-                                  << mesh;
+    return emitOpError("axis \"")
+           << getAxis() << "\" is not in the mesh " << mesh;
   for (auto parent = (*this)->getParentOfType<LoopOp>(); parent;
        parent = parent->getParentOfType<LoopOp>())
     if (parent.getAxis() == getAxis())
@@ -231,8 +242,7 @@ LogicalResult LoopOp::verify() {
                        : RangeType();
   if (!rangeType || rangeType.getSize() != *size)
     return emitOpError("body must take one !partir.range<")
-           << *size << "> argument (the size of axis \"" << getAxis()
-           << "\")";
+           << *size << "> argument (the size of axis \"" << getAxis() << "\")";
   YieldOp yield = getYield();
   if (!yield)
     return emitOpError("body must end with partir.yield");
@@ -266,16 +276,16 @@ ParseResult SliceOp::parse(OpAsmParser &parser, OperationState &result) {
   SMLoc loc = parser.getCurrentLocation();
   if (parser.parseInteger(dim) || parser.parseOperand(operand) ||
       parser.parseLSquare() || parser.parseOperand(range) ||
-      (succeeded(parser.parseOptionalColon()) &&
-       parser.parseType(rangeType)) ||
-      parser.parseRSquare() || parser.parseOptionalAttrDict(result.attributes) ||
+      (succeeded(parser.parseOptionalColon()) && parser.parseType(rangeType)) ||
+      parser.parseRSquare() ||
+      parser.parseOptionalAttrDict(result.attributes) ||
       parser.parseColonType(inType) || parser.parseArrow() ||
       parser.parseType(outType))
     return failure();
   auto in = dyn_cast<RankedTensorType>(inType);
   auto out = dyn_cast<RankedTensorType>(outType);
-  if (!in || !out || dim < 0 || dim >= in.getRank() ||
-      dim >= out.getRank() || out.getDimSize(dim) <= 0 ||
+  if (!in || !out || dim < 0 || dim >= in.getRank() || dim >= out.getRank() ||
+      out.getDimSize(dim) <= 0 ||
       (!rangeType && in.getDimSize(dim) % out.getDimSize(dim) != 0))
     return parser.emitError(loc, "expected ranked tensor types whose "
                                  "dimension ")
@@ -300,8 +310,7 @@ void SliceOp::print(OpAsmPrinter &printer) {
     printer << " : " << getRange().getType();
   printer << ']';
   printer.printOptionalAttrDict((*this)->getAttrs(), {"dim"});
-  printer << " : " << getOperand().getType() << " -> "
-          << getResult().getType();
+  printer << " : " << getOperand().getType() << " -> " << getResult().getType();
 }
 
 LogicalResult SliceOp::verify() {
@@ -315,8 +324,8 @@ LogicalResult SliceOp::verify() {
       in.getElementType() != out.getElementType())
     return emitOpError("result must have the operand's rank and element type");
   if (in.isDynamicDim(d))
-    return emitOpError("dimension ") << d << " of " << in
-                                     << " must be static to be sliced";
+    return emitOpError("dimension ")
+           << d << " of " << in << " must be static to be sliced";
   for (int64_t i = 0; i < in.getRank(); ++i) {
     int64_t expected =
         i == d ? chunkSize(in.getDimSize(i), n) : in.getDimSize(i);
