@@ -27,6 +27,9 @@ using namespace mlir;
 
 namespace toast::search::ilp {
 
+/// The most strategy pairs (edge variables) a formulation may have.
+constexpr uint64_t kMaxStrategyPairs = 50000000;
+
 namespace {
 
 /// Per search axis, the dimension it tiles, or -1.
@@ -139,6 +142,16 @@ private:
   DenseMap<Value, std::pair<unsigned, unsigned>> valueNode;
   DenseMap<Operation *, unsigned> opNode;
   DenseMap<Operation *, int64_t> positions;
+  /// Strategy pairs of the edges so far (reserve): the formulation's size.
+  uint64_t pairs = 0;
+  bool tooLarge = false;
+  /// Whether `n` more strategy pairs still fit (kMaxStrategyPairs);
+  /// records that the formulation is too large otherwise.
+  bool reserve(uint64_t n) {
+    tooLarge |= n > kMaxStrategyPairs - std::min(pairs, kMaxStrategyPairs);
+    pairs += n;
+    return !tooLarge;
+  }
 };
 
 } // namespace
@@ -587,6 +600,8 @@ void Formulator::addUse(OpOperand &use) {
     // diagonal.
     Layout whole(axisNames.size(), -1);
     size_t count = from.costs.size();
+    if (!reserve(uint64_t(count) * count))
+      return;
     Problem::Edge edge{producer, producer,
                        std::vector<int64_t>(count * count, 0)};
     edge.usages.assign(count * count, 0);
@@ -601,6 +616,8 @@ void Formulator::addUse(OpOperand &use) {
   unsigned to = consumer->second;
   const ShardingRule &rule = *state.getRule(reader);
   const auto &nests = formulation.strategies[to].nests;
+  if (!reserve(uint64_t(layouts[producer].size()) * nests.size()))
+    return;
   Problem::Edge edge{producer, to, {}};
   for (const auto &producerLayouts : layouts[producer])
     for (const auto &nest : nests) {
@@ -686,6 +703,8 @@ FailureOr<Formulation> Formulator::run() {
     addArgument(arg);
   SmallVector<Operation *> sourceless;
   for (auto [i, op] : llvm::enumerate(block)) {
+    if (tooLarge)
+      break;
     if (isNodeOp(&op) && readsNode(&op)) {
       addOp(&op, i);
       continue;
@@ -704,6 +723,15 @@ FailureOr<Formulation> Formulator::run() {
     });
   }
   addUserFollowers(sourceless);
+  // Each pair is a variable and two cost entries: past the bound, the
+  // problem would not fit in memory, let alone solve.
+  if (tooLarge)
+    return state.getFunction().emitError()
+           << "algorithm=ilp: the formulation has more than "
+           << kMaxStrategyPairs << " strategy pairs on a mesh of "
+           << axisNames.size()
+           << " axes (each op's strategies place every axis); search "
+              "fewer axes (axes=...) or use another algorithm";
   // Arguments live throughout.
   int64_t end = block.getOperations().size();
   for (auto [n, strategies] : llvm::enumerate(formulation.strategies))
