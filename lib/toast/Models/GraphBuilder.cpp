@@ -36,20 +36,22 @@ Value GraphBuilder::insertArgument(unsigned index, StringRef name,
   DictionaryAttr attrs = builder.getDictionaryAttr(
       {builder.getNamedAttr("partir.name", nameAttr),
        builder.getNamedAttr("jax.arg_info", nameAttr)});
-  (void)func.insertArgument(index, tensorType(shape, elementType), attrs, loc);
-  return func.getArgument(index);
+  argAttrs.insert(argAttrs.begin() + index, attrs);
+  return func.front().insertArgument(index, tensorType(shape, elementType),
+                                     loc);
 }
 
 Value GraphBuilder::argument(StringRef name, ArrayRef<int64_t> shape,
                              Type elementType) {
-  return insertArgument(func.getNumArguments() - trailingArguments, name,
-                        shape, elementType);
+  return insertArgument(func.front().getNumArguments() - trailingArguments,
+                        name, shape, elementType);
 }
 
 Value GraphBuilder::trailingArgument(StringRef name, ArrayRef<int64_t> shape,
                                      Type elementType) {
   ++trailingArguments;
-  return insertArgument(func.getNumArguments(), name, shape, elementType);
+  return insertArgument(func.front().getNumArguments(), name, shape,
+                        elementType);
 }
 
 void GraphBuilder::result(StringRef name, Value value) {
@@ -62,7 +64,8 @@ OwningOpRef<ModuleOp> GraphBuilder::finish() {
   SmallVector<Type> types;
   for (Value v : results)
     types.push_back(v.getType());
-  func.setType(builder.getFunctionType(func.getArgumentTypes(), types));
+  func.setType(builder.getFunctionType(func.front().getArgumentTypes(), types));
+  func.setAllArgAttrs(argAttrs);
   for (auto [i, name] : llvm::enumerate(resultNames))
     func.setResultAttr(i, "jax.result_info", builder.getStringAttr(name));
   if (failed(verify(*module)))
@@ -109,9 +112,9 @@ Value GraphBuilder::full(double v, ArrayRef<int64_t> shape, Type elementType) {
   Value s = scalar(v, elementType);
   if (shape.empty())
     return s;
-  return stablehlo::BroadcastInDimOp::create(
-      builder, loc, tensorType(shape, elementType), s,
-      builder.getDenseI64ArrayAttr({}));
+  return stablehlo::BroadcastInDimOp::create(builder, loc,
+                                             tensorType(shape, elementType), s,
+                                             builder.getDenseI64ArrayAttr({}));
 }
 
 Value GraphBuilder::fullLike(double v, Value like) {
@@ -128,13 +131,11 @@ Value GraphBuilder::iota(ArrayRef<int64_t> shape, int64_t dim,
 // Elementwise
 //===----------------------------------------------------------------------===//
 
-template <typename OpTy>
-Value GraphBuilder::unary(Value a) {
+template <typename OpTy> Value GraphBuilder::unary(Value a) {
   return OpTy::create(builder, loc, a.getType(), a);
 }
 
-template <typename OpTy>
-Value GraphBuilder::binary(Value a, Value b) {
+template <typename OpTy> Value GraphBuilder::binary(Value a, Value b) {
   assert(a.getType() == b.getType() && "binary ops need equal types");
   return OpTy::create(builder, loc, a.getType(), a, b);
 }
@@ -192,8 +193,9 @@ Value GraphBuilder::pow(Value a, Value b) {
 
 Value GraphBuilder::neg(Value a) {
   Value r = unary<stablehlo::NegOp>(a);
-  record(r, {a},
-         [this](Value g, ArrayRef<bool>) { return SmallVector<Value, 3>{neg(g)}; });
+  record(r, {a}, [this](Value g, ArrayRef<bool>) {
+    return SmallVector<Value, 3>{neg(g)};
+  });
   return r;
 }
 
@@ -281,13 +283,13 @@ Value GraphBuilder::compare(Value a, Value b,
 Value GraphBuilder::select(Value pred, Value onTrue, Value onFalse) {
   Value r = stablehlo::SelectOp::create(builder, loc, onTrue.getType(), pred,
                                         onTrue, onFalse);
-  record(r, {pred, onTrue, onFalse},
-         [this, pred](Value g, ArrayRef<bool> need) {
-           Value zero = fullLike(0.0, g);
-           return SmallVector<Value, 3>{
-               Value(), need[1] ? select(pred, g, zero) : Value(),
-               need[2] ? select(pred, zero, g) : Value()};
-         });
+  record(
+      r, {pred, onTrue, onFalse}, [this, pred](Value g, ArrayRef<bool> need) {
+        Value zero = fullLike(0.0, g);
+        return SmallVector<Value, 3>{Value(),
+                                     need[1] ? select(pred, g, zero) : Value(),
+                                     need[2] ? select(pred, zero, g) : Value()};
+      });
   return r;
 }
 
