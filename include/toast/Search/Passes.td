@@ -53,7 +53,9 @@ def ToastAutoPartitionPass
     resharding collectives priced with the simulator's formulas, the memory
     penalty of C(s) on the peak over device memory, elementwise and
     single-input ops following their operand) with CBC, within
-    `ilp-time-limit-s` seconds (600; over it, the best solution found);
+    `ilp-time-limit-s` seconds (600 as in Alpa; over it, the best solution
+    found; `budget-s` does not bound the ILP, whose formulation and local
+    search also take time);
     `iopddl-out=FILE` also writes the problem in the IOPDDL JSON format.
     It starts from the unpartitioned program; the result is priced by the
     simulator like every other strategy.
