@@ -66,8 +66,12 @@ OwningOpRef<ModuleOp> GraphBuilder::finish() {
     types.push_back(v.getType());
   func.setType(builder.getFunctionType(func.front().getArgumentTypes(), types));
   func.setAllArgAttrs(argAttrs);
-  for (auto [i, name] : llvm::enumerate(resultNames))
-    func.setResultAttr(i, "jax.result_info", builder.getStringAttr(name));
+  // All at once: setting them one by one rebuilds the whole array each time.
+  SmallVector<DictionaryAttr> resultAttrs;
+  for (const std::string &name : resultNames)
+    resultAttrs.push_back(builder.getDictionaryAttr(
+        builder.getNamedAttr("jax.result_info", builder.getStringAttr(name))));
+  func.setAllResultAttrs(resultAttrs);
   if (failed(verify(*module)))
     return nullptr;
   return std::move(module);
