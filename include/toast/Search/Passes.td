@@ -95,7 +95,7 @@ def ToastAutoPartitionPass
            "Time budget in seconds of the whole tactic (building the search "
            "space included), an upper bound (0: none)">,
     Option<"threads", "threads", "unsigned", /*default=*/"1",
-           "Rollout threads">,
+           "Search threads (1 to 256)">,
     Option<"rollouts", "rollouts", "uint64_t", /*default=*/"0",
            "Rollout budget (0: none)">,
     Option<"restartPatience", "restart-patience", "unsigned",
