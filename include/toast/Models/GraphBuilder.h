@@ -1,5 +1,4 @@
-//===- GraphBuilder.h - StableHLO graph builder with reverse-mode AD -*- C++
-//-*-===//
+//===- GraphBuilder.h - StableHLO builder with reverse-mode AD --*- C++ -*-===//
 //
 // GraphBuilder writes one `func.func @main` of StableHLO ops in the shapes
 // JAX exports (explicit broadcast_in_dim, dot_general with batching

@@ -1,5 +1,4 @@
-//===- JsonInput.h - Parsing user JSON files without deep recursion -*- C++
-//-*-===//
+//===- JsonInput.h - User JSON files without deep recursion -----*- C++ -*-===//
 //
 // Device files, schedules, baselines and IOPDDL problems are JSON that users
 // write. llvm::json::parse recurses once per nesting level, so a file of a

@@ -134,8 +134,7 @@ validateOptions(partition::ShardingState &state, const AutoOptions &options) {
   // process fail to start them.
   if (options.search.threads < 1 || options.search.threads > kMaxThreads)
     return func.emitError()
-           << "automatic partition: threads must be between "
-              "1 and "
+           << "automatic partition: threads must be between 1 and "
            << kMaxThreads << ", got " << options.search.threads;
   if (!(options.search.minGain >= 0 && options.search.minGain < 1)) {
     std::string got;
