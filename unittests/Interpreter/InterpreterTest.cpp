@@ -109,6 +109,30 @@ TEST_F(InterpreterTest, FloatSemantics) {
   EXPECT_EQ(bf.getFloat(1), 256.0);
 }
 
+// Results stored as floats are rounded once, from the double the op
+// computes: an f64 value just above a bf16 tie converts up (rounding it to
+// a float first would make it a tie, which rounds down to even); a bf16
+// sum and an f16 product round from their exact values.
+TEST_F(InterpreterTest, NarrowResultsRoundOnceFromTheExactValue) {
+  auto results = run(R"mlir(
+    func.func @main() -> (tensor<1xbf16>, tensor<1xbf16>, tensor<1xf16>) {
+      %x = stablehlo.constant dense<1.0039062509313226> : tensor<1xf64>
+      %c = stablehlo.convert %x : (tensor<1xf64>) -> tensor<1xbf16>
+      %a = stablehlo.constant dense<1.0> : tensor<1xbf16>
+      %e = stablehlo.constant dense<0.003936767578125> : tensor<1xbf16>
+      %s = stablehlo.add %a, %e : tensor<1xbf16>
+      %h = stablehlo.constant dense<1.0009765625> : tensor<1xf16>
+      %p = stablehlo.multiply %h, %h : tensor<1xf16>
+      return %c, %s, %p : tensor<1xbf16>, tensor<1xbf16>, tensor<1xf16>
+    })mlir");
+  ASSERT_TRUE(succeeded(results)) << errors;
+  EXPECT_EQ((*results)[0].getFloat(0), 1.0078125);
+  // 1 + 2^-8 + 2^-15: above the tie between 1 and 1 + 2^-7.
+  EXPECT_EQ((*results)[1].getFloat(0), 1.0078125);
+  // (1 + 2^-10)^2 = 1 + 2^-9 + 2^-20: f16 rounds it to 1 + 2^-9.
+  EXPECT_EQ((*results)[2].getFloat(0), 1.001953125);
+}
+
 // Transposes whose source's contiguous dimension is not the last one are
 // copied in tiles (copyTransposed); sizes that are not multiples of the
 // tile and an outer dimension exercise its edges.
@@ -351,13 +375,13 @@ TEST_F(InterpreterTest, RngStreamFollowsTheSeed) {
   auto a = runWithSeed(1), b = runWithSeed(1), c = runWithSeed(2);
   ASSERT_TRUE(succeeded(a) && succeeded(b) && succeeded(c));
   auto same = [](const Tensor &x, const Tensor &y) {
-    return llvm::equal(x.floats(), y.floats());
+    return llvm::equal(x.floatsAs<float>(), y.floatsAs<float>());
   };
   EXPECT_TRUE(same((*a)[0], (*b)[0]));
   EXPECT_TRUE(same((*a)[1], (*b)[1]));
   EXPECT_FALSE(same((*a)[0], (*a)[1]));
   EXPECT_FALSE(same((*a)[0], (*c)[0]));
-  for (double v : (*a)[0].floats()) {
+  for (double v : (*a)[0].floatsAs<float>()) {
     EXPECT_GE(v, 0.0);
     EXPECT_LT(v, 1.0);
   }

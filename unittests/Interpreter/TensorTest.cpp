@@ -184,6 +184,52 @@ TEST_F(TensorTest, WritesRoundAndWrap) {
   EXPECT_FALSE(i1.getBool(1));
 }
 
+// f16, bf16 and f32 are stored as floats (every value of theirs is one),
+// f64 and complex numbers as doubles. A write rounds from the double it is
+// given, once: 1 + 2^-8 + 2^-30 rounds up to bf16's 1 + 2^-7, where
+// rounding to a float first (1 + 2^-8, a tie) would give 1.
+TEST_F(TensorTest, NarrowFloatsAreStoredAsFloatsAndRoundOnce) {
+  EXPECT_TRUE(type(b.getF16Type()).storesSingle());
+  EXPECT_TRUE(type(b.getBF16Type()).storesSingle());
+  EXPECT_TRUE(type(b.getF32Type()).storesSingle());
+  EXPECT_FALSE(type(b.getF64Type()).storesSingle());
+  EXPECT_FALSE(type(ComplexType::get(b.getF32Type())).storesSingle());
+  EXPECT_FALSE(type(b.getIntegerType(32)).storesSingle());
+
+  double justAboveATie = 1 + std::ldexp(1.0, -8) + std::ldexp(1.0, -30);
+  double up = 1 + std::ldexp(1.0, -7);
+  Tensor bf(type(b.getBF16Type()), {3});
+  EXPECT_EQ(bf.floatsAs<float>().size(), 3u);
+  bf.setFloat(0, justAboveATie);
+  EXPECT_EQ(bf.getFloat(0), up);
+  bf.generateFloats([&](int64_t i) { return i == 2 ? 1e39 : justAboveATie; });
+  EXPECT_EQ(bf.getFloat(1), up);
+  EXPECT_TRUE(std::isinf(bf.getFloat(2)));
+  Tensor f16(type(b.getF16Type()), {1});
+  f16.setFloat(0, 1 + std::ldexp(1.0, -11) + std::ldexp(1.0, -40));
+  EXPECT_EQ(f16.getFloat(0), 1 + std::ldexp(1.0, -10));
+  // f32 keeps a float's bits; f64 keeps a double's.
+  Tensor f32(type(b.getF32Type()), {1}), f64(type(b.getF64Type()), {1});
+  f32.setFloat(0, 0.1);
+  f64.setFloat(0, 0.1);
+  EXPECT_EQ(f32.getFloat(0), static_cast<double>(0.1f));
+  EXPECT_EQ(f64.getFloat(0), 0.1);
+  EXPECT_EQ(f64.floatsAs<double>().size(), 1u);
+  // NaNs keep their bits in the float storage, signaling ones too (a
+  // conversion to float and back would set their quiet bit).
+  Tensor nan(type(b.getF16Type()), {2});
+  nan.setBits(0, 0x7e01);
+  nan.setBits(1, 0xfd01);
+  EXPECT_EQ(nan.getBits(0), 0x7e01u);
+  EXPECT_EQ(nan.getBits(1), 0xfd01u);
+  Tensor snan(type(b.getF32Type()), {1});
+  snan.setBits(0, 0x7F800001);
+  EXPECT_EQ(snan.getBits(0), 0x7F800001u);
+  Tensor copy(type(b.getF32Type()), {1});
+  copy.copyElement(0, snan, 0);
+  EXPECT_EQ(copy.getBits(0), 0x7F800001u);
+}
+
 TEST_F(TensorTest, FloatToIntegerSaturates) {
   Tensor i8(type(b.getIntegerType(8)), {5});
   i8.setFromDouble(0, 300.7);

@@ -4,9 +4,11 @@
 // and flat row-major storage.
 //
 // Storage follows the element kind:
-//   * floats (f16, bf16, f32, f64) are stored as `double`, and every write
-//     rounds to the element type (round to nearest even, overflow to
-//     infinity), so a stored value is always exactly representable;
+//   * floats are computed as `double`s, and every write rounds to the
+//     element type (round to nearest even, overflow to infinity), once,
+//     so a stored value is always exactly representable: f16, bf16 and f32
+//     are then stored as `float` (half the memory of a double; every value
+//     of theirs is a float), f64 as `double`;
 //   * integers (signed i8..i64 and unsigned ui8..ui64) are stored as
 //     `int64_t` bit patterns and every write wraps to the bit width (signed
 //     values are sign-extended, unsigned ones zero-extended);
@@ -29,11 +31,13 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cassert>
 #include <complex>
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace toast::interp {
@@ -45,8 +49,8 @@ enum class ElementKind { Bool, Signed, Unsigned, Float, Complex };
 enum class FloatFormat { F16, BF16, F32, F64 };
 
 /// The most elements a tensor of the interpreter may have: larger ones are
-/// refused rather than risking an allocation failure (storage is 8 bytes
-/// per element, 16 for complex).
+/// refused rather than risking an allocation failure (storage is 4 bytes
+/// per element of f16, bf16 and f32, 8 for the others, 16 for complex).
 constexpr int64_t kMaxTensorElements = int64_t(1) << 29;
 
 /// Whether a tensor of `shape` has more than kMaxTensorElements elements
@@ -95,8 +99,10 @@ public:
     return kind == ElementKind::Bool || kind == ElementKind::Signed ||
            kind == ElementKind::Unsigned;
   }
-  /// Floats and complex numbers: stored as doubles.
+  /// Floats and complex numbers.
   bool isFloatLike() const { return isFloat() || isComplex(); }
+  /// Floats stored as `float` (f16, bf16, f32), not as `double`.
+  bool storesSingle() const { return single; }
 
   bool operator==(const ElementType &other) const { return type == other.type; }
   bool operator!=(const ElementType &other) const { return !(*this == other); }
@@ -105,6 +111,7 @@ private:
   ElementKind kind = ElementKind::Float;
   unsigned bitWidth = 0;
   FloatFormat format = FloatFormat::F64;
+  bool single = false;
   mlir::Type type;
 };
 
@@ -158,10 +165,16 @@ public:
   // Index arguments are flat row-major indices.
 
   /// Float element (Float kind).
-  double getFloat(int64_t i) const { return storage->f[i]; }
+  double getFloat(int64_t i) const {
+    return elementType.storesSingle() ? storage->s[i] : storage->f[i];
+  }
   /// Writes a float element, rounding it to the element type.
   void setFloat(int64_t i, double v) {
-    mutableFloats()[i] = roundToFormat(v, elementType.getFloatFormat());
+    double rounded = roundToFormat(v, elementType.getFloatFormat());
+    if (elementType.storesSingle())
+      mutableFloatsAs<float>()[i] = static_cast<float>(rounded);
+    else
+      mutableFloatsAs<double>()[i] = rounded;
   }
   /// Integer element, sign- or zero-extended to 64 bits (integer kinds).
   int64_t getInt(int64_t i) const { return storage->i[i]; }
@@ -199,13 +212,53 @@ public:
 
   //===--- Bulk storage -------------------------------------------------===//
 
-  /// Float storage: getNumElements() doubles, or 2x for complex.
-  llvm::ArrayRef<double> floats() const { return storage->f; }
+  /// Float storage as T: `float` where the element type storesSingle(),
+  /// else `double` (getNumElements() of them, 2x for complex).
+  template <typename T> llvm::ArrayRef<T> floatsAs() const {
+    static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>);
+    assert((std::is_same_v<T, float> == elementType.storesSingle()) &&
+           "the other float storage");
+    if constexpr (std::is_same_v<T, float>)
+      return storage->s;
+    else
+      return storage->f;
+  }
+  /// Calls `fn` with the float storage, an ArrayRef<float> or <double>.
+  template <typename Fn> decltype(auto) visitFloats(Fn &&fn) const {
+    return elementType.storesSingle() ? fn(floatsAs<float>())
+                                      : fn(floatsAs<double>());
+  }
+  /// Sets every element i (Float kind) to `fn(i)` (a double) rounded to
+  /// the element type.
+  template <typename Fn> void generateFloats(Fn &&fn) {
+    FloatFormat format = elementType.getFloatFormat();
+    if (elementType.storesSingle()) {
+      float *out = mutableFloatsAs<float>().data();
+      if (format == FloatFormat::F32)
+        for (int64_t i = 0; i < numElements; ++i)
+          out[i] = static_cast<float>(fn(i));
+      else
+        for (int64_t i = 0; i < numElements; ++i)
+          out[i] = static_cast<float>(roundToFormat(fn(i), format));
+      return;
+    }
+    double *out = mutableFloatsAs<double>().data();
+    for (int64_t i = 0; i < numElements; ++i)
+      out[i] = roundToFormat(fn(i), format);
+  }
   /// Integer storage: getNumElements() values.
   llvm::ArrayRef<int64_t> ints() const { return storage->i; }
   /// Mutable storage (detaches shared storage first). Writes through these
   /// must be followed by normalize() unless the values are already exact.
-  llvm::MutableArrayRef<double> mutableFloats();
+  template <typename T> llvm::MutableArrayRef<T> mutableFloatsAs() {
+    assert((std::is_same_v<T, float> == elementType.storesSingle()) &&
+           "the other float storage");
+    detach();
+    if constexpr (std::is_same_v<T, float>)
+      return storage->s;
+    else
+      return storage->f;
+  }
   llvm::MutableArrayRef<int64_t> mutableInts();
   /// Rounds/wraps every element to the element type.
   void normalize();
@@ -223,9 +276,15 @@ public:
 private:
   struct Storage {
     std::vector<double> f;
+    std::vector<float> s;
     std::vector<int64_t> i;
   };
   void allocate();
+  /// Gives this tensor storage of its own (copy-on-write).
+  void detach() {
+    if (storage.use_count() > 1)
+      storage = std::make_shared<Storage>(*storage);
+  }
 
   ElementType elementType;
   llvm::SmallVector<int64_t, 4> shape;

@@ -38,11 +38,9 @@ LogicalResult evalFloatUnary(Interpreter &, Operation *op,
   if (!x.getElementType().isFloat())
     return badType(op, x);
   Tensor result = makeResult(op);
-  MutableArrayRef<double> out = result.mutableFloats();
-  ArrayRef<double> in = x.floats();
-  for (int64_t i = 0, n = x.getNumElements(); i < n; ++i)
-    out[i] = F(in[i]);
-  result.normalize();
+  x.visitFloats([&](auto in) {
+    result.generateFloats([&](int64_t i) { return F(in[i]); });
+  });
   results.push_back(std::move(result));
   return success();
 }
@@ -55,10 +53,8 @@ LogicalResult evalFloatBinary(Interpreter &, Operation *op,
   if (!a.getElementType().isFloat())
     return badType(op, a);
   Tensor result = makeResult(op);
-  MutableArrayRef<double> out = result.mutableFloats();
-  for (int64_t i = 0, n = a.getNumElements(); i < n; ++i)
-    out[i] = F(a.getFloat(i), b.getFloat(i));
-  result.normalize();
+  result.generateFloats(
+      [&](int64_t i) { return F(a.getFloat(i), b.getFloat(i)); });
   results.push_back(std::move(result));
   return success();
 }
@@ -149,10 +145,11 @@ LogicalResult evalNextAfter(Interpreter &, Operation *op,
   if (!type.isFloat())
     return badType(op, a);
   Tensor result = makeResult(op);
-  MutableArrayRef<double> out = result.mutableFloats();
-  for (int64_t i = 0, n = a.getNumElements(); i < n; ++i)
-    out[i] = nextAfter(a.getFloat(i), b.getFloat(i), type.getFloatFormat(),
-                       type.getBitWidth());
+  // Exact values of the type: the rounding keeps them.
+  result.generateFloats([&](int64_t i) {
+    return nextAfter(a.getFloat(i), b.getFloat(i), type.getFloatFormat(),
+                     type.getBitWidth());
+  });
   results.push_back(std::move(result));
   return success();
 }

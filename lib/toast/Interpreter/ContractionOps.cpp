@@ -54,7 +54,8 @@ Tensor transposed(const Tensor &x, ArrayRef<int64_t> perm) {
 template <typename T> std::vector<T> valuesAs(const Tensor &x) {
   if constexpr (std::is_same_v<T, double>) {
     if (x.getElementType().isFloat())
-      return std::vector<double>(x.floats().begin(), x.floats().end());
+      return x.visitFloats(
+          [](auto in) { return std::vector<double>(in.begin(), in.end()); });
     std::vector<double> values(x.getNumElements());
     for (int64_t i = 0, n = x.getNumElements(); i < n; ++i)
       values[i] = x.getAsDouble(i);
@@ -68,11 +69,11 @@ template <typename T> std::vector<T> valuesAs(const Tensor &x) {
 template <typename T>
 void storeValues(Tensor &result, const std::vector<T> &values) {
   if constexpr (std::is_same_v<T, double>) {
-    llvm::copy(values, result.mutableFloats().begin());
+    result.generateFloats([&](int64_t i) { return values[i]; });
   } else {
     llvm::copy(values, result.mutableInts().begin());
+    result.normalize();
   }
-  result.normalize();
 }
 
 /// C[b] += A[b] * B[b] for row-major A: [batch, m, k], B: [batch, k, n].

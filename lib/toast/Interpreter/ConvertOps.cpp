@@ -138,11 +138,9 @@ LogicalResult evalConvert(Interpreter &, Operation *op,
     // What setFromDouble does per element, without looking up the kind
     // and the storage each time (a decode loop converts its weights every
     // step).
-    const double *in = x.floats().data();
-    double *out = result.mutableFloats().data();
-    FloatFormat format = to.getFloatFormat();
-    for (int64_t i = 0; i < n; ++i)
-      out[i] = roundToFormat(in[i], format);
+    x.visitFloats([&](auto in) {
+      result.generateFloats([&](int64_t i) { return in[i]; });
+    });
     results.push_back(std::move(result));
     return success();
   }
@@ -151,7 +149,7 @@ LogicalResult evalConvert(Interpreter &, Operation *op,
       if (to.isIntegerLike())
         result.setInt(i, x.getInt(i));
       else if (to.isFloat())
-        result.mutableFloats()[i] = integerToFloat(x, i, to.getFloatFormat());
+        result.setFloat(i, integerToFloat(x, i, to.getFloatFormat()));
       else
         result.setComplex(i, {integerToFloat(x, i, to.getFloatFormat()), 0.0});
     } else if (from.isFloat()) {

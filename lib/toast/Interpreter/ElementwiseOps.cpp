@@ -240,10 +240,9 @@ LogicalResult evalUnary(Interpreter &, Operation *op, ArrayRef<Tensor> operands,
   bool done = false;
   if constexpr (F != nullptr) {
     if (type.isFloat()) {
-      ArrayRef<double> in = x.floats();
-      MutableArrayRef<double> out = result.mutableFloats();
-      for (int64_t i = 0; i < n; ++i)
-        out[i] = F(in[i]);
+      x.visitFloats([&](auto in) {
+        result.generateFloats([&](int64_t i) { return F(in[i]); });
+      });
       done = true;
     }
   }
@@ -265,7 +264,9 @@ LogicalResult evalUnary(Interpreter &, Operation *op, ArrayRef<Tensor> operands,
   }
   if (!done)
     return unsupportedElementType(op, x);
-  result.normalize();
+  // Floats were rounded as they were written.
+  if (type.isIntegerLike())
+    result.normalize();
   results.push_back(std::move(result));
   return success();
 }
@@ -281,10 +282,11 @@ LogicalResult evalBinary(Interpreter &, Operation *op,
   bool done = false;
   if constexpr (F != nullptr) {
     if (type.isFloat()) {
-      ArrayRef<double> x = a.floats(), y = b.floats();
-      MutableArrayRef<double> out = result.mutableFloats();
-      for (int64_t i = 0; i < n; ++i)
-        out[i] = F(x[i], y[i]);
+      a.visitFloats([&](auto x) {
+        b.visitFloats([&](auto y) {
+          result.generateFloats([&](int64_t i) { return F(x[i], y[i]); });
+        });
+      });
       done = true;
     }
   }
@@ -306,7 +308,9 @@ LogicalResult evalBinary(Interpreter &, Operation *op,
   }
   if (!done)
     return unsupportedElementType(op, a);
-  result.normalize();
+  // Floats were rounded as they were written.
+  if (type.isIntegerLike())
+    result.normalize();
   results.push_back(std::move(result));
   return success();
 }

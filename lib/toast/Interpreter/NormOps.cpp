@@ -93,7 +93,8 @@ Tensor normalize(const Tensor &x, const FeatureLayout &layout,
 
 /// The values of a 1-D tensor.
 std::vector<double> valuesOf(const Tensor &t) {
-  return std::vector<double>(t.floats().begin(), t.floats().end());
+  return t.visitFloats(
+      [](auto in) { return std::vector<double>(in.begin(), in.end()); });
 }
 
 LogicalResult evalBatchNormInference(Interpreter &, Operation *op,

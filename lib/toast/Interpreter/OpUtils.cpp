@@ -277,9 +277,14 @@ void toast::interp::detail::copyStrided(const Tensor &src, int64_t srcBase,
                                         ArrayRef<int64_t> dstStrides,
                                         ArrayRef<int64_t> shape) {
   const ElementType &type = dst.getElementType();
-  if (type.isFloatLike()) {
-    const double *in = src.floats().data();
-    double *out = dst.mutableFloats().data();
+  if (type.storesSingle()) {
+    const float *in = src.floatsAs<float>().data();
+    float *out = dst.mutableFloatsAs<float>().data();
+    copyStridedImpl(in, srcBase, srcStrides, out, dstBase, dstStrides, shape,
+                    1);
+  } else if (type.isFloatLike()) {
+    const double *in = src.floatsAs<double>().data();
+    double *out = dst.mutableFloatsAs<double>().data();
     copyStridedImpl(in, srcBase, srcStrides, out, dstBase, dstStrides, shape,
                     type.isComplex() ? 2 : 1);
   } else {

@@ -31,8 +31,7 @@ namespace {
 //===--- constant --------------------------------------------------------===//
 
 void setFromAPFloat(Tensor &t, int64_t i, const APFloat &value) {
-  t.mutableFloats()[i] = bitsToFloat(value.bitcastToAPInt().getZExtValue(),
-                                     t.getElementType().getFloatFormat());
+  t.setBits(i, value.bitcastToAPInt().getZExtValue());
 }
 
 /// Fills `t` from a dense attribute (splat or not).

@@ -240,6 +240,7 @@ std::optional<ElementType> ElementType::get(Type type) {
   if (auto format = formatOf(type)) {
     result.kind = ElementKind::Float;
     result.format = *format;
+    result.single = *format != FloatFormat::F64;
     result.bitWidth = type.getIntOrFloatBitWidth();
     return result;
   }
@@ -263,7 +264,9 @@ Tensor::Tensor(RankedTensorType type)
 
 void Tensor::allocate() {
   storage = std::make_shared<Storage>();
-  if (elementType.isFloat())
+  if (elementType.storesSingle())
+    storage->s.assign(numElements, 0.0f);
+  else if (elementType.isFloat())
     storage->f.assign(numElements, 0.0);
   else if (elementType.isComplex())
     storage->f.assign(2 * numElements, 0.0);
@@ -343,7 +346,7 @@ void Tensor::setInt(int64_t i, int64_t v) {
 }
 
 void Tensor::setComplex(int64_t i, std::complex<double> v) {
-  MutableArrayRef<double> f = mutableFloats();
+  MutableArrayRef<double> f = mutableFloatsAs<double>();
   f[2 * i] = roundToFormat(v.real(), elementType.getFloatFormat());
   f[2 * i + 1] = roundToFormat(v.imag(), elementType.getFloatFormat());
 }
@@ -356,7 +359,7 @@ double Tensor::getAsDouble(int64_t i) const {
   case ElementKind::Unsigned:
     return static_cast<double>(static_cast<uint64_t>(storage->i[i]));
   case ElementKind::Float:
-    return storage->f[i];
+    return getFloat(i);
   case ElementKind::Complex:
     return storage->f[2 * i];
   }
@@ -406,10 +409,37 @@ void Tensor::setFromDouble(int64_t i, double v) {
   }
 }
 
+/// `x` as a float, bit for bit for NaNs: a conversion would set a
+/// signaling NaN's quiet bit, which bitcast_convert must keep (the payload
+/// is in the top bits of the mantissa, bitsToFloat).
+static float toSingle(double x) {
+  if (!std::isnan(x))
+    return static_cast<float>(x);
+  uint64_t bits = doubleBits(x);
+  uint32_t mantissa = static_cast<uint32_t>((bits >> 29) & 0x7FFFFF);
+  uint32_t single = static_cast<uint32_t>(bits >> 63) << 31 | 0x7F800000u |
+                    (mantissa ? mantissa : 0x400000u);
+  float out;
+  std::memcpy(&out, &single, sizeof(out));
+  return out;
+}
+
+/// The double of float `x`, bit for bit for NaNs (toSingle's inverse).
+static double fromSingle(float x) {
+  if (!std::isnan(x))
+    return x;
+  uint32_t single;
+  std::memcpy(&single, &x, sizeof(single));
+  return doubleFromBits(uint64_t(single >> 31) << 63 | uint64_t(0x7FF) << 52 |
+                        uint64_t(single & 0x7FFFFF) << 29);
+}
+
 uint64_t Tensor::getBits(int64_t i) const {
   switch (elementType.getKind()) {
   case ElementKind::Float:
-    return floatToBits(storage->f[i], elementType.getFloatFormat());
+    return floatToBits(elementType.storesSingle() ? fromSingle(storage->s[i])
+                                                  : storage->f[i],
+                       elementType.getFloatFormat());
   case ElementKind::Complex:
     return floatToBits(storage->f[2 * i], elementType.getFloatFormat());
   default: {
@@ -422,11 +452,16 @@ uint64_t Tensor::getBits(int64_t i) const {
 
 void Tensor::setBits(int64_t i, uint64_t bits) {
   if (elementType.isFloat()) {
-    mutableFloats()[i] = bitsToFloat(bits, elementType.getFloatFormat());
+    double value = bitsToFloat(bits, elementType.getFloatFormat());
+    if (elementType.storesSingle())
+      mutableFloatsAs<float>()[i] = toSingle(value);
+    else
+      mutableFloatsAs<double>()[i] = value;
     return;
   }
   if (elementType.isComplex()) {
-    mutableFloats()[2 * i] = bitsToFloat(bits, elementType.getFloatFormat());
+    mutableFloatsAs<double>()[2 * i] =
+        bitsToFloat(bits, elementType.getFloatFormat());
     return;
   }
   setInt(i, static_cast<int64_t>(bits));
@@ -434,10 +469,12 @@ void Tensor::setBits(int64_t i, uint64_t bits) {
 
 void Tensor::copyElement(int64_t dstIndex, const Tensor &src,
                          int64_t srcIndex) {
-  if (elementType.isFloat()) {
-    mutableFloats()[dstIndex] = src.storage->f[srcIndex];
+  if (elementType.storesSingle()) {
+    mutableFloatsAs<float>()[dstIndex] = src.storage->s[srcIndex];
+  } else if (elementType.isFloat()) {
+    mutableFloatsAs<double>()[dstIndex] = src.storage->f[srcIndex];
   } else if (elementType.isComplex()) {
-    MutableArrayRef<double> f = mutableFloats();
+    MutableArrayRef<double> f = mutableFloatsAs<double>();
     f[2 * dstIndex] = src.storage->f[2 * srcIndex];
     f[2 * dstIndex + 1] = src.storage->f[2 * srcIndex + 1];
   } else {
@@ -451,37 +488,30 @@ static bool floatEquals(double a, double b) {
 
 bool Tensor::elementEquals(int64_t i, const Tensor &other, int64_t j) const {
   if (elementType.isFloat())
-    return floatEquals(storage->f[i], other.storage->f[j]);
+    return floatEquals(getFloat(i), other.getFloat(j));
   if (elementType.isComplex())
     return floatEquals(storage->f[2 * i], other.storage->f[2 * j]) &&
            floatEquals(storage->f[2 * i + 1], other.storage->f[2 * j + 1]);
   return storage->i[i] == other.storage->i[j];
 }
 
-MutableArrayRef<double> Tensor::mutableFloats() {
-  if (storage.use_count() > 1)
-    storage = std::make_shared<Storage>(*storage);
-  return storage->f;
-}
-
 MutableArrayRef<int64_t> Tensor::mutableInts() {
-  if (storage.use_count() > 1)
-    storage = std::make_shared<Storage>(*storage);
+  detach();
   return storage->i;
 }
 
 void Tensor::normalize() {
   if (elementType.isFloatLike()) {
     FloatFormat format = elementType.getFloatFormat();
-    if (format == FloatFormat::F64)
+    // A float holds every f32 value; f16 and bf16 values round further.
+    if (format == FloatFormat::F64 || format == FloatFormat::F32)
       return;
-    MutableArrayRef<double> f = mutableFloats();
-    if (format == FloatFormat::F32) {
-      for (double &v : f)
-        v = static_cast<float>(v);
+    if (elementType.storesSingle()) {
+      for (float &v : mutableFloatsAs<float>())
+        v = static_cast<float>(roundToFormat(v, format));
       return;
     }
-    for (double &v : f)
+    for (double &v : mutableFloatsAs<double>())
       v = roundToFormat(v, format);
     return;
   }
@@ -520,7 +550,7 @@ std::string Tensor::formatElement(int64_t i) const {
   case ElementKind::Unsigned:
     return std::to_string(static_cast<uint64_t>(storage->i[i]));
   case ElementKind::Float:
-    return formatDouble(storage->f[i], elementType.getFloatFormat());
+    return formatDouble(getFloat(i), elementType.getFloatFormat());
   case ElementKind::Complex:
     return "(" + formatDouble(storage->f[2 * i], elementType.getFloatFormat()) +
            ", " +
