@@ -15,6 +15,7 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "gtest/gtest.h"
 
 #include <cmath>
@@ -107,6 +108,81 @@ TEST_F(InterpreterTest, FloatSemantics) {
   EXPECT_EQ(r.getFloat(2), 0.5);
   EXPECT_EQ(bf.getFloat(0), 1.0); // 1 + 2^-8 ties to even
   EXPECT_EQ(bf.getFloat(1), 256.0);
+}
+
+// Convolutions go over output positions in tiles (convolve): more
+// positions than a tile, a tile cut short, padding, strides, dilations,
+// window reversal and feature groups give, bit for bit, the sum over
+// (kernel position, input feature) in that order of the direct formula.
+TEST_F(InterpreterTest, ConvolutionTilesAgreeWithTheDirectSum) {
+  struct Conv {
+    int64_t stride, pad, lhsDilation, rhsDilation, groups;
+    bool reverse;
+  };
+  const int64_t n = 2, c = 4, h = 9, w = 11, o = 6, k = 3;
+  for (Conv conv : {Conv{1, 1, 1, 1, 2, false}, Conv{2, 2, 2, 1, 1, true},
+                    Conv{1, 0, 1, 2, 1, false}}) {
+    int64_t inPerGroup = c / conv.groups;
+    auto outSize = [&](int64_t in) {
+      int64_t dilatedIn = (in - 1) * conv.lhsDilation + 1;
+      int64_t window = (k - 1) * conv.rhsDilation + 1;
+      return (dilatedIn + 2 * conv.pad - window) / conv.stride + 1;
+    };
+    int64_t oh = outSize(h), ow = outSize(w);
+    std::string source = llvm::formatv(
+        R"mlir(
+      func.func @main(%x: tensor<{0}x{1}x{2}x{3}xf64>,
+                      %k: tensor<{4}x{5}x{6}x{6}xf64>)
+          -> tensor<{0}x{4}x{7}x{8}xf64> {
+        %0 = stablehlo.convolution(%x, %k)
+            dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1],
+            window = {stride = [{9}, {9}], pad = [[{10}, {10}], [{10}, {10}]],
+                      lhs_dilate = [{11}, {11}], rhs_dilate = [{12}, {12}],
+                      reverse = [{13}, false]}
+            {batch_group_count = 1 : i64, feature_group_count = {14} : i64}
+            : (tensor<{0}x{1}x{2}x{3}xf64>, tensor<{4}x{5}x{6}x{6}xf64>)
+            -> tensor<{0}x{4}x{7}x{8}xf64>
+        return %0 : tensor<{0}x{4}x{7}x{8}xf64>
+      })mlir",
+        n, c, h, w, o, inPerGroup, k, oh, ow, conv.stride, conv.pad,
+        conv.lhsDilation, conv.rhsDilation, conv.reverse ? "true" : "false",
+        conv.groups);
+    Builder b(&context);
+    ElementType f64 = *ElementType::get(b.getF64Type());
+    Tensor x(f64, {n, c, h, w}), kernel(f64, {o, inPerGroup, k, k});
+    for (int64_t i = 0; i < x.getNumElements(); ++i)
+      x.setFloat(i, std::sin(0.37 * i) * 3.1);
+    for (int64_t i = 0; i < kernel.getNumElements(); ++i)
+      kernel.setFloat(i, std::cos(0.53 * i) / 7.0);
+    auto results = run(source, {x, kernel});
+    ASSERT_TRUE(succeeded(results)) << errors;
+    const Tensor &y = (*results)[0];
+    int64_t mismatches = 0;
+    for (int64_t b0 = 0; b0 < n; ++b0)
+      for (int64_t f = 0; f < o; ++f)
+        for (int64_t i = 0; i < oh; ++i)
+          for (int64_t j = 0; j < ow; ++j) {
+            int64_t group = f / (o / conv.groups);
+            double sum = 0;
+            for (int64_t ki = 0; ki < k; ++ki)
+              for (int64_t kj = 0; kj < k; ++kj) {
+                int64_t ri = conv.reverse ? k - 1 - ki : ki;
+                int64_t pi = i * conv.stride - conv.pad + ri * conv.rhsDilation;
+                int64_t pj = j * conv.stride - conv.pad + kj * conv.rhsDilation;
+                if (pi < 0 || pj < 0 || pi % conv.lhsDilation ||
+                    pj % conv.lhsDilation || pi / conv.lhsDilation >= h ||
+                    pj / conv.lhsDilation >= w)
+                  continue;
+                for (int64_t ci = 0; ci < inPerGroup; ++ci)
+                  sum += x.getFloat(x.getFlatIndex({b0, group * inPerGroup + ci,
+                                                    pi / conv.lhsDilation,
+                                                    pj / conv.lhsDilation})) *
+                         kernel.getFloat(kernel.getFlatIndex({f, ci, ki, kj}));
+              }
+            mismatches += y.getFloat(y.getFlatIndex({b0, f, i, j})) != sum;
+          }
+    EXPECT_EQ(mismatches, 0) << "stride " << conv.stride << " pad " << conv.pad;
+  }
 }
 
 // Results stored as floats are rounded once, from the double the op

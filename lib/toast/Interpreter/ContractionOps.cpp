@@ -197,10 +197,42 @@ struct ConvGeometry {
   SmallVector<bool> reversal;
 };
 
+/// The input position (flat over the spatial dims) output position
+/// `outIdx` reads at kernel position `kIdx`, or -1 where that is padding
+/// or between dilated input elements.
+static int64_t inputPosition(const ConvGeometry &g, ArrayRef<int64_t> outIdx,
+                             ArrayRef<int64_t> kIdx) {
+  int64_t inFlat = 0;
+  for (size_t d = 0; d < outIdx.size(); ++d) {
+    int64_t k = g.reversal[d] ? g.kernelSpatial[d] - 1 - kIdx[d] : kIdx[d];
+    int64_t pos = outIdx[d] * g.strides[d] - g.padLow[d] + k * g.rhsDilation[d];
+    if (pos < 0 || pos % g.lhsDilation[d] != 0 ||
+        pos / g.lhsDilation[d] >= g.inSpatial[d])
+      return -1;
+    inFlat = inFlat * g.inSpatial[d] + pos / g.lhsDilation[d];
+  }
+  return inFlat;
+}
+
+/// Row-major multi-index of `flat` in `shape`.
+static void unflatten(int64_t flat, ArrayRef<int64_t> shape,
+                      MutableArrayRef<int64_t> index) {
+  for (int64_t d = shape.size() - 1; d >= 0; --d) {
+    index[d] = flat % shape[d];
+    flat /= shape[d];
+  }
+}
+
 /// out[n', o..., f] += sum lhs[n, i..., c] * rhs[k..., c', f] over the
-/// packed layouts described in the file comment.
+/// packed layouts described in the file comment. Output positions go in
+/// tiles, each kernel row (one input feature's output features) serving a
+/// tile before the next row is read: with a row per output position, a
+/// ResNet layer streamed its whole kernel from memory for every position.
+/// Every output element still sums over (kernel position, group, input
+/// feature) in that order, so the result is the same to the bit.
 template <typename T>
 void convolve(const ConvGeometry &g, const T *lhs, const T *rhs, T *out) {
+  constexpr int64_t kTile = 32;
   int64_t rank = g.inSpatial.size();
   int64_t outBatch = g.batch / g.batchGroups;
   int64_t outSpatialSize = 1, kernelSize = 1;
@@ -215,33 +247,24 @@ void convolve(const ConvGeometry &g, const T *lhs, const T *rhs, T *out) {
   int64_t outPerGroup = g.outFeatures / groups;
   int64_t inPerGroup = g.kernelInFeatures;
   int64_t kernelRow = g.kernelInFeatures * g.outFeatures;
-  SmallVector<int64_t> outIdx(rank), kIdx(rank);
+  SmallVector<int64_t> outIdx(kTile * rank), kIdx(rank);
+  int64_t inFlat[kTile];
   for (int64_t n = 0; n < outBatch; ++n) {
-    for (int64_t os = 0; os < outSpatialSize; ++os) {
-      for (int64_t d = rank - 1, rem = os; d >= 0; --d) {
-        outIdx[d] = rem % g.outSpatial[d];
-        rem /= g.outSpatial[d];
-      }
-      T *outRow = out + (n * outSpatialSize + os) * g.outFeatures;
+    for (int64_t t0 = 0; t0 < outSpatialSize; t0 += kTile) {
+      int64_t tile = std::min(kTile, outSpatialSize - t0);
+      for (int64_t p = 0; p < tile; ++p)
+        unflatten(t0 + p, g.outSpatial,
+                  MutableArrayRef<int64_t>(outIdx).slice(p * rank, rank));
+      T *outTile = out + (n * outSpatialSize + t0) * g.outFeatures;
       for (int64_t ks = 0; ks < kernelSize; ++ks) {
-        int64_t inFlat = 0;
-        bool valid = true;
-        for (int64_t d = rank - 1, rem = ks; d >= 0; --d) {
-          kIdx[d] = rem % g.kernelSpatial[d];
-          rem /= g.kernelSpatial[d];
+        unflatten(ks, g.kernelSpatial, kIdx);
+        bool any = false;
+        for (int64_t p = 0; p < tile; ++p) {
+          inFlat[p] = inputPosition(
+              g, ArrayRef<int64_t>(outIdx).slice(p * rank, rank), kIdx);
+          any |= inFlat[p] >= 0;
         }
-        for (int64_t d = 0; d < rank && valid; ++d) {
-          int64_t k =
-              g.reversal[d] ? g.kernelSpatial[d] - 1 - kIdx[d] : kIdx[d];
-          int64_t pos =
-              outIdx[d] * g.strides[d] - g.padLow[d] + k * g.rhsDilation[d];
-          if (pos < 0 || pos % g.lhsDilation[d] != 0 ||
-              pos / g.lhsDilation[d] >= g.inSpatial[d])
-            valid = false;
-          else
-            inFlat = inFlat * g.inSpatial[d] + pos / g.lhsDilation[d];
-        }
-        if (!valid)
+        if (!any)
           continue;
         const T *kernel = rhs + ks * kernelRow;
         for (int64_t grp = 0; grp < groups; ++grp) {
@@ -249,20 +272,23 @@ void convolve(const ConvGeometry &g, const T *lhs, const T *rhs, T *out) {
           // split the batch and the output features.
           int64_t inBatch = g.batchGroups > 1 ? grp * outBatch + n : n;
           int64_t inBase = g.featureGroups > 1 ? grp * inPerGroup : 0;
-          const T *inRow =
-              lhs + (inBatch * inSpatialSize + inFlat) * g.inFeatures + inBase;
+          const T *inImage = lhs + inBatch * inSpatialSize * g.inFeatures;
           int64_t o0 = grp * outPerGroup;
           for (int64_t c = 0; c < inPerGroup; ++c) {
-            T a = inRow[c];
             const T *krow = kernel + c * g.outFeatures + o0;
-            T *orow = outRow + o0;
-            if constexpr (std::is_same_v<T, int64_t>) {
-              for (int64_t o = 0; o < outPerGroup; ++o)
-                orow[o] = int64_t(uint64_t(orow[o]) +
-                                  uint64_t(a) * uint64_t(krow[o]));
-            } else {
-              for (int64_t o = 0; o < outPerGroup; ++o)
-                orow[o] += a * krow[o];
+            for (int64_t p = 0; p < tile; ++p) {
+              if (inFlat[p] < 0)
+                continue;
+              T a = inImage[inFlat[p] * g.inFeatures + inBase + c];
+              T *orow = outTile + p * g.outFeatures + o0;
+              if constexpr (std::is_same_v<T, int64_t>) {
+                for (int64_t o = 0; o < outPerGroup; ++o)
+                  orow[o] = int64_t(uint64_t(orow[o]) +
+                                    uint64_t(a) * uint64_t(krow[o]));
+              } else {
+                for (int64_t o = 0; o < outPerGroup; ++o)
+                  orow[o] += a * krow[o];
+              }
             }
           }
         }
