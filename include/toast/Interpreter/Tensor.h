@@ -34,6 +34,7 @@
 #include <cassert>
 #include <complex>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <optional>
 #include <string>
@@ -57,9 +58,43 @@ constexpr int64_t kMaxTensorElements = int64_t(1) << 29;
 /// (without overflowing: 2^32 x 2^32 is not 0 elements here).
 bool exceedsMaxElements(llvm::ArrayRef<int64_t> shape);
 
+namespace detail {
+/// roundToFormat for every value (zeros, infinities, NaNs, values outside
+/// the format's normal range).
+double roundToFormatAny(double x, FloatFormat format);
+} // namespace detail
+
 /// Rounds `x` to the nearest value of `format` (ties to even; values beyond
 /// the largest finite value become infinities). NaNs are returned unchanged.
-double roundToFormat(double x, FloatFormat format);
+/// Inline for f32 and for values in the normal range of f16 and bf16 (f16
+/// and bf16 programs round every element they write).
+inline double roundToFormat(double x, FloatFormat format) {
+  if (format == FloatFormat::F64)
+    return x;
+  if (format == FloatFormat::F32)
+    return x == x ? static_cast<double>(static_cast<float>(x)) : x;
+  // Normal in the format: round the double's significand at the format's
+  // last bit, ties to even, in place (a carry moves into the exponent).
+  bool bf16 = format == FloatFormat::BF16;
+  int drop = bf16 ? 52 - 7 : 52 - 10;
+  int minBiased = bf16 ? 1023 - 126 : 1023 - 14;
+  int maxBiased = bf16 ? 1023 + 127 : 1023 + 15;
+  uint64_t bits;
+  std::memcpy(&bits, &x, sizeof(bits));
+  int biased = static_cast<int>(bits >> 52 & 0x7ff);
+  if (biased < minBiased || biased > maxBiased)
+    return detail::roundToFormatAny(x, format);
+  uint64_t lsb = bits >> drop & 1;
+  uint64_t rounded = (bits + ((uint64_t(1) << (drop - 1)) - 1) + lsb) &
+                     ~((uint64_t(1) << drop) - 1);
+  // Rounded up out of the largest binade: past the largest finite value
+  // (its significand is all ones), an infinity.
+  if (static_cast<int>(rounded >> 52 & 0x7ff) > maxBiased)
+    return detail::roundToFormatAny(x, format);
+  double out;
+  std::memcpy(&out, &rounded, sizeof(out));
+  return out;
+}
 
 /// The bit pattern of `x` (exactly representable in `format`) in `format`,
 /// in the low bits of the result. NaN payloads are kept as far as they fit.

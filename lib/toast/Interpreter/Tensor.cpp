@@ -70,7 +70,7 @@ bool toast::interp::exceedsMaxElements(ArrayRef<int64_t> shape) {
   return false;
 }
 
-double toast::interp::roundToFormat(double x, FloatFormat format) {
+double toast::interp::detail::roundToFormatAny(double x, FloatFormat format) {
   if (format == FloatFormat::F64 || std::isnan(x))
     return x;
   if (format == FloatFormat::F32)
