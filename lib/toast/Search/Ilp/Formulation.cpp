@@ -722,7 +722,8 @@ FailureOr<Formulation> Formulator::run() {
           addUse(use);
     });
   }
-  addUserFollowers(sourceless);
+  if (!tooLarge)
+    addUserFollowers(sourceless);
   // Each pair is a variable and two cost entries: past the bound, the
   // problem would not fit in memory, let alone solve.
   if (tooLarge)
