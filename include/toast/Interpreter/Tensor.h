@@ -29,6 +29,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/Compiler.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cassert>
@@ -62,7 +63,29 @@ namespace detail {
 /// roundToFormat for every value (zeros, infinities, NaNs, values outside
 /// the format's normal range).
 double roundToFormatAny(double x, FloatFormat format);
+/// narrow for NaNs.
+float narrowNaN(double x);
 } // namespace detail
+
+/// A float as a double, and a double (a float's value, or a NaN) as a
+/// float, bit for bit for NaNs: a conversion would set a signaling NaN's
+/// quiet bit, which element reads and writes (getFloat, setFloat, getBits,
+/// setBits: bitcasts, total-order comparisons, copies) must keep (the
+/// payload sits in the top bits of the mantissa, as bitsToFloat puts it).
+inline double widen(float x) {
+  uint32_t single;
+  std::memcpy(&single, &x, sizeof(single));
+  uint64_t nanBits = uint64_t(single >> 31) << 63 | uint64_t(0x7FF) << 52 |
+                     uint64_t(single & 0x7FFFFF) << 29;
+  double nan;
+  std::memcpy(&nan, &nanBits, sizeof(nan));
+  return x == x ? static_cast<double>(x) : nan;
+}
+inline float narrow(double x) {
+  if (LLVM_LIKELY(x == x))
+    return static_cast<float>(x);
+  return detail::narrowNaN(x);
+}
 
 /// Rounds `x` to the nearest value of `format` (ties to even; values beyond
 /// the largest finite value become infinities). NaNs are returned unchanged.
@@ -201,13 +224,13 @@ public:
 
   /// Float element (Float kind).
   double getFloat(int64_t i) const {
-    return elementType.storesSingle() ? storage->s[i] : storage->f[i];
+    return elementType.storesSingle() ? widen(storage->s[i]) : storage->f[i];
   }
   /// Writes a float element, rounding it to the element type.
   void setFloat(int64_t i, double v) {
     double rounded = roundToFormat(v, elementType.getFloatFormat());
     if (elementType.storesSingle())
-      mutableFloatsAs<float>()[i] = static_cast<float>(rounded);
+      mutableFloatsAs<float>()[i] = narrow(rounded);
     else
       mutableFloatsAs<double>()[i] = rounded;
   }
@@ -259,15 +282,28 @@ public:
       return storage->f;
   }
   /// Calls `fn` with the float storage, an ArrayRef<float> or <double>.
+  /// Reading a float as a double quiets a signaling NaN, as arithmetic does
+  /// (getFloat keeps its bits).
   template <typename Fn> decltype(auto) visitFloats(Fn &&fn) const {
     return elementType.storesSingle() ? fn(floatsAs<float>())
                                       : fn(floatsAs<double>());
+  }
+  /// The float elements as doubles (Float kind).
+  std::vector<double> floatValues() const {
+    return visitFloats([](auto in) {
+      std::vector<double> values(in.size());
+      for (size_t i = 0; i < values.size(); ++i)
+        values[i] = in[i];
+      return values;
+    });
   }
   /// Sets every element i (Float kind) to `fn(i)` (a double) rounded to
   /// the element type.
   template <typename Fn> void generateFloats(Fn &&fn) {
     FloatFormat format = elementType.getFloatFormat();
     if (elementType.storesSingle()) {
+      // Plain conversions keep the loop vectorized (a computed NaN is
+      // quiet; negate and abs keep a signaling one's bits on their own).
       float *out = mutableFloatsAs<float>().data();
       if (format == FloatFormat::F32)
         for (int64_t i = 0; i < numElements; ++i)
@@ -283,8 +319,10 @@ public:
   }
   /// Integer storage: getNumElements() values.
   llvm::ArrayRef<int64_t> ints() const { return storage->i; }
-  /// Mutable storage (detaches shared storage first). Writes through these
-  /// must be followed by normalize() unless the values are already exact.
+  /// Mutable storage (detaches shared storage first). Only for values
+  /// already exact in the element type: an f16 or bf16 value rounded to a
+  /// float and then normalized would be rounded twice (generateFloats and
+  /// setFloat round once).
   template <typename T> llvm::MutableArrayRef<T> mutableFloatsAs() {
     assert((std::is_same_v<T, float> == elementType.storesSingle()) &&
            "the other float storage");

@@ -54,8 +54,7 @@ Tensor transposed(const Tensor &x, ArrayRef<int64_t> perm) {
 template <typename T> std::vector<T> valuesAs(const Tensor &x) {
   if constexpr (std::is_same_v<T, double>) {
     if (x.getElementType().isFloat())
-      return x.visitFloats(
-          [](auto in) { return std::vector<double>(in.begin(), in.end()); });
+      return x.floatValues();
     std::vector<double> values(x.getNumElements());
     for (int64_t i = 0, n = x.getNumElements(); i < n; ++i)
       values[i] = x.getAsDouble(i);

@@ -239,7 +239,18 @@ LogicalResult evalUnary(Interpreter &, Operation *op, ArrayRef<Tensor> operands,
   int64_t n = x.getNumElements();
   bool done = false;
   if constexpr (F != nullptr) {
-    if (type.isFloat()) {
+    if constexpr (F == fNeg || F == fAbs) {
+      // Sign-bit operations, also on a signaling NaN (reading a float as
+      // a double would quiet it).
+      if (type.storesSingle()) {
+        ArrayRef<float> in = x.floatsAs<float>();
+        MutableArrayRef<float> out = result.mutableFloatsAs<float>();
+        for (int64_t i = 0; i < n; ++i)
+          out[i] = F == fNeg ? -in[i] : std::fabs(in[i]);
+        done = true;
+      }
+    }
+    if (type.isFloat() && !done) {
       x.visitFloats([&](auto in) {
         result.generateFloats([&](int64_t i) { return F(in[i]); });
       });

@@ -92,10 +92,7 @@ Tensor normalize(const Tensor &x, const FeatureLayout &layout,
 }
 
 /// The values of a 1-D tensor.
-std::vector<double> valuesOf(const Tensor &t) {
-  return t.visitFloats(
-      [](auto in) { return std::vector<double>(in.begin(), in.end()); });
-}
+std::vector<double> valuesOf(const Tensor &t) { return t.floatValues(); }
 
 LogicalResult evalBatchNormInference(Interpreter &, Operation *op,
                                      ArrayRef<Tensor> operands,

@@ -70,6 +70,17 @@ bool toast::interp::exceedsMaxElements(ArrayRef<int64_t> shape) {
   return false;
 }
 
+float toast::interp::detail::narrowNaN(double x) {
+  uint64_t bits = doubleBits(x);
+  uint32_t mantissa = static_cast<uint32_t>(bits >> 29 & 0x7FFFFF);
+  // A payload only in the low bits a float drops: a quiet NaN.
+  uint32_t single = static_cast<uint32_t>(bits >> 63) << 31 | 0x7F800000u |
+                    (mantissa ? mantissa : 0x400000u);
+  float out;
+  std::memcpy(&out, &single, sizeof(out));
+  return out;
+}
+
 double toast::interp::detail::roundToFormatAny(double x, FloatFormat format) {
   if (format == FloatFormat::F64 || std::isnan(x))
     return x;
@@ -409,37 +420,10 @@ void Tensor::setFromDouble(int64_t i, double v) {
   }
 }
 
-/// `x` as a float, bit for bit for NaNs: a conversion would set a
-/// signaling NaN's quiet bit, which bitcast_convert must keep (the payload
-/// is in the top bits of the mantissa, bitsToFloat).
-static float toSingle(double x) {
-  if (!std::isnan(x))
-    return static_cast<float>(x);
-  uint64_t bits = doubleBits(x);
-  uint32_t mantissa = static_cast<uint32_t>((bits >> 29) & 0x7FFFFF);
-  uint32_t single = static_cast<uint32_t>(bits >> 63) << 31 | 0x7F800000u |
-                    (mantissa ? mantissa : 0x400000u);
-  float out;
-  std::memcpy(&out, &single, sizeof(out));
-  return out;
-}
-
-/// The double of float `x`, bit for bit for NaNs (toSingle's inverse).
-static double fromSingle(float x) {
-  if (!std::isnan(x))
-    return x;
-  uint32_t single;
-  std::memcpy(&single, &x, sizeof(single));
-  return doubleFromBits(uint64_t(single >> 31) << 63 | uint64_t(0x7FF) << 52 |
-                        uint64_t(single & 0x7FFFFF) << 29);
-}
-
 uint64_t Tensor::getBits(int64_t i) const {
   switch (elementType.getKind()) {
   case ElementKind::Float:
-    return floatToBits(elementType.storesSingle() ? fromSingle(storage->s[i])
-                                                  : storage->f[i],
-                       elementType.getFloatFormat());
+    return floatToBits(getFloat(i), elementType.getFloatFormat());
   case ElementKind::Complex:
     return floatToBits(storage->f[2 * i], elementType.getFloatFormat());
   default: {
@@ -454,7 +438,7 @@ void Tensor::setBits(int64_t i, uint64_t bits) {
   if (elementType.isFloat()) {
     double value = bitsToFloat(bits, elementType.getFloatFormat());
     if (elementType.storesSingle())
-      mutableFloatsAs<float>()[i] = toSingle(value);
+      mutableFloatsAs<float>()[i] = narrow(value);
     else
       mutableFloatsAs<double>()[i] = value;
     return;
@@ -469,7 +453,12 @@ void Tensor::setBits(int64_t i, uint64_t bits) {
 
 void Tensor::copyElement(int64_t dstIndex, const Tensor &src,
                          int64_t srcIndex) {
-  if (elementType.storesSingle()) {
+  if (elementType.isFloat() &&
+      src.elementType.storesSingle() != elementType.storesSingle()) {
+    // Values of a region typed wider or narrower than what it was given
+    // (a reduce of f32 values with an f64 body): converted.
+    setFloat(dstIndex, src.getFloat(srcIndex));
+  } else if (elementType.storesSingle()) {
     mutableFloatsAs<float>()[dstIndex] = src.storage->s[srcIndex];
   } else if (elementType.isFloat()) {
     mutableFloatsAs<double>()[dstIndex] = src.storage->f[srcIndex];
@@ -503,12 +492,14 @@ MutableArrayRef<int64_t> Tensor::mutableInts() {
 void Tensor::normalize() {
   if (elementType.isFloatLike()) {
     FloatFormat format = elementType.getFloatFormat();
-    // A float holds every f32 value; f16 and bf16 values round further.
-    if (format == FloatFormat::F64 || format == FloatFormat::F32)
+    // A float holds every f32 value; f16 and bf16 values round further
+    // (complex<f32> is stored as doubles).
+    if (format == FloatFormat::F64 ||
+        (format == FloatFormat::F32 && elementType.storesSingle()))
       return;
     if (elementType.storesSingle()) {
       for (float &v : mutableFloatsAs<float>())
-        v = static_cast<float>(roundToFormat(v, format));
+        v = narrow(roundToFormat(widen(v), format));
       return;
     }
     for (double &v : mutableFloatsAs<double>())
