@@ -1,10 +1,13 @@
 // f16, bf16 and f32 elements are stored as floats (docs/interpreter.md,
 // "Values"): signaling NaNs keep their bits through negate, abs and
 // total-order comparisons (a float-to-double conversion would set their
-// quiet bit; convert does, as IEEE 754 asks), and a reduce whose body is typed f64 over f32 values reads
-// them converted (spmd-widened-body.mlir: an all_reduce's).
+// quiet bit; convert does, as IEEE 754 asks), and a reduce whose body is
+// typed otherwise than its values (f64 or bf16 over f32) reads them
+// converted (spmd-widened-body.mlir: an all_reduce's).
 // RUN: toast-run %s --print-results | FileCheck %s
 // RUN: toast-run %s --entry widened --print-results | FileCheck %s --check-prefix=WIDE
+// RUN: toast-run %s --entry negated --print-results | FileCheck %s --check-prefix=NEG
+// RUN: toast-run %s --entry narrowed --print-results | FileCheck %s --check-prefix=NARROW
 
 // 0x7F800001 (signaling), 0x7FC00000 (quiet).
 // CHECK: result #0: tensor<2xi32> [-8388607, -4194304]
@@ -50,4 +53,39 @@ func.func @widened() -> tensor<f64> {
     stablehlo.return %s : tensor<f64>
   }
   return %r : tensor<f64>
+}
+
+// A negate in an f64 body over f32 values: -(1 + 5 + 3 + 2).
+// NEG: result #0: tensor<f64> [-11]
+func.func @negated() -> tensor<f64> {
+  %x = stablehlo.constant dense<[1.0, 5.0, 3.0, 2.0]> : tensor<4xf32>
+  %init = stablehlo.constant dense<0.0> : tensor<f64>
+  %r = stablehlo.reduce(%x init: %init) across dimensions = [0] : (tensor<4xf32>, tensor<f64>) -> tensor<f64>
+   reducer(%a: tensor<f64>, %b: tensor<f64>) {
+    %n = stablehlo.negate %b : tensor<f64>
+    %s = stablehlo.add %a, %n : tensor<f64>
+    stablehlo.return %s : tensor<f64>
+  }
+  return %r : tensor<f64>
+}
+
+// A bf16 body over an f32 value rounds it: 1 + 2^-8 ties to 1.
+// NARROW: result #0: tensor<bf16> [-1]
+// NARROW: result #1: tensor<bf16> [1]
+func.func @narrowed() -> (tensor<bf16>, tensor<bf16>) {
+  %x = stablehlo.constant dense<[1.00390625]> : tensor<1xf32>
+  %init = stablehlo.constant dense<0.0> : tensor<bf16>
+  %r = stablehlo.reduce(%x init: %init) across dimensions = [0] : (tensor<1xf32>, tensor<bf16>) -> tensor<bf16>
+   reducer(%a: tensor<bf16>, %b: tensor<bf16>) {
+    %n = stablehlo.negate %b : tensor<bf16>
+    stablehlo.return %n : tensor<bf16>
+  }
+  %big = stablehlo.constant dense<-5.0> : tensor<bf16>
+  %m = stablehlo.reduce(%x init: %big) across dimensions = [0] : (tensor<1xf32>, tensor<bf16>) -> tensor<bf16>
+   reducer(%a: tensor<bf16>, %b: tensor<bf16>) {
+    %c = stablehlo.compare GT, %a, %b : (tensor<bf16>, tensor<bf16>) -> tensor<i1>
+    %s = stablehlo.select %c, %a, %b : tensor<i1>, tensor<bf16>
+    stablehlo.return %s : tensor<bf16>
+  }
+  return %r, %m : tensor<bf16>, tensor<bf16>
 }

@@ -277,10 +277,10 @@ void toast::interp::detail::copyStrided(const Tensor &src, int64_t srcBase,
                                         ArrayRef<int64_t> dstStrides,
                                         ArrayRef<int64_t> shape) {
   const ElementType &type = dst.getElementType();
-  if (type.isFloat() &&
-      src.getElementType().storesSingle() != type.storesSingle()) {
+  if (type.isFloat() && src.getElementType() != type) {
     // A region's values typed otherwise than what it was given (a reduce
-    // of f32 values with an f64 body): converted element by element.
+    // of f32 values with an f64 or bf16 body): converted element by
+    // element.
     for (IndexIterator it(shape); !it.done(); it.next()) {
       int64_t from = srcBase, to = dstBase;
       for (auto [d, i] : llvm::enumerate(it.index())) {

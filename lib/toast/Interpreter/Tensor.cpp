@@ -453,10 +453,9 @@ void Tensor::setBits(int64_t i, uint64_t bits) {
 
 void Tensor::copyElement(int64_t dstIndex, const Tensor &src,
                          int64_t srcIndex) {
-  if (elementType.isFloat() &&
-      src.elementType.storesSingle() != elementType.storesSingle()) {
+  if (elementType.isFloat() && src.elementType != elementType) {
     // Values of a region typed wider or narrower than what it was given
-    // (a reduce of f32 values with an f64 body): converted.
+    // (a reduce of f32 values with an f64 or bf16 body): converted.
     setFloat(dstIndex, src.getFloat(srcIndex));
   } else if (elementType.storesSingle()) {
     mutableFloatsAs<float>()[dstIndex] = src.storage->s[srcIndex];
