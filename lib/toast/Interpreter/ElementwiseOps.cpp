@@ -241,9 +241,9 @@ LogicalResult evalUnary(Interpreter &, Operation *op, ArrayRef<Tensor> operands,
   if constexpr (F != nullptr) {
     if constexpr (F == fNeg || F == fAbs) {
       // Sign-bit operations, also on a signaling NaN (reading a float as
-      // a double would quiet it).
-      // A region's operand may be typed otherwise than its result (a
-      // body typed f64 or bf16 over f32 values): then converted below.
+      // a double would quiet it); a region's operand typed otherwise than
+      // its result (a body typed f64 or bf16 over f32 values) is converted
+      // below instead.
       if (type.storesSingle() && type == result.getElementType()) {
         ArrayRef<float> in = x.floatsAs<float>();
         MutableArrayRef<float> out = result.mutableFloatsAs<float>();
