@@ -111,6 +111,26 @@ void BM_Bf16Multiply(benchmark::State &state) {
 }
 BENCHMARK(BM_Bf16Multiply)->Unit(benchmark::kMillisecond);
 
+/// A ResNet 3x3 convolution (64 to 64 features on 56x56, NCHW as PyTorch
+/// exports it): output positions in tiles, each kernel row serving a tile.
+void BM_Conv3x3(benchmark::State &state) {
+  runSource(state, R"mlir(
+    func.func @main(%x: tensor<1x64x56x56xf32>, %k: tensor<64x64x3x3xf32>)
+        -> tensor<1x64x56x56xf32> {
+      %y = stablehlo.convolution(%x, %k)
+        dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1],
+        window = {stride = [1, 1], pad = [[1, 1], [1, 1]]}
+        {batch_group_count = 1 : i64, feature_group_count = 1 : i64}
+        : (tensor<1x64x56x56xf32>, tensor<64x64x3x3xf32>)
+        -> tensor<1x64x56x56xf32>
+      return %y : tensor<1x64x56x56xf32>
+    })mlir");
+  state.counters["GFLOP/s"] =
+      benchmark::Counter(2.0 * 56 * 56 * 64 * 64 * 9 * 1e-9,
+                         benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK(BM_Conv3x3)->Unit(benchmark::kMillisecond);
+
 /// The tiny transformer of the step benchmarks: 2 layers, d_model 64.
 OwningOpRef<ModuleOp> buildTinyTransformer(MLIRContext *context, int64_t batch,
                                            std::string &error) {
