@@ -242,9 +242,9 @@ void copyStridedImpl(const T *src, int64_t srcBase,
         return copyTransposed(src, srcBase, srcStrides, dst, dstBase,
                               dstStrides, shape, k);
   // Odometer over the outer dimensions; a tight loop over the last one.
-  SmallVector<int64_t, 6> index(rank, 0);
+  SmallVector<int64_t, 6> index(rank - 1, 0);
   int64_t s = srcBase, t = dstBase;
-  while (true) {
+  do {
     if (width == 1 && sInner == 1 && dInner == 1) {
       std::copy(src + s, src + s + inner, dst + t);
     } else if (width == 1) {
@@ -255,19 +255,8 @@ void copyStridedImpl(const T *src, int64_t srcBase,
         for (int64_t w = 0; w < width; ++w)
           dst[(t + i * dInner) * width + w] = src[(s + i * sInner) * width + w];
     }
-    int64_t d = rank - 2;
-    for (; d >= 0; --d) {
-      s += srcStrides[d];
-      t += dstStrides[d];
-      if (++index[d] < shape[d])
-        break;
-      s -= srcStrides[d] * shape[d];
-      t -= dstStrides[d] * shape[d];
-      index[d] = 0;
-    }
-    if (d < 0)
-      return;
-  }
+  } while (nextIndex(index, shape.drop_back(), srcStrides.drop_back(),
+                     dstStrides.drop_back(), s, t));
 }
 } // namespace
 
@@ -281,14 +270,13 @@ void toast::interp::detail::copyStrided(const Tensor &src, int64_t srcBase,
     // A region's values typed otherwise than what it was given (a reduce
     // of f32 values with an f64 or bf16 body): converted element by
     // element.
-    for (IndexIterator it(shape); !it.done(); it.next()) {
-      int64_t from = srcBase, to = dstBase;
-      for (auto [d, i] : llvm::enumerate(it.index())) {
-        from += i * srcStrides[d];
-        to += i * dstStrides[d];
-      }
-      dst.setFloat(to, src.getFloat(from));
-    }
+    if (llvm::is_contained(shape, 0))
+      return;
+    SmallVector<int64_t, 6> index(shape.size(), 0);
+    int64_t s = srcBase, t = dstBase;
+    do
+      dst.setFloat(t, src.getFloat(s));
+    while (nextIndex(index, shape, srcStrides, dstStrides, s, t));
   } else if (type.storesSingle()) {
     const float *in = src.floatsAs<float>().data();
     float *out = dst.mutableFloatsAs<float>().data();
