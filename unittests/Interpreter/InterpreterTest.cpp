@@ -185,6 +185,52 @@ TEST_F(InterpreterTest, ConvolutionTilesAgreeWithTheDirectSum) {
   }
 }
 
+// dot_general reads each operand in its own storage (floats in place,
+// doubles) and sums in double in contraction order, then rounds once: rows
+// long enough for the vector clones and their remainders, each pair of
+// storages, a transposed operand.
+TEST_F(InterpreterTest, DotsSumInDoubleOverEitherStorage) {
+  const int64_t m = 3, k = 37, n = 45;
+  for (auto [lhsType, rhsType] :
+       {std::pair{"f32", "f64"}, {"f64", "f32"}, {"bf16", "bf16"}}) {
+    std::string source = llvm::formatv(R"mlir(
+      func.func @main(%x: tensor<{0}x{1}x{3}>, %y: tensor<{2}x{1}x{4}>)
+          -> tensor<{0}x{2}xf64> {
+        %0 = stablehlo.dot_general %x, %y, contracting_dims = [1] x [1]
+            : (tensor<{0}x{1}x{3}>, tensor<{2}x{1}x{4}>) -> tensor<{0}x{2}xf64>
+        return %0 : tensor<{0}x{2}xf64>
+      })mlir",
+                                       m, k, n, lhsType, rhsType);
+    Builder b(&context);
+    auto typeOf = [&](StringRef name) -> Type {
+      if (name == "f32")
+        return b.getF32Type();
+      if (name == "f64")
+        return b.getF64Type();
+      return b.getBF16Type();
+    };
+    Tensor x(*ElementType::get(typeOf(lhsType)), {m, k});
+    Tensor y(*ElementType::get(typeOf(rhsType)), {n, k});
+    for (int64_t i = 0; i < x.getNumElements(); ++i)
+      x.setFloat(i, std::sin(0.37 * i) * 3.1);
+    for (int64_t i = 0; i < y.getNumElements(); ++i)
+      y.setFloat(i, std::cos(0.53 * i) / 7.0);
+    auto results = run(source, {x, y});
+    ASSERT_TRUE(succeeded(results)) << errors;
+    const Tensor &z = (*results)[0];
+    int64_t mismatches = 0;
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        double sum = 0;
+        for (int64_t c = 0; c < k; ++c)
+          sum += x.getFloat(x.getFlatIndex({i, c})) *
+                 y.getFloat(y.getFlatIndex({j, c}));
+        mismatches += z.getFloat(z.getFlatIndex({i, j})) != sum;
+      }
+    EXPECT_EQ(mismatches, 0) << lhsType << " x " << rhsType;
+  }
+}
+
 // Results stored as floats are rounded once, from the double the op
 // computes: an f64 value just above a bf16 tie converts up (rounding it to
 // a float first would make it a tie, which rounds down to even); a bf16
