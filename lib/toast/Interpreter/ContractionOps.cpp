@@ -83,7 +83,8 @@ void storeValues(Tensor &result, const std::vector<T> &values) {
 // the default clone and the results do not depend on the machine.
 #if defined(__x86_64__) && defined(__has_attribute)
 #if __has_attribute(target_clones)
-#define TOAST_VECTOR_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#define TOAST_VECTOR_CLONES                                                    \
+  __attribute__((target_clones("avx512f", "avx2", "default")))
 #endif
 #endif
 #ifndef TOAST_VECTOR_CLONES
