@@ -16,6 +16,19 @@
 // RUN: not toast-run %t/elided.mlir 2>&1 | FileCheck %s --check-prefix=ELIDED
 // ELIDED: elided.mlir:2:8: error: toast-run: elided constant (dense_resource '__elided__' has no data); cannot evaluate
 
+// RUN: not toast-run %t/missing-blob.mlir --fill-elided 2>&1 | FileCheck %s --check-prefix=BLOB
+// BLOB: missing-blob.mlir:2:8: error: toast-run: dense_resource 'blob1' has no data in the file (--fill-elided fills only '__elided__' constants)
+
+// RUN: not toast-run %t/declaration.mlir --entry decl 2>&1 | FileCheck %s --check-prefix=DECL
+// DECL: declaration.mlir:1:1: error: toast-run: @decl is a declaration without a body
+
+// RUN: not toast-run --compare - - < %t/elided.mlir 2>&1 | FileCheck %s --check-prefix=STDIN
+// STDIN: toast-run: --compare cannot read both programs from standard input ('-')
+
+// RUN: not toast-run %t/declaration.mlir --print-results > /dev/full 2> %t/full.err
+// RUN: FileCheck %s --check-prefix=FULL < %t/full.err
+// FULL: toast-run: cannot write the results: No space left on device
+
 // RUN: not toast-run %t/malformed-check.mlir 2>&1 | FileCheck %s --check-prefix=MALFORMED
 // MALFORMED: malformed-check.mlir:3:3: error: toast-run: malformed check: @check.expect_eq takes two tensors (actual, expected) and has no results, got 1 operands and 0 results
 
@@ -79,6 +92,17 @@ func.func @main(%a: tensor<?xf32>) -> tensor<?xf32> {
 //--- elided.mlir
 func.func @main() -> tensor<2xf32> {
   %a = stablehlo.constant dense_resource<__elided__> : tensor<2xf32>
+  return %a : tensor<2xf32>
+}
+//--- missing-blob.mlir
+func.func @main() -> tensor<2xf32> {
+  %a = stablehlo.constant dense_resource<blob1> : tensor<2xf32>
+  return %a : tensor<2xf32>
+}
+//--- declaration.mlir
+func.func private @decl(tensor<2xf32>) -> tensor<2xf32>
+func.func @main() -> tensor<2xf32> {
+  %a = stablehlo.constant dense<1.0> : tensor<2xf32>
   return %a : tensor<2xf32>
 }
 //--- malformed-check.mlir

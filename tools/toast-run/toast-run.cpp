@@ -60,11 +60,15 @@ static cl::opt<bool> printResults("print-results",
                                   cl::desc("Print the entry's results"),
                                   cl::cat(category));
 
+// A loop that never ends is a bad input like any other: it should end in a
+// located error, not a hang. A million iterations take about a second for
+// a scalar loop and are far more than ML programs run (decode loops run a
+// token per iteration, scans a layer).
 static cl::opt<int64_t> maxWhileIterations(
     "max-while-iterations",
-    cl::desc("Fail when one stablehlo.while runs more iterations (0: no "
-             "limit)"),
-    cl::init(0), cl::cat(category));
+    cl::desc("Fail when one stablehlo.while runs more iterations (default: "
+             "1000000; 0: no limit)"),
+    cl::init(1000000), cl::cat(category));
 
 static cl::opt<bool> fillElided(
     "fill-elided",
@@ -107,10 +111,26 @@ static const char *const kOverview = R"(Toast reference interpreter
       nearly zero may differ by more than rtol of themselves).
 )";
 
+static int run();
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(argc, argv, kOverview);
+  int status = run();
+  // A failed write (a full disk, a closed pipe) is an error like any other;
+  // left in the stream, it would abort at exit (report_fatal_error).
+  llvm::outs().flush();
+  if (std::error_code error = llvm::outs().error()) {
+    llvm::errs() << "toast-run: cannot write the results: " << error.message()
+                 << "\n";
+    llvm::outs().clear_error();
+    return 1;
+  }
+  return status;
+}
+
+static int run() {
 
   if (compareMode && inputFiles.size() != 2) {
     llvm::errs() << "toast-run: --compare needs two files (ORIGINAL "
@@ -121,6 +141,11 @@ int main(int argc, char **argv) {
   if (!compareMode && inputFiles.size() != 1) {
     llvm::errs() << "toast-run: expected one input file, got "
                  << inputFiles.size() << " (use --compare for two)\n";
+    return 1;
+  }
+  if (compareMode && inputFiles[0] == "-" && inputFiles[1] == "-") {
+    llvm::errs() << "toast-run: --compare cannot read both programs from "
+                    "standard input ('-')\n";
     return 1;
   }
 
@@ -144,6 +169,12 @@ int main(int argc, char **argv) {
       return 1;
   }
 
+  if (maxWhileIterations < 0) {
+    llvm::errs() << "toast-run: --max-while-iterations must be >= 0 (0: no "
+                    "limit), got "
+                 << maxWhileIterations << "\n";
+    return 1;
+  }
   toast::interp::InterpreterOptions interpreterOptions;
   interpreterOptions.maxWhileIterations = maxWhileIterations;
   interpreterOptions.reportCheckErrors = reportCheckErrors;

@@ -103,6 +103,12 @@ FailureOr<Tensor> toast::interp::detail::reduceValues(Interpreter &interp,
                                                       Combiner combiner,
                                                       ArrayRef<Tensor> values) {
   Tensor acc = values.front();
+  // A combiner computes in the values' type; a body typed otherwise (a bf16
+  // add over f32 values) rounds every step to its own type, as running it
+  // does.
+  if (region && getElementTypeOrSelf(region->getArgument(0).getType()) !=
+                    acc.getElementType().getType())
+    combiner = Combiner::None;
   for (const Tensor &x : values.drop_front()) {
     for (int64_t i = 0, n = acc.getNumElements(); i < n; ++i) {
       if (combiner != Combiner::None) {

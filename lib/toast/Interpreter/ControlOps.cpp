@@ -68,7 +68,7 @@ LogicalResult evalWhile(Interpreter &interp, Operation *op,
   for (int64_t iteration = 0;; ++iteration) {
     if (limit > 0 && iteration >= limit)
       return op->emitError("toast-run: while loop exceeded ")
-             << limit << " iterations";
+             << limit << " iterations (--max-while-iterations; 0: no limit)";
     SmallVector<Tensor, 1> cond;
     if (failed(interp.runRegion(loop.getCond(), values, cond)))
       return failure();

@@ -130,9 +130,14 @@ toast::interp::makeRandomArguments(func::FuncOp func, uint64_t seed) {
 
 static func::FuncOp lookupEntry(ModuleOp module, StringRef entry) {
   auto func = module.lookupSymbol<func::FuncOp>(entry);
-  if (!func || func.isExternal()) {
+  if (!func) {
     emitError(module.getLoc())
         << "toast-run: no function named @" << entry << " to run";
+    return nullptr;
+  }
+  if (func.isExternal()) {
+    emitError(func.getLoc())
+        << "toast-run: @" << entry << " is a declaration without a body";
     return nullptr;
   }
   return func;

@@ -129,6 +129,14 @@ LogicalResult evalConstant(Interpreter &interp, Operation *op, ArrayRef<Tensor>,
     fillFromDense(result, dense);
   } else if (auto resource = dyn_cast<DenseResourceElementsAttr>(value)) {
     AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+    // Exporters elide as `__elided__`; another key without data names a
+    // blob the file lacks, which random values would hide.
+    bool elided = resource.getRawHandle().getKey() == "__elided__";
+    if (!blob && !elided)
+      return op->emitError("toast-run: dense_resource '")
+             << resource.getRawHandle().getKey()
+             << "' has no data in the file (--fill-elided fills only "
+                "'__elided__' constants)";
     if (!blob && interp.getOptions().fillElided)
       result = makeElidedTensor(result, op->getResult(0).getType(),
                                 interp.getOptions().rngSeed);
