@@ -33,6 +33,20 @@
 // RUN: not toast-opt %s --partir-simulate="device=file:%S/Inputs/bad-unknown-key.json" -o /dev/null 2>&1 | FileCheck %s --check-prefix=TYPO
 // TYPO: error: partir-simulate: device file '{{.*}}bad-unknown-key.json': 'memory_byte': unknown key (expected one of: name, description, base, peak_flops, memory_bytes, memory_bandwidth, interconnect, axes)
 //
+// RUN: not toast-opt %s --partir-simulate="device=file:%S/Inputs/bad-flops-type.json" -o /dev/null 2>&1 | FileCheck %s --check-prefix=FLOPS-TYPE
+// FLOPS-TYPE: error: partir-simulate: device file '{{.*}}bad-flops-type.json': 'peak_flops.xyz': unknown element type (expected f64, f32, tf32, bf16, f16, f8, iN or default)
+//
+// Memory is counted in 64-bit integers:
+// RUN: not toast-opt %s --partir-simulate="device=file:%S/Inputs/bad-huge-memory.json" -o /dev/null 2>&1 | FileCheck %s --check-prefix=HUGE-MEMORY
+// HUGE-MEMORY: error: partir-simulate: device file '{{.*}}bad-huge-memory.json': 'memory_bytes': expected at most 2^53 bytes
+//
+// RUN: not toast-opt %s --partir-simulate="device=a100 penalty=nan" -o /dev/null 2>&1 | FileCheck %s --check-prefix=PENALTY
+// RUN: not toast-opt %s --partir-simulate="device=a100 penalty=-1" -o /dev/null 2>&1 | FileCheck %s --check-prefix=PENALTY
+// PENALTY: error: partir-simulate: penalty must be a finite number >= 0, got
+//
+// RUN: not toast-opt %s --partir-simulate="device=a100 baseline=%S/Inputs/bad-baseline-negative.json" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BASELINE-NEGATIVE
+// BASELINE-NEGATIVE: error: partir-simulate: baseline '{{.*}}bad-baseline-negative.json': 'step_time_s' and 'peak_memory_bytes' must be finite numbers >= 0
+//
 // RUN: not toast-opt %s --partir-simulate="device=file:%S/Inputs/bad-no-f32.json" -o /dev/null 2>&1 | FileCheck %s --check-prefix=NO-F32
 // NO-F32: error: partir-simulate: device file '{{.*}}bad-no-f32.json': 'peak_flops': missing key 'f32' (the fallback rate)
 //

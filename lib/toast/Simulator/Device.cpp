@@ -253,6 +253,17 @@ private:
 };
 } // namespace
 
+/// A key of `peak_flops`: what getElementTypeKey returns for some type, or
+/// `default`.
+static bool isPeakFlopsKey(StringRef key) {
+  if (llvm::is_contained({"default", "tf32", "bf16", "f16", "f32", "f64", "f8",
+                          "f80", "f128"},
+                         key))
+    return true;
+  unsigned width;
+  return key.consume_front("i") && !key.getAsInteger(10, width) && width > 0;
+}
+
 Expected<DeviceSpec> toast::sim::parseDeviceJSON(StringRef text,
                                                  StringRef origin) {
   Expected<llvm::json::Value> parsed = parseJsonInput(text);
@@ -324,16 +335,28 @@ Expected<DeviceSpec> toast::sim::parseDeviceJSON(StringRef text,
       for (const auto &entry : *object)
         keys.push_back(entry.first);
       llvm::sort(keys);
-      for (StringRef key : keys)
+      for (StringRef key : keys) {
+        if (!isPeakFlopsKey(key)) {
+          parser.fail(Twine("peak_flops.") + key,
+                      "unknown element type (expected f64, f32, tf32, bf16, "
+                      "f16, f8, iN or default)");
+          continue;
+        }
         if (auto n = parser.rate(*object->get(key), Twine("peak_flops.") + key))
           device.peakFlops[key.str()] = *n;
+      }
       if (!device.peakFlops.count("f32"))
         parser.fail("peak_flops", "missing key 'f32' (the fallback rate)");
     }
   }
-  if (const llvm::json::Value *bytes = requireKey("memory_bytes"))
-    if (auto n = parser.rate(*bytes, "memory_bytes"))
+  if (const llvm::json::Value *bytes = requireKey("memory_bytes")) {
+    // Reports and peaks count bytes in 64-bit integers; 2^53 (8 PiB) is
+    // also where doubles stop counting every byte.
+    if (auto n = parser.rate(*bytes, "memory_bytes"); n && *n > 0x1p53)
+      parser.fail("memory_bytes", "expected at most 2^53 bytes");
+    else if (n)
       device.memoryBytes = *n;
+  }
   if (const llvm::json::Value *bw = requireKey("memory_bandwidth"))
     if (auto n = parser.rate(*bw, "memory_bandwidth"))
       device.memoryBandwidth = *n;

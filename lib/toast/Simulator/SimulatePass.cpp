@@ -17,6 +17,7 @@
 #include "llvm/Support/ToolOutputFile.h"
 
 #include <array>
+#include <cmath>
 
 namespace toast::sim {
 #define GEN_PASS_DEF_PARTIRSIMULATEPASS
@@ -50,6 +51,13 @@ llvm::Expected<Baseline> readBaseline(StringRef path) {
       root ? root->getNumber("step_time_s") : std::nullopt;
   std::optional<double> peak =
       root ? root->getNumber("peak_memory_bytes") : std::nullopt;
+  if (step && peak && (!std::isfinite(*step) || !std::isfinite(*peak) ||
+                       *step < 0 || *peak < 0))
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        "baseline '" + path +
+            "': 'step_time_s' and 'peak_memory_bytes' must be finite "
+            "numbers >= 0");
   if (!step || !peak)
     return llvm::createStringError(
         llvm::inconvertibleErrorCode(),
@@ -65,6 +73,14 @@ struct PartirSimulatePass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    // A NaN, infinite or negative constant makes every relative cost NaN
+    // or infinite.
+    if (!std::isfinite(penalty) || penalty < 0) {
+      module.emitError("partir-simulate: penalty must be a finite number "
+                       ">= 0, got ")
+          << penalty;
+      return signalPassFailure();
+    }
     llvm::Expected<DeviceSpec> spec = lookupDevice(device);
     if (!spec) {
       module.emitError("partir-simulate: ") << llvm::toString(spec.takeError());
