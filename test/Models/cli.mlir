@@ -10,6 +10,8 @@
 // RUN: not toast-models mlp --dtype f16 2>&1 | FileCheck %s --check-prefix=DTYPE
 // RUN: not toast-models t32 --embedding table 2>&1 | FileCheck %s --check-prefix=EMB
 // RUN: not toast-models mlp --layers abc 2>&1 | FileCheck %s --check-prefix=NOTINT
+// RUN: not toast-models mlp --d-model=4611686018427387904 -o /dev/null 2>&1 | FileCheck %s --check-prefix=HUGE
+// HUGE: toast-models: the sizes make a tensor<{{.*}}x4611686018427387904xf32> of 2^62 bytes or more, past 64-bit counts
 
 // LIST: mlp
 // LIST: transformer

@@ -72,6 +72,16 @@ LinkSpec getGroupLink(const DeviceSpec &device,
 /// one byte per element.
 int64_t getTypeBytes(mlir::Type type);
 
+/// Whether every byte count of `type` (getTypeBytes, and its element
+/// count) stays below 2^62, so that sums of them fit 64-bit integers.
+bool hasCountableBytes(mlir::Type type);
+
+/// A located error at the first op under `root` whose result or block
+/// argument has a type without countable bytes (a `tensor<16x2^62xf32>`
+/// would count as 0 bytes), prefixed with `who`.
+mlir::LogicalResult checkCountableBytes(mlir::Operation *root,
+                                        llvm::StringRef who);
+
 /// FLOPs (2 x multiply-accumulates) of dot_general, dot and convolution;
 /// 0 for every other op.
 double getContractionFlops(mlir::Operation *op);

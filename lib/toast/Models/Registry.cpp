@@ -1,6 +1,7 @@
 //===- Registry.cpp - Model names, options and measurement ---------------===//
 
 #include "ModelsInternal.h"
+#include "toast/Simulator/CostModel.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/Twine.h"
@@ -184,6 +185,27 @@ Type gen::paramType(GraphBuilder &b, const ModelOptions &options) {
   return b.f32();
 }
 
+/// Sizes so large that a tensor has 2^62 bytes or more would wrap the
+/// 64-bit counts of parameters, bytes and FLOPs (sim::hasCountableBytes).
+static std::optional<std::string> findTooLargeType(ModuleOp module) {
+  std::optional<std::string> found;
+  auto check = [&](TypeRange types) {
+    for (Type type : types)
+      if (!found && !sim::hasCountableBytes(type)) {
+        llvm::raw_string_ostream(found.emplace())
+            << "the sizes make a " << type
+            << " of 2^62 bytes or more, past 64-bit counts";
+      }
+    return found ? WalkResult::interrupt() : WalkResult::advance();
+  };
+  module.walk([&](Operation *op) {
+    if (auto func = dyn_cast<func::FuncOp>(op))
+      return check(func.getArgumentTypes());
+    return check(op->getResultTypes());
+  });
+  return found;
+}
+
 OwningOpRef<ModuleOp> models::buildModel(MLIRContext *ctx, StringRef name,
                                          const ModelOptions &options,
                                          std::string &error) {
@@ -203,7 +225,13 @@ OwningOpRef<ModuleOp> models::buildModel(MLIRContext *ctx, StringRef name,
     if (e.info.name != name)
       continue;
     StringRef preset = e.info.name == e.info.family ? "" : name;
-    return e.generator(ctx, preset, options, error);
+    OwningOpRef<ModuleOp> module = e.generator(ctx, preset, options, error);
+    if (module)
+      if (std::optional<std::string> tooLarge = findTooLargeType(*module)) {
+        error = *tooLarge;
+        return nullptr;
+      }
+    return module;
   }
   std::string known;
   for (const Entry &e : entries())

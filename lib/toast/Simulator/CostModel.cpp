@@ -13,6 +13,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
 #include <limits>
@@ -107,6 +108,52 @@ int64_t toast::sim::getTypeBytes(Type type) {
   else if (isa<IndexType>(element))
     elementBytes = 8;
   return shaped.getNumElements() * elementBytes;
+}
+
+bool toast::sim::hasCountableBytes(Type type) {
+  constexpr int64_t kLimit = int64_t(1) << 62;
+  if (auto tuple = dyn_cast<TupleType>(type)) {
+    int64_t total = 0;
+    for (Type element : tuple.getTypes()) {
+      if (!hasCountableBytes(element))
+        return false;
+      total += getTypeBytes(element);
+      if (total >= kLimit)
+        return false;
+    }
+    return true;
+  }
+  auto shaped = dyn_cast<RankedTensorType>(type);
+  if (!shaped || !shaped.hasStaticShape())
+    return true;
+  // 16 bytes covers the widest element (complex<f64>) getTypeBytes counts.
+  int64_t bytes = 16;
+  for (int64_t dim : shaped.getShape())
+    if (llvm::MulOverflow(bytes, dim, bytes) || bytes >= kLimit)
+      return false;
+  return true;
+}
+
+LogicalResult toast::sim::checkCountableBytes(Operation *root, StringRef who) {
+  auto check = [&](Operation *op, Type type) -> LogicalResult {
+    if (hasCountableBytes(type))
+      return success();
+    return op->emitError(who) << "type " << type
+                              << " has 2^62 bytes or more, past what "
+                                 "64-bit byte counts can sum";
+  };
+  WalkResult walk = root->walk([&](Operation *op) {
+    for (Type type : op->getResultTypes())
+      if (failed(check(op, type)))
+        return WalkResult::interrupt();
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (Type type : block.getArgumentTypes())
+          if (failed(check(op, type)))
+            return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
 }
 
 static double product(ArrayRef<int64_t> shape, ArrayRef<int64_t> dims) {

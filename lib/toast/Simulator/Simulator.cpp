@@ -1123,6 +1123,8 @@ toast::sim::simulate(ModuleOp module, const DeviceSpec &device,
       return module.emitError("no function to simulate (expected @main or "
                               "one public function)");
   }
+  if (failed(checkCountableBytes(module, "")))
+    return failure();
   return simulate(entry, device, options, timeline);
 }
 

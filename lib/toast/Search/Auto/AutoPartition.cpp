@@ -7,6 +7,7 @@
 #include "toast/Dialect/PartIR/HLO/Transforms/Passes.h"
 #include "toast/Partition/Schedule.h"
 #include "toast/Search/Baselines.h"
+#include "toast/Simulator/CostModel.h"
 #include "toast/Simulator/Device.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -268,6 +269,9 @@ FailureOr<AutoReport> automaticPartition(partition::ShardingState &state,
                                          const AutoOptions &options) {
   FailureOr<sim::DeviceSpec> device = validateOptions(state, options);
   if (failed(device))
+    return failure();
+  if (failed(sim::checkCountableBytes(state.getFunction()->getParentOp(),
+                                      "automatic partition: ")))
     return failure();
   auto setupStart = std::chrono::steady_clock::now();
   NdaEnvironmentOptions spaceOptions;
