@@ -129,9 +129,10 @@ LogicalResult evalConstant(Interpreter &interp, Operation *op, ArrayRef<Tensor>,
     fillFromDense(result, dense);
   } else if (auto resource = dyn_cast<DenseResourceElementsAttr>(value)) {
     AsmResourceBlob *blob = resource.getRawHandle().getBlob();
-    // Exporters elide as `__elided__`; another key without data names a
-    // blob the file lacks, which random values would hide.
-    bool elided = resource.getRawHandle().getKey() == "__elided__";
+    // Exporters elide as `__elided__` (printed again, `__elided___1` and
+    // so on); another key without data names a blob the file lacks, which
+    // random values would hide.
+    bool elided = resource.getRawHandle().getKey().starts_with("__elided__");
     if (!blob && !elided)
       return op->emitError("toast-run: dense_resource '")
              << resource.getRawHandle().getKey()
