@@ -66,9 +66,24 @@ struct Request {
   Operation *op = nullptr;
   /// A function result's or a manual region boundary's sharding.
   bool boundary = false;
+  /// For a constraint or a function result: the uses that read the value
+  /// in this layout (the constraint's readers, the return's operand). A
+  /// layout that conflicts with the one the value already has is then
+  /// given to a copy they read instead (reshardCopy).
+  SmallVector<OpOperand *> readers;
+  /// The copy its readers read instead of `value` (reshardCopy), if any.
+  Operation *copy = nullptr;
+  /// Where diagnostics go once `anchor` (a constraint) is erased.
+  std::optional<Location> erasedAt;
 
-  InFlightDiagnostic emitError() { return anchor->emitError() << what << ": "; }
+  InFlightDiagnostic emitError() {
+    if (erasedAt)
+      return mlir::emitError(*erasedAt) << what << ": ";
+    return anchor->emitError() << what << ": ";
+  }
   InFlightDiagnostic emitWarning() {
+    if (erasedAt)
+      return mlir::emitWarning(*erasedAt) << what << ": ";
     return anchor->emitWarning() << what << ": ";
   }
 };
@@ -104,6 +119,9 @@ private:
   FailureOr<partir::MeshAttr> synthesizeMesh();
   LogicalResult mapRequests(partir::MeshAttr mesh);
   LogicalResult apply(partir::MeshAttr mesh);
+  /// One attempt of apply(): stops at the first constraint or result whose
+  /// layout conflicts with its value's, which then gets a copy (`copied`).
+  LogicalResult applyOnce(partir::MeshAttr mesh, bool &copied);
   /// Gives the values of each sdy.sharding_group the sharding of its most
   /// tiled member, then propagates; fails at the group's op where a member
   /// cannot take it (a conflict).
@@ -210,8 +228,10 @@ LogicalResult ShardingImporter::collectAll() {
     if (failed(collect(ret->getOperand(i), func.getResultAttrDict(i),
                        "result " + std::to_string(i))))
       return failure();
-    if (requests.size() > before)
+    if (requests.size() > before) {
       requests.back().boundary = true;
+      requests.back().readers.push_back(&ret->getOpOperand(i));
+    }
   }
   // A reshard asks for a layout at a program point like a constraint does;
   // the communication it implies is the partitioner's to decide.
@@ -571,7 +591,74 @@ LogicalResult ShardingImporter::mapRequests(partir::MeshAttr mesh) {
   return success();
 }
 
+/// Whether `r`'s layout cannot be added to the tiling its value has now: an
+/// axis it puts on a dimension is on another one already, or kept whole.
+static bool conflictsWithTiling(partition::ShardingState &state,
+                                const Request &r) {
+  SmallVector<partition::AxisDim> tiling = state.getTiling(r.value);
+  ArrayRef<std::string> atomic = state.getAtomicAxes(r.value);
+  for (auto [d, axes] : llvm::enumerate(r.dims))
+    for (const std::string &axis : axes) {
+      if (llvm::is_contained(atomic, axis))
+        return true;
+      for (const partition::AxisDim &level : tiling)
+        if (level.axis == axis && level.dim != int64_t(d))
+          return true;
+    }
+  return false;
+}
+
+/// Makes `r`'s readers read a copy of its value (a reshape to the same
+/// type, free where the layouts agree) and gives the copy `r`'s layout:
+/// a constraint or result sharding that changes a value's layout is a
+/// reshard (`with_sharding_constraint`, `out_shardings`), which lowering
+/// turns into the collective between the two layouts.
+static void reshardCopy(Request &r) {
+  Value value = r.value;
+  OpBuilder b(value.getContext());
+  if (Operation *def = value.getDefiningOp())
+    b.setInsertionPointAfter(def);
+  else
+    b.setInsertionPointToStart(cast<BlockArgument>(value).getOwner());
+  Location loc = r.erasedAt ? *r.erasedAt : value.getLoc();
+  Value copy = stablehlo::ReshapeOp::create(b, loc, value.getType(), value);
+  for (OpOperand *use : r.readers)
+    use->set(copy);
+  r.value = copy;
+  r.copy = copy.getDefiningOp();
+}
+
+/// Makes `copy` loop over `r`'s layout, so that it reads its operand
+/// resharded (an all_to_all where an axis moves between dimensions)
+/// rather than whole.
+static LogicalResult loopCopy(partition::ShardingState &state, Operation *copy,
+                              Request &r) {
+  const ShardingRule *rule = state.getRule(copy);
+  for (auto [d, axes] : llvm::enumerate(r.dims))
+    for (const std::string &axis : axes) {
+      SmallVector<int64_t, 2> factors =
+          rule ? rule->getDimFactors(/*isResult=*/true, 0, d)
+               : SmallVector<int64_t, 2>();
+      if (factors.empty() || failed(state.tileOp(copy, factors.front(), axis)))
+        return r.emitError() << "cannot reshard the value to this sharding";
+    }
+  return success();
+}
+
 LogicalResult ShardingImporter::apply(partir::MeshAttr mesh) {
+  // Each round either applies every request or gives one more of them a
+  // copy to reshard (a request gets at most one).
+  for (size_t round = 0; round <= requests.size(); ++round) {
+    bool copied = false;
+    if (failed(applyOnce(mesh, copied)))
+      return failure();
+    if (!copied)
+      return success();
+  }
+  llvm_unreachable("a request resharded twice");
+}
+
+LogicalResult ShardingImporter::applyOnce(partir::MeshAttr mesh, bool &copied) {
   partition::ShardingState state(func, mesh);
   if (failed(state.load()))
     return failure();
@@ -604,10 +691,26 @@ LogicalResult ShardingImporter::apply(partir::MeshAttr mesh) {
     auto type = dyn_cast<ShapedType>(r->value.getType());
     return type && type.hasStaticShape() ? type.getNumElements() : 0;
   };
+  // Reshard copies first: their layout is the user's at that point, and
+  // the values around them must meet it there rather than flow through.
   std::stable_sort(order.begin(), order.end(), [&](Request *a, Request *b) {
+    if (bool(a->copy) != bool(b->copy))
+      return bool(a->copy);
     return numElements(a) > numElements(b);
   });
   for (Request *r : order) {
+    if (r->copy) {
+      if (failed(loopCopy(state, r->copy, *r)))
+        return failure();
+      state.propagate();
+      continue;
+    }
+    if (!r->readers.empty() && conflictsWithTiling(state, *r)) {
+      // The state knows the ops it was built on: start over with the copy.
+      reshardCopy(*r);
+      copied = true;
+      return success();
+    }
     for (auto [d, axes] : llvm::enumerate(r->dims))
       for (const std::string &axis : axes) {
         // A value may be annotated twice (argument and constraint), and a
@@ -734,8 +837,22 @@ LogicalResult ShardingImporter::run() {
         return failure();
     } else {
       // Constraints become tilings of their operand; removing them first
-      // lets propagation see the uses they separated.
+      // lets propagation see the uses they separated. Their readers are
+      // kept: where the operand's layout conflicts, they read a copy.
+      for (Request &r : requests)
+        if (r.constraint && r.constraint->getNumResults() == 1) {
+          for (OpOperand &use : r.constraint->getResult(0).getUses())
+            r.readers.push_back(&use);
+          r.erasedAt = r.constraint->getLoc();
+          r.anchor = nullptr;
+          r.constraint = nullptr;
+        }
       for (Operation *op : constraints) {
+        // A request on the constraint's result (a function result that a
+        // constraint feeds) is about its operand now.
+        for (Request &r : requests)
+          if (r.value == op->getResult(0))
+            r.value = op->getOperand(0);
         op->getResult(0).replaceAllUsesWith(op->getOperand(0));
         op->erase();
       }
