@@ -474,6 +474,9 @@ struct PartirExportStablehloPass
     : impl::PartirExportStablehloPassBase<PartirExportStablehloPass> {
   using PartirExportStablehloPassBase::PartirExportStablehloPassBase;
   void runOnOperation() override {
+    if (failed(partir::checkMaterialized(getOperation(),
+                                         "partir-export-stablehlo")))
+      return signalPassFailure();
     unsigned before = 0;
     getOperation().walk([&](Operation *op) {
       if (isa<hlo::AllReduceOp, hlo::AllGatherOp, hlo::ReduceScatterOp,

@@ -73,6 +73,8 @@ struct PartirSimulatePass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    if (failed(toast::partir::checkMaterialized(module, "partir-simulate")))
+      return signalPassFailure();
     // A NaN, infinite or negative constant makes every relative cost NaN
     // or infinite.
     if (!std::isfinite(penalty) || penalty < 0) {

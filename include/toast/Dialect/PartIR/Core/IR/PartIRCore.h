@@ -40,6 +40,13 @@ inline int64_t chunkSize(int64_t size, int64_t n) {
 /// Whether `n` chunks of `size` rows carry padding.
 inline bool isPadded(int64_t size, int64_t n) { return size % n != 0; }
 
+/// A located error, prefixed with `pass`, at the first op of `module` that
+/// still carries the tactic passes' state (`partir.tiling` on arguments,
+/// `partir.loops` on ops): a partitioning not rewritten into PartIR:Core
+/// yet, which lowering, exporting or simulating would silently read as the
+/// global program.
+mlir::LogicalResult checkMaterialized(mlir::ModuleOp module,
+                                      llvm::StringRef pass);
 
 } // namespace toast::partir
 

@@ -8,6 +8,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/SmallSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -349,4 +350,26 @@ std::optional<toast::ShardingRule> TagOp::getShardingRule() {
   if (!isa<RankedTensorType>(getOperand().getType()))
     return std::nullopt;
   return toast::ShardingRuleBuilder(*this).addPointwise().build();
+}
+
+LogicalResult toast::partir::checkMaterialized(ModuleOp module,
+                                               StringRef pass) {
+  Operation *unmaterialized = nullptr;
+  module.walk([&](Operation *op) {
+    bool tiledArgument = false;
+    if (auto func = dyn_cast<FunctionOpInterface>(op))
+      for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
+        tiledArgument |= bool(func.getArgAttr(i, "partir.tiling"));
+    if (tiledArgument || op->hasAttr("partir.loops")) {
+      unmaterialized = op;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  if (!unmaterialized)
+    return success();
+  return unmaterialized->emitError(pass)
+         << ": the program carries a partitioning that is not materialized "
+            "yet (partir.tiling / partir.loops attributes); run "
+            "--partir-materialize-core first";
 }

@@ -112,30 +112,6 @@ LogicalResult lowerToDeviceLocal(ModuleOp module, ArrayRef<func::FuncOp> funcs,
   return success();
 }
 
-/// A program that still carries the tactic passes' state (`partir.tiling`
-/// on arguments, `partir.loops` on ops) has not been rewritten into
-/// PartIR:Core; lowering it would silently return the global program.
-static LogicalResult checkMaterialized(ModuleOp module) {
-  Operation *unmaterialized = nullptr;
-  module.walk([&](Operation *op) {
-    bool tiledArgument = false;
-    if (auto func = dyn_cast<func::FuncOp>(op))
-      for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
-        tiledArgument |= bool(func.getArgAttr(i, "partir.tiling"));
-    if (tiledArgument || op->hasAttr("partir.loops")) {
-      unmaterialized = op;
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  if (!unmaterialized)
-    return success();
-  return unmaterialized->emitError(
-      "partir-lower-to-hlo: the program carries a partitioning that is not "
-      "materialized yet (partir.tiling / partir.loops attributes); run "
-      "--partir-materialize-core first");
-}
-
 namespace {
 struct PartirLowerToHloPass
     : impl::PartirLowerToHloPassBase<PartirLowerToHloPass> {
@@ -143,7 +119,7 @@ struct PartirLowerToHloPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    if (failed(checkMaterialized(module)))
+    if (failed(toast::partir::checkMaterialized(module, "partir-lower-to-hlo")))
       return signalPassFailure();
     partir::MeshAttr mesh = partir::getMesh(module);
     bool hasLoops = false;
