@@ -10,6 +10,7 @@
 // RUN: not toast-models mlp --dtype f16 2>&1 | FileCheck %s --check-prefix=DTYPE
 // RUN: not toast-models t32 --embedding table 2>&1 | FileCheck %s --check-prefix=EMB
 // RUN: not toast-models mlp --layers abc 2>&1 | FileCheck %s --check-prefix=NOTINT
+// RUN: not toast-models mlp -o /dev/full 2>&1 | FileCheck %s --check-prefix=FULL
 
 // LIST: mlp
 // LIST: transformer
@@ -37,3 +38,5 @@
 // DTYPE: toast-models: unknown --dtype 'f16' (expected f32, bf16 or f64)
 // EMB: toast-models: unknown --embedding 'table' (expected gather or onehot)
 // NOTINT: for the --layers option: 'abc' value invalid
+// FULL: toast-models: cannot write '/dev/full': {{.+}}
+// FULL-NOT: LLVM ERROR

@@ -2,6 +2,9 @@
 // RUN: not toast-opt %s --toast-auto-partition="mesh=B=4 algorithm=ilp ilp-time-limit-s=0" 2>&1 | FileCheck %s --check-prefix=LIMIT
 // RUN: not toast-opt %s --toast-auto-partition="mesh=B=4 algorithm=ilp iopddl-out=%t.missing/problem.json" 2>&1 | FileCheck %s --check-prefix=OUT
 // RUN: not toast-opt %s --partir-schedule=file=%S/Inputs/bad-ilp-limit.json 2>&1 | FileCheck %s --check-prefix=JSON
+// A write that fails (a full device) is a located error, not an abort.
+// RUN: not toast-opt %s --toast-auto-partition="mesh=B=4 algorithm=ilp iopddl-out=/dev/full" -o /dev/null 2>&1 | FileCheck %s --check-prefix=FULL
+// RUN: not toast-opt %s --partir-schedule=file=%S/Inputs/ilp-iopddl-full.json -o /dev/null 2>&1 | FileCheck %s --check-prefix=FULL
 // The ILP starts from the unpartitioned program:
 // RUN: not toast-opt %s --partir-schedule=file=%S/Inputs/bp-then-ilp.json 2>&1 | FileCheck %s --check-prefix=AFTER
 
@@ -15,3 +18,5 @@ func.func @main(%x: tensor<256x8xf32> {partir.name = "x"},
 }
 
 // JSON: error: in schedule '{{.*}}bad-ilp-limit.json': schedule.tactics[0].ilp_time_limit_s: expected a number of seconds > 0
+// FULL: ilp-bad-options.mlir:{{[0-9]+}}:1: error: automatic partition: cannot write the IOPDDL problem to '/dev/full': {{.+}}
+// FULL-NOT: LLVM ERROR
