@@ -1,11 +1,18 @@
 // Unwritable output paths are clear errors.
 // RUN: not toast-opt %s --toast-nda=json=%t.missing/dir/out.json -o /dev/null 2>&1 | FileCheck %s --check-prefix=JSON
 // RUN: not toast-opt %s --toast-nda=dot=%t.missing/dir/out.dot -o /dev/null 2>&1 | FileCheck %s --check-prefix=DOT
+// A write that fails (a full device) is a located error, not an abort.
+// RUN: not toast-opt %s --toast-nda=json=/dev/full -o /dev/null 2>&1 | FileCheck %s --check-prefix=JSON-FULL
+// RUN: not toast-opt %s --toast-nda=dot=/dev/full -o /dev/null 2>&1 | FileCheck %s --check-prefix=DOT-FULL
 // RUN: not toast-opt %s --toast-nda=bogus=1 -o /dev/null 2>&1 | FileCheck %s --check-prefix=OPT
 // RUN: echo "module {}" | not toast-opt --toast-nda=json=- -o /dev/null 2>&1 | FileCheck %s --check-prefix=EMPTY
 
 // JSON: error: toast-nda: cannot write the JSON report to '{{.*}}out.json'
 // DOT: error: toast-nda: cannot write the DOT drawing to '{{.*}}out.dot'
+// JSON-FULL: bad-input.mlir:{{[0-9]+}}:1: error: toast-nda: cannot write the JSON report to '/dev/full': {{.+}}
+// JSON-FULL-NOT: LLVM ERROR
+// DOT-FULL: bad-input.mlir:{{[0-9]+}}:1: error: toast-nda: cannot write the DOT drawing to '/dev/full': {{.+}}
+// DOT-FULL-NOT: LLVM ERROR
 // OPT: no such option bogus
 // EMPTY: error: toast-nda: the module has no function
 module {

@@ -12,6 +12,7 @@
 // RUN: not toast-models mlp --layers abc 2>&1 | FileCheck %s --check-prefix=NOTINT
 // RUN: not toast-models mlp --d-model=4611686018427387904 -o /dev/null 2>&1 | FileCheck %s --check-prefix=HUGE
 // HUGE: toast-models: the sizes make a tensor<{{.*}}x4611686018427387904xf32> of 2^62 bytes or more, past 64-bit counts
+// RUN: not toast-models mlp -o /dev/full 2>&1 | FileCheck %s --check-prefix=FULL
 
 // LIST: mlp
 // LIST: transformer
@@ -39,3 +40,5 @@
 // DTYPE: toast-models: unknown --dtype 'f16' (expected f32, bf16 or f64)
 // EMB: toast-models: unknown --embedding 'table' (expected gather or onehot)
 // NOTINT: for the --layers option: 'abc' value invalid
+// FULL: toast-models: cannot write '/dev/full': {{.+}}
+// FULL-NOT: LLVM ERROR

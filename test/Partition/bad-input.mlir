@@ -30,6 +30,20 @@
 // BADSPEC: error: in schedule '{{.*}}': schedule.tactics[0].inputs.arg0: expected a dimension, "first_divisible", "replicated", "operandO:D", "resultR:D" (each with an optional position "@P") or "whole_op"
 // RUN: not toast-opt %S/Inputs/matmul-chain.mlir --partir-schedule=file=%S/Inputs/bad-mesh.json 2>&1 | FileCheck %s --check-prefix=BADMESH
 // BADMESH: error: in schedule '{{.*}}': schedule.mesh.B: expected a positive integer axis size
+// llvm::json keeps only the last of repeated keys, which would drop axes or
+// change their sizes without a word.
+// RUN: not toast-opt %S/Inputs/matmul-chain.mlir --partir-schedule=file=%S/Inputs/dup-mesh-key.json 2>&1 | FileCheck %s --check-prefix=DUPMESH
+// DUPMESH: error: in schedule '{{.*}}dup-mesh-key.json': schedule: duplicate key 'mesh'
+// RUN: not toast-opt %S/Inputs/matmul-chain.mlir --partir-schedule=file=%S/Inputs/dup-mesh-axis.json 2>&1 | FileCheck %s --check-prefix=DUPAXIS
+// DUPAXIS: error: in schedule '{{.*}}dup-mesh-axis.json': schedule.mesh: duplicate axis name 'B'
+// An escaped spelling of a name is the same name.
+// RUN: not toast-opt %S/Inputs/matmul-chain.mlir --partir-schedule=file=%S/Inputs/dup-mesh-axis-escaped.json 2>&1 | FileCheck %s --check-prefix=DUPESCAPED
+// DUPESCAPED: error: in schedule '{{.*}}dup-mesh-axis-escaped.json': schedule.mesh: duplicate axis name 'B"x'
+// Escaped axis names, a tactic before the mesh and braces in strings keep the
+// mesh's order and sizes.
+// RUN: toast-opt %S/Inputs/matmul-chain.mlir --partir-schedule=file=%S/Inputs/escaped-mesh-axes.json | FileCheck %s --check-prefix=ESCAPED
+// ESCAPED: partir.mesh = #partir.mesh<["M}"=2, "é"=4, "😀"=1, "/"=1]>
+// ESCAPED: partir.loop "é" [#partir.tile<0>] ({{.*}}: !partir.range<4>)
 // RUN: not toast-opt %S/Inputs/matmul-chain.mlir --partir-schedule=file=%S/Inputs/does-not-exist.json 2>&1 | FileCheck %s --check-prefix=MISSING
 // MISSING: error: cannot read schedule '{{.*}}does-not-exist.json'
 // RUN: not toast-opt %S/Inputs/matmul-chain.mlir --partir-schedule 2>&1 | FileCheck %s --check-prefix=NOFILE

@@ -2,6 +2,13 @@
 // RUN: not toast-opt %s --toast-auto-partition="mesh=B=4 algorithm=ilp ilp-time-limit-s=0" 2>&1 | FileCheck %s --check-prefix=LIMIT
 // RUN: not toast-opt %s --toast-auto-partition="mesh=B=4 algorithm=ilp iopddl-out=%t.missing/problem.json" 2>&1 | FileCheck %s --check-prefix=OUT
 // RUN: not toast-opt %s --partir-schedule=file=%S/Inputs/bad-ilp-limit.json 2>&1 | FileCheck %s --check-prefix=JSON
+// A write that fails (a full device) is a located error, not an abort.
+// RUN: not toast-opt %s --toast-auto-partition="mesh=B=4 algorithm=ilp iopddl-out=/dev/full" -o /dev/null 2>&1 | FileCheck %s --check-prefix=FULL
+// RUN: not toast-opt %s --partir-schedule=file=%S/Inputs/ilp-iopddl-full.json -o /dev/null 2>&1 | FileCheck %s --check-prefix=FULL
+// Only the ILP writes a problem: iopddl-out with another algorithm is an error.
+// RUN: not toast-opt %s --toast-auto-partition="mesh=B=4 rollouts=10 budget-s=0 progress=false iopddl-out=%t.never.json" -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOT-ILP
+// RUN: not toast-opt %s --partir-schedule=file=%S/Inputs/mcts-iopddl.json -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOT-ILP-JSON
+// RUN: not test -e %t.never.json
 // The ILP starts from the unpartitioned program:
 // RUN: not toast-opt %s --partir-schedule=file=%S/Inputs/bp-then-ilp.json 2>&1 | FileCheck %s --check-prefix=AFTER
 
@@ -15,3 +22,7 @@ func.func @main(%x: tensor<256x8xf32> {partir.name = "x"},
 }
 
 // JSON: error: in schedule '{{.*}}bad-ilp-limit.json': schedule.tactics[0].ilp_time_limit_s: expected a number of seconds > 0
+// FULL: ilp-bad-options.mlir:{{[0-9]+}}:1: error: automatic partition: cannot write the IOPDDL problem to '/dev/full': {{.+}}
+// FULL-NOT: LLVM ERROR
+// NOT-ILP: ilp-bad-options.mlir:{{[0-9]+}}:1: error: automatic partition: iopddl-out needs algorithm=ilp, got algorithm=mcts
+// NOT-ILP-JSON: error: in schedule '{{.*}}mcts-iopddl.json': schedule.tactics[0].iopddl_out: needs "algorithm": "ilp", got "mcts"

@@ -79,6 +79,8 @@
 // RUN: toast-opt %s --partir-manual-partition="axis=B inputs=arg0=0;arg1=1;arg2=0 mesh=B=2,M=2" --toast-auto-partition="axes=M progress=false rollouts=10 schedule-out=%t.names.json" -o /dev/null
 // RUN: FileCheck %s --check-prefix=NAMES < %t.names.json
 // RUN: not toast-opt %s --toast-auto-partition="mesh=B=2 progress=false rollouts=10 schedule-out=%t.missing/dir/found.json" -o /dev/null 2>&1 | FileCheck %s --check-prefix=ERR
+// A write that fails (a full device) is a located error, not an abort.
+// RUN: not toast-opt %s --toast-auto-partition="mesh=B=2 progress=false rollouts=10 schedule-out=/dev/full" -o /dev/null 2>&1 | FileCheck %s --check-prefix=FULL
 
 // QUIET-NOT: schedule-out
 // JSON: "mesh": {
@@ -102,6 +104,8 @@
 // NAMES-DAG: "arg2": 0
 // NAMES: }
 // ERR: error: --toast-auto-partition: cannot write schedule-out file '{{.*}}found.json': {{.*}}
+// FULL: schedule-out.mlir:{{[0-9]+}}:{{[0-9]+}}: error: --toast-auto-partition: cannot write schedule-out file '/dev/full': {{.+}}
+// FULL-NOT: LLVM ERROR
 
 func.func @main(%x: tensor<64x32xf32> {jax.arg_info = "x['batch']"},
                 %w1: tensor<32x64xf32> {jax.arg_info = "w"},

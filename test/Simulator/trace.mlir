@@ -143,3 +143,8 @@ module attributes {partir.mesh = #partir.mesh<["A"=2]>} {
     return %r#1 : tensor<64x64xf32>
   }
 }
+
+// Two failing outputs: each is reported, and neither aborts.
+// RUN: not toast-opt %s --partir-simulate="memory-bound=false fusion=false trace=/dev/full memory-csv=/dev/full summary=false" -o /dev/null 2>&1 | FileCheck %s --check-prefix=FULL2
+// FULL2-COUNT-2: error: partir-simulate: cannot write '/dev/full': {{.+}}
+// FULL2-NOT: LLVM ERROR

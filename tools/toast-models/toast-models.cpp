@@ -10,6 +10,7 @@
 
 #include "toast/Dialect/StableHLO/IR/StablehloDialect.h"
 #include "toast/Models/Models.h"
+#include "toast/Support/OutputFile.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/MLIRContext.h"
@@ -48,7 +49,8 @@ static cl::opt<std::string> embedding(
              "preset's; t32/t48 onehot, t2b/t7b gather)"),
     cl::cat(category));
 static cl::opt<std::string>
-    dtype("dtype", cl::desc("Parameter element type: f32 (default), bf16 or f64"),
+    dtype("dtype",
+          cl::desc("Parameter element type: f32 (default), bf16 or f64"),
           cl::init("f32"), cl::cat(category));
 static cl::opt<bool>
     scan("scan",
@@ -118,7 +120,8 @@ int main(int argc, char **argv) {
       options.ints[opt.ArgStr] = opt;
 
   mlir::MLIRContext ctx;
-  ctx.loadDialect<toast::stablehlo::StableHLODialect, mlir::func::FuncDialect>();
+  ctx.loadDialect<toast::stablehlo::StableHLODialect,
+                  mlir::func::FuncDialect>();
   auto start = std::chrono::steady_clock::now();
   std::string error;
   mlir::OwningOpRef<mlir::ModuleOp> module =
@@ -128,9 +131,9 @@ int main(int argc, char **argv) {
            << "\n";
     return 1;
   }
-  double seconds = std::chrono::duration<double>(
-                       std::chrono::steady_clock::now() - start)
-                       .count();
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
 
   std::string message;
   auto output = mlir::openOutputFile(outputFile, &message);
@@ -140,6 +143,11 @@ int main(int argc, char **argv) {
   }
   module->print(output->os());
   output->os() << "\n";
+  if (std::error_code error = toast::takeWriteError(output->os())) {
+    errs() << "toast-models: cannot write '" << outputFile
+           << "': " << error.message() << "\n";
+    return 1;
+  }
   output->keep();
 
   if (!quiet) {

@@ -105,7 +105,18 @@ TEST(AutoSchedule, ReportsBadOptionsWithTheirPath) {
       {R"({"kind": "automatic", "budget_s": -1})",
        "schedule.tactics[0].budget_s: expected a number of seconds >= 0"},
       {R"({"kind": "automatic", "threads": 0})",
-       "schedule.tactics[0].threads: expected an integer >= 1"},
+       "schedule.tactics[0].threads: expected an integer between 1 and "
+       "4294967295"},
+      // Wider than the unsigned field: an error, not a wrap to 1.
+      {R"({"kind": "automatic", "threads": 4294967297})",
+       "schedule.tactics[0].threads: expected an integer between 1 and "
+       "4294967295"},
+      {R"({"kind": "automatic", "min_dims": 4294967296})",
+       "schedule.tactics[0].min_dims: expected an integer between 1 and "
+       "4294967295"},
+      {R"({"kind": "automatic", "iopddl_out": "p.json"})",
+       "schedule.tactics[0].iopddl_out: needs \"algorithm\": \"ilp\", got "
+       "\"mcts\""},
       {R"({"kind": "automatic", "axes": "B"})",
        "schedule.tactics[0].axes: expected an array of mesh axis names"},
       {R"({"kind": "automatic", "axis": "B"})",
@@ -125,7 +136,8 @@ TEST(AutoSchedule, ReportsBadOptionsWithTheirPath) {
       {R"({"kind": "automatic", "max_states": 0})",
        "schedule.tactics[0].max_states: expected an integer >= 1"},
       {R"({"kind": "automatic", "restart_patience": -2})",
-       "schedule.tactics[0].restart_patience: expected an integer >= 0"},
+       "schedule.tactics[0].restart_patience: expected an integer between 0 "
+       "and 4294967295"},
       {R"({"kind": "automatic", "donate": 1})",
        "schedule.tactics[0].donate: expected true or false"},
       {R"({"kind": "automatic", "tf32": "yes"})",

@@ -1,35 +1,19 @@
 //===- NdaPasses.cpp - --toast-nda and --toast-test-nda-colors -----------===//
 
-#include "toast/Analysis/Passes.h"
 #include "toast/Analysis/NamedDimensionAnalysis.h"
 #include "toast/Analysis/NdaReport.h"
+#include "toast/Analysis/Passes.h"
 #include "toast/Interfaces/ControlFlow.h"
+#include "toast/Support/OutputFile.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassRegistry.h"
-#include "mlir/Support/FileUtilities.h"
-#include "llvm/Support/ToolOutputFile.h"
 
 using namespace mlir;
 using namespace toast;
 
 namespace {
-
-/// Writes `emit`'s output to `path` ("-" is stdout); false on error.
-bool writeFile(Operation *op, StringRef what, StringRef path,
-               llvm::function_ref<void(llvm::raw_ostream &)> emit) {
-  std::string error;
-  auto file = openOutputFile(path, &error);
-  if (!file) {
-    op->emitError() << "toast-nda: cannot write " << what << " to '" << path
-                    << "': " << error;
-    return false;
-  }
-  emit(file->os());
-  file->keep();
-  return true;
-}
 
 struct NdaPass : PassWrapper<NdaPass, OperationPass<ModuleOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(NdaPass)
@@ -55,15 +39,16 @@ struct NdaPass : PassWrapper<NdaPass, OperationPass<ModuleOp>> {
       getOperation().emitError("toast-nda: the module has no function");
       return signalPassFailure();
     }
+    Location loc = getOperation().getLoc();
     if (!json.empty() &&
-        !writeFile(getOperation(), "the JSON report", json,
-                   [&](llvm::raw_ostream &os) { writeNdaJson(nda, os); }))
+        failed(writeOutputFile(
+            loc, "toast-nda: cannot write the JSON report to", json,
+            [&](llvm::raw_ostream &os) { writeNdaJson(nda, os); })))
       return signalPassFailure();
     if (!dot.empty() &&
-        !writeFile(getOperation(), "the DOT drawing", dot,
-                   [&](llvm::raw_ostream &os) {
-                     writeNdaDot(nda, os, dotAll);
-                   }))
+        failed(writeOutputFile(
+            loc, "toast-nda: cannot write the DOT drawing to", dot,
+            [&](llvm::raw_ostream &os) { writeNdaDot(nda, os, dotAll); })))
       return signalPassFailure();
     markAllAnalysesPreserved();
   }

@@ -11,10 +11,14 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Iterators.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/ConvertUTF.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Regex.h"
 
 #include <cmath>
+#include <limits>
+#include <type_traits>
 
 using namespace mlir;
 
@@ -96,34 +100,213 @@ std::string printInputSpec(const InputSpec &spec) {
   llvm_unreachable("unknown input spec kind");
 }
 
-/// Axis names of the "mesh" object in the order the text gives them
-/// (llvm::json::Object does not keep key order, and device order depends
-/// on it).
-static SmallVector<std::string> meshKeyOrder(StringRef json) {
-  SmallVector<std::string> keys;
-  size_t pos = json.find("\"mesh\"");
-  if (pos == StringRef::npos)
-    return keys;
-  pos = json.find('{', pos);
-  size_t end = json.find('}', pos);
-  if (pos == StringRef::npos || end == StringRef::npos)
-    return keys;
-  StringRef body = json.slice(pos + 1, end);
-  while (true) {
-    size_t open = body.find('"');
-    if (open == StringRef::npos)
-      break;
-    size_t close = body.find('"', open + 1);
-    if (close == StringRef::npos)
-      break;
-    keys.push_back(body.slice(open + 1, close).str());
-    body = body.drop_front(close + 1);
-    size_t comma = body.find(',');
-    if (comma == StringRef::npos)
-      break;
-    body = body.drop_front(comma + 1);
+namespace {
+/// Reads what llvm::json::Object loses from a schedule's text: the order of
+/// the "mesh" axes (device order depends on it) and repeated keys (the
+/// parsed object keeps only the last). Runs on text llvm::json accepted, so
+/// it only tells values apart; keys are decoded as llvm::json decodes them,
+/// so that they find the parsed values.
+class ScheduleKeyScanner {
+public:
+  explicit ScheduleKeyScanner(StringRef text) : text(text) {}
+
+  /// The mesh axis names in text order, or `error` if the top-level object
+  /// or the mesh repeats a key.
+  FailureOr<SmallVector<std::string>> scan(std::string &error);
+
+private:
+  static bool isSpace(char c) { return StringRef(" \t\r\n").contains(c); }
+  char peek() const { return pos < text.size() ? text[pos] : '\0'; }
+  void skipSpace() {
+    while (isSpace(peek()))
+      ++pos;
   }
-  return keys;
+  std::string readString();
+  void appendEscapedUnicode(std::string &out);
+  std::optional<uint16_t> readHex4();
+  void skipValue();
+  LogicalResult readObject(function_ref<LogicalResult(std::string)> onKey);
+
+  StringRef text;
+  size_t pos = 0;
+};
+} // namespace
+
+/// The string at `pos` (its opening quote), escapes decoded.
+std::string ScheduleKeyScanner::readString() {
+  std::string out;
+  ++pos;
+  while (pos < text.size() && text[pos] != '"') {
+    char c = text[pos++];
+    if (c != '\\') {
+      out += c;
+      continue;
+    }
+    char escape = peek();
+    ++pos;
+    switch (escape) {
+    case 'b':
+      out += '\b';
+      break;
+    case 'f':
+      out += '\f';
+      break;
+    case 'n':
+      out += '\n';
+      break;
+    case 'r':
+      out += '\r';
+      break;
+    case 't':
+      out += '\t';
+      break;
+    case 'u':
+      appendEscapedUnicode(out);
+      break;
+    default: // '"', '\\' and '/' stand for themselves.
+      out += escape;
+    }
+  }
+  ++pos;
+  return out;
+}
+
+std::optional<uint16_t> ScheduleKeyScanner::readHex4() {
+  uint16_t unit;
+  if (pos + 4 > text.size() || text.substr(pos, 4).getAsInteger(16, unit))
+    return std::nullopt;
+  pos += 4;
+  return unit;
+}
+
+/// Decodes the UTF-16 unit(s) after "\u" to UTF-8. As in llvm::json, a
+/// surrogate without its partner becomes U+FFFD, and a leading surrogate
+/// followed by an escape that is not a trailing one leaves that escape to be
+/// read again.
+void ScheduleKeyScanner::appendEscapedUnicode(std::string &out) {
+  auto append = [&](unsigned codePoint) {
+    char buffer[UNI_MAX_UTF8_BYTES_PER_CODE_POINT];
+    char *end = buffer;
+    llvm::ConvertCodePointToUTF8(codePoint, end);
+    out.append(buffer, end);
+  };
+  constexpr unsigned kReplacement = 0xFFFD;
+  std::optional<uint16_t> unit = readHex4();
+  while (unit) {
+    bool leading = *unit >= 0xD800 && *unit < 0xDC00;
+    bool trailing = *unit >= 0xDC00 && *unit < 0xE000;
+    if (!leading) {
+      append(trailing ? kReplacement : *unit);
+      return;
+    }
+    if (!text.substr(pos).starts_with("\\u")) {
+      append(kReplacement);
+      return;
+    }
+    pos += 2;
+    std::optional<uint16_t> next = readHex4();
+    if (next && *next >= 0xDC00 && *next < 0xE000) {
+      append(0x10000 + ((*unit - 0xD800) << 10) + (*next - 0xDC00));
+      return;
+    }
+    append(kReplacement);
+    unit = next;
+  }
+}
+
+/// Skips the value at `pos`: a string, a scalar, or a whole array or object
+/// (without recursion, whatever its depth).
+void ScheduleKeyScanner::skipValue() {
+  skipSpace();
+  unsigned depth = 0;
+  while (pos < text.size()) {
+    char c = text[pos];
+    if (c == '"') {
+      readString();
+      if (depth == 0)
+        return;
+      continue;
+    }
+    if (c == '{' || c == '[') {
+      ++depth;
+    } else if (c == '}' || c == ']') {
+      // At depth 0 this closes the enclosing object: a scalar ended.
+      if (depth == 0)
+        return;
+      if (--depth == 0) {
+        ++pos;
+        return;
+      }
+    } else if (depth == 0 && (c == ',' || isSpace(c))) {
+      return;
+    }
+    ++pos;
+  }
+}
+
+/// Reads the object at `pos`; `onKey` reads each member's value.
+LogicalResult
+ScheduleKeyScanner::readObject(function_ref<LogicalResult(std::string)> onKey) {
+  ++pos;
+  skipSpace();
+  if (peek() == '}') {
+    ++pos;
+    return success();
+  }
+  while (pos < text.size()) {
+    skipSpace();
+    std::string key = readString();
+    skipSpace();
+    ++pos; // ':'
+    skipSpace();
+    if (failed(onKey(std::move(key))))
+      return failure();
+    skipSpace();
+    if (peek() == '}') {
+      ++pos;
+      return success();
+    }
+    ++pos; // ','
+  }
+  return success();
+}
+
+FailureOr<SmallVector<std::string>>
+ScheduleKeyScanner::scan(std::string &error) {
+  SmallVector<std::string> axes;
+  llvm::StringSet<> topKeys, axisNames;
+  auto readAxis = [&](std::string axis) -> LogicalResult {
+    if (!axisNames.insert(axis).second) {
+      error = "schedule.mesh: duplicate axis name '" + axis + "'";
+      return failure();
+    }
+    axes.push_back(std::move(axis));
+    skipValue();
+    return success();
+  };
+  skipSpace();
+  LogicalResult read = readObject([&](std::string key) -> LogicalResult {
+    if (!topKeys.insert(key).second) {
+      error = "schedule: duplicate key '" + key + "'";
+      return failure();
+    }
+    // A mesh that is no object is reported with the parsed value.
+    if (key != "mesh" || peek() != '{') {
+      skipValue();
+      return success();
+    }
+    return readObject(readAxis);
+  });
+  if (failed(read))
+    return failure();
+  return axes;
+}
+
+/// ">= min", or "between min and max" when the type bounds it first.
+static std::string describeRange(int64_t min, uint64_t max) {
+  if (max >= static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
+    return ">= " + std::to_string(min);
+  return "between " + std::to_string(min) + " and " + std::to_string(max);
 }
 
 /// Reads the "automatic" tactic at `path` (see AutomaticTactic).
@@ -198,16 +381,24 @@ parseAutomaticTactic(const llvm::json::Object &object, const std::string &path,
     return fail(".algorithm: unknown algorithm '" + tactic.algorithm +
                 "' (expected \"mcts\", \"random\", \"automap\", "
                 "\"exhaustive\" or \"ilp\")");
-  // Integer options and their smallest values.
+  // Only the ILP has a problem to write.
+  if (!tactic.iopddlOut.empty() && tactic.algorithm != "ilp")
+    return fail(".iopddl_out: needs \"algorithm\": \"ilp\", got \"" +
+                tactic.algorithm + "\"");
+  // Integer options, their smallest values and, from the field's type,
+  // their largest: a value the field cannot hold must not wrap.
   auto readInt = [&](const char *key, int64_t min, auto &field) {
     const llvm::json::Value *value = object.get(key);
     if (!value)
       return success();
+    using Field = std::remove_reference_t<decltype(field)>;
+    uint64_t max = std::min<uint64_t>(std::numeric_limits<Field>::max(),
+                                      std::numeric_limits<int64_t>::max());
     std::optional<int64_t> n = value->getAsInteger();
-    if (!n || *n < min)
-      return fail(std::string(".") + key +
-                  ": expected an integer >= " + std::to_string(min));
-    field = *n;
+    if (!n || *n < min || static_cast<uint64_t>(*n) > max)
+      return fail(std::string(".") + key + ": expected an integer " +
+                  describeRange(min, max));
+    field = static_cast<Field>(*n);
     return success();
   };
   auto readBool = [&](StringRef key, bool &field) -> LogicalResult {
@@ -288,11 +479,15 @@ FailureOr<Schedule> parseSchedule(StringRef json, std::string &error) {
       return fail("schedule.device: expected a device name such as \"a100\"");
     schedule.device = name->str();
   }
+  FailureOr<SmallVector<std::string>> axisOrder =
+      ScheduleKeyScanner(json).scan(error);
+  if (failed(axisOrder))
+    return failure();
   if (const llvm::json::Value *mesh = root->get("mesh")) {
     const llvm::json::Object *axes = mesh->getAsObject();
     if (!axes)
       return fail("schedule.mesh: expected an object {\"axis\": size, ...}");
-    for (const std::string &name : meshKeyOrder(json)) {
+    for (const std::string &name : *axisOrder) {
       const llvm::json::Value *size = axes->get(name);
       std::optional<int64_t> n = size ? size->getAsInteger() : std::nullopt;
       if (!n || *n < 1)

@@ -6,9 +6,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "toast/Simulator/Passes.h"
 #include "toast/Simulator/JsonInput.h"
+#include "toast/Simulator/Passes.h"
 #include "toast/Simulator/Simulator.h"
+#include "toast/Support/OutputFile.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Support/FileUtilities.h"
@@ -153,18 +154,14 @@ struct PartirSimulatePass
     // Keep the outputs only if every one of them was written.
     std::array<std::unique_ptr<llvm::ToolOutputFile> *, 3> files = {
         &jsonFile, &traceFile, &csvFile};
-    for (std::unique_ptr<llvm::ToolOutputFile> *file : files) {
-      if (!*file)
-        continue;
-      (*file)->os().flush();
-      if ((*file)->os().has_error()) {
-        module.emitError("partir-simulate: cannot write '")
-            << (*file)->getFilename()
-            << "': " << (*file)->os().error().message();
-        (*file)->os().clear_error();
-        return signalPassFailure();
-      }
-    }
+    // Check them all: a file left with its error set aborts when destroyed.
+    bool written = true;
+    for (std::unique_ptr<llvm::ToolOutputFile> *file : files)
+      if (*file)
+        written &= succeeded(toast::checkWritten(
+            **file, module.getLoc(), "partir-simulate: cannot write"));
+    if (!written)
+      return signalPassFailure();
     for (std::unique_ptr<llvm::ToolOutputFile> *file : files)
       if (*file)
         (*file)->keep();

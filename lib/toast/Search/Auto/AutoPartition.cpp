@@ -160,6 +160,13 @@ validateOptions(partition::ShardingState &state, const AutoOptions &options) {
   if (options.search.maxStates < 1)
     return func.emitError("automatic partition: the state limit must be >= 1 "
                           "states, got 0");
+  // Only the ILP has a problem to write; ignoring the path would leave the
+  // user waiting for a file that never comes.
+  if (!options.iopddlOut.empty() && options.algorithm != Algorithm::Ilp)
+    return func.emitError()
+           << "automatic partition: iopddl-out needs algorithm=ilp, got "
+              "algorithm="
+           << getAlgorithmName(options.algorithm);
   // Every strategy priced by the reference path, and the winner, is
   // lowered: a shard_map body whose collectives name another mesh's
   // devices never can be (before, each such pricing failed).

@@ -7,6 +7,7 @@
 #include "toast/Search/Passes.h"
 #include "toast/Search/ShardingSpace.h"
 #include "toast/Simulator/Device.h"
+#include "toast/Support/OutputFile.h"
 
 namespace toast::search {
 #define GEN_PASS_DEF_TOASTAUTOPARTITIONPASS
@@ -32,13 +33,13 @@ static mlir::LogicalResult writeFoundSchedule(mlir::ModuleOp module,
     return module.emitError("--toast-auto-partition: the schedule written "
                             "for '")
            << path << "' does not apply";
-  std::error_code error;
-  llvm::raw_fd_ostream os(path, error);
-  if (error)
-    return module.emitError("--toast-auto-partition: cannot write schedule-out "
-                            "file '")
-           << path << "': " << error.message();
-  os << partition::printScheduleJson(written->schedule);
+  if (failed(writeOutputFile(
+          module.getLoc(),
+          "--toast-auto-partition: cannot write schedule-out file", path,
+          [&](llvm::raw_ostream &os) {
+            os << partition::printScheduleJson(written->schedule);
+          })))
+    return mlir::failure();
   if (written->differences) {
     mlir::InFlightDiagnostic warning = mlir::emitWarning(module.getLoc());
     warning << "schedule-out: applying '" << path

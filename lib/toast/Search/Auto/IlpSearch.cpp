@@ -6,9 +6,9 @@
 #include "toast/Dialect/PartIR/HLO/Transforms/Passes.h"
 #include "toast/Search/Ilp.h"
 #include "toast/Simulator/Simulator.h"
+#include "toast/Support/OutputFile.h"
 
 #include "mlir/IR/BuiltinOps.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -69,18 +69,6 @@ describeChoice(const ilp::Formulation &formulation,
   return lines;
 }
 
-static LogicalResult writeProblem(func::FuncOp func,
-                                  const ilp::Problem &problem, StringRef path) {
-  std::error_code error;
-  llvm::raw_fd_ostream os(path, error, llvm::sys::fs::OF_Text);
-  if (error)
-    return func.emitError() << "automatic partition: cannot write the IOPDDL "
-                               "problem to '"
-                            << path << "': " << error.message();
-  ilp::writeIopddl(problem, os);
-  return success();
-}
-
 /// The report's cost of a simulated strategy, against the initial one.
 static AnalyticCost toCost(const sim::SimulationResult &simulated,
                            const AnalyticCost &initial,
@@ -110,7 +98,11 @@ LogicalResult runIlp(const NdaEnvironment &space,
     return failure();
   const ilp::Problem &problem = formulation->problem;
   if (!options.iopddlOut.empty() &&
-      failed(writeProblem(func, problem, options.iopddlOut)))
+      failed(writeOutputFile(
+          func.getLoc(),
+          "automatic partition: cannot write the IOPDDL problem to",
+          options.iopddlOut,
+          [&](llvm::raw_ostream &os) { ilp::writeIopddl(problem, os); })))
     return failure();
   ilp::SolveOptions solveOptions;
   solveOptions.timeLimitSeconds = options.ilpTimeLimitSeconds;

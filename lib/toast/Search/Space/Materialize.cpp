@@ -13,6 +13,7 @@
 
 #include "toast/Dialect/PartIR/HLO/Transforms/Passes.h"
 #include "toast/Interfaces/ControlFlow.h"
+#include "toast/Support/OutputFile.h"
 
 #include "mlir/IR/BuiltinOps.h"
 
@@ -380,10 +381,19 @@ void NdaEnvironment::Impl::dumpState(const SearchState &state,
   if (failed(writeState(*this, state, sharding)))
     return;
   sharding.save();
-  std::error_code ec;
-  llvm::raw_fd_ostream os(path, ec);
-  if (!ec)
-    copy->print(os);
+  dumpModule(*copy, path);
+}
+
+void NdaEnvironment::Impl::dumpModule(ModuleOp module, StringRef path) {
+  std::error_code error;
+  llvm::raw_fd_ostream os(path, error);
+  if (!error) {
+    module.print(os);
+    error = takeWriteError(os);
+  }
+  if (error)
+    llvm::errs() << "check-analytic: cannot write '" << path
+                 << "': " << error.message() << "\n";
 }
 
 } // namespace toast::search

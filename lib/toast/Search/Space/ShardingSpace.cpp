@@ -274,10 +274,7 @@ void NdaEnvironment::Impl::checkAgainstReference(
   if (const char *prefix = std::getenv("TOAST_CHECK_ANALYTIC_DUMP")) {
     std::string base = prefix + std::to_string(n);
     dumpState(state, base + ".mlir");
-    std::error_code ec;
-    llvm::raw_fd_ostream os(base + ".lowered.mlir", ec);
-    if (!ec)
-      lowered->print(os);
+    dumpModule(*lowered, base + ".lowered.mlir");
   }
 }
 

@@ -538,6 +538,9 @@ public:
   /// Writes the module with `state` as partir.* attributes (input of
   /// --partir-materialize-core) to `path`.
   void dumpState(const SearchState &state, llvm::StringRef path) const;
+  /// Writes `module` to `path` for TOAST_CHECK_ANALYTIC_DUMP; a failure is
+  /// reported on stderr, as a debugging aid must not end the search.
+  static void dumpModule(mlir::ModuleOp module, llvm::StringRef path);
   /// TOAST_CHECK_ANALYTIC: prices an analytic `cost` of `state` by the
   /// reference path too and reports a difference (ShardingSpace.cpp).
   void checkAgainstReference(const SearchState &state,
