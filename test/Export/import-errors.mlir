@@ -114,3 +114,14 @@ sdy.mesh @ordered = <["a"=2, "b"=2], device_ids=[0, 2, 1, 3]>
 func.func @main(%x: tensor<4xf32> {sdy.sharding = #sdy.sharding<@ordered, [{"a"}]>}) -> tensor<4xf32> {
   return %x : tensor<4xf32>
 }
+
+// -----
+
+// Replicated shardings on several devices but no mesh: nothing names the
+// axes to keep them whole on, so they are dropped, with a warning.
+// expected-warning @+1 {{partir-import-shardings: the shardings are all replicated and the module has no mesh (partir.mesh or sdy.mesh), so they are dropped: a later tactic may shard these values; add a partir.mesh to keep them whole}}
+module attributes {mhlo.num_partitions = 8 : i32} {
+  func.func @main(%x: tensor<4xf32> {mhlo.sharding = "{replicated}"}) -> tensor<4xf32> {
+    return %x : tensor<4xf32>
+  }
+}

@@ -386,8 +386,21 @@ FailureOr<partir::MeshAttr> ShardingImporter::synthesizeMesh() {
   for (Request &r : requests)
     if (r.mhlo && r.mhlo->kind == HloSharding::Kind::Tiled)
       decompositions.push_back(r.decomposition);
-  if (decompositions.empty())
+  if (decompositions.empty()) {
+    // Only replicated shardings and no mesh: nothing says which axes they
+    // keep whole. On one device (JAX's default export) that is no intent;
+    // on several, a later search would shard what the user replicated.
+    auto partitions = module->getAttrOfType<IntegerAttr>("mhlo.num_partitions");
+    if (partitions && partitions.getInt() > 1 &&
+        llvm::any_of(requests,
+                     [](const Request &r) { return r.sdy || r.mhlo; }))
+      module.emitWarning("partir-import-shardings: the shardings are all "
+                         "replicated and the module has no mesh (partir.mesh "
+                         "or sdy.mesh), so they are dropped: a later tactic "
+                         "may shard these values; add a partir.mesh to keep "
+                         "them whole");
     return partir::MeshAttr();
+  }
   std::string error;
   auto sizes = synthesizeMeshSizes(decompositions, error);
   if (failed(sizes))

@@ -272,6 +272,40 @@ static AutoOptions withSetupSpent(const AutoOptions &options,
   return searchOptions;
 }
 
+/// The search starts from the tactics' state, not from the user's sharding
+/// annotations (mhlo.sharding, sdy.sharding, sharding constraints) that
+/// --partir-import-shardings turns into tactics: say so where they remain.
+static void warnUnreadShardings(func::FuncOp func) {
+  // Replicated ones ask for nothing a search could break (JAX marks every
+  // value of a one-device export so).
+  auto annotated = [](DictionaryAttr attrs) {
+    if (!attrs)
+      return false;
+    auto mhlo = attrs.getAs<StringAttr>("mhlo.sharding");
+    if (mhlo && mhlo.getValue() != "{replicated}")
+      return true;
+    Attribute sdy = attrs.get("sdy.sharding");
+    std::string text;
+    if (sdy)
+      llvm::raw_string_ostream(text) << sdy;
+    return StringRef(text).contains('"'); // names an axis
+  };
+  unsigned count = 0;
+  for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
+    count += annotated(func.getArgAttrDict(i));
+  for (unsigned i = 0, e = func.getNumResults(); i < e; ++i)
+    count += annotated(func.getResultAttrDict(i));
+  func.walk([&](Operation *op) {
+    count += op->getName().getStringRef() == "sdy.sharding_constraint";
+  });
+  if (count)
+    func.emitWarning("automatic partition: ")
+        << count
+        << " sharding annotations (mhlo.sharding, sdy.sharding, "
+           "sharding constraints) are not read by the search; run "
+           "--partir-import-shardings first to keep them";
+}
+
 FailureOr<AutoReport> automaticPartition(partition::ShardingState &state,
                                          const AutoOptions &options) {
   FailureOr<sim::DeviceSpec> device = validateOptions(state, options);
@@ -280,6 +314,7 @@ FailureOr<AutoReport> automaticPartition(partition::ShardingState &state,
   if (failed(sim::checkCountableBytes(state.getFunction()->getParentOp(),
                                       "automatic partition: ")))
     return failure();
+  warnUnreadShardings(state.getFunction());
   auto setupStart = std::chrono::steady_clock::now();
   NdaEnvironmentOptions spaceOptions;
   spaceOptions.minDims = options.minDims;

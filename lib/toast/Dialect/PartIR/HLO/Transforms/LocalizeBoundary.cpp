@@ -396,6 +396,15 @@ void dropKeepWhole(func::FuncOp func) {
 void makeBoundaryDeviceLocal(func::FuncOp func, partir::MeshAttr mesh) {
   StringRef globalShapeAttr = "toast.global_shape";
   MLIRContext *ctx = func.getContext();
+  // A user's sharding annotation that no import read describes the global
+  // value on the user's mesh; on a device-local boundary it would be read
+  // as that of the shard.
+  for (StringRef stale : {"mhlo.sharding", "sdy.sharding"}) {
+    for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
+      func.removeArgAttr(i, stale);
+    for (unsigned i = 0, e = func.getNumResults(); i < e; ++i)
+      func.removeResultAttr(i, StringAttr::get(ctx, stale));
+  }
   StringRef shardingAttr = "partir.sharding";
   for (BlockArgument arg : func.getArguments()) {
     Type global = arg.getType();
