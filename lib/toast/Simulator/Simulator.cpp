@@ -28,6 +28,7 @@
 #include "toast/Simulator/Fusion.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
@@ -1124,6 +1125,20 @@ toast::sim::simulate(ModuleOp module, const DeviceSpec &device,
                               "one public function)");
   }
   if (failed(checkCountableBytes(module, "")))
+    return failure();
+  // Loops the cost model does not know (scf.for of PartIR's temporal
+  // reading) would be priced as one op, their bodies never.
+  WalkResult loops = module.walk([](LoopLikeOpInterface loop) {
+    if (toast::isDataFlowRegionOp(loop))
+      return WalkResult::advance();
+    loop->emitError("'")
+        << loop->getName()
+        << "' is not priced (the simulator models stablehlo loops and "
+           "conditionals); simulate the device-local PartIR:HLO form "
+           "(--partir-lower-to-hlo)";
+    return WalkResult::interrupt();
+  });
+  if (loops.wasInterrupted())
     return failure();
   return simulate(entry, device, options, timeline);
 }
