@@ -126,7 +126,10 @@ LogicalResult runIlp(const NdaEnvironment &space,
   SearchResult &result = report.search;
   result.seconds = result.secondsToBest = seconds;
   result.evaluations = 1;
-  result.stopReason = solution->note;
+  // Optimal for the ILP's own model of the program, which the simulator
+  // may price otherwise (the line below says by how much).
+  result.stopReason =
+      solution->optimal ? "optimal in the ILP's model" : solution->note;
   result.complete = solution->optimal;
   report.actions = describeChoice(*formulation, solution->strategies);
   report.best = toCost(*simulated, report.initial, space);
@@ -147,6 +150,15 @@ LogicalResult runIlp(const NdaEnvironment &space,
                         formulation->replicatedCost * ilp::kSecondsPerCostUnit *
                             1e3,
                         ilp::peakUsage(problem, solution->strategies) / 1e9);
+    double modelSeconds = solution->objective * ilp::kSecondsPerCostUnit;
+    if (report.best.runtime > 0 && modelSeconds > 0) {
+      double off = 100 * (report.best.runtime / modelSeconds - 1);
+      *os << llvm::format("auto-partition: ilp: the simulator prices the "
+                          "answer at %.4g ms, %+.1f%% from the model's "
+                          "cost\n",
+                          report.best.runtime * 1e3,
+                          std::abs(off) < 0.05 ? 0.0 : off);
+    }
     // Where the answer lies in MCTS's action space (docs/search.md).
     if (failed(explainStrategy(space, state, &report.best, *os)))
       return failure();
