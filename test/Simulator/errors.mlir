@@ -69,6 +69,9 @@
 // is fine.
 // RUN: toast-opt %s --partir-simulate="device=file:%S/Inputs/a100-slow-axis.json" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BASED
 // BASED: === partir-simulate: @main on a100-2node (1 ops) ===
+// A file with a base and no name is named after the file, not the base:
+// RUN: toast-opt %s --partir-simulate="device=file:%S/Inputs/a100-small-memory.json" -o /dev/null 2>&1 | FileCheck %s --check-prefix=STEM
+// STEM: === partir-simulate: @main on a100-small-memory (1 ops) ===
 
 module attributes {partir.mesh = #partir.mesh<["B"=2]>} {
   func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {

@@ -316,7 +316,8 @@ Expected<DeviceSpec> toast::sim::parseDeviceJSON(StringRef text,
       device.name = str->str();
     else
       parser.fail("name", "expected a non-empty string");
-  } else if (!hasBase) {
+  } else {
+    // The file is another device than its base: reports name the file.
     device.name = llvm::sys::path::stem(origin).str();
   }
   if (const llvm::json::Value *desc = root->get("description")) {
