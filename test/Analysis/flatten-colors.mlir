@@ -27,9 +27,9 @@
 // The minor part of a split dim is named `[dim.part]`; it is its own node,
 // one per I-class like any name, in the color of its factor.
 // DIMS: arg0[1] [[S:c[0-9]+]] n1
-// DIMS: %0 stablehlo.reshape#0[0] [[B:c[0-9]+]] n5
-// DIMS: %0 stablehlo.reshape#0[0.1] [[S]] n6
-// DIMS: use %1 stablehlo.dot_general(0)[0.1] [[S]]
-// DIMS: %1 stablehlo.dot_general#0[0.1] [[S]]
-// DIMS: %3 stablehlo.reshape#0[2.1] [[K:c[0-9]+]]
-// DIMS: use %4 stablehlo.reshape(0)[2.1] [[K]]
+// DIMS: #0 stablehlo.reshape#0[0] [[B:c[0-9]+]] n5
+// DIMS: #0 stablehlo.reshape#0[0.1] [[S]] n6
+// DIMS: use #1 stablehlo.dot_general(0)[0.1] [[S]]
+// DIMS: #1 stablehlo.dot_general#0[0.1] [[S]]
+// DIMS: #3 stablehlo.reshape#0[2.1] [[K:c[0-9]+]]
+// DIMS: use #4 stablehlo.reshape(0)[2.1] [[K]]

@@ -11,9 +11,9 @@
 // RUN: toast-opt %s --toast-nda=json=%t.json -o /dev/null
 // RUN: %python %S/Inputs/nda_dims.py %t.json | FileCheck %s
 
-// CHECK: use %1 stablehlo.reshape(0)[1] [[H:c[0-9]+]] [[N:n[0-9]+]]{{$}}
-// CHECK: %1 stablehlo.reshape#0[1] [[H]] [[N]]{{$}}
-// CHECK: %1 stablehlo.reshape#0[1.1] c{{[0-9]+}} n{{[0-9]+}} blocked
+// CHECK: use #1 stablehlo.reshape(0)[1] [[H:c[0-9]+]] [[N:n[0-9]+]]{{$}}
+// CHECK: #1 stablehlo.reshape#0[1] [[H]] [[N]]{{$}}
+// CHECK: #1 stablehlo.reshape#0[1.1] c{{[0-9]+}} n{{[0-9]+}} blocked
 // CHECK-NOT: blocked
 func.func @main(%q: tensor<4x8x2x16xf32>, %kv: tensor<4x256xf32>,
                 %w: tensor<16x32xf32>) -> tensor<4x16x32xf32> {

@@ -34,23 +34,23 @@
 
 // The carried h: one node per dim from the operand to the yield.
 // DIMS: batch.x[0] [[B:c[0-9]+]] n{{[0-9]+}}
-// DIMS: use %1 stablehlo.while(1)[0] [[B]] [[H:n[0-9]+]]
-// DIMS: %1 stablehlo.while#1[0] [[B]] [[H]]
-// DIMS: %1 stablehlo.while region0 arg1[0] [[B]] [[H]]
-// DIMS: %1 stablehlo.while region1 arg1[0] [[B]] [[H]]
+// DIMS: use #1 stablehlo.while(1)[0] [[B]] [[H:n[0-9]+]]
+// DIMS: #1 stablehlo.while#1[0] [[B]] [[H]]
+// DIMS: #1 stablehlo.while region0 arg1[0] [[B]] [[H]]
+// DIMS: #1 stablehlo.while region1 arg1[0] [[B]] [[H]]
 // The layer dim of w1 reaches the dynamic_slice and stops there.
-// DIMS: use %6 stablehlo.dynamic_slice(0)[0] [[L1:c[0-9]+]] n{{[0-9]+}} blocked
-// DIMS-NEXT: use %6 stablehlo.dynamic_slice(0)[1] [[X:c[0-9]+]] [[W1X:n[0-9]+]]{{$}}
-// DIMS-NEXT: use %6 stablehlo.dynamic_slice(0)[2] [[U:c[0-9]+]] [[W1U:n[0-9]+]]{{$}}
-// DIMS-NEXT: %6 stablehlo.dynamic_slice#0[0] [[S1:c[0-9]+]] n{{[0-9]+}} blocked
-// DIMS-NEXT: %6 stablehlo.dynamic_slice#0[1] [[X]] [[W1X]]
-// DIMS-NEXT: %6 stablehlo.dynamic_slice#0[2] [[U]] [[W1U]]
+// DIMS: use #6 stablehlo.dynamic_slice(0)[0] [[L1:c[0-9]+]] n{{[0-9]+}} blocked
+// DIMS-NEXT: use #6 stablehlo.dynamic_slice(0)[1] [[X:c[0-9]+]] [[W1X:n[0-9]+]]{{$}}
+// DIMS-NEXT: use #6 stablehlo.dynamic_slice(0)[2] [[U:c[0-9]+]] [[W1U:n[0-9]+]]{{$}}
+// DIMS-NEXT: #6 stablehlo.dynamic_slice#0[0] [[S1:c[0-9]+]] n{{[0-9]+}} blocked
+// DIMS-NEXT: #6 stablehlo.dynamic_slice#0[1] [[X]] [[W1X]]
+// DIMS-NEXT: #6 stablehlo.dynamic_slice#0[2] [[U]] [[W1U]]
 // w1's feature and hidden dims are the matmul's contraction and output.
-// DIMS: use %8 stablehlo.dot_general(0)[1] [[X]] [[K:n[0-9]+]]
-// DIMS-NEXT: use %8 stablehlo.dot_general(1)[0] [[X]] [[K]]
-// DIMS-NEXT: use %8 stablehlo.dot_general(1)[1] [[U]] [[N:n[0-9]+]]
-// DIMS-NEXT: %8 stablehlo.dot_general#0[0] [[B]]
-// DIMS-NEXT: %8 stablehlo.dot_general#0[1] [[U]] [[N]]
+// DIMS: use #8 stablehlo.dot_general(0)[1] [[X]] [[K:n[0-9]+]]
+// DIMS-NEXT: use #8 stablehlo.dot_general(1)[0] [[X]] [[K]]
+// DIMS-NEXT: use #8 stablehlo.dot_general(1)[1] [[U]] [[N:n[0-9]+]]
+// DIMS-NEXT: #8 stablehlo.dot_general#0[0] [[B]]
+// DIMS-NEXT: #8 stablehlo.dot_general#0[1] [[U]] [[N]]
 // The yielded value (the last matmul) returns into h's node.
-// DIMS: %14 stablehlo.dot_general#0[0] [[B]]
-// DIMS: use %17 stablehlo.return(1)[0] [[B]] [[H]]
+// DIMS: #14 stablehlo.dot_general#0[0] [[B]]
+// DIMS: use #17 stablehlo.return(1)[0] [[B]] [[H]]

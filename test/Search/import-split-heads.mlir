@@ -54,7 +54,7 @@
 // STACKED-ARG: note: dimension arg1[0] is stacked: the layer index of values a loop reads by its counter, which the search never shards
 // STACKED-ARG: note: a search state gives every dimension-graph node
 // STACKED-OP: stacked-op.mlir:2:9: error: automatic partitioning cannot start from this state: op loops over a factor the search cannot express
-// STACKED-OP: note: dimension use %0 stablehlo.multiply(0)[0] is stacked
+// STACKED-OP: note: dimension use #0 stablehlo.multiply(0)[0] is stacked
 
 //--- gspmd.mlir
 func.func @main(%q: tensor<4x8x2x16xf32>, %kv: tensor<4x256xf32> {mhlo.sharding = "{devices=[1,4]<=[4]}"}, %w: tensor<16x32xf32>) -> tensor<4x16x32xf32> {

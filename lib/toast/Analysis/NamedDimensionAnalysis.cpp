@@ -234,11 +234,15 @@ unsigned NamedDimensionAnalysis::addSite(Value v, OpOperand *use) {
 
 void NamedDimensionAnalysis::assignNames(ArrayRef<func::FuncOp> funcs) {
   for (func::FuncOp f : funcs) {
+    // Numbered as schedules select ops (`#N`: pre-order through every
+    // region of the function).
+    unsigned number = 0;
+    f.getBody().walk<WalkOrder::PreOrder>(
+        [&](Operation *op) { opNumber[op] = number++; });
     for (BlockArgument arg : f.getArguments())
       if (isRankedTensor(arg))
         addSite(arg, nullptr);
     walkFunction(f, [&](Operation *op) {
-      opNumber[op] = opNumber.size();
       // A region terminator's operands are uses (sources of tied classes);
       // the function's results are not.
       if (!isa<func::ReturnOp>(op))
@@ -484,9 +488,14 @@ std::string NamedDimensionAnalysis::describeSite(unsigned id) const {
   const Site &s = sites[id];
   std::string out;
   llvm::raw_string_ostream os(out);
+  // Ops by number as schedules select them (`#N`: the entry's ops in
+  // order, calls inlined), not by an SSA name the file may give another.
   auto opRef = [&](Operation *op) {
     auto it = opNumber.find(op);
-    os << "%" << (it == opNumber.end() ? -1 : (int)it->second) << " "
+    auto func = op->getParentOfType<func::FuncOp>();
+    if (func && func != entry)
+      os << "@" << func.getSymName() << ":";
+    os << "#" << (it == opNumber.end() ? -1 : (int)it->second) << " "
        << op->getName().getStringRef();
   };
   if (s.isUse()) {
