@@ -881,7 +881,20 @@ FailureOr<TacticReport> applyAutomaticTactic(ShardingState &state,
            << "': automatic tactics need the search library (link ToastSearch "
               "and call toast::search::registerAutomaticTactic(), which "
               "toast::registerAllPasses() does)";
-  return automaticTacticHook(state, tactic);
+  // The search sets whole loop nests rather than propagating assignments:
+  // its report counts the loop levels the ops gained.
+  auto levels = [&] {
+    int64_t count = 0;
+    state.getFunction().walk(
+        [&](Operation *op) { count += state.getLoopNest(op).size(); });
+    return count;
+  };
+  int64_t before = levels();
+  FailureOr<TacticReport> report = automaticTacticHook(state, tactic);
+  if (succeeded(report))
+    report->stats.assignments =
+        static_cast<unsigned>(std::max<int64_t>(0, levels() - before));
+  return report;
 }
 
 /// Erases the ops whose results nothing that runs reads (sim::findDeadOps,
