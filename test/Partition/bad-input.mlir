@@ -6,6 +6,7 @@
 // ARGN: error: tactic 'BP': arg7 is out of range (@main has 3 arguments)
 // RUN: not toast-opt %S/Inputs/matmul-chain.mlir --partir-manual-partition="name=BP axis=B inputs=x=5 mesh=B=4" 2>&1 | FileCheck %s --check-prefix=DIM
 // DIM: error: tile: dimension 5 is out of range for 'tensor<256x8xf32>'
+// DIM: error: tactic 'BP': input "x" (5) cannot be applied
 // RUN: not toast-opt %S/Inputs/matmul-chain.mlir --partir-manual-partition="name=BP axis=Q inputs=x=0 mesh=B=4" 2>&1 | FileCheck %s --check-prefix=AXIS
 // AXIS: error: tactic 'BP': axis "Q" is not in the mesh #partir.mesh<["B"=4]>
 // A dimension the axis does not divide is padded, but never to fewer rows

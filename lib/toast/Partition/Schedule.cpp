@@ -810,6 +810,13 @@ FailureOr<TacticReport> applyManualTactic(ShardingState &state,
     return func.emitError()
            << "tactic '" << tactic.name << "': axis \"" << tactic.axis
            << "\" is not in the mesh " << state.getMesh();
+  // The action's own error says what failed; this one says which input of
+  // which tactic asked for it.
+  auto cannotApply = [&](StringRef selector, const InputSpec &spec) {
+    return func.emitError()
+           << "tactic '" << tactic.name << "': input \"" << selector << "\" ("
+           << printInputSpec(spec) << ") cannot be applied";
+  };
   TacticReport report;
   report.name = tactic.name;
   for (auto &[selector, spec] : tactic.inputs) {
@@ -830,7 +837,7 @@ FailureOr<TacticReport> applyManualTactic(ShardingState &state,
       });
       if (spec.kind == InputSpec::Kind::Replicated) {
         if (failed(state.atomic(value, tactic.axis)))
-          return failure();
+          return cannotApply(selector, spec);
         ++report.actions;
         continue;
       }
@@ -853,7 +860,7 @@ FailureOr<TacticReport> applyManualTactic(ShardingState &state,
         dim = *found;
       }
       if (failed(state.tile(value, dim, tactic.axis, spec.position)))
-        return failure();
+        return cannotApply(selector, spec);
       ++report.actions;
     }
   }
