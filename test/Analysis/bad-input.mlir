@@ -6,6 +6,9 @@
 // RUN: not toast-opt %s --toast-nda=dot=/dev/full -o /dev/null 2>&1 | FileCheck %s --check-prefix=DOT-FULL
 // RUN: not toast-opt %s --toast-nda=bogus=1 -o /dev/null 2>&1 | FileCheck %s --check-prefix=OPT
 // RUN: echo "module {}" | not toast-opt --toast-nda=json=- -o /dev/null 2>&1 | FileCheck %s --check-prefix=EMPTY
+// Without json= or dot= it says what it found and where the report goes:
+// RUN: toast-opt %s --toast-nda -o /dev/null 2>&1 | FileCheck %s --check-prefix=SUMMARY
+// SUMMARY: remark: toast-nda: {{[0-9]+}} names in {{[0-9]+}} colors, 0 conflicts in 0 sets; json=PATH and dot=PATH write the report and the drawing
 
 // JSON: error: toast-nda: cannot write the JSON report to '{{.*}}out.json'
 // DOT: error: toast-nda: cannot write the DOT drawing to '{{.*}}out.dot'

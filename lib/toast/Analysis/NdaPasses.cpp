@@ -40,6 +40,15 @@ struct NdaPass : PassWrapper<NdaPass, OperationPass<ModuleOp>> {
       return signalPassFailure();
     }
     Location loc = getOperation().getLoc();
+    // Without an output, say what the analysis found and where the report
+    // goes (it ran for nothing before).
+    if (json.empty() && dot.empty())
+      emitRemark(loc) << "toast-nda: " << nda.getNumNames() << " names in "
+                      << nda.getNumColors() << " colors, "
+                      << nda.getNumConflicts() << " conflicts in "
+                      << nda.getNumSets()
+                      << " sets; json=PATH and dot=PATH write the report "
+                         "and the drawing";
     if (!json.empty() &&
         failed(writeOutputFile(
             loc, "toast-nda: cannot write the JSON report to", json,
