@@ -594,9 +594,18 @@ resolveMesh(ModuleOp module, ArrayRef<std::pair<std::string, int64_t>> axes) {
   if (axes.empty()) {
     if (auto mesh = module->getAttrOfType<partir::MeshAttr>(attrName))
       return mesh;
-    return module.emitError("no mesh: give one in the schedule or option, or "
-                            "add `partir.mesh = #partir.mesh<[\"B\"=4]>` to "
-                            "the module");
+    InFlightDiagnostic error = module.emitError(
+        "no mesh: give one in the schedule or option, or add `partir.mesh = "
+        "#partir.mesh<[\"B\"=4]>` to the module");
+    // A Shardy export names its mesh; the import adopts it.
+    for (Operation &op : module.getBody()->getOperations())
+      if (op.getName().getStringRef() == "sdy.mesh") {
+        error.attachNote(op.getLoc())
+            << "the module declares this Shardy mesh: "
+               "--partir-import-shardings makes it the partitioning mesh";
+        break;
+      }
+    return error;
   }
   SmallVector<StringAttr> names;
   SmallVector<int64_t> sizes;
