@@ -90,8 +90,8 @@ void MeshAttr::print(AsmPrinter &printer) const {
   printer << "<[";
   llvm::interleaveComma(llvm::zip_equal(getAxisNames(), getAxisSizes()),
                         printer, [&](auto axis) {
-                          printer << '"' << std::get<0>(axis).getValue()
-                                  << "\"=" << std::get<1>(axis);
+                          printer.printString(std::get<0>(axis).getValue());
+                          printer << "=" << std::get<1>(axis);
                         });
   printer << ']';
   if (!getDeviceIds().empty()) {
@@ -184,7 +184,7 @@ FailureOr<AxisRefAttr> AxisRefAttr::parseBody(AsmParser &parser) {
 }
 
 void AxisRefAttr::printBody(AsmPrinter &printer) const {
-  printer << '"' << getAxisName() << '"';
+  printer.printString(getAxisName());
   if (isSubAxis())
     printer << ":(" << getPreSize() << ')' << getSubSize();
 }

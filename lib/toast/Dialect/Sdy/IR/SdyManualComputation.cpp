@@ -79,7 +79,7 @@ void ManualComputationOp::print(OpAsmPrinter &printer) {
   printAttrList(printer, getOutShardings().getShardings());
   printer << " manual_axes={";
   llvm::interleaveComma(getManualAxes().getAsValueRange<StringAttr>(), printer,
-                        [&](StringRef axis) { printer << '"' << axis << '"'; });
+                        [&](StringRef axis) { printer.printString(axis); });
   printer << "} (";
   llvm::interleaveComma(
       getBody().getArguments(), printer,

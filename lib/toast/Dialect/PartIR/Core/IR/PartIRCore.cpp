@@ -80,8 +80,8 @@ void MeshAttr::print(AsmPrinter &printer) const {
   printer << "<[";
   llvm::interleaveComma(llvm::zip_equal(getNames(), getSizes()), printer,
                         [&](auto axis) {
-                          printer << '"' << std::get<0>(axis).getValue()
-                                  << "\"=" << std::get<1>(axis);
+                          printer.printString(std::get<0>(axis).getValue());
+                          printer << "=" << std::get<1>(axis);
                         });
   printer << "]>";
 }

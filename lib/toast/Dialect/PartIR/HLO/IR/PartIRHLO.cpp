@@ -89,8 +89,8 @@ void toast::partir_hlo::printDimAxes(OpAsmPrinter &printer, Operation *,
   printer << '[';
   llvm::interleaveComma(getDimAxes(dims), printer, [&](const auto &axes) {
     printer << '{';
-    llvm::interleaveComma(axes, printer,
-                          [&](const std::string &a) { printer << '"' << a << '"'; });
+    llvm::interleaveComma(
+        axes, printer, [&](const std::string &a) { printer.printString(a); });
     printer << '}';
   });
   printer << ']';
