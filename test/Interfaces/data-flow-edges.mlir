@@ -2,7 +2,8 @@
 
 // Loops and conditionals have no sharding rule: DataFlowEdgeOpInterface
 // names their tied values, and a counted loop's trip count comes from the
-// counter pattern (compare against a constant, step by a constant).
+// counter pattern (compare against a constant, step by a constant) when the
+// counter cannot wrap around its type before the condition fails.
 
 // CHECK-LABEL: func.func @counted_up(
 func.func @counted_up(%v: tensor<4x8xf32>) -> tensor<4x8xf32> {
@@ -162,7 +163,9 @@ func.func @either(%go: tensor<i1>, %v: tensor<4x8xf32>) -> tensor<4x8xf32> {
 
 // Counts that would overflow are no counts (the loop is priced as one
 // iteration, with the warning): `i != INT64_MIN` stepping by -1, and
-// `i <= INT64_MAX` stepping by 1. `i < INT64_MAX` by 2 is counted.
+// `i <= INT64_MAX` stepping by 1. `i < INT64_MAX - 1` by 2 is counted: its
+// last value, INT64_MAX - 1, fits (by 2 under `i < INT64_MAX` the counter
+// would wrap from INT64_MAX - 1 to INT64_MIN: @wraps_i64_big_step below).
 // CHECK-LABEL: func.func @overflowing(
 func.func @overflowing(%v: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %c0 = stablehlo.constant dense<0> : tensor<i64>
@@ -188,10 +191,10 @@ func.func @overflowing(%v: tensor<4x8xf32>) -> tensor<4x8xf32> {
     %next = stablehlo.add %i, %one : tensor<i64>
     stablehlo.return %next, %x : tensor<i64>, tensor<4x8xf32>
   }
-  // CHECK: stablehlo.while{{.*}}trips=4611686018427387904"
+  // CHECK: stablehlo.while{{.*}}trips=4611686018427387903"
   %2:2 = stablehlo.while(%i = %c0, %x = %1#1) : tensor<i64>, tensor<4x8xf32>
    cond {
-    %n = stablehlo.constant dense<9223372036854775807> : tensor<i64>
+    %n = stablehlo.constant dense<9223372036854775806> : tensor<i64>
     %p = stablehlo.compare LT, %i, %n, SIGNED : (tensor<i64>, tensor<i64>) -> tensor<i1>
     stablehlo.return %p : tensor<i1>
   } do {
@@ -218,6 +221,135 @@ func.func @wrapping_start(%v: tensor<4x8xf32>) -> tensor<4x8xf32> {
     %one = stablehlo.constant dense<1> : tensor<i8>
     %next = stablehlo.add %i, %one : tensor<i8>
     stablehlo.return %next, %x : tensor<i8>, tensor<4x8xf32>
+  }
+  return %0#1 : tensor<4x8xf32>
+}
+
+// Counters wrap: an i8 counter under `i <= 127` goes 127 -> -128 and the
+// condition never fails, so the loop has no trip count.
+// CHECK-LABEL: func.func @wraps_i8(
+func.func @wraps_i8(%v: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %c0 = stablehlo.constant dense<0> : tensor<i8>
+  // CHECK: stablehlo.while{{.*}}region 1 arg 1)"}
+  %0:2 = stablehlo.while(%i = %c0, %x = %v) : tensor<i8>, tensor<4x8xf32>
+   cond {
+    %n = stablehlo.constant dense<127> : tensor<i8>
+    %p = stablehlo.compare LE, %i, %n : (tensor<i8>, tensor<i8>) -> tensor<i1>
+    stablehlo.return %p : tensor<i1>
+  } do {
+    %s = stablehlo.constant dense<1> : tensor<i8>
+    %next = stablehlo.add %i, %s : tensor<i8>
+    stablehlo.return %next, %x : tensor<i8>, tensor<4x8xf32>
+  }
+  return %0#1 : tensor<4x8xf32>
+}
+
+// The last value the condition sees, 127, fits: 127 trips.
+// CHECK-LABEL: func.func @fits_i8(
+func.func @fits_i8(%v: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %c0 = stablehlo.constant dense<0> : tensor<i8>
+  // CHECK: stablehlo.while{{.*}}trips=127"
+  %0:2 = stablehlo.while(%i = %c0, %x = %v) : tensor<i8>, tensor<4x8xf32>
+   cond {
+    %n = stablehlo.constant dense<127> : tensor<i8>
+    %p = stablehlo.compare LT, %i, %n : (tensor<i8>, tensor<i8>) -> tensor<i1>
+    stablehlo.return %p : tensor<i1>
+  } do {
+    %s = stablehlo.constant dense<1> : tensor<i8>
+    %next = stablehlo.add %i, %s : tensor<i8>
+    stablehlo.return %next, %x : tensor<i8>, tensor<4x8xf32>
+  }
+  return %0#1 : tensor<4x8xf32>
+}
+
+// Down to the minimum: `i >= -128` always holds for an i8.
+// CHECK-LABEL: func.func @wraps_i8_down(
+func.func @wraps_i8_down(%v: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %c0 = stablehlo.constant dense<0> : tensor<i8>
+  // CHECK: stablehlo.while{{.*}}region 1 arg 1)"}
+  %0:2 = stablehlo.while(%i = %c0, %x = %v) : tensor<i8>, tensor<4x8xf32>
+   cond {
+    %n = stablehlo.constant dense<-128> : tensor<i8>
+    %p = stablehlo.compare GE, %i, %n : (tensor<i8>, tensor<i8>) -> tensor<i1>
+    stablehlo.return %p : tensor<i1>
+  } do {
+    %s = stablehlo.constant dense<-1> : tensor<i8>
+    %next = stablehlo.add %i, %s : tensor<i8>
+    stablehlo.return %next, %x : tensor<i8>, tensor<4x8xf32>
+  }
+  return %0#1 : tensor<4x8xf32>
+}
+
+// Unsigned: `i <= 255` always holds for a ui8.
+// CHECK-LABEL: func.func @wraps_ui8(
+func.func @wraps_ui8(%v: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %c0 = stablehlo.constant dense<0> : tensor<ui8>
+  // CHECK: stablehlo.while{{.*}}region 1 arg 1)"}
+  %0:2 = stablehlo.while(%i = %c0, %x = %v) : tensor<ui8>, tensor<4x8xf32>
+   cond {
+    %n = stablehlo.constant dense<255> : tensor<ui8>
+    %p = stablehlo.compare LE, %i, %n : (tensor<ui8>, tensor<ui8>) -> tensor<i1>
+    stablehlo.return %p : tensor<i1>
+  } do {
+    %s = stablehlo.constant dense<1> : tensor<ui8>
+    %next = stablehlo.add %i, %s : tensor<ui8>
+    stablehlo.return %next, %x : tensor<ui8>, tensor<4x8xf32>
+  }
+  return %0#1 : tensor<4x8xf32>
+}
+
+// A ui8 counts to 255, past the signed maximum.
+// CHECK-LABEL: func.func @fits_ui8(
+func.func @fits_ui8(%v: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %c0 = stablehlo.constant dense<0> : tensor<ui8>
+  // CHECK: stablehlo.while{{.*}}trips=255"
+  %0:2 = stablehlo.while(%i = %c0, %x = %v) : tensor<ui8>, tensor<4x8xf32>
+   cond {
+    %n = stablehlo.constant dense<255> : tensor<ui8>
+    %p = stablehlo.compare LT, %i, %n : (tensor<ui8>, tensor<ui8>) -> tensor<i1>
+    stablehlo.return %p : tensor<i1>
+  } do {
+    %s = stablehlo.constant dense<1> : tensor<ui8>
+    %next = stablehlo.add %i, %s : tensor<ui8>
+    stablehlo.return %next, %x : tensor<ui8>, tensor<4x8xf32>
+  }
+  return %0#1 : tensor<4x8xf32>
+}
+
+// An UNSIGNED compare reads the wrapped i8 -128 as 128, which ends the
+// loop after 128 trips.
+// CHECK-LABEL: func.func @unsigned_compare_i8(
+func.func @unsigned_compare_i8(%v: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %c0 = stablehlo.constant dense<0> : tensor<i8>
+  // CHECK: stablehlo.while{{.*}}trips=128"
+  %0:2 = stablehlo.while(%i = %c0, %x = %v) : tensor<i8>, tensor<4x8xf32>
+   cond {
+    %n = stablehlo.constant dense<127> : tensor<i8>
+    %p = stablehlo.compare LE, %i, %n, UNSIGNED : (tensor<i8>, tensor<i8>) -> tensor<i1>
+    stablehlo.return %p : tensor<i1>
+  } do {
+    %s = stablehlo.constant dense<1> : tensor<i8>
+    %next = stablehlo.add %i, %s : tensor<i8>
+    stablehlo.return %next, %x : tensor<i8>, tensor<4x8xf32>
+  }
+  return %0#1 : tensor<4x8xf32>
+}
+
+// An i64 stepping by 2^62 under `< 2^63 - 1`: the second step would reach
+// 2^63 and wraps to the minimum instead.
+// CHECK-LABEL: func.func @wraps_i64_big_step(
+func.func @wraps_i64_big_step(%v: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %c0 = stablehlo.constant dense<0> : tensor<i64>
+  // CHECK: stablehlo.while{{.*}}region 1 arg 1)"}
+  %0:2 = stablehlo.while(%i = %c0, %x = %v) : tensor<i64>, tensor<4x8xf32>
+   cond {
+    %n = stablehlo.constant dense<9223372036854775807> : tensor<i64>
+    %p = stablehlo.compare LT, %i, %n : (tensor<i64>, tensor<i64>) -> tensor<i1>
+    stablehlo.return %p : tensor<i1>
+  } do {
+    %s = stablehlo.constant dense<4611686018427387904> : tensor<i64>
+    %next = stablehlo.add %i, %s : tensor<i64>
+    stablehlo.return %next, %x : tensor<i64>, tensor<4x8xf32>
   }
   return %0#1 : tensor<4x8xf32>
 }

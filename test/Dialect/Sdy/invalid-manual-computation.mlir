@@ -1,6 +1,7 @@
 // Verifier errors of sdy.manual_computation: manual axes not in the mesh, a
 // body whose types are not the local shapes, dimensions the manual axes do
-// not divide, and malformed regions.
+// not divide, manual axes that an enclosing manual computation already made
+// manual, and malformed regions.
 // RUN: toast-opt %s -split-input-file -verify-diagnostics
 
 sdy.mesh @mesh = <["a"=2, "b"=4]>
@@ -167,4 +168,41 @@ func.func @isolated(%x: tensor<16x32xf32>) -> tensor<16x32xf32> {
 func.func @return_outside(%x: tensor<4xf32>) -> tensor<4xf32> {
   // expected-error @+1 {{'sdy.return' op expects parent op 'sdy.manual_computation'}}
   sdy.return %x : tensor<4xf32>
+}
+
+// -----
+
+// A nested manual computation cannot make an axis manual again: the outer one
+// already split the values over it.
+sdy.mesh @mesh = <["B"=2, "M"=2]>
+func.func @nested_same_axis(%x: tensor<8x4xf32>) -> tensor<8x4xf32> {
+  // expected-note @+1 {{enclosing manual_computation}}
+  %0 = sdy.manual_computation(%x) in_shardings=[<@mesh, [{"B"}, {}]>] out_shardings=[<@mesh, [{"B"}, {}]>] manual_axes={"B"} (%l: tensor<4x4xf32>) {
+    // expected-error @+1 {{'sdy.manual_computation' op manual axis "B" is already manual in an enclosing manual_computation}}
+    %1 = sdy.manual_computation(%l) in_shardings=[<@mesh, [{}, {"B"}]>] out_shardings=[<@mesh, [{}, {"B"}]>] manual_axes={"B"} (%k: tensor<4x2xf32>) {
+      %2 = stablehlo.tanh %k : tensor<4x2xf32>
+      sdy.return %2 : tensor<4x2xf32>
+    } : (tensor<4x4xf32>) -> tensor<4x4xf32>
+    sdy.return %1 : tensor<4x4xf32>
+  } : (tensor<8x4xf32>) -> tensor<8x4xf32>
+  return %0 : tensor<8x4xf32>
+}
+
+// -----
+
+// Two levels up counts too: "a" is manual in the outermost computation.
+sdy.mesh @mesh = <["a"=2, "b"=2, "c"=2]>
+func.func @nested_same_axis_two_levels(%x: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-note @+1 {{enclosing manual_computation}}
+  %0 = sdy.manual_computation(%x) in_shardings=[<@mesh, [{"a"}]>] out_shardings=[<@mesh, [{"a"}]>] manual_axes={"a"} (%l: tensor<4xf32>) {
+    %1 = sdy.manual_computation(%l) in_shardings=[<@mesh, [{"b"}]>] out_shardings=[<@mesh, [{"b"}]>] manual_axes={"b"} (%k: tensor<2xf32>) {
+      // expected-error @+1 {{'sdy.manual_computation' op manual axis "a" is already manual in an enclosing manual_computation}}
+      %2 = sdy.manual_computation(%k) in_shardings=[<@mesh, [{"c", "a"}]>] out_shardings=[<@mesh, [{"c", "a"}]>] manual_axes={"c", "a"} (%j: tensor<1xf32>) {
+        sdy.return %j : tensor<1xf32>
+      } : (tensor<2xf32>) -> tensor<2xf32>
+      sdy.return %2 : tensor<2xf32>
+    } : (tensor<4xf32>) -> tensor<4xf32>
+    sdy.return %1 : tensor<4xf32>
+  } : (tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
 }

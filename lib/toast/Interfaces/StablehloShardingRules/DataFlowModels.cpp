@@ -228,6 +228,38 @@ void collectConjuncts(Value value, bool negated, Conjuncts &terms,
   terms.compares.push_back({compare, negated ? negateDirection(dir) : dir});
 }
 
+/// Whether the counter stays within its type, as `compare` reads it (signed
+/// or unsigned), from `init` to `init + trips * step`, the value on which
+/// the condition first fails. Otherwise the body's add wraps before the
+/// condition fails, the condition sees values the count did not assume,
+/// and the loop may never end (an i8 counter under `i <= 127`). The
+/// arithmetic is wider than any counter, so it cannot wrap itself.
+bool staysInRange(CompareOp compare, int64_t init, int64_t limit, int64_t step,
+                  int64_t trips) {
+  Type element = getElementTypeOrSelf(compare.getLhs().getType());
+  bool isUnsigned = element.isUnsignedInteger();
+  if (std::optional<ComparisonType> kind = compare.getCompareType()) {
+    if (*kind == ComparisonType::SIGNED || *kind == ComparisonType::UNSIGNED)
+      isUnsigned = *kind == ComparisonType::UNSIGNED;
+    else if (*kind != ComparisonType::NOTYPE)
+      return false;
+  }
+  unsigned width = element.getIntOrFloatBitWidth();
+  constexpr unsigned wide = 2 * 64 + 2;
+  APInt lo = isUnsigned ? APInt::getZero(wide)
+                        : APInt::getSignedMinValue(width).sext(wide);
+  APInt hi = isUnsigned ? APInt::getMaxValue(width).zext(wide)
+                        : APInt::getSignedMaxValue(width).sext(wide);
+  auto inRange = [&](const APInt &v) { return v.sge(lo) && v.sle(hi); };
+  APInt last = APInt(wide, init, /*isSigned=*/true) +
+               APInt(wide, trips, /*isSigned=*/true) *
+                   APInt(wide, step, /*isSigned=*/true);
+  // init and limit are read in the element type's signedness; a compare
+  // that reads them the other way sees other values unless they fit both.
+  return inRange(APInt(wide, init, /*isSigned=*/true)) &&
+         inRange(APInt(wide, limit, /*isSigned=*/true)) && inRange(last);
+}
+
 /// The loop's facts if `compare` (read with direction `dir`) compares a
 /// carried counter with a constant.
 std::optional<LoopFacts> matchCounter(WhileOp loop, CompareOp compare,
@@ -256,7 +288,8 @@ std::optional<LoopFacts> matchCounter(WhileOp loop, CompareOp compare,
   std::optional<int64_t> trips =
       distance ? countIterations(dir, *distance, *step) : std::nullopt;
   // The condition runs trips + 1 times (getRegionRunCount).
-  if (!trips || *trips == std::numeric_limits<int64_t>::max())
+  if (!trips || *trips == std::numeric_limits<int64_t>::max() ||
+      !staysInRange(compare, *init, *limit, *step, *trips))
     return std::nullopt;
   return LoopFacts{index, *init, *step, *trips};
 }

@@ -51,49 +51,6 @@ StringRef getAlgorithmName(Algorithm algorithm) {
   llvm_unreachable("unknown algorithm");
 }
 
-/// Checks that the collectives the input program holds name devices of the
-/// mesh only (stablehlo's `replica_groups` and `source_target_pairs`; -1
-/// pads a group). Lowering keeps them as they are, so a program partitioned
-/// on a smaller mesh would name devices that do not exist.
-static LogicalResult checkInputCollectiveDevices(Operation *scope,
-                                                 partir::MeshAttr mesh) {
-  int64_t numDevices = mesh.getNumDevices();
-  // Groups written for the program's own device count (JAX and torch-xla
-  // record it as mhlo.num_partitions) leave the other devices of a larger
-  // mesh out.
-  auto module = dyn_cast<ModuleOp>(scope);
-  if (!module)
-    module = scope->getParentOfType<ModuleOp>();
-  auto partitions =
-      module ? module->getAttrOfType<IntegerAttr>("mhlo.num_partitions")
-             : IntegerAttr();
-  WalkResult walk = scope->walk([&](Operation *op) {
-    for (StringRef name : {"replica_groups", "source_target_pairs"}) {
-      auto ids = op->getAttrOfType<DenseIntElementsAttr>(name);
-      if (!ids)
-        continue;
-      if (partitions && partitions.getInt() != numDevices) {
-        op->emitError("automatic partition: this collective was written for ")
-            << partitions.getInt()
-            << " devices (mhlo.num_partitions), the mesh " << mesh << " has "
-            << numDevices;
-        return WalkResult::interrupt();
-      }
-      for (const APInt &id : ids.getValues<APInt>()) {
-        int64_t device = id.getSExtValue();
-        if (device >= -1 && device < numDevices)
-          continue;
-        op->emitError("automatic partition: this collective names device ")
-            << device << ", which the mesh " << mesh << " of " << numDevices
-            << " devices does not have";
-        return WalkResult::interrupt();
-      }
-    }
-    return WalkResult::advance();
-  });
-  return failure(walk.wasInterrupted());
-}
-
 /// A program lowered already (PartIR:HLO collectives, device-local
 /// boundaries) is per device: partitioning it again would slice local
 /// values as if they were global.
@@ -174,8 +131,9 @@ validateOptions(partition::ShardingState &state, const AutoOptions &options) {
   Operation *scope = func->getParentOfType<ModuleOp>();
   if (failed(partir_hlo::checkManualComputationMeshes(scope ? scope : func,
                                                       state.getMesh())) ||
-      failed(checkInputCollectiveDevices(scope ? scope : func.getOperation(),
-                                         state.getMesh())))
+      failed(partir_hlo::checkCollectiveDevices(
+          scope ? scope : func.getOperation(), state.getMesh(),
+          "automatic partition: ")))
     return failure();
   llvm::Expected<sim::DeviceSpec> device = sim::lookupDevice(options.device);
   if (!device)

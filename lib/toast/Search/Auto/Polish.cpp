@@ -43,6 +43,11 @@ constexpr uint64_t kPolishStream = 0x706f6c697368ull;
 /// counts as stuck (at most SearchOptions::restartNeighbours).
 constexpr double kPerturbedCoverage = 0.25;
 
+/// Restarts in a row that price no new state before the next one starts
+/// from a state the coverage tracker found unpriced (restart()). More than
+/// the default restart patience, so that a search with it stops as before.
+constexpr unsigned kStaleRestarts = 32;
+
 /// `actions` applied to `state` in turn, or nullopt if one is illegal.
 static std::optional<SearchState> replay(const SearchEnvironment &env,
                                          llvm::ArrayRef<unsigned> actions,
@@ -404,6 +409,13 @@ static std::string restart(const SearchEnvironment &env,
                            const std::vector<double> &prior, ProgressLog &log,
                            Rng &rng, unsigned &restarts) {
   uint64_t stuckAt = cache.getNumEvaluations();
+  // Restarts in a row that priced no new state. Restarts stay near the
+  // best, so on a small space they can run out of new states while some
+  // are still unpriced (11 of the 676 of the MLP on {B:2, M:2}); with a
+  // large patience the search would then never end. After kStaleRestarts
+  // of them, a restart starts from the first state the coverage tracker
+  // found unpriced, so that it prices something, until every state is.
+  unsigned stale = 0;
   for (unsigned failed = 0;; ++restarts) {
     if (const char *spent = budgetReason(options, clock, rollouts))
       return spent;
@@ -421,9 +433,16 @@ static std::string restart(const SearchEnvironment &env,
     // trajectory: on the full-size t2b (TPUv3, seeds 1-3) suffixes alone
     // left one seed 20% above the median step time, kicks alone one 9%
     // above, the mix none (docs/search.md).
+    std::optional<SearchState> unpriced;
+    if (stale >= kStaleRestarts && fixedPrefix == 0 &&
+        !coverage.getUnpriced().empty())
+      unpriced = replay(env, coverage.getUnpriced());
     auto [candidate, state] =
-        rng.below(2) ? kick(env, options, best, fixedPrefix, rng)
-                     : perturb(env, options, best, fixedPrefix, rng);
+        unpriced       ? std::make_pair(Trajectory{0, coverage.getUnpriced()},
+                                        std::move(*unpriced))
+        : rng.below(2) ? kick(env, options, best, fixedPrefix, rng)
+                       : perturb(env, options, best, fixedPrefix, rng);
+    uint64_t pricedBefore = cache.getNumEvaluations();
     candidate.cost = cache.get(state);
     candidate.seconds = clock.elapsed();
     ++rollouts;
@@ -453,6 +472,7 @@ static std::string restart(const SearchEnvironment &env,
     } else {
       ++failed;
     }
+    stale = cache.getNumEvaluations() == pricedBefore ? stale + 1 : 0;
     if (coverage.complete())
       return kEveryStatePriced;
   }

@@ -300,6 +300,8 @@ bool CoverageTracker::complete() {
     for (const StateEnumerator::Child &child : children)
       if (!cache.contains(child.key)) {
         stalledAt = cache.getNumEvaluations();
+        unpriced = states.actions(states.getNext());
+        unpriced.push_back(child.action);
         return false;
       }
     for (const StateEnumerator::Child &child : children)

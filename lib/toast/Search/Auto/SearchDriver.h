@@ -170,6 +170,8 @@ public:
   void record(const Child &child);
   /// Moves on to the next recorded state.
   void advance() { ++next; }
+  /// The index of the next state to expand (for actions()).
+  size_t getNext() const { return next; }
   /// Actions from the initial state to the next state to expand.
   unsigned depth() const { return done() ? 0 : entries[next].depth; }
   /// The actions from the initial state to recorded state `index`.
@@ -203,11 +205,15 @@ public:
       : states(env, maxDepth), initialKey(env.getInitialState().key()),
         cache(cache) {}
   bool complete();
+  /// The actions from the initial state to the unpriced state at which the
+  /// last complete() stopped (empty before one did).
+  const std::vector<unsigned> &getUnpriced() const { return unpriced; }
 
 private:
   StateEnumerator states;
   StateKey initialKey;
   const CostCache &cache;
+  std::vector<unsigned> unpriced;
   /// The cache's size at the last check that stopped at an unpriced state:
   /// until it grows, that state is still unpriced.
   uint64_t stalledAt = ~0ull;

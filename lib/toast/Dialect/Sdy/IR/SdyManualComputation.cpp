@@ -194,6 +194,19 @@ LogicalResult ManualComputationOp::verifySymbolUses(SymbolTableCollection &) {
     if (llvm::is_contained(seen, axis))
       return emitOpError() << "manual axis \"" << axis << "\" appears twice";
     seen.push_back(axis);
+    // Inside an enclosing manual computation the axis already indexes the
+    // device, so making it manual again would split the local shape twice
+    // over one axis (Shardy forbids overlapping nested manual axes).
+    for (auto outer = (*this)->getParentOfType<ManualComputationOp>(); outer;
+         outer = outer->getParentOfType<ManualComputationOp>())
+      if (outer.isManualAxis(axis)) {
+        InFlightDiagnostic diag = emitOpError()
+                                  << "manual axis \"" << axis
+                                  << "\" is already manual in an enclosing "
+                                     "manual_computation";
+        diag.attachNote(outer.getLoc()) << "enclosing manual_computation";
+        return diag;
+      }
   }
   BoundaryChecker checker{*this, mesh};
   Block &block = getBody().front();

@@ -57,6 +57,17 @@ mlir::LogicalResult inlineManualComputations(mlir::ModuleOp module,
 mlir::LogicalResult checkManualComputationMeshes(mlir::Operation *root,
                                                  toast::partir::MeshAttr mesh);
 
+/// Checks, with an error (prefixed by `context`) at the first op that fails,
+/// that the stablehlo collectives under `root` (replica_groups and
+/// source_target_pairs; -1 pads a group) name devices of `mesh` only, that
+/// the module's mhlo.num_partitions, if any, is the mesh's device count, and
+/// that replica groups over global device ids hold every device. Lowering
+/// keeps these collectives as they are, so every path that partitions a
+/// program checks them here.
+mlir::LogicalResult checkCollectiveDevices(mlir::Operation *root,
+                                           toast::partir::MeshAttr mesh,
+                                           llvm::StringRef context);
+
 /// Makes the tied values of `func`'s loops and conditionals device-local
 /// where every use of the class slices it the same way, or (evenly tiled
 /// on `mesh`) with more axes after the fewest (innermost loops first).

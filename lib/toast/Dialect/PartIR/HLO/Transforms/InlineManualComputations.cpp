@@ -165,4 +165,62 @@ LogicalResult checkManualComputationMeshes(Operation *root,
   return failure(walk.wasInterrupted());
 }
 
+LogicalResult checkCollectiveDevices(Operation *root, partir::MeshAttr mesh,
+                                     StringRef context) {
+  int64_t numDevices = mesh.getNumDevices();
+  // Groups written for the program's own device count (JAX and torch-xla
+  // record it as mhlo.num_partitions) leave the other devices of a larger
+  // mesh out.
+  auto module = dyn_cast<ModuleOp>(root);
+  if (!module)
+    module = root->getParentOfType<ModuleOp>();
+  auto partitions =
+      module ? module->getAttrOfType<IntegerAttr>("mhlo.num_partitions")
+             : IntegerAttr();
+  WalkResult walk = root->walk([&](Operation *op) {
+    for (StringRef name : {"replica_groups", "source_target_pairs"}) {
+      auto ids = op->getAttrOfType<DenseIntElementsAttr>(name);
+      if (!ids)
+        continue;
+      if (partitions && partitions.getInt() != numDevices) {
+        op->emitError() << context << "this collective was written for "
+                        << partitions.getInt()
+                        << " devices (mhlo.num_partitions), the mesh " << mesh
+                        << " has " << numDevices;
+        return WalkResult::interrupt();
+      }
+      SmallVector<bool> named(numDevices, false);
+      for (const APInt &id : ids.getValues<APInt>()) {
+        int64_t device = id.getSExtValue();
+        if (device == -1)
+          continue;
+        if (device >= 0 && device < numDevices) {
+          named[device] = true;
+          continue;
+        }
+        op->emitError() << context << "this collective names device " << device
+                        << ", which the mesh " << mesh << " of " << numDevices
+                        << " devices does not have";
+        return WalkResult::interrupt();
+      }
+      // With global device ids every device runs the collective, so each
+      // needs a group (no groups at all is one group of every device).
+      // collective_broadcast, which gives the others zeros, has no such
+      // attribute; source-target pairs may leave devices out.
+      if (name != "replica_groups" || !op->hasAttr("use_global_device_ids") ||
+          ids.empty())
+        continue;
+      auto missing = llvm::find(named, false);
+      if (missing == named.end())
+        continue;
+      op->emitError() << context << "this collective leaves device "
+                      << (missing - named.begin()) << " of the mesh " << mesh
+                      << " out of every replica group";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
 } // namespace toast::partir_hlo

@@ -92,8 +92,10 @@ LogicalResult lowerToDeviceLocal(ModuleOp module, ArrayRef<func::FuncOp> funcs,
   for (func::FuncOp func : funcs)
     if (failed(lowerCoreLoops(func)))
       return failure();
-  // shard_map bodies are device-local code already.
-  if (failed(inlineManualComputations(module, mesh)))
+  // shard_map bodies are device-local code already; their collectives stay
+  // as written, so they must name this mesh's devices.
+  if (failed(checkCollectiveDevices(module, mesh, "cannot lower: ")) ||
+      failed(inlineManualComputations(module, mesh)))
     return failure();
   if (options.optimize && failed(optimizeCollectives(module)))
     return failure();
