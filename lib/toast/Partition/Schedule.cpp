@@ -948,15 +948,35 @@ static void eraseDeadOps(func::FuncOp func) {
       << " whose results nothing reads (`#N` selectors number the ops left)";
 }
 
+/// Erases the private functions nothing calls once `entry`'s calls are
+/// inlined: they would be left in every program partitioned, lowered or
+/// exported from it (15 in the GPT-2 export).
+static void eraseUncalledFunctions(func::FuncOp entry) {
+  auto module = entry->getParentOfType<ModuleOp>();
+  if (!module)
+    return;
+  for (bool erased = true; erased;) {
+    erased = false;
+    for (auto f : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
+      if (f != entry && f.isPrivate() &&
+          SymbolTable::symbolKnownUseEmpty(f, module)) {
+        f.erase();
+        erased = true;
+      }
+  }
+}
+
 LogicalResult prepareEntryFunction(func::FuncOp func) {
   FailureOr<unsigned> inlined = inlineCalls(func);
   if (failed(inlined))
     return failure();
-  if (*inlined)
+  if (*inlined) {
     emitRemark(func.getLoc())
         << "inlined " << *inlined << " call" << (*inlined == 1 ? "" : "s")
         << " into @" << func.getSymName()
         << " so that tilings propagate through them";
+    eraseUncalledFunctions(func);
+  }
   eraseDeadOps(func);
   return success();
 }
