@@ -119,8 +119,9 @@ private:
   FailureOr<partir::MeshAttr> synthesizeMesh();
   LogicalResult mapRequests(partir::MeshAttr mesh);
   LogicalResult apply(partir::MeshAttr mesh);
-  /// One attempt of apply(): stops at the first constraint or result whose
-  /// layout conflicts with its value's, which then gets a copy (`copied`).
+  /// One attempt of apply(): the constraints and results whose layout
+  /// conflicts with their value's get a copy (`copied`), and the state is
+  /// not saved.
   LogicalResult applyOnce(partir::MeshAttr mesh, bool &copied);
   /// Gives the values of each sdy.sharding_group the sharding of its most
   /// tiled member, then propagates; fails at the group's op where a member
@@ -659,8 +660,8 @@ static LogicalResult loopCopy(partition::ShardingState &state, Operation *copy,
 }
 
 LogicalResult ShardingImporter::apply(partir::MeshAttr mesh) {
-  // Each round either applies every request or gives one more of them a
-  // copy to reshard (a request gets at most one).
+  // Each round either applies every request or gives more of them a copy
+  // to reshard (a request gets at most one).
   for (size_t round = 0; round <= requests.size(); ++round) {
     bool copied = false;
     if (failed(applyOnce(mesh, copied)))
@@ -711,6 +712,7 @@ LogicalResult ShardingImporter::applyOnce(partir::MeshAttr mesh, bool &copied) {
       return bool(a->copy);
     return numElements(a) > numElements(b);
   });
+  SmallVector<Request *> conflicting;
   for (Request *r : order) {
     if (r->copy) {
       if (failed(loopCopy(state, r->copy, *r)))
@@ -719,10 +721,11 @@ LogicalResult ShardingImporter::applyOnce(partir::MeshAttr mesh, bool &copied) {
       continue;
     }
     if (!r->readers.empty() && conflictsWithTiling(state, *r)) {
-      // The state knows the ops it was built on: start over with the copy.
-      reshardCopy(*r);
-      copied = true;
-      return success();
+      // The state knows the ops it was built on: the copies are made after
+      // this round, which then starts over with them. The other requests
+      // still run, so that one round finds every conflict it can.
+      conflicting.push_back(r);
+      continue;
     }
     for (auto [d, axes] : llvm::enumerate(r->dims))
       for (const std::string &axis : axes) {
@@ -736,6 +739,12 @@ LogicalResult ShardingImporter::applyOnce(partir::MeshAttr mesh, bool &copied) {
           return r->emitError() << "cannot apply the sharding";
       }
     state.propagate();
+  }
+  if (!conflicting.empty()) {
+    for (Request *r : conflicting)
+      reshardCopy(*r);
+    copied = true;
+    return success();
   }
   if (failed(enforceGroups(state)))
     return failure();
