@@ -358,7 +358,9 @@ FailureOr<AutoReport> automaticPartition(partition::ShardingState &state,
       *os << "auto-partition: " << byReference
           << " pricings by the reference path (" << inLoops
           << " in loops or shard_map regions the analytic cost does not "
-             "cover, the rest padded)\n";
+             "cover, the rest padded; the start and the answer are priced "
+             "again for this report, and two threads may price one state, "
+             "so pricings can outnumber the states priced)\n";
   }
   return report;
 }
