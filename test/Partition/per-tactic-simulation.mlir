@@ -9,7 +9,7 @@
 // RUN: toast-opt %S/Inputs/matmul-chain.mlir --partir-schedule="file=%S/Inputs/bp-mp-z3-a100.json report=true" -o /dev/null 2>&1 | FileCheck %s
 // RUN: not toast-opt %S/Inputs/matmul-chain.mlir --partir-schedule=file=%S/Inputs/bad-device.json 2>&1 | FileCheck %s --check-prefix=BAD
 
-// CHECK: tactic {{BP}}: 1 actions, 2 ops partitioned on its axis, 2 loops added, 0 conflicts; simulated on a100: step 8.56077e-09 s, peak 9216 B, 0 all_gather, 0 all_reduce, 0 reduce_scatter, 0 all_to_all
-// CHECK-NEXT: tactic {{MP}}: {{.*}}; simulated on a100: step 4.01242e-06 s, peak 6656 B, 0 all_gather, 1 all_reduce, 0 reduce_scatter, 0 all_to_all
-// CHECK-NEXT: tactic {{Z3}}: {{.*}}; simulated on a100: step 1.60137e-05 s, peak 6528 B, 2 all_gather, 1 all_reduce, 0 reduce_scatter, 0 all_to_all
+// CHECK: tactic {{BP}}: 1 actions, 2 ops partitioned on its axis, 2 loops added, 0 conflicts; simulated on a100: step 8.561 ns, peak 9.00 KiB (9216 B), 0 all_gather, 0 all_reduce, 0 reduce_scatter, 0 all_to_all
+// CHECK-NEXT: tactic {{MP}}: {{.*}}; simulated on a100: step 4.012 us, peak 6.50 KiB (6656 B), 0 all_gather, 1 all_reduce, 0 reduce_scatter, 0 all_to_all
+// CHECK-NEXT: tactic {{Z3}}: {{.*}}; simulated on a100: step 16.014 us, peak 6.38 KiB (6528 B), 2 all_gather, 1 all_reduce, 0 reduce_scatter, 0 all_to_all
 // BAD: error: schedule device: {{.*}}tpu-v99

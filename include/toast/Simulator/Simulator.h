@@ -339,6 +339,12 @@ std::string toJSON(const SimulationResult &result,
                    const RelativeCost *relative = nullptr,
                    double penalty = kDefaultMemoryPenalty);
 
+/// A duration as every report prints one: `1.500 ms`, `320.000 us`, ...
+std::string formatTime(double seconds);
+
+/// Bytes as every report prints them: `12.00 MiB (12582912 B)`.
+std::string formatBytes(double bytes);
+
 /// A human-readable summary.
 void printSummary(llvm::raw_ostream &os, const SimulationResult &result,
                   const RelativeCost *relative = nullptr);

@@ -48,8 +48,8 @@ struct PartirSchedulePass
           using sim::CollectiveKind;
           const sim::SimulationResult &sr = *r.simulation;
           llvm::errs() << "; simulated on " << sr.device << ": step "
-                       << llvm::format("%.6g", sr.stepTime) << " s, peak "
-                       << sr.peakMemoryBytes << " B, "
+                       << sim::formatTime(sr.stepTime) << ", peak "
+                       << sim::formatBytes(sr.peakMemoryBytes) << ", "
                        << sr.count(CollectiveKind::AllGather) << " all_gather, "
                        << sr.count(CollectiveKind::AllReduce) << " all_reduce, "
                        << sr.count(CollectiveKind::ReduceScatter)

@@ -94,8 +94,7 @@ static std::string userName(const std::string &name) {
   return name.empty() ? "" : " (" + name + ")";
 }
 
-/// `1.5 ms`, `320 us`, ...
-static std::string formatTime(double seconds) {
+std::string toast::sim::formatTime(double seconds) {
   if (seconds == 0)
     return "0 s";
   if (seconds >= 1)
@@ -107,8 +106,7 @@ static std::string formatTime(double seconds) {
   return llvm::formatv("{0:F3} ns", seconds * 1e9).str();
 }
 
-/// `12.0 MiB (12582912 B)`.
-static std::string formatBytes(double bytes) {
+std::string toast::sim::formatBytes(double bytes) {
   static const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
   double value = bytes;
   unsigned unit = 0;
