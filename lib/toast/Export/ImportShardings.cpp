@@ -712,14 +712,17 @@ LogicalResult ShardingImporter::applyOnce(partir::MeshAttr mesh, bool &copied) {
       return bool(a->copy);
     return numElements(a) > numElements(b);
   });
+  // Every copy takes its layout before anything propagates: a copy's
+  // layout flowing through the value into the next copy would conflict
+  // with that one's.
+  for (Request *r : order)
+    if (r->copy && failed(loopCopy(state, r->copy, *r)))
+      return failure();
+  state.propagate();
   SmallVector<Request *> conflicting;
   for (Request *r : order) {
-    if (r->copy) {
-      if (failed(loopCopy(state, r->copy, *r)))
-        return failure();
-      state.propagate();
+    if (r->copy)
       continue;
-    }
     if (!r->readers.empty() && conflictsWithTiling(state, *r)) {
       // The state knows the ops it was built on: the copies are made after
       // this round, which then starts over with them. The other requests
@@ -861,10 +864,21 @@ LogicalResult ShardingImporter::run() {
       // Constraints become tilings of their operand; removing them first
       // lets propagation see the uses they separated. Their readers are
       // kept: where the operand's layout conflicts, they read a copy.
+      // A constraint read by another constraint has no readers of its own
+      // there: that use goes with the other one, whose readers count.
+      llvm::DenseSet<Operation *> erased(constraints.begin(),
+                                         constraints.end());
       for (Request &r : requests)
         if (r.constraint && r.constraint->getNumResults() == 1) {
           for (OpOperand &use : r.constraint->getResult(0).getUses())
-            r.readers.push_back(&use);
+            if (!erased.contains(use.getOwner()))
+              r.readers.push_back(&use);
+          // Read only by other constraints, its layout is one nothing
+          // reads: the next constraint's decides.
+          if (r.readers.empty() && !r.constraint->getResult(0).use_empty()) {
+            r.sdy = {};
+            r.mhlo.reset();
+          }
           r.erasedAt = r.constraint->getLoc();
           r.anchor = nullptr;
           r.constraint = nullptr;
