@@ -21,6 +21,9 @@
 // SPEC: error: invalid input 'x': expected selector=DIM[@P], selector=first_divisible, selector=replicated, #N=operandO:D[@P], #N=resultR:D[@P] or #N=whole_op
 // RUN: not toast-opt %S/Inputs/matmul-chain.mlir --partir-manual-partition="name=BP axis=B inputs=x=0" 2>&1 | FileCheck %s --check-prefix=NOMESH
 // NOMESH: error: no mesh: give one in the schedule or option
+// A later mesh= that drops an axis an earlier tactic tiled on says so:
+// RUN: not toast-opt %S/Inputs/matmul-chain.mlir --partir-manual-partition="name=BP axis=B inputs=x=0 mesh=B=4" --partir-manual-partition="name=MP axis=M inputs=w1=1 mesh=M=2" 2>&1 | FileCheck %s --check-prefix=REMESH
+// REMESH: error: partir.tiling entry B:0: axis "B" is not in the mesh #partir.mesh<["M"=2]> (did a later mesh= option replace the mesh an earlier tactic used?)
 // RUN: not toast-opt %S/Inputs/matmul-chain.mlir --partir-manual-partition="name=BP axis=B inputs=x=0 mesh=B=four" 2>&1 | FileCheck %s --check-prefix=MESHOPT
 // MESHOPT: error: invalid mesh option 'B=four': expected axes like B=4,M=2
 // RUN: not toast-opt %S/Inputs/matmul-chain.mlir --partir-schedule=file=%S/Inputs/syntax-error.json 2>&1 | FileCheck %s --check-prefix=JSON

@@ -1212,8 +1212,14 @@ LogicalResult ShardingState::load() {
       auto type = dyn_cast<RankedTensorType>(value.getType());
       SmallVector<AxisDim> &loaded = values[value].tiling;
       for (auto &[axis, dim] : *pairs) {
-        if (!type || !mesh.getAxisSize(axis) || dim < 0 ||
-            dim >= type.getRank())
+        if (type && !mesh.getAxisSize(axis))
+          // Most often an earlier tactic's mesh that a later mesh= replaced.
+          return emitError(loc)
+                 << kTilingAttr << " entry " << axis << ":" << dim
+                 << ": axis \"" << axis << "\" is not in the mesh " << mesh
+                 << " (did a later mesh= option replace the mesh an earlier "
+                    "tactic used?)";
+        if (!type || dim < 0 || dim >= type.getRank())
           return emitError(loc) << "invalid " << kTilingAttr << " entry "
                                 << axis << ":" << dim;
         if (llvm::any_of(loaded,
