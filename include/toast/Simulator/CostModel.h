@@ -76,6 +76,11 @@ int64_t getTypeBytes(mlir::Type type);
 /// count) stays below 2^62, so that sums of them fit 64-bit integers.
 bool hasCountableBytes(mlir::Type type);
 
+/// The first op under `root` (post-order) whose result or block argument
+/// has a type without countable bytes, and that type.
+std::optional<std::pair<mlir::Operation *, mlir::Type>>
+findUncountableType(mlir::Operation *root);
+
 /// A located error at the first op under `root` whose result or block
 /// argument has a type without countable bytes (a `tensor<16x2^62xf32>`
 /// would count as 0 bytes), prefixed with `who`.

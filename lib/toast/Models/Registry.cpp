@@ -188,22 +188,15 @@ Type gen::paramType(GraphBuilder &b, const ModelOptions &options) {
 /// Sizes so large that a tensor has 2^62 bytes or more would wrap the
 /// 64-bit counts of parameters, bytes and FLOPs (sim::hasCountableBytes).
 static std::optional<std::string> findTooLargeType(ModuleOp module) {
-  std::optional<std::string> found;
-  auto check = [&](TypeRange types) {
-    for (Type type : types)
-      if (!found && !sim::hasCountableBytes(type)) {
-        llvm::raw_string_ostream(found.emplace())
-            << "the sizes make a " << type
-            << " of 2^62 bytes or more, past 64-bit counts";
-      }
-    return found ? WalkResult::interrupt() : WalkResult::advance();
-  };
-  module.walk([&](Operation *op) {
-    if (auto func = dyn_cast<func::FuncOp>(op))
-      return check(func.getArgumentTypes());
-    return check(op->getResultTypes());
-  });
-  return found;
+  std::optional<std::pair<Operation *, Type>> found =
+      sim::findUncountableType(module);
+  if (!found)
+    return std::nullopt;
+  std::string message;
+  llvm::raw_string_ostream(message)
+      << "the sizes make a " << found->second
+      << " of 2^62 bytes or more, past 64-bit counts";
+  return message;
 }
 
 OwningOpRef<ModuleOp> models::buildModel(MLIRContext *ctx, StringRef name,

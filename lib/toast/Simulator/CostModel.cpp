@@ -134,26 +134,36 @@ bool toast::sim::hasCountableBytes(Type type) {
   return true;
 }
 
-LogicalResult toast::sim::checkCountableBytes(Operation *root, StringRef who) {
-  auto check = [&](Operation *op, Type type) -> LogicalResult {
-    if (hasCountableBytes(type))
-      return success();
-    return op->emitError(who) << "type " << type
-                              << " has 2^62 bytes or more, past what "
-                                 "64-bit byte counts can sum";
+std::optional<std::pair<Operation *, Type>>
+toast::sim::findUncountableType(Operation *root) {
+  std::optional<std::pair<Operation *, Type>> found;
+  auto check = [&](Operation *op, TypeRange types) {
+    for (Type type : types)
+      if (!hasCountableBytes(type)) {
+        found = {op, type};
+        return true;
+      }
+    return false;
   };
-  WalkResult walk = root->walk([&](Operation *op) {
-    for (Type type : op->getResultTypes())
-      if (failed(check(op, type)))
-        return WalkResult::interrupt();
+  root->walk([&](Operation *op) {
+    if (check(op, op->getResultTypes()))
+      return WalkResult::interrupt();
     for (Region &region : op->getRegions())
       for (Block &block : region)
-        for (Type type : block.getArgumentTypes())
-          if (failed(check(op, type)))
-            return WalkResult::interrupt();
+        if (check(op, block.getArgumentTypes()))
+          return WalkResult::interrupt();
     return WalkResult::advance();
   });
-  return failure(walk.wasInterrupted());
+  return found;
+}
+
+LogicalResult toast::sim::checkCountableBytes(Operation *root, StringRef who) {
+  std::optional<std::pair<Operation *, Type>> found = findUncountableType(root);
+  if (!found)
+    return success();
+  return found->first->emitError(who)
+         << "type " << found->second
+         << " has 2^62 bytes or more, past what 64-bit byte counts can sum";
 }
 
 static double product(ArrayRef<int64_t> shape, ArrayRef<int64_t> dims) {
