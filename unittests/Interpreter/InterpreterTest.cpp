@@ -110,6 +110,16 @@ TEST_F(InterpreterTest, FloatSemantics) {
   EXPECT_EQ(bf.getFloat(1), 256.0);
 }
 
+/// The operands of the contraction tests: values of both signs and varied
+/// magnitudes, so that every product and partial sum rounds and a changed
+/// summation order shows.
+static void fillOperands(Tensor &lhs, Tensor &rhs) {
+  for (int64_t i = 0; i < lhs.getNumElements(); ++i)
+    lhs.setFloat(i, std::sin(0.37 * i) * 3.1);
+  for (int64_t i = 0; i < rhs.getNumElements(); ++i)
+    rhs.setFloat(i, std::cos(0.53 * i) / 7.0);
+}
+
 // Convolutions go over output positions in tiles (convolve): more
 // positions than a tile, a tile cut short, padding, strides, dilations,
 // window reversal and feature groups give, bit for bit, the sum over
@@ -150,10 +160,7 @@ TEST_F(InterpreterTest, ConvolutionTilesAgreeWithTheDirectSum) {
     Builder b(&context);
     ElementType f64 = *ElementType::get(b.getF64Type());
     Tensor x(f64, {n, c, h, w}), kernel(f64, {o, inPerGroup, k, k});
-    for (int64_t i = 0; i < x.getNumElements(); ++i)
-      x.setFloat(i, std::sin(0.37 * i) * 3.1);
-    for (int64_t i = 0; i < kernel.getNumElements(); ++i)
-      kernel.setFloat(i, std::cos(0.53 * i) / 7.0);
+    fillOperands(x, kernel);
     auto results = run(source, {x, kernel});
     ASSERT_TRUE(succeeded(results)) << errors;
     const Tensor &y = (*results)[0];
@@ -211,10 +218,7 @@ TEST_F(InterpreterTest, DotsSumInDoubleOverEitherStorage) {
     };
     Tensor x(*ElementType::get(typeOf(lhsType)), {m, k});
     Tensor y(*ElementType::get(typeOf(rhsType)), {n, k});
-    for (int64_t i = 0; i < x.getNumElements(); ++i)
-      x.setFloat(i, std::sin(0.37 * i) * 3.1);
-    for (int64_t i = 0; i < y.getNumElements(); ++i)
-      y.setFloat(i, std::cos(0.53 * i) / 7.0);
+    fillOperands(x, y);
     auto results = run(source, {x, y});
     ASSERT_TRUE(succeeded(results)) << errors;
     const Tensor &z = (*results)[0];
