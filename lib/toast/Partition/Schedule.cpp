@@ -12,7 +12,6 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Iterators.h"
 #include "llvm/ADT/StringSet.h"
-#include "llvm/Support/ConvertUTF.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Regex.h"
 
@@ -122,8 +121,6 @@ private:
       ++pos;
   }
   std::string readString();
-  void appendEscapedUnicode(std::string &out);
-  std::optional<uint16_t> readHex4();
   void skipValue();
   LogicalResult readObject(function_ref<LogicalResult(std::string)> onKey);
 
@@ -132,86 +129,21 @@ private:
 };
 } // namespace
 
-/// The string at `pos` (its opening quote), escapes decoded.
+/// The string at `pos` (its opening quote), escapes decoded by llvm::json
+/// itself, so that a key finds its parsed value whatever its spelling.
 std::string ScheduleKeyScanner::readString() {
-  std::string out;
+  size_t start = pos++;
+  while (pos < text.size() && text[pos] != '"')
+    pos += text[pos] == '\\' ? 2 : 1;
   ++pos;
-  while (pos < text.size() && text[pos] != '"') {
-    char c = text[pos++];
-    if (c != '\\') {
-      out += c;
-      continue;
-    }
-    char escape = peek();
-    ++pos;
-    switch (escape) {
-    case 'b':
-      out += '\b';
-      break;
-    case 'f':
-      out += '\f';
-      break;
-    case 'n':
-      out += '\n';
-      break;
-    case 'r':
-      out += '\r';
-      break;
-    case 't':
-      out += '\t';
-      break;
-    case 'u':
-      appendEscapedUnicode(out);
-      break;
-    default: // '"', '\\' and '/' stand for themselves.
-      out += escape;
-    }
+  llvm::Expected<llvm::json::Value> parsed =
+      llvm::json::parse(text.slice(start, pos));
+  if (!parsed) {
+    // Unreachable on text llvm::json accepted as a whole.
+    llvm::consumeError(parsed.takeError());
+    return {};
   }
-  ++pos;
-  return out;
-}
-
-std::optional<uint16_t> ScheduleKeyScanner::readHex4() {
-  uint16_t unit;
-  if (pos + 4 > text.size() || text.substr(pos, 4).getAsInteger(16, unit))
-    return std::nullopt;
-  pos += 4;
-  return unit;
-}
-
-/// Decodes the UTF-16 unit(s) after "\u" to UTF-8. As in llvm::json, a
-/// surrogate without its partner becomes U+FFFD, and a leading surrogate
-/// followed by an escape that is not a trailing one leaves that escape to be
-/// read again.
-void ScheduleKeyScanner::appendEscapedUnicode(std::string &out) {
-  auto append = [&](unsigned codePoint) {
-    char buffer[UNI_MAX_UTF8_BYTES_PER_CODE_POINT];
-    char *end = buffer;
-    llvm::ConvertCodePointToUTF8(codePoint, end);
-    out.append(buffer, end);
-  };
-  constexpr unsigned kReplacement = 0xFFFD;
-  std::optional<uint16_t> unit = readHex4();
-  while (unit) {
-    bool leading = *unit >= 0xD800 && *unit < 0xDC00;
-    bool trailing = *unit >= 0xDC00 && *unit < 0xE000;
-    if (!leading) {
-      append(trailing ? kReplacement : *unit);
-      return;
-    }
-    if (!text.substr(pos).starts_with("\\u")) {
-      append(kReplacement);
-      return;
-    }
-    pos += 2;
-    std::optional<uint16_t> next = readHex4();
-    if (next && *next >= 0xDC00 && *next < 0xE000) {
-      append(0x10000 + ((*unit - 0xD800) << 10) + (*next - 0xDC00));
-      return;
-    }
-    append(kReplacement);
-    unit = next;
-  }
+  return parsed->getAsString().value_or("").str();
 }
 
 /// Skips the value at `pos`: a string, a scalar, or a whole array or object
