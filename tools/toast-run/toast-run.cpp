@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "toast/Interpreter/Runner.h"
+#include "toast/Support/OutputFile.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -120,11 +121,9 @@ int main(int argc, char **argv) {
   int status = run();
   // A failed write (a full disk, a closed pipe) is an error like any other;
   // left in the stream, it would abort at exit (report_fatal_error).
-  llvm::outs().flush();
-  if (std::error_code error = llvm::outs().error()) {
+  if (std::error_code error = toast::takeWriteError(llvm::outs())) {
     llvm::errs() << "toast-run: cannot write the results: " << error.message()
                  << "\n";
-    llvm::outs().clear_error();
     return 1;
   }
   return status;
