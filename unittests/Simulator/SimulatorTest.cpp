@@ -386,6 +386,12 @@ struct BPCase {
   /// whose weight-shaped intermediates (transposes and reshapes of the
   /// replicated parameter vector) stay whole on every device.
   double activationFraction;
+  /// Upper bound, likewise: 1.01 where the batch divides every activation.
+  /// The KANs' splat constants of batch size become per-device splats made
+  /// where they are read (phlo::getSlicedSplat, as the export writes them),
+  /// not whole constants live from the function's start, so activations
+  /// divide by more than n (kan1 and kan2 on 2 devices: 2.21 and 2.24).
+  double maxActivationFraction = 1.01;
 };
 
 void PrintTo(const BPCase &c, std::ostream *os) {
@@ -434,17 +440,17 @@ TEST_P(CorpusBatchParallelTest, DividesComputeAndActivations) {
   ASSERT_GT(actn, 0);
   double ratio = act0 / actn;
   EXPECT_GE(ratio, c.activationFraction * n) << "activation ratio " << ratio;
-  EXPECT_LE(ratio, 1.01 * n) << "activation ratio " << ratio;
+  EXPECT_LE(ratio, c.maxActivationFraction * n) << "activation ratio " << ratio;
 }
 
 INSTANTIATE_TEST_SUITE_P(
     Models, CorpusBatchParallelTest,
     ::testing::Values(BPCase{"searchless_chess_9m", "arg94", 3, 0.99},
                       BPCase{"searchless_chess_9m", "arg94", 11, 0.99},
-                      BPCase{"kan1", "arg0", 2, 0.5},
-                      BPCase{"kan1", "arg0", 4, 0.5},
-                      BPCase{"kan2", "arg0", 2, 0.5},
-                      BPCase{"kan2", "arg0", 4, 0.5}),
+                      BPCase{"kan1", "arg0", 2, 0.5, 1.15},
+                      BPCase{"kan1", "arg0", 4, 0.5, 1.15},
+                      BPCase{"kan2", "arg0", 2, 0.5, 1.15},
+                      BPCase{"kan2", "arg0", 4, 0.5, 1.15}),
     [](const ::testing::TestParamInfo<BPCase> &info) {
       return std::string(info.param.model) + "_x" +
              std::to_string(info.param.n);

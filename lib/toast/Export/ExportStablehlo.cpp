@@ -17,7 +17,6 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
-#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -278,26 +277,12 @@ static Value padForSlice(OpBuilder &b, phlo::AllSliceOp op,
                             b.getDenseI64ArrayAttr(zeros));
 }
 
-/// The splat constant `op` slices a chunk of, evenly (no padding), if any.
-static DenseElementsAttr evenSliceOfSplat(phlo::AllSliceOp op,
-                                          ArrayRef<MeshAxis> mesh) {
-  DenseElementsAttr value;
-  if (!matchPattern(op.getOperand(), m_Constant(&value)) || !value.isSplat())
-    return {};
-  auto from = cast<RankedTensorType>(op.getOperand().getType());
-  auto to = cast<RankedTensorType>(op.getType());
-  for (auto [d, axes] : llvm::enumerate(phlo::getDimAxes(op.getDims())))
-    if (to.getDimSize(d) * axesProduct(mesh, axes) != from.getDimSize(d))
-      return {};
-  return value;
-}
-
 LogicalResult CollectiveExporter::rewriteAllSlice(phlo::AllSliceOp op) {
   auto resultType = cast<RankedTensorType>(op.getType());
   // Every device's chunk of a splat is the smaller splat: a dynamic_slice
   // of the global constant would keep the whole constant alive on every
   // device (XLA folds it the same way).
-  if (DenseElementsAttr splat = evenSliceOfSplat(op, mesh)) {
+  if (DenseElementsAttr splat = phlo::getSlicedSplat(op)) {
     OpBuilder b(op);
     Value local = hlo::ConstantOp::create(b, op.getLoc(), resultType,
                                           splat.resizeSplat(resultType));

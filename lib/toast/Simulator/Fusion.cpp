@@ -35,8 +35,12 @@ toast::sim::FusionKind toast::sim::getFusionKind(Operation *op) {
       return FusionKind::Movement;
   if (isa<hlo::ReduceOp>(op))
     return FusionKind::Reduce;
-  if (isa<phlo::AllSliceOp>(op))
-    return FusionKind::Slice;
+  // An even chunk of a splat is a smaller splat (phlo::getSlicedSplat),
+  // fused as above; of one element, it is stored like any other slice.
+  if (auto slice = dyn_cast<phlo::AllSliceOp>(op))
+    return slice.getType().getNumElements() > 1 && phlo::getSlicedSplat(slice)
+               ? FusionKind::Movement
+               : FusionKind::Slice;
   return FusionKind::Opaque;
 }
 
@@ -96,10 +100,13 @@ bool toast::sim::isFreeOp(Operation *op, bool fusion) {
   // Any constant, not only StableHLO's: torch-mlir exports keep scalar
   // arith.constant ops, which a compiler folds like any other constant
   // (the analytic cost models every constant-like op as a constant value).
+  // An even chunk of a splat constant is a constant too (the export
+  // writes it so, phlo::getSlicedSplat).
+  auto slice = dyn_cast<phlo::AllSliceOp>(op);
   return op->hasTrait<OpTrait::ConstantLike>() ||
          isa<hlo::PartitionIdOp, hlo::ReplicaIdOp, hlo::OptimizationBarrierOp>(
              op) ||
-         (!fusion && isa<phlo::AllSliceOp>(op));
+         (slice && (!fusion || phlo::getSlicedSplat(slice)));
 }
 
 /// Whether `value` is an argument of a function (not of a loop body: a

@@ -117,10 +117,10 @@ bool isFusibleResult(Operation *op, function_ref<double()> inputBytes,
 
 /// Ops whose result an XLA-like backend computes where it is read instead
 /// of storing it (it fuses them into every consumer): broadcasts and
-/// converts, from their operand, and iota and splat constants, from
-/// nothing. The memory floor counts such a value as its operand (when not
-/// larger) or as nothing. Sets `fromOperand` when the result is recomputed
-/// from operand 0.
+/// converts, from their operand, and iota and splat constants (and even
+/// chunks of them), from nothing. The memory floor counts such a value as
+/// its operand (when not larger) or as nothing. Sets `fromOperand` when the
+/// result is recomputed from operand 0.
 bool isRecomputable(Operation *op, bool &fromOperand) {
   fromOperand =
       isa<hlo::BroadcastInDimOp, hlo::BroadcastOp, hlo::ConvertOp>(op) &&
@@ -129,6 +129,8 @@ bool isRecomputable(Operation *op, bool &fromOperand) {
     return true;
   if (isa<hlo::IotaOp>(op))
     return true;
+  if (auto slice = dyn_cast<toast::partir_hlo::AllSliceOp>(op))
+    return static_cast<bool>(toast::partir_hlo::getSlicedSplat(slice));
   auto constant = dyn_cast<hlo::ConstantOp>(op);
   return constant && constant.getValue().isSplat();
 }
@@ -844,6 +846,11 @@ LogicalResult Simulation::emit(Operation *op, ValueMap &values) {
     forEachCapturedValue(op, deadOps, [&](Value v) {
       operandBuffers.push_back(lookup(v, values));
     });
+  // An even chunk of a splat constant is a constant of its own (the
+  // export writes it so): it reads nothing.
+  if (auto slice = dyn_cast<toast::partir_hlo::AllSliceOp>(op);
+      slice && toast::partir_hlo::getSlicedSplat(slice))
+    operandBuffers.clear();
   // A reshape is a view of its operand unless that is fused: it is then a
   // loop op like any other.
   bool aliasing = isAliasingOp(op) && !buffers[operandBuffers.front()].fused;

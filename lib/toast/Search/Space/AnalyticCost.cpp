@@ -232,7 +232,11 @@ int Evaluation::emitUse(unsigned value, unsigned useId) {
     int64_t in = bytesOf(value, tiling), out = bytesOf(value, next);
     if (step.kind == StepKind::Slice) {
       // Of a gather's result or an op's: never an argument's view.
-      buffer = emitSlice(value, buffer, tiling, next, /*viewable=*/false);
+      const Step *after = &step == &ops.back() ? nullptr : &step + 1;
+      buffer = isSplatChunk(value, tiling, next)
+                   ? emitSplatChunk(value, next, useId, after)
+                   : emitSlice(value, buffer, tiling, next,
+                               /*viewable=*/false);
     } else {
       touch(buffer);
       buffer = newBuffer(out);
@@ -563,6 +567,45 @@ int Evaluation::copySlice(int source, int64_t bytes) {
     cost.computeTime +=
         (traffic + static_cast<double>(bytes)) / impl.device.memoryBandwidth;
   return slice;
+}
+
+/// Whether an all_slice of `value` from `from` to `to` takes an even chunk
+/// of a splat constant, which is a smaller splat (phlo::getSlicedSplat).
+bool Evaluation::isSplatChunk(unsigned value, const DimAxes &from,
+                              const DimAxes &to) const {
+  int def = prog.valueCores[value].defOp;
+  if (def < 0 || !prog.cores[def].splat || !dimsEmpty(from))
+    return false;
+  for (auto [d, size] : llvm::enumerate(prog.values[value].shape))
+    if (d < to.size() && size % axisProduct(listMask(to[d])) != 0)
+      return false;
+  return true;
+}
+
+/// The chunk isSplatChunk finds, as the simulator prices the splat the
+/// export writes: free, and fused (sim::getFusionKind) when it has more
+/// than one element and its reader fuses: the use's next step when one
+/// follows (`after`; a slice does, a collective does not), else the user
+/// unless it is a boundary or an opaque op.
+int Evaluation::emitSplatChunk(unsigned value, const DimAxes &to,
+                               unsigned useId, const Step *after) {
+  int64_t bytes = bytesOf(value, to);
+  int chunk = newBuffer(bytes);
+  const ProgramUse &user = prog.uses[useId];
+  int64_t elementBytes =
+      std::max<int64_t>(prog.valueCores[value].elementBytes, 1);
+  // A masked operand is read by its mask's select (isFusedResult).
+  bool masked =
+      anyPadded && user.operand >= 0 && readsMasked(user.user, user.operand);
+  bool reader = after
+                    ? after->kind == StepKind::Slice
+                    : user.operand != -2 &&
+                          (masked || user.userKind != sim::FusionKind::Opaque);
+  if (fusion && reader && bytes / elementBytes > 1) {
+    buffers[chunk].fused = true;
+    fusedInputs[chunk].clear();
+  }
+  return chunk;
 }
 
 /// The bytes readInputs would count, without touching anything.

@@ -366,6 +366,10 @@ private:
   int emitSlice(unsigned value, int source, const DimAxes &from,
                 const DimAxes &to, bool viewable);
   int copySlice(int source, int64_t bytes);
+  bool isSplatChunk(unsigned value, const DimAxes &from,
+                    const DimAxes &to) const;
+  int emitSplatChunk(unsigned value, const DimAxes &to, unsigned useId,
+                     const Step *after);
   double peekInputBytes(llvm::ArrayRef<int> inputs, int sliced,
                         double sliceBytes);
 

@@ -435,6 +435,7 @@ void ProgramModel::buildCores() {
     c.fusionKind = p.fusionKind;
     c.dead = p.dead;
     c.constant = p.constant;
+    c.splat = p.splat;
     c.isReturn = p.isReturn;
     c.isLayout = p.isLayout;
     c.isAdd = p.isAdd;
@@ -580,7 +581,9 @@ bool NdaEnvironment::Impl::buildBlockModel(Block &block, ProgramModel &program,
     ProgramOp &p = program.ops.back();
     p.op = &op;
     p.isReturn = op.hasTrait<OpTrait::IsTerminator>();
+    DenseElementsAttr value;
     p.constant = matchPattern(&op, m_Constant());
+    p.splat = matchPattern(&op, m_Constant(&value)) && value.isSplat();
     p.isLayout = isa<hlo::TransposeOp, hlo::ReshapeOp>(op);
     p.isAdd = isa<hlo::AddOp>(op);
     if (auto perm = op.getAttrOfType<DenseI64ArrayAttr>("permutation");

@@ -82,6 +82,9 @@ struct ProgramOp {
   bool ruled = false;
   /// Hoisted to the function start by the collective optimizer's folder.
   bool constant = false;
+  /// A constant whose value is a splat: an even chunk of it is a smaller
+  /// splat (phlo::getSlicedSplat).
+  bool splat = false;
   /// Removed as dead by the collective optimizer.
   bool dead = false;
   /// The terminator (func.return).
@@ -210,6 +213,7 @@ struct OpCore {
   sim::FusionKind fusionKind = sim::FusionKind::Opaque;
   bool dead = false;
   bool constant = false;
+  bool splat = false;
   bool isReturn = false;
   bool isLayout = false;
   bool isAdd = false;

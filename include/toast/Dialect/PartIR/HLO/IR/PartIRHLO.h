@@ -39,4 +39,14 @@ void printDimAxes(mlir::OpAsmPrinter &printer, mlir::Operation *,
 #define GET_OP_CLASSES
 #include "toast/Dialect/PartIR/HLO/IR/PartIRHLOOps.h.inc"
 
+namespace toast::partir_hlo {
+
+/// The splat constant `op` takes an even chunk of (no padding), null
+/// otherwise. Every device's chunk is then the same smaller splat: the
+/// export writes that constant, and the simulator and the analytic cost
+/// price the slice as one (fused into its readers, free).
+mlir::DenseElementsAttr getSlicedSplat(AllSliceOp op);
+
+} // namespace toast::partir_hlo
+
 #endif // TOAST_DIALECT_PARTIR_HLO_IR_PARTIRHLO_H

@@ -8,6 +8,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/SmallSet.h"
 #include "llvm/Support/CheckedArithmetic.h"
 
@@ -94,6 +95,25 @@ void toast::partir_hlo::printDimAxes(OpAsmPrinter &printer, Operation *,
     printer << '}';
   });
   printer << ']';
+}
+
+DenseElementsAttr toast::partir_hlo::getSlicedSplat(AllSliceOp op) {
+  DenseElementsAttr value;
+  if (!matchPattern(op.getOperand(), m_Constant(&value)) || !value.isSplat())
+    return {};
+  toast::partir::MeshAttr mesh = toast::partir::getMesh(op);
+  if (!mesh)
+    return {};
+  auto from = cast<RankedTensorType>(op.getOperand().getType());
+  auto to = cast<RankedTensorType>(op.getType());
+  for (auto [d, axes] : llvm::enumerate(getDimAxes(op.getDims()))) {
+    int64_t devices = 1;
+    for (const std::string &axis : axes)
+      devices *= mesh.getAxisSize(axis).value_or(0);
+    if (to.getDimSize(d) * devices != from.getDimSize(d))
+      return {};
+  }
+  return value;
 }
 
 //===----------------------------------------------------------------------===//
