@@ -140,14 +140,15 @@ int getSlicedOperand(mlir::Operation *op);
 /// Calls `visit(buffer)` once per materialized buffer a fusion whose root
 /// reads `operands` reads: a fused operand stands for what it read,
 /// recursively. `fusedInputs[b]` lists what fused buffer `b` reads (empty
-/// for materialized ones, negative entries are skipped); `isFused(b)`
-/// tells them apart. `stamp` is scratch (one entry per buffer, grown as
-/// needed) and `generation` a value no entry of it has yet.
-template <typename IsFused, typename Visit>
-void visitFusionInputs(
-    llvm::ArrayRef<int> operands,
-    const std::vector<llvm::SmallVector<int, 2>> &fusedInputs, IsFused isFused,
-    std::vector<unsigned> &stamp, unsigned generation, Visit visit) {
+/// for materialized ones, negative entries are skipped; any container of
+/// ranges of ints); `isFused(b)` tells them apart. `stamp` is scratch (one
+/// entry per buffer, grown as needed) and `generation` a value no entry of it
+/// has yet.
+template <typename FusedInputs, typename IsFused, typename Visit>
+void visitFusionInputs(llvm::ArrayRef<int> operands,
+                       const FusedInputs &fusedInputs, IsFused isFused,
+                       std::vector<unsigned> &stamp, unsigned generation,
+                       Visit visit) {
   if (stamp.size() < fusedInputs.size())
     stamp.resize(fusedInputs.size(), 0);
   llvm::SmallVector<int, 8> stack(operands.rbegin(), operands.rend());
@@ -170,10 +171,10 @@ void visitFusionInputs(
 /// except that operand `sliced` (getSlicedOperand, -1 for none), when
 /// materialized and read by no other operand, counts at most `sliceBytes`.
 /// Negative operands are skipped. Both engines price reads with it.
-template <typename IsFused, typename BytesOf, typename Visit>
+template <typename FusedInputs, typename IsFused, typename BytesOf,
+          typename Visit>
 void visitReadBuffers(llvm::ArrayRef<int> operands, int sliced,
-                      double sliceBytes,
-                      const std::vector<llvm::SmallVector<int, 2>> &fusedInputs,
+                      double sliceBytes, const FusedInputs &fusedInputs,
                       IsFused isFused, BytesOf bytesOf,
                       std::vector<unsigned> &stamp, unsigned generation,
                       Visit visit) {

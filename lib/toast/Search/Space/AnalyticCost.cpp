@@ -314,12 +314,15 @@ void Evaluation::emitOp(unsigned i) {
   // A contiguous slice of a materialized buffer is read where it lies.
   bool view =
       fusion && p.sliceView && inputs[0] >= 0 && !buffers[inputs[0]].fused;
+  peekedHere = false;
   bool fused = !aliasing && !view && fusion &&
                isFusedResult(i, inputs, firstResultBytes);
   if (view)
     touch(inputs[0]);
   double trafficBytes =
-      fused || view ? 0 : readInputs(inputs, p.slicedOperand, firstResultBytes);
+      fused || view ? 0
+      : peekedHere  ? readPeekedInputs()
+                    : readInputs(inputs, p.slicedOperand, firstResultBytes);
   if (p.hoists)
     for (unsigned k : prog.ops[i].hoistedConstants)
       touch(hoistedBuffers[k]);
@@ -336,9 +339,10 @@ void Evaluation::emitOp(unsigned i) {
       sources.push_back(b);
       continue;
     }
-    buffers[b].fused = fused;
-    if (fused)
-      fusedInputs[b].assign(inputs.begin(), inputs.end());
+    if (fused && peekedHere)
+      setFusedPeeked(b);
+    else if (fused)
+      setFused(b, inputs);
     else
       trafficBytes += static_cast<double>(bytes);
     sources.push_back(b);
@@ -602,8 +606,7 @@ int Evaluation::emitSplatChunk(unsigned value, const DimAxes &to,
                     : user.operand != -2 &&
                           (masked || user.userKind != sim::FusionKind::Opaque);
   if (fusion && reader && bytes / elementBytes > 1) {
-    buffers[chunk].fused = true;
-    fusedInputs[chunk].clear();
+    setFused(chunk, {});
   }
   return chunk;
 }
@@ -612,8 +615,49 @@ int Evaluation::emitSplatChunk(unsigned value, const DimAxes &to,
 double Evaluation::peekInputBytes(llvm::ArrayRef<int> inputs, int sliced,
                                   double sliceBytes) {
   double bytes = 0;
-  visitReads(inputs, sliced, sliceBytes,
-             [&](unsigned, double count) { bytes += count; });
+  peeked.clear();
+  visitReads(inputs, sliced, sliceBytes, [&](unsigned b, double count) {
+    peeked.push_back({b, count});
+    bytes += count;
+  });
+  peekedHere = true;
+  return bytes;
+}
+
+/// Marks buffer `b` fused, reading `inputs`. It records the materialized
+/// buffers they stand for (sim::visitFusionInputs' leaves), so that a
+/// fusion reading `b` walks one level instead of b's fused tree (26 fused
+/// buffers per walk on the MoE export); the leaves are the same.
+void Evaluation::setFused(int b, llvm::ArrayRef<int> inputs) {
+  buffers[b].fused = true;
+  std::vector<int> &pool = fusedInputs.pool;
+  size_t start = pool.size();
+  // The walk copies a fused buffer's leaves before it visits any of them,
+  // so growing the pool under it is safe.
+  sim::visitFusionInputs(
+      inputs, fusedInputs, [&](int x) { return buffers[x].fused; }, stamp,
+      ++generation, [&](unsigned x) { pool.push_back(x); });
+  fusedInputs.ranges[b] = {start, pool.size() - start};
+}
+
+/// setFused when peekInputBytes has just visited the leaves of `b`'s
+/// inputs (readPeekedInputs).
+void Evaluation::setFusedPeeked(int b) {
+  buffers[b].fused = true;
+  std::vector<int> &pool = fusedInputs.pool;
+  size_t start = pool.size();
+  for (auto [leaf, bytes] : peeked)
+    pool.push_back(static_cast<int>(leaf));
+  fusedInputs.ranges[b] = {start, pool.size() - start};
+}
+
+/// readInputs of the inputs peekInputBytes last visited, from its record.
+double Evaluation::readPeekedInputs() {
+  double bytes = 0;
+  for (auto [b, count] : peeked) {
+    touch(static_cast<int>(b));
+    bytes += count;
+  }
   return bytes;
 }
 
@@ -817,8 +861,7 @@ AnalyticCost Evaluation::pricePlan() {
     // A splat constant fuses into its readers like a broadcast
     // (sim::getFusionKind): it reads nothing.
     if (fusion && isFusedResult(c, {}, static_cast<double>(bytes))) {
-      buffers[source].fused = true;
-      fusedInputs[source].clear();
+      setFused(source, {});
     }
     ++at;
     emitValue(r, source);

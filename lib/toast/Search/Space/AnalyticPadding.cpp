@@ -518,8 +518,7 @@ void Evaluation::emitMaskConstants() {
         // In a loop region it is hoisted out of the body: read across the
         // region's boundary, it is stored (AnalyticLoops.cpp).
         if (fusion && elements > 1 && !prog.isRegionBlock) {
-          buffers[b].fused = true;
-          fusedInputs[b].clear();
+          setFused(b, {});
         }
         ++at;
       }
@@ -568,8 +567,7 @@ int Evaluation::emitMaskedUse(unsigned i, unsigned k) {
                       prog.maskBroadcast, elements, select,
                       [&] { return peekInputBytes({sliced}, -1, 0); },
                       static_cast<double>(elements))) {
-      buffers[pred].fused = true;
-      fusedInputs[pred].assign({sliced});
+      setFused(pred, {sliced});
     } else {
       materialize(pred, {sliced});
     }
@@ -588,8 +586,7 @@ int Evaluation::emitMaskedUse(unsigned i, unsigned k) {
                         return peekInputBytes({pred, tile, zero}, -1, 0);
                       },
                       static_cast<double>(tileBytes))) {
-      buffers[masked].fused = true;
-      fusedInputs[masked].assign({pred, tile, zero});
+      setFused(masked, {pred, tile, zero});
     } else {
       materialize(masked, {pred, tile, zero});
     }

@@ -53,6 +53,25 @@ struct Buffer {
   int viewOf = -1;
 };
 
+/// Per buffer, the materialized buffers a fused one stands for (the leaves
+/// of its fusion tree, Evaluation::setFused; none for materialized
+/// buffers), in one pool: a fusion reading a fused buffer walks one level,
+/// and an evaluation allocates nothing per buffer.
+struct FusedLeaves {
+  std::vector<int> pool;
+  /// Per buffer: first entry in `pool` and count.
+  std::vector<std::pair<unsigned, unsigned>> ranges;
+  size_t size() const { return ranges.size(); }
+  llvm::ArrayRef<int> operator[](size_t buffer) const {
+    auto [start, count] = ranges[buffer];
+    return llvm::ArrayRef<int>(pool).slice(start, count);
+  }
+  void clear() {
+    pool.clear();
+    ranges.clear();
+  }
+};
+
 /// Scratch of one evaluation, kept per thread so that evaluations reuse
 /// their allocations (evaluations run concurrently on distinct threads).
 struct Workspace {
@@ -87,7 +106,7 @@ struct Workspace {
   std::vector<int> argBuffers;
   std::vector<int> hoistedBuffers;
   std::vector<Buffer> buffers;
-  std::vector<llvm::SmallVector<int, 2>> fusedInputs;
+  FusedLeaves fusedInputs;
   std::vector<unsigned> stamp;
   std::vector<sim::CarryTie> carryTies;
   std::vector<std::pair<unsigned, double>> inPlaceSavings;
@@ -342,7 +361,7 @@ private:
   void price(const Step &step, int64_t operandBytes, int64_t resultBytes);
   int newBuffer(int64_t bytes) {
     buffers.push_back({bytes, at, at});
-    fusedInputs.emplace_back();
+    fusedInputs.ranges.emplace_back(0, 0);
     return buffers.size() - 1;
   }
   /// Bytes of `value`'s local result (its plan's source tiling, padded).
@@ -428,6 +447,9 @@ private:
   const char *adoptHoistedMasks(llvm::ArrayRef<HoistedMask> masks);
   int emitMaskedUse(unsigned i, unsigned k);
   double materialize(int buffer, llvm::ArrayRef<int> inputs);
+  double readPeekedInputs();
+  void setFused(int b, llvm::ArrayRef<int> inputs);
+  void setFusedPeeked(int b);
   double readInputs(llvm::ArrayRef<int> inputs, int sliced = -1,
                     double sliceBytes = 0);
   /// sim::visitReadBuffers over this evaluation's buffers.
@@ -504,9 +526,15 @@ private:
   }
   std::vector<Buffer> &buffers;
   /// Per buffer: what it reads when fused (sim::visitFusionInputs).
-  std::vector<llvm::SmallVector<int, 2>> &fusedInputs;
+  FusedLeaves &fusedInputs;
   std::vector<unsigned> &stamp;
   unsigned generation = 0;
+  /// What the last peekInputBytes visited (buffer, bytes), in its order,
+  /// and whether emitOp's isFusedResult made it: an op that is not fused
+  /// then reads the same inputs (readPeekedInputs) without a second walk
+  /// (the two walks were a fifth of pricing a state of the MoE export).
+  llvm::SmallVector<std::pair<unsigned, double>, 16> peeked;
+  bool peekedHere = false;
   /// Loop carries and the buffers of their inits (sim::resolveCarryTies).
   std::vector<sim::CarryTie> &carryTies;
   /// In-place update ties (index in carryTies) and the HBM bytes the
