@@ -35,12 +35,12 @@ func.func @main(%xe: tensor<63x3xf32> {partir.name = "edges"},
 // FAMILY: auto-partition: exhaustive, 1 NDA actions
 // FAMILY-NEXT: auto-partition: action 0: shard color [[W:[0-9]+]] (w[1]: {{[0-9]+}} dims) on axis M
 // FAMILY-NOT: where it meets
-// FAMILY: auto-partition: exhaustive chose 0 actions in {{.*}} (2 rounds, 2 rollouts, 2 states priced; {{.*}}; stopped: optimal: every state priced): cost 1 (
+// FAMILY: auto-partition: exhaustive chose 0 actions in {{.*}} (2 rounds, 2 rollouts, 2 states priced; {{.*}}; stopped: optimal over the actions: every state priced): cost 1 (
 
 // CONTEXT: auto-partition: exhaustive, 2 NDA actions
 // CONTEXT-NEXT: auto-partition: action 0: shard color [[W:[0-9]+]] (w[1]: {{[0-9]+}} dims) on axis M
 // CONTEXT-NEXT: auto-partition: action 1: shard color [[W]] ({{.*}}) where it meets color {{[0-9]+}} (edges[0]) on axis M
-// CONTEXT: auto-partition: exhaustive chose 1 actions in {{.*}} (2 rounds, 3 rollouts, 3 states priced; {{.*}}; stopped: optimal: every state priced): cost 0.6{{[0-9]+}} (
+// CONTEXT: auto-partition: exhaustive chose 1 actions in {{.*}} (2 rounds, 3 rollouts, 3 states priced; {{.*}}; stopped: optimal over the actions: every state priced): cost 0.6{{[0-9]+}} (
 // CONTEXT-NEXT: auto-partition:   shard color [[W]] ({{.*}}) where it meets color {{[0-9]+}} (edges[0]) on axis M
 
 // SAME: results agree

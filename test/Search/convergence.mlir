@@ -57,7 +57,7 @@ func.func public @main(%x: tensor<256x1024xf32> {partir.name = "batch.x"},
 // CLIMB: stopped: no neighbour improves): cost 0.125
 
 // PRICED: auto-partition: mcts chose 1 actions in {{.*}} 26 states priced; best after {{[0-9.]+}} s; stopped: every state priced): cost 0.25
-// COUNT: auto-partition: exhaustive chose 1 actions in {{.*}} 26 states priced; best after {{[0-9.]+}} s; stopped: optimal: every state priced): cost 0.25
+// COUNT: auto-partition: exhaustive chose 1 actions in {{.*}} 26 states priced; best after {{[0-9.]+}} s; stopped: optimal over the actions: every state priced): cost 0.25
 
 // JSON: auto-partition: mcts chose 2 actions in {{.*}}; stopped: 3 perturbations in a row did not improve): cost 0.125
 // BADBOOL: climb-memory{{.*}}perhaps

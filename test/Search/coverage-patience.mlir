@@ -9,7 +9,7 @@
 // RUN: toast-opt %s --toast-auto-partition="mesh=B=2,M=2 algorithm=exhaustive" -o /dev/null 2>&1 | FileCheck %s --check-prefix=COUNT
 
 // CHECK: auto-partition: mcts chose {{.*}}, 676 states priced; {{.*}}stopped: every state priced): cost 0.25
-// COUNT: auto-partition: exhaustive chose {{.*}} 676 states priced; {{.*}}stopped: optimal: every state priced): cost 0.25
+// COUNT: auto-partition: exhaustive chose {{.*}} 676 states priced; {{.*}}stopped: optimal over the actions: every state priced): cost 0.25
 
 func.func public @main(%x: tensor<256x1024xf32> {partir.name = "batch.x"},
                        %w1: tensor<1024x4096xf32> {partir.name = "params.w1"},

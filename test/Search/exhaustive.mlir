@@ -20,7 +20,7 @@ func.func @main(%x: tensor<256x8xf32> {partir.name = "x"},
 
 // OPTIMAL: auto-partition: exhaustive, 8 NDA actions on a100
 // OPTIMAL: auto-partition: round 1: 9 rollouts
-// OPTIMAL: auto-partition: exhaustive chose 2 actions in {{[0-9.]+}} s (7 rounds, 576 rollouts, 576 states priced; best after {{[0-9.]+}} s; stopped: optimal: every state priced): cost 0.1429
+// OPTIMAL: auto-partition: exhaustive chose 2 actions in {{[0-9.]+}} s (7 rounds, 576 rollouts, 576 states priced; best after {{[0-9.]+}} s; stopped: optimal over the actions: every state priced): cost 0.1429
 // OPTIMAL-NEXT: auto-partition:   shard color 0 (x[0]: {{.*}}) on axis B
 // OPTIMAL-NEXT: auto-partition:   shard color 0 (x[0]: {{.*}}) on axis M
 

@@ -28,7 +28,7 @@
 // RUN: env TOAST_CHECK_ANALYTIC=1e-9 toast-opt %S/../../examples/mlp.mlir --toast-auto-partition="mesh=B=4,M=2 device=a100 algorithm=exhaustive materialize=false" -o /dev/null 2>&1 | FileCheck %s --check-prefix=EXACT --implicit-check-not=check-analytic
 // RUN: env TOAST_CHECK_ANALYTIC=1e-9 toast-opt %S/../../examples/mlp.mlir --toast-auto-partition="mesh=B=2,M=2 device=a100 algorithm=exhaustive materialize=false" -o /dev/null 2>&1 | FileCheck %s --check-prefix=EXACT --implicit-check-not=check-analytic
 // RUN: env TOAST_CHECK_ANALYTIC=1e-9 toast-opt %S/../../examples/mlp.mlir --toast-auto-partition="mesh=B=2,S=2,M=2 device=a100 algorithm=exhaustive materialize=false" -o /dev/null 2>&1 | FileCheck %s --check-prefix=EXACT --implicit-check-not=check-analytic
-// EXACT: exhaustive chose {{.*}}stopped: optimal: every state priced
+// EXACT: exhaustive chose {{.*}}stopped: optimal over the actions: every state priced
 
 module attributes {partir.mesh = #partir.mesh<["B"=4, "M"=2]>} {
   func.func @main(%x: tensor<16x32xf32> {partir.tiling = ["M:0"]}, %w1: tensor<32x64xf32> {partir.tiling = ["B:1", "M:1"]}, %w2: tensor<64x32xf32> {partir.tiling = ["B:0", "M:0"]}) -> tensor<16x32xf32> {

@@ -75,7 +75,7 @@ func.func @main(%x: tensor<256x8xf32> {partir.name = "x"},
 
 // MP: auto-partition: ilp: 7 nodes (5 decisions)
 // MP: stopped: optimal in the ILP's model): cost 0.4121 (
-// MPOPT: stopped: optimal: every state priced): cost 0.4121 (
+// MPOPT: stopped: optimal over the actions: every state priced): cost 0.4121 (
 // MPLOOPS: partir.loop "M" [#partir.tile<1>]
 // MPLOOPS: stablehlo.dot_general {{.*}} -> tensor<4x2048xf32>
 // MPLOOPS: partir.loop "B" [#partir.tile<1>]

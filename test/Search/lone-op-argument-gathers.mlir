@@ -27,7 +27,7 @@
 // simulating it does.
 // RUN: sed -e 's/^module attributes .*{$/module {/' -e '/partir.loops/s/ {partir.loops = \[[^]]*\]}//' -e 's/ {partir.tiling = \[[^]]*\]}//g' %s > %t.plain.mlir
 // RUN: env TOAST_CHECK_ANALYTIC=1e-9 toast-opt %t.plain.mlir --toast-auto-partition="mesh=B=2,S=2,M=2 device=a100 algorithm=exhaustive materialize=false" -o /dev/null 2>&1 | FileCheck %s --check-prefix=EXACT --implicit-check-not=check-analytic
-// EXACT: exhaustive chose {{.*}}stopped: optimal: every state priced
+// EXACT: exhaustive chose {{.*}}stopped: optimal over the actions: every state priced
 
 module attributes {partir.mesh = #partir.mesh<["B"=2, "S"=2, "M"=2]>} {
   func.func @main(%arg0: tensor<8x16xf32> {partir.tiling = ["B:0", "S:0", "M:1"]}, %arg1: tensor<16x8xf32> {partir.tiling = ["B:1", "S:0", "M:0"]}) -> (tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>) {

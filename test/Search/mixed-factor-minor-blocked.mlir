@@ -9,7 +9,7 @@
 // search failed to lower (the session's review); every state lowers and
 // is priced exactly now.
 // RUN: env TOAST_CHECK_ANALYTIC=1e-9 toast-opt %s --toast-auto-partition="mesh=B=2,M=2 device=a100 algorithm=exhaustive min-dims=1 materialize=false" -o /dev/null 2>&1 | FileCheck %s --implicit-check-not=check-analytic
-// CHECK: exhaustive chose {{.*}}stopped: optimal: every state priced
+// CHECK: exhaustive chose {{.*}}stopped: optimal over the actions: every state priced
 // RUN: toast-opt %s --toast-auto-partition="mesh=B=2,M=2 device=a100 algorithm=exhaustive min-dims=1" -o %t.core.mlir
 // RUN: toast-opt %t.core.mlir --partir-lower-to-hlo -o %t.hlo.mlir
 // RUN: toast-run --compare %s %t.hlo.mlir | FileCheck %s --check-prefix=AGREE

@@ -22,7 +22,7 @@
 // simulating it prices it.
 // RUN: env TOAST_CHECK_ANALYTIC=1e-9 toast-opt %s --toast-auto-partition="mesh=B=4,M=2 device=a100 algorithm=exhaustive materialize=false" -o /dev/null 2>&1 | FileCheck %s --check-prefix=EXACT --implicit-check-not=check-analytic
 // RUN: env TOAST_CHECK_ANALYTIC=1e-9 toast-opt %s --toast-auto-partition="mesh=B=2,M=2 device=a100 algorithm=exhaustive materialize=false" -o /dev/null 2>&1 | FileCheck %s --check-prefix=EXACT --implicit-check-not=check-analytic
-// EXACT: stopped: optimal: every state priced
+// EXACT: stopped: optimal over the actions: every state priced
 
 func.func @main(%x: tensor<64x32xf32>, %w: tensor<32x16xf32>) -> tensor<64x16xf32> {
   %zero = stablehlo.constant dense<0.0> : tensor<64x32xf32>

@@ -98,7 +98,7 @@ TEST_F(ExhaustiveTest, MatmulChainStatesCanBeCountedByHand) {
       runExhaustive(*space(module, {{"B", 4}}, "a100"), SearchOptions());
   EXPECT_TRUE(oneAxis.complete);
   EXPECT_EQ(oneAxis.evaluations, 24u);
-  EXPECT_EQ(oneAxis.stopReason, "optimal: every state priced");
+  EXPECT_EQ(oneAxis.stopReason, "optimal over the actions: every state priced");
 
   auto env = space(module, {{"B", 4}, {"M", 2}}, "a100");
   SearchResult twoAxes = runExhaustive(*env, SearchOptions());

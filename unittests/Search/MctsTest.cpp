@@ -701,7 +701,8 @@ TEST(Exhaustive, PricesEveryStateOfASmallSpace) {
     SearchResult result = runExhaustive(env, options);
     SCOPED_TRACE(threads);
     EXPECT_TRUE(result.complete);
-    EXPECT_EQ(result.stopReason, "optimal: every state priced");
+    EXPECT_EQ(result.stopReason,
+              "optimal over the actions: every state priced");
     EXPECT_EQ(result.evaluations, 1024u);
     EXPECT_EQ(asSet(result.actions), (std::set<unsigned>{0, 1, 2}));
     EXPECT_DOUBLE_EQ(result.bestCost, 0.125);

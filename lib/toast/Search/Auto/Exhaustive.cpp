@@ -98,9 +98,11 @@ SearchResult runExhaustive(const SearchEnvironment &env,
   result.complete = states.done() && !stopped;
   result.rounds = level;
   result.rollouts = states.size();
+  // Optimal among the states the actions reach: the baselines' spaces
+  // (argument dimensions, the ILP's per-op choices) hold others.
   result.stopReason =
       result.complete
-          ? std::string("optimal: ") + kEveryStatePriced
+          ? std::string("optimal over the actions: ") + kEveryStatePriced
           : "best of " + std::to_string(states.size()) + " states: " + stopped;
   finishResult(result, env, std::move(best), states.size(), clock);
   return result;
