@@ -48,7 +48,9 @@ SIMULATED = re.compile(r"partir-schedule: tactic (\S+): .*simulated on \S+: "
 CHOSE = re.compile(r"auto-partition: \S+ chose (\d+) actions in ([0-9.]+) s "
                    r"\((\d+) rounds, (\d+) rollouts, (\d+) states priced; "
                    r"best after ([0-9.]+) s; stopped: (.*)\): cost \S+ "
-                   r"\(([0-9.eE+-]+) ms step")
+                   r"\(([0-9.]+) (s|ms|us|ns) step")
+# Milliseconds per unit of the simulator's times (sim::formatTime).
+MS_PER = {"s": 1e3, "ms": 1.0, "us": 1e-3, "ns": 1e-6}
 # The chosen actions, one per line after CHOSE.
 ACTION = re.compile(r"^auto-partition:   (.*)$", re.M)
 SETUP = re.compile(r"\(setup ([0-9.]+) s\)")
@@ -154,7 +156,7 @@ def search(tools, model_file, device, mesh, algorithm, seed, args):
             "search_s": float(chose.group(2)) + setup_s,
             "best_s": float(chose.group(6)) + setup_s,
             "rollouts": int(chose.group(4)), "priced": int(chose.group(5)),
-            "stop": chose.group(7), "model_ms": float(chose.group(8)),
+            "stop": chose.group(7), "model_ms": float(chose.group(8)) * MS_PER[chose.group(9)],
             "wall_s": wall, "cpu_s": cpu}
 
 

@@ -23,7 +23,7 @@
 // from this state" at the v projection's head split, whose head factor the
 // NDA blocked: docs/nda.md, "Split dimensions"); its states are priced as
 // lowering and simulating them prices them, and the search's answer lowers.
-// SEARCH: start cost 0.9666 (75.34 ms step
+// SEARCH: start cost 0.9666 (75.340 ms step
 // SEARCH: mcts chose
 // SEARCH: step time      : 75.340 ms
 

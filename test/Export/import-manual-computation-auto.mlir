@@ -16,8 +16,8 @@
 // and communicates nothing: 4.639 us. Before, the analytic cost priced the
 // start at 8.879 us (it gathered the region's operand) and chose to shard
 // the exponential on "b", 5.187 us when lowered.
-// AUTO: start cost {{.*}} (0.005499 ms step
-// AUTO: mcts chose 1 actions {{.*}} (0.004639 ms step
+// AUTO: start cost {{.*}} (5.499 us step
+// AUTO: mcts chose 1 actions {{.*}} (4.639 us step
 // AUTO-NEXT: shard color 3 (arg2[1]: 3 dims) on axis b
 // CHECK-LABEL: func.func @main
 // CHECK-SAME: %arg0: tensor<128x{{[0-9]+}}xf32> {partir.sharding = {{\[\["a"}}

@@ -14,8 +14,8 @@
 
 // REDUCER: remark: emit=planned: the emitter cannot build this strategy (planned program: an op's region reads a value the plan does not give it); emitted through PartIR:Core and lowering
 // CALLEE: remark: inlined 1 call into @main
-// CALLEE: start cost 1 (0.01043 ms step
-// CALLEE: mcts chose 1 actions {{.*}} (0.006652 ms step
+// CALLEE: start cost 1 (10.431 us step
+// CALLEE: mcts chose 1 actions {{.*}} (6.652 us step
 // CALLEE: remark: emit=planned: the program has shard_map regions
 // CALLEE: step time      : 6.652 us
 // AGREE: results agree

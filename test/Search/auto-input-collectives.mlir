@@ -11,11 +11,11 @@
 // RUN: toast-opt %t/top.mlir --toast-auto-partition="mesh=B=2 device=a100 seed=1 min-dims=1 rollouts=50 budget-s=0 threads=1" --partir-lower-to-hlo --partir-simulate="device=a100 summary=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=TOP
 // RUN: env TOAST_UNMODELED_WHY=1 toast-opt %t/top.mlir --toast-auto-partition="mesh=B=2 device=a100 seed=1 min-dims=1 rollouts=5 budget-s=0 threads=1 materialize=false" -o /dev/null 2>&1 | FileCheck %s --check-prefix=WHY
 
-// LOOP: start cost 1 (0.275 ms step
-// LOOP: mcts chose {{.*}} (0.1949 ms step
+// LOOP: start cost 1 (275.006 us step
+// LOOP: mcts chose {{.*}} (194.860 us step
 // LOOP: step time      : 194.860 us
-// TOP: start cost 1 (0.03438 ms step
-// TOP: mcts chose {{.*}} (0.02436 ms step
+// TOP: start cost 1 (34.376 us step
+// TOP: mcts chose {{.*}} (24.357 us step
 // TOP: step time      : 24.357 us
 // WHY: unmodeled: a collective of the input program
 

@@ -23,8 +23,8 @@
 
 // SIM: step time      : 10.094 us (compute 7.220 us, communication 2.874 us)
 // SIM: collective_permute=1
-// AUTO: start cost 1 (0.01043 ms step
-// AUTO: mcts chose 1 actions {{.*}}: cost {{.*}} (0.006652 ms step
+// AUTO: start cost 1 (10.431 us step
+// AUTO: mcts chose 1 actions {{.*}}: cost {{.*}} (6.652 us step
 // AUTO: step time      : 6.652 us (compute 3.779 us, communication 2.874 us)
 // AUTO: collective_permute=1
 // AGREE: results agree

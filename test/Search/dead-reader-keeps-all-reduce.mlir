@@ -14,7 +14,7 @@
 // exponential the start is lowering's 4.001 us, and every state it prices
 // agrees with lowering (8 of 67 states were priced high before).
 // SEARCH: remark: erased 2 ops of @main whose results nothing reads
-// SEARCH: start cost {{[0-9]+}} (0.004001 ms step
+// SEARCH: start cost {{[0-9]+}} (4.001 us step
 // SEARCH: stopped: optimal
 //
 // RUN: rm -rf %t && split-file %s %t

@@ -53,7 +53,7 @@ func.func @main(%x: tensor<256x8xf32> {partir.name = "x"},
   return %x2 : tensor<256x8xf32>
 }
 
-// CHAIN: auto-partition: ilp: 5 nodes (5 decisions), 4 edges; {{[0-9]+}} variables, {{[0-9]+}} rows; CBC {{[0-9.]+}} s; model cost 4.61e-06 ms (step + memory penalty; replicated 3.227e-05 ms)
+// CHAIN: auto-partition: ilp: 5 nodes (5 decisions), 4 edges; {{[0-9]+}} variables, {{[0-9]+}} rows; CBC {{[0-9.]+}} s; model cost 4.610 ns (step + memory penalty; replicated 32.268 ns)
 // CHAIN: auto-partition: ilp chose {{[0-9]+}} actions in {{[0-9.]+}} s (0 rounds, 0 rollouts, 1 states priced; best after {{[0-9.]+}} s; stopped: optimal in the ILP's model): cost 0.1429 (
 // CHAIN: auto-partition:   2 of 2 ops loop over mesh axes
 
@@ -66,7 +66,7 @@ func.func @main(%x: tensor<256x8xf32> {partir.name = "x"},
 
 // SAME: results agree
 
-// MLP: auto-partition: ilp: the simulator prices the answer at {{[0-9.]+}} ms, +0.0% from the model's cost
+// MLP: auto-partition: ilp: the simulator prices the answer at {{[0-9.]+ [mun]?s}}, +0.0% from the model's cost
 // MLP: auto-partition: ilp chose {{.*}} stopped: optimal in the ILP's model): cost 0.25 (
 // Both matmuls on a quarter of the batch, in one (fused) loop.
 // MLPLOOPS: partir.loop "B" [#partir.tile<0>]

@@ -342,8 +342,9 @@ std::string toJSON(const SimulationResult &result,
 /// A duration as every report prints one: `1.500 ms`, `320.000 us`, ...
 std::string formatTime(double seconds);
 
-/// Bytes as every report prints them: `12.00 MiB (12582912 B)`.
-std::string formatBytes(double bytes);
+/// Bytes as every report prints them: `12.00 MiB (12582912 B)`; without
+/// `exact`, `12.00 MiB` (one-line summaries such as the search's).
+std::string formatBytes(double bytes, bool exact = true);
 
 /// A human-readable summary.
 void printSummary(llvm::raw_ostream &os, const SimulationResult &result,

@@ -106,7 +106,7 @@ std::string toast::sim::formatTime(double seconds) {
   return llvm::formatv("{0:F3} ns", seconds * 1e9).str();
 }
 
-std::string toast::sim::formatBytes(double bytes) {
+std::string toast::sim::formatBytes(double bytes, bool exact) {
   static const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
   double value = bytes;
   unsigned unit = 0;
@@ -116,6 +116,8 @@ std::string toast::sim::formatBytes(double bytes) {
   }
   if (unit == 0)
     return llvm::formatv("{0} B", static_cast<int64_t>(bytes)).str();
+  if (!exact)
+    return llvm::formatv("{0:F2} {1}", value, units[unit]).str();
   return llvm::formatv("{0:F2} {1} ({2} B)", value, units[unit],
                        static_cast<int64_t>(bytes))
       .str();

@@ -142,21 +142,23 @@ LogicalResult runIlp(const NdaEnvironment &space,
         });
     *os << llvm::format("auto-partition: ilp: %zu nodes (%u decisions), %zu "
                         "edges; %u variables, %u rows; CBC %.3f s; model "
-                        "cost %.4g ms (step + memory penalty; replicated "
-                        "%.4g ms), model peak %.3g GB\n",
+                        "cost ",
                         problem.nodes.size(), decisions, problem.edges.size(),
-                        solution->variables, solution->rows, solution->seconds,
-                        solution->objective * ilp::kSecondsPerCostUnit * 1e3,
-                        formulation->replicatedCost * ilp::kSecondsPerCostUnit *
-                            1e3,
-                        ilp::peakUsage(problem, solution->strategies) / 1e9);
+                        solution->variables, solution->rows, solution->seconds)
+        << sim::formatTime(solution->objective * ilp::kSecondsPerCostUnit)
+        << " (step + memory penalty; replicated "
+        << sim::formatTime(formulation->replicatedCost *
+                           ilp::kSecondsPerCostUnit)
+        << "), model peak "
+        << sim::formatBytes(ilp::peakUsage(problem, solution->strategies),
+                            /*exact=*/false)
+        << "\n";
     double modelSeconds = solution->objective * ilp::kSecondsPerCostUnit;
     if (report.best.runtime > 0 && modelSeconds > 0) {
       double off = 100 * (report.best.runtime / modelSeconds - 1);
-      *os << llvm::format("auto-partition: ilp: the simulator prices the "
-                          "answer at %.4g ms, %+.1f%% from the model's "
-                          "cost\n",
-                          report.best.runtime * 1e3,
+      *os << "auto-partition: ilp: the simulator prices the answer at "
+          << sim::formatTime(report.best.runtime)
+          << llvm::format(", %+.1f%% from the model's cost\n",
                           std::abs(off) < 0.05 ? 0.0 : off);
     }
     // Where the answer lies in MCTS's action space (docs/search.md).
