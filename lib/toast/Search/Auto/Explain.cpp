@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "toast/Search/Explain.h"
+#include "toast/Simulator/Simulator.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/STLExtras.h"
@@ -182,29 +183,30 @@ static std::string whyMissing(const NdaEnvironment &space,
 
 void explainState(const NdaEnvironment &space, const SearchState &target,
                   const AnalyticCost *simulated, llvm::raw_ostream &os) {
-  auto ms = [](const AnalyticCost &c) { return c.runtime * 1e3; };
-  auto gb = [](const AnalyticCost &c) { return c.peakBytes / 1e9; };
+  // "1.234 ms, 2.00 GiB", in the simulator's units.
+  auto both = [](const AnalyticCost &c) {
+    return sim::formatTime(c.runtime) + ", " +
+           sim::formatBytes(c.peakBytes, /*exact=*/false);
+  };
   AnalyticCost targetCost = space.analyticCost(target);
-  os << llvm::format("explain: the strategy as an NDA state: %.4g ms, "
-                     "%.3g GB (analytic)",
-                     ms(targetCost), gb(targetCost));
+  os << "explain: the strategy as an NDA state: " << both(targetCost)
+     << " (analytic)";
   if (simulated)
-    os << llvm::format("; simulated %.4g ms, %.3g GB", ms(*simulated),
-                       gb(*simulated));
+    os << "; simulated " << both(*simulated);
   os << "\n";
   Decomposition exact = decomposeIntoActions(space, target, false);
   AnalyticCost exactCost = space.analyticCost(exact.reached);
   os << llvm::format("explain: %zu actions that add only its bits cover "
-                     "%u of its %u (node, axis) bits: %.4g ms, %.3g GB%s\n",
-                     exact.actions.size(), exact.coveredBits, exact.targetBits,
-                     ms(exactCost), gb(exactCost),
-                     exact.reached == target ? " (reached exactly)" : "");
+                     "%u of its %u (node, axis) bits: ",
+                     exact.actions.size(), exact.coveredBits, exact.targetBits)
+     << both(exactCost) << (exact.reached == target ? " (reached exactly)" : "")
+     << "\n";
   // The cost after each action: whether the way there goes downhill.
   SearchState prefix = space.getInitialState();
   for (unsigned a : exact.actions) {
     space.apply(prefix, a);
-    AnalyticCost cost = space.analyticCost(prefix);
-    os << llvm::format("explain:   %8.4g ms %6.3g GB  ", ms(cost), gb(cost))
+    os << "explain:   "
+       << llvm::left_justify(both(space.analyticCost(prefix)), 24) << "  "
        << space.describeAction(a) << "\n";
   }
   // The missing bits, by color and axis.
@@ -223,18 +225,18 @@ void explainState(const NdaEnvironment &space, const SearchState &target,
        << "\n";
   std::vector<unsigned> projected;
   SearchState majority = projectOntoActions(space, target, projected);
-  AnalyticCost majorityCost = space.analyticCost(majority);
   os << llvm::format("explain: %zu actions that mostly agree with it (more "
-                     "than half of the bits each adds): %.4g ms, %.3g GB\n",
-                     projected.size(), ms(majorityCost), gb(majorityCost));
+                     "than half of the bits each adds): ",
+                     projected.size())
+     << both(space.analyticCost(majority)) << "\n";
   for (unsigned a : projected)
     os << "explain:   " << space.describeAction(a) << "\n";
   Decomposition loose = decomposeIntoActions(space, target, true);
-  AnalyticCost looseCost = space.analyticCost(loose.reached);
   os << llvm::format("explain: %zu actions by net gain (extra bits allowed) "
-                     "cover %u of %u bits, %u extra: %.4g ms, %.3g GB\n",
+                     "cover %u of %u bits, %u extra: ",
                      loose.actions.size(), loose.coveredBits, loose.targetBits,
-                     loose.extraBits, ms(looseCost), gb(looseCost));
+                     loose.extraBits)
+     << both(space.analyticCost(loose.reached)) << "\n";
   for (unsigned a : loose.actions)
     os << "explain:   " << space.describeAction(a) << "\n";
 }
