@@ -43,4 +43,35 @@ TEST(ValueNames, ArgumentsByExporterAttributesThenLocationsThenNumbers) {
   EXPECT_EQ(getResultName(func, 1), "");
 }
 
+TEST(ValueNames, UpdatedArgumentsByAliasingThenByName) {
+  MLIRContext ctx;
+  ctx.loadDialect<func::FuncDialect>();
+  const char *source = R"mlir(
+    func.func @f(%w: tensor<2xf32> {jax.arg_info = "params.w"},
+                 %m: tensor<2xf32> {tf.aliasing_output = 2 : i32},
+                 %b: tensor<3xf32> {jax.arg_info = "params.b"},
+                 %x: tensor<2xf32> {jax.arg_info = "x"},
+                 %y: tensor<2xf32> {jax.arg_info = "x"})
+        -> (tensor<2xf32> {jax.result_info = "params.w"},
+            tensor<2xf32> {jax.result_info = "params.b"},
+            tensor<2xf32>,
+            tensor<2xf32> {jax.result_info = "x"},
+            tensor<2xf32> {jax.result_info = "loss"}) {
+      return %w, %w, %m, %x, %x
+          : tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>,
+            tensor<2xf32>
+    }
+  )mlir";
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(source, &ctx);
+  ASSERT_TRUE(module);
+  auto func = cast<func::FuncOp>(module->getBody()->front());
+  EXPECT_EQ(getUpdatedArgument(func, 0), 0u);
+  // The name's argument has another type: no update of it.
+  EXPECT_EQ(getUpdatedArgument(func, 1), std::nullopt);
+  EXPECT_EQ(getUpdatedArgument(func, 2), 1u);
+  // Two arguments carry the name: neither is known to be the one.
+  EXPECT_EQ(getUpdatedArgument(func, 3), std::nullopt);
+  EXPECT_EQ(getUpdatedArgument(func, 4), std::nullopt);
+}
+
 } // namespace

@@ -17,6 +17,7 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <optional>
 #include <string>
 
 namespace toast {
@@ -31,6 +32,13 @@ std::string getArgumentDisplayName(mlir::FunctionOpInterface func, unsigned i);
 
 /// The name of result `i` (`jax.result_info`, `partir.name`), or empty.
 llvm::StringRef getResultName(mlir::FunctionOpInterface func, unsigned i);
+
+/// The argument that result `i` of `func` is the updated value of, if any
+/// (a training step's new parameters and optimizer state): the argument
+/// whose `tf.aliasing_output` is `i`, else the one argument of the result's
+/// type that has the result's name (getResultName, getArgumentNames).
+std::optional<unsigned> getUpdatedArgument(mlir::FunctionOpInterface func,
+                                           unsigned i);
 
 /// The first `loc("name")` in `loc`, looking through fused and call-site
 /// locations (JAX writes `loc("jit(f)/dot_general"(#loc2))`), or empty.

@@ -90,6 +90,32 @@ StringRef getResultName(FunctionOpInterface func, unsigned i) {
   return {};
 }
 
+std::optional<unsigned> getUpdatedArgument(FunctionOpInterface func,
+                                           unsigned i) {
+  unsigned numArgs = func.getNumArguments();
+  for (unsigned a = 0; a < numArgs; ++a)
+    if (auto alias =
+            func.getArgAttrOfType<IntegerAttr>(a, "tf.aliasing_output"))
+      if (alias.getInt() == i)
+        return a;
+  StringRef name = getResultName(func, i);
+  if (name.empty())
+    return std::nullopt;
+  Type type = func.getResultTypes()[i];
+  std::optional<unsigned> found;
+  for (unsigned a = 0; a < numArgs; ++a) {
+    if (!llvm::is_contained(getArgumentNames(func, a), name))
+      continue;
+    // Two arguments of that name: no telling which one it updates.
+    if (found)
+      return std::nullopt;
+    found = a;
+  }
+  if (found && func.getArgumentTypes()[*found] != type)
+    return std::nullopt;
+  return found;
+}
+
 } // namespace toast
 
 namespace toast {

@@ -10,6 +10,7 @@
 #include "toast/Search/Ilp.h"
 
 #include "toast/Interfaces/ControlFlow.h"
+#include "toast/Interfaces/ValueNames.h"
 
 #include "toast/Simulator/CostModel.h"
 #include "toast/Simulator/Fusion.h"
@@ -65,6 +66,7 @@ private:
   }
   void addUserFollowers(ArrayRef<Operation *> ops);
   void addFollowerNode(const Formulation::UserFollower &follower);
+  void addUpdateAliases();
   void addStrategy(unsigned n, const ShardingRule &rule,
                    ArrayRef<partition::AxisFactor> nest, double seconds);
   void extendLiveRange(Problem::Node &node, Operation *reader);
@@ -629,6 +631,42 @@ void Formulator::addUse(OpOperand &use) {
   addEdge(std::move(edge), position);
 }
 
+/// A training step returns its parameters and optimizer state updated,
+/// and a training loop feeds them back as the next step's arguments: such a
+/// result (getUpdatedArgument) must keep its argument's layout, as XLA
+/// constrains aliased buffers. Without it the ILP took GNS's parameters
+/// replicated and returned 749 of them sharded, a step no loop can repeat
+/// without gathering them again (the NDA actions shard an argument and its
+/// update together). An edge from the node producing the result to the
+/// argument's node forbids every pair of strategies whose layouts differ.
+void Formulator::addUpdateAliases() {
+  Operation *ret = block.getTerminator();
+  auto func = cast<FunctionOpInterface>(state.getFunction().getOperation());
+  for (OpOperand &operand : ret->getOpOperands()) {
+    std::optional<unsigned> arg =
+        getUpdatedArgument(func, operand.getOperandNumber());
+    if (!arg)
+      continue;
+    auto argNode = valueNode.find(block.getArgument(*arg));
+    auto result = valueNode.find(operand.get());
+    if (argNode == valueNode.end() || result == valueNode.end())
+      continue;
+    auto [producer, number] = result->second;
+    unsigned to = argNode->second.first;
+    if (producer == to)
+      continue;
+    size_t rows = layouts[producer].size(), columns = layouts[to].size();
+    if (!reserve(uint64_t(rows) * columns))
+      return;
+    Problem::Edge edge{producer, to, {}};
+    for (const auto &producerLayouts : layouts[producer])
+      for (const auto &argLayouts : layouts[to])
+        edge.costs.push_back(
+            producerLayouts[number] == argLayouts[0] ? 0 : kForbiddenCost);
+    formulation.problem.edges.push_back(std::move(edge));
+  }
+}
+
 /// A user follower counts like any node: a node that follows the node
 /// deciding its reader, priced as the simulator prices the op in that
 /// layout, holding its local results from its position to its last reader.
@@ -724,6 +762,8 @@ FailureOr<Formulation> Formulator::run() {
   }
   if (!tooLarge)
     addUserFollowers(sourceless);
+  if (!tooLarge)
+    addUpdateAliases();
   // Each pair is a variable and two cost entries: past the bound, the
   // problem would not fit in memory, let alone solve.
   if (tooLarge)
