@@ -57,11 +57,14 @@ public:
   bool isLegal(const SearchState &state, unsigned action) const override;
   void apply(SearchState &state, unsigned action) const override;
   /// The NDA space's cost of toSpaceState(state); states propagation
-  /// leaves inexpressible in the NDA space cost kUnpriceable.
+  /// leaves inexpressible in the NDA space, or that return an updated
+  /// argument in another layout than they take it, cost kUnpriceable.
   double cost(const SearchState &state) const override;
 
-  /// The NDA state the argument tilings of `state` propagate to. Emits
-  /// diagnostics on failure (callers may want a handler that drops them).
+  /// The NDA state the argument tilings of `state` propagate to; fails when
+  /// the NDA space cannot express it (with diagnostics: callers may want a
+  /// handler that drops them) or when an update leaves in another layout
+  /// than its argument (keepsUpdatedLayouts, no diagnostic).
   mlir::FailureOr<SearchState> toSpaceState(const SearchState &state) const;
 
   static constexpr double kUnpriceable = 1e30;
@@ -78,6 +81,7 @@ private:
   }
   /// The mask of axes `start` already tiles (argument, dimension) on.
   AxisMask startAxes(unsigned arg, int64_t dim) const;
+  bool keepsUpdatedLayouts(partition::ShardingState &sharding) const;
 
   const NdaEnvironment &space;
   partition::ShardingState &start;

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "toast/Interfaces/ValueNames.h"
 #include "toast/Search/Baselines.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -86,20 +87,68 @@ AutoMapEnvironment::toSpaceState(const SearchState &state) const {
   partition::ShardingState copy = start;
   func::FuncOp func = start.getFunction();
   auto names = space.getMesh().getNames();
+  // The value each argument's update is returned as (a training step's new
+  // parameters): it takes the argument's tiling too, as `out_shardings`
+  // equal to `in_shardings` do in JAX.
+  Operation *ret = func.front().getTerminator();
+  llvm::DenseMap<unsigned, Value> updates;
+  for (OpOperand &operand : ret->getOpOperands())
+    if (std::optional<unsigned> arg =
+            getUpdatedArgument(func, operand.getOperandNumber());
+        arg && operand.get() != func.getArgument(*arg))
+      updates.try_emplace(*arg, operand.get());
   for (BlockArgument arg : func.getArguments()) {
     auto type = dyn_cast<RankedTensorType>(arg.getType());
     if (!type || !type.hasStaticShape())
       continue;
+    Value update = updates.lookup(arg.getArgNumber());
     // Dimensions in order, axes of a dimension in mesh order (nesting).
     for (int64_t dim = 0; dim < type.getRank(); ++dim)
       for (auto [i, name] : llvm::enumerate(names))
         if (state.nodeAxes[slot(arg.getArgNumber(), dim)] &
                 (AxisMask(1) << i) &&
-            failed(copy.tile(arg, dim, name.getValue())))
+            (failed(copy.tile(arg, dim, name.getValue())) ||
+             (update && failed(copy.tile(update, dim, name.getValue())))))
           return failure();
   }
   copy.propagate();
+  if (!keepsUpdatedLayouts(copy))
+    return failure();
   return space.importState(copy);
+}
+
+/// Per dimension, the axes tiling it, outermost first.
+static std::vector<std::vector<std::string>>
+axesByDim(llvm::ArrayRef<partition::AxisDim> tiling, int64_t rank) {
+  std::vector<std::vector<std::string>> dims(rank);
+  for (const partition::AxisDim &level : tiling)
+    if (level.dim >= 0 && level.dim < rank)
+      dims[level.dim].push_back(level.axis);
+  return dims;
+}
+
+/// Whether every result that updates an argument (a training step's new
+/// parameters: toast::getUpdatedArgument) leaves in that argument's layout,
+/// so that a training loop can repeat the step. Propagation from one
+/// argument can shard an update whose argument stays whole (the Adam moment
+/// of a training MLP sharded, the parameter it updates taken replicated and
+/// returned sharded); such a state is no strategy for a loop, as the ILP
+/// treats it (docs/search.md).
+bool AutoMapEnvironment::keepsUpdatedLayouts(
+    partition::ShardingState &sharding) const {
+  func::FuncOp func = sharding.getFunction();
+  Operation *ret = func.front().getTerminator();
+  for (OpOperand &operand : ret->getOpOperands()) {
+    std::optional<unsigned> arg =
+        getUpdatedArgument(func, operand.getOperandNumber());
+    auto type = dyn_cast<RankedTensorType>(operand.get().getType());
+    if (!arg || !type)
+      continue;
+    if (axesByDim(sharding.getTiling(operand.get()), type.getRank()) !=
+        axesByDim(sharding.getTiling(func.getArgument(*arg)), type.getRank()))
+      return false;
+  }
+  return true;
 }
 
 double AutoMapEnvironment::cost(const SearchState &state) const {
