@@ -74,6 +74,9 @@ struct AutoReport {
   SearchResult search;
   /// The chosen actions in words, in order.
   std::vector<std::string> actions;
+  /// Lines printed after them that are no action (the ILP's count of the
+  /// ops that loop over mesh axes).
+  std::vector<std::string> actionNotes;
   /// Analytic costs of the start state and of the chosen state.
   AnalyticCost initial, best;
   /// Seconds spent building the action space (NDA, actions).

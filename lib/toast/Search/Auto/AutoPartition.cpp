@@ -190,13 +190,20 @@ static FailureOr<Outcome> runSearch(const NdaEnvironment &space,
   return outcome;
 }
 
-/// "cost 0.4699 (51.240 ms step, 2.43 GiB peak)", in the simulator's units.
-static std::string describeCost(const AnalyticCost &cost) {
+/// "cost 0.4699 (51.240 ms step, 2.43 GiB peak)", in the simulator's units;
+/// a peak over `memoryBytes` (the device's) says by how much.
+static std::string describeCost(const AnalyticCost &cost, int64_t memoryBytes) {
   std::string text;
   llvm::raw_string_ostream os(text);
   os << llvm::format("cost %.4g (", cost.rel.total)
      << sim::formatTime(cost.runtime) << " step, "
-     << sim::formatBytes(cost.peakBytes, /*exact=*/false) << " peak)";
+     << sim::formatBytes(cost.peakBytes, /*exact=*/false) << " peak";
+  if (memoryBytes > 0 && cost.peakBytes > memoryBytes)
+    os << ": does not fit, "
+       << sim::formatBytes(cost.peakBytes - memoryBytes, /*exact=*/false)
+       << " over the device's "
+       << sim::formatBytes(memoryBytes, /*exact=*/false);
+  os << ")";
   return text;
 }
 
@@ -299,7 +306,7 @@ FailureOr<AutoReport> automaticPartition(partition::ShardingState &state,
     *os << "auto-partition: " << name << ", " << (*space)->getNumActions()
         << " NDA actions on " << device->name << " (setup "
         << llvm::format("%.2f", report.setupSeconds) << " s); start "
-        << describeCost(report.initial) << "\n";
+        << describeCost(report.initial, device->memoryBytes) << "\n";
   if (os && options.listActions)
     for (unsigned a = 0, e = (*space)->getNumActions(); a != e; ++a)
       *os << "auto-partition: action " << a << ": "
@@ -352,9 +359,11 @@ FailureOr<AutoReport> automaticPartition(partition::ShardingState &state,
                         static_cast<unsigned long long>(result.rollouts),
                         static_cast<unsigned long long>(result.evaluations),
                         result.secondsToBest, result.stopReason.c_str())
-        << describeCost(report.best) << "\n";
+        << describeCost(report.best, device->memoryBytes) << "\n";
     for (const std::string &action : report.actions)
       *os << "auto-partition:   " << action << "\n";
+    for (const std::string &note : report.actionNotes)
+      *os << "auto-partition:   " << note << "\n";
     auto [byReference, inLoops] = (*space)->getReferencePricings();
     if (byReference)
       *os << "auto-partition: " << byReference

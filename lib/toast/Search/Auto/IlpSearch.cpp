@@ -4,6 +4,7 @@
 #include "toast/Search/Explain.h"
 
 #include "toast/Dialect/PartIR/HLO/Transforms/Passes.h"
+#include "toast/Interfaces/ValueNames.h"
 #include "toast/Search/Ilp.h"
 #include "toast/Simulator/Simulator.h"
 #include "toast/Support/OutputFile.h"
@@ -40,11 +41,12 @@ simulateState(partition::ShardingState &state, const NdaEnvironment &space) {
   return sim::simulate(*copy, space.getDevice(), options);
 }
 
-/// The argument tilings a solution chose, in words, and a count of the
-/// partitioned ops.
+/// The argument tilings a solution chose, in words, by the names users know
+/// the arguments by; `notes` gets the count of the partitioned ops.
 static std::vector<std::string>
 describeChoice(const ilp::Formulation &formulation,
-               ArrayRef<unsigned> strategies) {
+               ArrayRef<unsigned> strategies, func::FuncOp func,
+               std::vector<std::string> &notes) {
   std::vector<std::string> lines;
   unsigned ops = 0, partitioned = 0;
   for (auto [n, node] : llvm::enumerate(formulation.strategies)) {
@@ -58,13 +60,13 @@ describeChoice(const ilp::Formulation &formulation,
       continue;
     std::string line;
     llvm::raw_string_ostream os(line);
-    os << "tile argument " << node.arg.getArgNumber() << " ("
-       << node.arg.getType() << "):";
+    os << "tile " << getArgumentDisplayName(func, node.arg.getArgNumber())
+       << " (" << node.arg.getType() << "):";
     for (const partition::AxisDim &level : node.tilings[s])
       os << " dim " << level.dim << " on " << level.axis;
     lines.push_back(line);
   }
-  lines.push_back(
+  notes.push_back(
       llvm::formatv("{0} of {1} ops loop over mesh axes", partitioned, ops));
   return lines;
 }
@@ -131,7 +133,8 @@ LogicalResult runIlp(const NdaEnvironment &space,
   result.stopReason =
       solution->optimal ? "optimal in the ILP's model" : solution->note;
   result.complete = solution->optimal;
-  report.actions = describeChoice(*formulation, solution->strategies);
+  report.actions = describeChoice(*formulation, solution->strategies, func,
+                                  report.actionNotes);
   report.best = toCost(*simulated, report.initial, space);
   result.initialCost = report.initial.rel.total;
   result.bestCost = report.best.rel.total;
