@@ -2,6 +2,9 @@
 //
 // RUN: not toast-opt %S/Inputs/matmul-chain.mlir --partir-manual-partition="name=BP axis=B inputs=nosuch=0 mesh=B=4" 2>&1 | FileCheck %s --check-prefix=NAME
 // NAME: error: tactic 'BP': no input matches 'nosuch' (named inputs: x w1 w2)
+// Each name is listed once, also one an argument has in two attributes:
+// RUN: not toast-opt %S/Inputs/named-twice.mlir --partir-manual-partition="name=X axis=B inputs=zz=0 mesh=B=4" 2>&1 | FileCheck %s --check-prefix=NAME-ONCE
+// NAME-ONCE: error: tactic 'X': no input matches 'zz' (named inputs: x y)
 // RUN: not toast-opt %S/Inputs/matmul-chain.mlir --partir-manual-partition="name=BP axis=B inputs=arg7=0 mesh=B=4" 2>&1 | FileCheck %s --check-prefix=ARGN
 // ARGN: error: tactic 'BP': arg7 is out of range (@main has 3 arguments)
 // RUN: not toast-opt %S/Inputs/matmul-chain.mlir --partir-manual-partition="name=BP axis=B inputs=x=5 mesh=B=4" 2>&1 | FileCheck %s --check-prefix=DIM
