@@ -402,6 +402,10 @@ LogicalResult ShardingState::tile(Value value, int64_t dim, StringRef axis,
                           << "\"";
   if (llvm::is_contained(getAtomicAxes(value), axis))
     return emitError(loc) << "tile: value is atomic on axis \"" << axis << "\"";
+  // Chunks of a run-time size are not expressible in PartIR's static types.
+  if (type.isDynamicDim(dim))
+    return emitError(loc) << "tile: dimension " << dim << " of " << type
+                          << " is dynamic and cannot be tiled";
   int64_t tiles = tiledBy(tiling, dim, *this) * *size;
   SmallVector<AxisDim> withAxis = tiling;
   withAxis.push_back({axis.str(), dim});
@@ -1228,6 +1232,10 @@ LogicalResult ShardingState::load() {
                  << kTilingAttr << " entry " << axis << ":" << dim
                  << ": axis \"" << axis << "\" used twice";
         loaded.push_back({axis, dim});
+        if (type.isDynamicDim(dim))
+          return emitError(loc) << kTilingAttr << " entry " << axis << ":"
+                                << dim << ": dimension " << dim << " of "
+                                << type << " is dynamic and cannot be tiled";
         if (!canTile(type, loaded, dim, *this))
           return emitError(loc)
                  << kTilingAttr << " entry " << axis << ":" << dim
