@@ -13,7 +13,7 @@
 // RUN: not toast-opt %S/Inputs/matmul-chain.mlir --partir-manual-partition="name=BP axis=Q inputs=x=0 mesh=B=4" 2>&1 | FileCheck %s --check-prefix=AXIS
 // AXIS: error: tactic 'BP': axis "Q" is not in the mesh #partir.mesh<["B"=4]>
 // A dimension the axis does not divide is padded, but never to fewer rows
-// than tiles, nor over a second axis (docs/dialects.md):
+// than tiles, nor over a second axis of size > 1 (docs/dialects.md):
 // RUN: not toast-opt %S/Inputs/matmul-chain.mlir --partir-manual-partition="name=BP axis=B inputs=x=1 mesh=B=16" 2>&1 | FileCheck %s --check-prefix=DIVIDE
 // DIVIDE: error: tile: dimension 1 of size 8 is not divisible into 16 tiles (axis "B" has size 16; padding takes one axis per dimension and at least one row per tile)
 // RUN: not toast-opt %S/Inputs/matmul-chain.mlir --partir-manual-partition="name=BP axis=B inputs=x=1 mesh=B=3,M=2" --partir-manual-partition="name=MP axis=M inputs=x=1" 2>&1 | FileCheck %s --check-prefix=PADTWICE
