@@ -173,3 +173,25 @@ module attributes {partir.mesh = #partir.mesh<["x"=2, "y"=4]>} {
     return %2 : tensor<16x8xf32>
   }
 }
+
+// -----
+
+// A dynamic dimension the collectives do not split is carried through: the
+// even all_gather, reduce_scatter and all_to_all need no static size of it
+// (an all_slice does: test/Export/stablehlo-errors.mlir).
+// CHECK-LABEL: func.func @dynamic_other_dims(
+// CHECK-SAME: %{{.*}}: tensor<?x2x8xf32>
+// CHECK: "stablehlo.all_gather"
+// CHECK-SAME: (tensor<?x2x8xf32>) -> tensor<?x8x8xf32>
+// CHECK: "stablehlo.reduce_scatter"
+// CHECK: (tensor<?x8x8xf32>) -> tensor<?x8x2xf32>
+// CHECK: "stablehlo.all_to_all"
+// CHECK-SAME: (tensor<?x8x2xf32>) -> tensor<?x2x8xf32>
+module attributes {partir.mesh = #partir.mesh<["x"=2, "y"=4]>} {
+  func.func @dynamic_other_dims(%a: tensor<?x2x8xf32>) -> tensor<?x2x8xf32> {
+    %0 = partir_hlo.all_gather [{}, {"y"}, {}] %a : tensor<?x2x8xf32> -> tensor<?x8x8xf32>
+    %1 = partir_hlo.reduce_scatter "sum" [{}, {}, {"y"}] %0 : tensor<?x8x8xf32> -> tensor<?x8x2xf32>
+    %2 = partir_hlo.all_to_all 2 -> 1 ["y"] %1 : tensor<?x8x2xf32> -> tensor<?x2x8xf32>
+    return %2 : tensor<?x2x8xf32>
+  }
+}

@@ -2,6 +2,9 @@
 //
 // RUN: not toast-opt %S/Inputs/matmul-chain.mlir --partir-manual-partition="name=BP axis=B inputs=nosuch=0 mesh=B=4" 2>&1 | FileCheck %s --check-prefix=NAME
 // NAME: error: tactic 'BP': no input matches 'nosuch' (named inputs: x w1 w2)
+// Each name is listed once, also one an argument has in two attributes:
+// RUN: not toast-opt %S/Inputs/named-twice.mlir --partir-manual-partition="name=X axis=B inputs=zz=0 mesh=B=4" 2>&1 | FileCheck %s --check-prefix=NAME-ONCE
+// NAME-ONCE: error: tactic 'X': no input matches 'zz' (named inputs: x y)
 // RUN: not toast-opt %S/Inputs/matmul-chain.mlir --partir-manual-partition="name=BP axis=B inputs=arg7=0 mesh=B=4" 2>&1 | FileCheck %s --check-prefix=ARGN
 // ARGN: error: tactic 'BP': arg7 is out of range (@main has 3 arguments)
 // RUN: not toast-opt %S/Inputs/matmul-chain.mlir --partir-manual-partition="name=BP axis=B inputs=x=5 mesh=B=4" 2>&1 | FileCheck %s --check-prefix=DIM
@@ -10,11 +13,16 @@
 // RUN: not toast-opt %S/Inputs/matmul-chain.mlir --partir-manual-partition="name=BP axis=Q inputs=x=0 mesh=B=4" 2>&1 | FileCheck %s --check-prefix=AXIS
 // AXIS: error: tactic 'BP': axis "Q" is not in the mesh #partir.mesh<["B"=4]>
 // A dimension the axis does not divide is padded, but never to fewer rows
-// than tiles, nor over a second axis (docs/dialects.md):
+// than tiles, nor over a second axis of size > 1 (docs/dialects.md):
 // RUN: not toast-opt %S/Inputs/matmul-chain.mlir --partir-manual-partition="name=BP axis=B inputs=x=1 mesh=B=16" 2>&1 | FileCheck %s --check-prefix=DIVIDE
 // DIVIDE: error: tile: dimension 1 of size 8 is not divisible into 16 tiles (axis "B" has size 16; padding takes one axis per dimension and at least one row per tile)
 // RUN: not toast-opt %S/Inputs/matmul-chain.mlir --partir-manual-partition="name=BP axis=B inputs=x=1 mesh=B=3,M=2" --partir-manual-partition="name=MP axis=M inputs=x=1" 2>&1 | FileCheck %s --check-prefix=PADTWICE
 // PADTWICE: error: tile: dimension 1 of size 8 is not divisible into 6 tiles (axis "M" has size 2; padding takes one axis per dimension and at least one row per tile)
+// A dynamic dimension has no static chunks; the message says so instead of
+// printing ShapedType::kDynamic as a size:
+// RUN: not toast-opt %S/Inputs/dynamic-rows.mlir --partir-manual-partition="name=X axis=B inputs=arg0=0 mesh=B=4" 2>&1 | FileCheck %s --check-prefix=DYNAMIC
+// DYNAMIC: dynamic-rows.mlir:3:17: error: tile: dimension 0 of 'tensor<?x6xf32>' is dynamic and cannot be tiled
+// DYNAMIC: error: tactic 'X': input "arg0" (0) cannot be applied
 // RUN: not toast-opt %S/Inputs/matmul-chain.mlir --partir-manual-partition="name=BP axis=B inputs=re:(=0 mesh=B=4" 2>&1 | FileCheck %s --check-prefix=REGEX
 // REGEX: error: tactic 'BP': invalid regular expression '('
 // RUN: not toast-opt %S/Inputs/matmul-chain.mlir --partir-manual-partition="name=BP axis=B inputs=x mesh=B=4" 2>&1 | FileCheck %s --check-prefix=SPEC

@@ -30,6 +30,12 @@
 // RUN: toast-run --compare %t.t2b.mlir %t.t2b.hlo.mlir --seed 3 --rtol 1e-2 | FileCheck %s
 // RUN: toast-opt %t.t2b.hlo.mlir --partir-export-stablehlo -o %t.t2b.exp.mlir
 // RUN: toast-run --compare %t.t2b.mlir %t.t2b.exp.mlir --seed 3 --rtol 1e-2 | FileCheck %s
+//
+// A dynamic dimension the tiling leaves whole is recorded as
+// ShapedType::kDynamic, MLIR's encoding of `?` in an i64 size array
+// (docs/dialects.md):
+// RUN: toast-opt %S/Inputs/dynamic-rows.mlir --partir-manual-partition="name=X axis=B inputs=arg0=1 mesh=B=4" --partir-materialize-core --partir-lower-to-hlo | FileCheck %s --check-prefix=DYNAMIC
+// DYNAMIC: %arg0: tensor<?x2xf32> {partir.sharding = {{\[}}[], ["B"]], toast.global_shape = array<i64: -9223372036854775808, 6>}
 
 // CHECK: results agree
 

@@ -32,6 +32,20 @@
 // RUN: toast-run --compare %S/Inputs/padded-families.mlir %t.idx.mlir | FileCheck %s --check-prefixes=CHECK,SPMD
 // RUN: toast-opt %S/Inputs/padded-families.mlir --partir-manual-partition="axis=B inputs=tab=1 mesh=B=4" --partir-materialize-core --partir-lower-to-hlo -o %t.tab.mlir
 // RUN: toast-run --compare %S/Inputs/padded-families.mlir %t.tab.mlir | FileCheck %s --check-prefixes=CHECK,SPMD
+//
+// An axis of size 1 cuts nothing, so it never is the one axis that pads a
+// dimension: the rows on M (padded) and then on B of size 1, or in the
+// other order, tile, lower and export (both levels are recorded).
+// RUN: toast-opt %S/Inputs/padded-families.mlir --partir-manual-partition="name=m axis=M inputs=x=0 mesh=B=1,M=4" --partir-manual-partition="name=b axis=B inputs=x=0" --partir-materialize-core --partir-lower-to-hlo -o %t.unit.mlir
+// RUN: FileCheck %s --check-prefix=UNIT-MB < %t.unit.mlir
+// RUN: toast-run --compare %S/Inputs/padded-families.mlir %t.unit.mlir | FileCheck %s --check-prefixes=CHECK,SPMD
+// RUN: toast-opt %t.unit.mlir --partir-export-stablehlo -o %t.unit.exp.mlir
+// RUN: toast-run --compare %S/Inputs/padded-families.mlir %t.unit.exp.mlir | FileCheck %s --check-prefixes=CHECK,EXPORTED
+// RUN: toast-opt %S/Inputs/padded-families.mlir --partir-manual-partition="name=b axis=B inputs=x=0 mesh=B=1,M=4" --partir-manual-partition="name=m axis=M inputs=x=0" --partir-materialize-core --partir-lower-to-hlo -o %t.unit2.mlir
+// RUN: FileCheck %s --check-prefix=UNIT-BM < %t.unit2.mlir
+// RUN: toast-run --compare %S/Inputs/padded-families.mlir %t.unit2.mlir | FileCheck %s --check-prefixes=CHECK,SPMD
+// UNIT-MB: %arg0: tensor<3x6xf32> {partir.name = "x", partir.sharding = {{\[}}["M", "B"], []], toast.global_shape = array<i64: 10, 6>}
+// UNIT-BM: %arg0: tensor<3x6xf32> {partir.name = "x", partir.sharding = {{\[}}["B", "M"], []], toast.global_shape = array<i64: 10, 6>}
 
 // SPMD: @main runs SPMD on 4 devices (PartIR:HLO)
 // EXPORTED: @main runs SPMD on 4 devices (exported StableHLO)

@@ -156,10 +156,12 @@ private:
 
 /// Whether mesh axes whose sizes multiply to `tiles` may cut a dimension
 /// (or factor) of `size` into per-device chunks; `axes` is how many axes
-/// that takes. Either they divide it, or a single axis pads it: ceil(size /
-/// tiles) rows per device, the last devices holding padding
-/// (docs/dialects.md). Padding over two axes of one dimension is not
-/// supported, nor chunks that would be all padding on most devices.
+/// of size > 1 that takes (an axis of size 1 cuts nothing: its one chunk is
+/// the whole dimension, so it never is the padding axis). Either they
+/// divide it, or a single axis pads it: ceil(size / tiles) rows per device,
+/// the last devices holding padding (docs/dialects.md). Padding over two
+/// axes of one dimension is not supported, nor chunks that would be all
+/// padding on most devices.
 inline bool canTileDim(int64_t size, int64_t tiles, unsigned axes) {
   if (size <= 0 || tiles <= 0)
     return false;

@@ -81,6 +81,11 @@ bool hasCountableBytes(mlir::Type type);
 std::optional<std::pair<mlir::Operation *, mlir::Type>>
 findUncountableType(mlir::Operation *root);
 
+/// The first value under `root` (pre-order: an op's results, then its
+/// regions' block arguments) whose type has a dynamic dimension (or is a
+/// tuple holding one), or null. getTypeBytes counts such a type as 0 bytes.
+mlir::Value findDynamicallyShapedValue(mlir::Operation *root);
+
 /// A located error at the first op under `root` whose result or block
 /// argument has a type without countable bytes (a `tensor<16x2^62xf32>`
 /// would count as 0 bytes), prefixed with `who`.

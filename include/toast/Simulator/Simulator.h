@@ -84,6 +84,10 @@ struct SimulationOptions {
   /// device has no peak for (neither the type's key nor `default`); it is
   /// priced at the f32 peak.
   bool warnMissingPeaks = false;
+  /// Emit a warning, once, at the first value with a dynamic dimension:
+  /// such values are priced as empty (0 bytes, no time), as
+  /// getTypeBytes counts them.
+  bool warnDynamicShapes = false;
 };
 
 /// Count, time and traffic of one collective kind.

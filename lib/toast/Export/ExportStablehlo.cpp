@@ -219,7 +219,37 @@ LogicalResult CollectiveExporter::rewriteAllReduce(phlo::AllReduceOp op) {
   return success();
 }
 
+/// A located error when `type` has a dynamic dimension: the StableHLO ops
+/// `op` becomes (`needs` says which) take static sizes, and Toast's
+/// StableHLO has no real_dynamic_slice or dynamic_pad to carry run-time
+/// ones. Checked before anything is rewritten.
+static LogicalResult checkStaticShape(Operation *op, RankedTensorType type,
+                                      StringRef needs) {
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    if (type.isDynamicDim(d))
+      return op->emitOpError("cannot be exported to StableHLO: dimension ")
+             << d << " of " << type << " is dynamic, and " << needs;
+  return success();
+}
+
+/// Whether the gathered chunks of `op` hold more rows than its result: the
+/// padding of uneven chunks, which the export slices off.
+static bool isPaddedGather(phlo::AllGatherOp op, ArrayRef<MeshAxis> mesh) {
+  auto in = cast<RankedTensorType>(op.getOperand().getType());
+  auto out = cast<RankedTensorType>(op.getType());
+  for (auto [d, axes] : llvm::enumerate(phlo::getDimAxes(op.getDims())))
+    if (!axes.empty() &&
+        in.getDimSize(d) * axesProduct(mesh, axes) != out.getDimSize(d))
+      return true;
+  return false;
+}
+
 LogicalResult CollectiveExporter::rewriteAllGather(phlo::AllGatherOp op) {
+  if (isPaddedGather(op, mesh) &&
+      failed(checkStaticShape(op, cast<RankedTensorType>(op.getType()),
+                              "the stablehlo.slice that drops the padding "
+                              "needs static limits")))
+    return failure();
   OpBuilder b(op);
   Value current = op.getOperand();
   for (auto [d, axes] : llvm::enumerate(phlo::getDimAxes(op.getDims()))) {
@@ -293,6 +323,10 @@ LogicalResult CollectiveExporter::rewriteAllSlice(phlo::AllSliceOp op) {
       global->erase();
     return success();
   }
+  if (failed(checkStaticShape(op, resultType,
+                              "stablehlo.dynamic_slice needs static slice "
+                              "sizes")))
+    return failure();
   SmallVector<Value> offsets;
   auto i64 = RankedTensorType::get({}, IntegerType::get(ctx, 64));
   for (auto [d, axes] : llvm::enumerate(phlo::getDimAxes(op.getDims()))) {

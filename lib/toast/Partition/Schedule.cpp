@@ -11,6 +11,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Iterators.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Regex.h"
@@ -615,6 +616,30 @@ static FailureOr<Value> selectOpResult(func::FuncOp func, StringRef selector,
   return op->getResult(result);
 }
 
+/// Appends to a "no input matches" error the names a selector could use:
+/// the real ones (not the implicit argN), each once, the first 8 of them.
+/// An argument often carries one name in several attributes (jax.arg_info
+/// and partir.name), and several values may share a name.
+static void listNames(InFlightDiagnostic &diag,
+                      ArrayRef<std::pair<std::string, Value>> named) {
+  llvm::SetVector<StringRef> names;
+  for (auto &[name, value] : named) {
+    auto arg = dyn_cast<BlockArgument>(value);
+    if (!arg || name != "arg" + std::to_string(arg.getArgNumber()))
+      names.insert(name);
+  }
+  if (names.empty()) {
+    diag << " (the function has no named inputs; use argN)";
+    return;
+  }
+  diag << " (named inputs:";
+  for (StringRef name : names.getArrayRef().take_front(8))
+    diag << " " << name;
+  if (names.size() > 8)
+    diag << " ...";
+  diag << ")";
+}
+
 FailureOr<SmallVector<Value>>
 selectValues(func::FuncOp func, StringRef selector, StringRef tacticName) {
   SmallVector<Value> selected;
@@ -657,22 +682,7 @@ selectValues(func::FuncOp func, StringRef selector, StringRef tacticName) {
   InFlightDiagnostic diag = func.emitError()
                             << "tactic '" << tacticName
                             << "': no input matches '" << selector << "'";
-  // List the real names only, not the implicit argN ones.
-  llvm::erase_if(named, [&](const auto &entry) {
-    auto arg = dyn_cast<BlockArgument>(entry.second);
-    return arg && entry.first == "arg" + std::to_string(arg.getArgNumber());
-  });
-  if (named.empty()) {
-    diag << " (the function has no named inputs; use argN)";
-  } else {
-    diag << " (named inputs:";
-    for (auto &entry : llvm::make_range(
-             named.begin(), named.begin() + std::min<size_t>(named.size(), 8)))
-      diag << " " << entry.first;
-    if (named.size() > 8)
-      diag << " ...";
-    diag << ")";
-  }
+  listNames(diag, named);
   return failure();
 }
 

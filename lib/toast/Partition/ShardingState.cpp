@@ -324,10 +324,14 @@ static int64_t tiledBy(ArrayRef<AxisDim> tiling, int64_t dim,
 /// Whether `tiling` may cut dimension `dim` of `type` (canTileDim).
 static bool canTile(RankedTensorType type, ArrayRef<AxisDim> tiling,
                     int64_t dim, const ShardingState &state) {
-  auto axes = llvm::count_if(
-      tiling, [&](const AxisDim &level) { return level.dim == dim; });
-  return axes == 0 ||
-         canTileDim(type.getDimSize(dim), tiledBy(tiling, dim, state), axes);
+  if (llvm::none_of(tiling,
+                    [&](const AxisDim &level) { return level.dim == dim; }))
+    return true;
+  // Axes of size 1 cut nothing, so they never count as the padding axis.
+  auto axes = llvm::count_if(tiling, [&](const AxisDim &level) {
+    return level.dim == dim && state.axisSize(level.axis) > 1;
+  });
+  return canTileDim(type.getDimSize(dim), tiledBy(tiling, dim, state), axes);
 }
 
 //===----------------------------------------------------------------------===//
@@ -402,6 +406,10 @@ LogicalResult ShardingState::tile(Value value, int64_t dim, StringRef axis,
                           << "\"";
   if (llvm::is_contained(getAtomicAxes(value), axis))
     return emitError(loc) << "tile: value is atomic on axis \"" << axis << "\"";
+  // Chunks of a run-time size are not expressible in PartIR's static types.
+  if (type.isDynamicDim(dim))
+    return emitError(loc) << "tile: dimension " << dim << " of " << type
+                          << " is dynamic and cannot be tiled";
   int64_t tiles = tiledBy(tiling, dim, *this) * *size;
   SmallVector<AxisDim> withAxis = tiling;
   withAxis.push_back({axis.str(), dim});
@@ -501,9 +509,10 @@ bool ShardingState::canAssign(NodeInfo &node, StringRef axis, int64_t factor) {
   if (f.kind == FactorKind::Reduction && (!node.op || !combinesBySum(node.op)))
     return false;
   int64_t tiles = axisSize(axis) * tilesOf(node.nest, factor, *this);
-  unsigned axes = 1;
+  // Axes of size 1 cut nothing, so they never count as the padding axis.
+  unsigned axes = axisSize(axis) > 1;
   for (const AxisFactor &level : node.nest)
-    axes += level.factor == factor;
+    axes += level.factor == factor && axisSize(level.axis) > 1;
   if (!canTileDim(f.size, tiles, axes) ||
       (f.size % tiles != 0 && node.op && !node.rule.spansDims(node.op, factor)))
     return false;
@@ -878,7 +887,9 @@ static LogicalResult checkNest(StringRef what, Location loc,
     int64_t &n = tiles.try_emplace(level.factor, 1).first->second;
     n *= *size;
     int64_t factorSize = rule.factors[level.factor].size;
-    if (!canTileDim(factorSize, n, ++axes[level.factor]) ||
+    // Axes of size 1 cut nothing, so they never count as the padding axis.
+    axes[level.factor] += *size > 1;
+    if (!canTileDim(factorSize, n, axes[level.factor]) ||
         (factorSize % n != 0 && op && !rule.spansDims(op, level.factor)))
       return emitError(loc, what)
              << ": factor " << level.factor << " of size "
@@ -1228,6 +1239,10 @@ LogicalResult ShardingState::load() {
                  << kTilingAttr << " entry " << axis << ":" << dim
                  << ": axis \"" << axis << "\" used twice";
         loaded.push_back({axis, dim});
+        if (type.isDynamicDim(dim))
+          return emitError(loc) << kTilingAttr << " entry " << axis << ":"
+                                << dim << ": dimension " << dim << " of "
+                                << type << " is dynamic and cannot be tiled";
         if (!canTile(type, loaded, dim, *this))
           return emitError(loc)
                  << kTilingAttr << " entry " << axis << ":" << dim

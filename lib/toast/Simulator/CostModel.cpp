@@ -157,6 +157,37 @@ toast::sim::findUncountableType(Operation *root) {
   return found;
 }
 
+/// Whether getTypeBytes counts `type` as 0 bytes for want of a static
+/// shape (a tuple does if one of its leaves does).
+static bool hasDynamicShape(Type type) {
+  if (auto tuple = dyn_cast<TupleType>(type))
+    return llvm::any_of(tuple.getTypes(), hasDynamicShape);
+  auto shaped = dyn_cast<ShapedType>(type);
+  return shaped && !shaped.hasStaticShape();
+}
+
+Value toast::sim::findDynamicallyShapedValue(Operation *root) {
+  Value found;
+  auto check = [&](ValueRange values) {
+    for (Value value : values)
+      if (hasDynamicShape(value.getType())) {
+        found = value;
+        return true;
+      }
+    return false;
+  };
+  root->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (check(op->getResults()))
+      return WalkResult::interrupt();
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        if (check(block.getArguments()))
+          return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return found;
+}
+
 LogicalResult toast::sim::checkCountableBytes(Operation *root, StringRef who) {
   std::optional<std::pair<Operation *, Type>> found = findUncountableType(root);
   if (!found)

@@ -120,6 +120,7 @@ struct PartirSimulatePass
     options.donate = donate;
     options.warnUncountedLoops = true;
     options.warnMissingPeaks = true;
+    options.warnDynamicShapes = true;
     Timeline timeline;
     bool wantTimeline = traceFile || csvFile;
     FailureOr<SimulationResult> result =

@@ -1147,6 +1147,15 @@ toast::sim::simulate(ModuleOp module, const DeviceSpec &device,
   });
   if (loops.wasInterrupted())
     return failure();
+  // Not an error, as a loop without a trip count is not: the program is
+  // valid, only its price is not known.
+  if (options.warnDynamicShapes)
+    if (Value dynamic = findDynamicallyShapedValue(module))
+      emitWarning(dynamic.getLoc())
+          << "dynamic shape " << dynamic.getType()
+          << ": the simulator prices dynamic dimensions as size 0 (this and "
+             "every other dynamically shaped value count no bytes and take "
+             "no time)";
   return simulate(entry, device, options, timeline);
 }
 

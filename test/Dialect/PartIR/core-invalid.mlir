@@ -160,3 +160,45 @@ module attributes {partir.mesh = #partir.mesh<["B"=4, "M"=2]>} {
     return %r : tensor<10xf32>
   }
 }
+
+// -----
+
+// A range indexes the loop over a mesh axis, whose sizes are positive.
+module attributes {partir.mesh = #partir.mesh<["B"=4]>} {
+  // expected-error @+1 {{!partir.range size must be positive, got 0}}
+  func.func @empty_range(%r: !partir.range<0>) {
+    return
+  }
+}
+
+// -----
+
+module attributes {partir.mesh = #partir.mesh<["B"=4]>} {
+  // expected-error @+1 {{!partir.range size must be positive, got -3}}
+  func.func @negative_range(%r: !partir.range<-3>) {
+    return
+  }
+}
+
+// -----
+
+// The range a slice derives from its types must be positive too: an empty
+// dimension gives none.
+module attributes {partir.mesh = #partir.mesh<["B"=4]>} {
+  func.func @empty_slice(%x: tensor<0xf32>, %r: !partir.range<4>) -> tensor<1xf32> {
+    // expected-error @+1 {{!partir.range size must be positive, got 0}}
+    %s = partir.slice 0 %x[%r] : tensor<0xf32> -> tensor<1xf32>
+    return %s : tensor<1xf32>
+  }
+}
+
+// -----
+
+// Nor can it derive one from a dynamic size.
+module attributes {partir.mesh = #partir.mesh<["B"=4]>} {
+  func.func @dynamic_slice(%x: tensor<?xf32>, %r: !partir.range<4>) -> tensor<2xf32> {
+    // expected-error @+1 {{dimension 0 of 'tensor<?xf32>' must be static to be sliced}}
+    %s = partir.slice 0 %x[%r] : tensor<?xf32> -> tensor<2xf32>
+    return %s : tensor<2xf32>
+  }
+}

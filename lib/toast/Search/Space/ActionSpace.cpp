@@ -648,8 +648,11 @@ void NdaEnvironment::Impl::linkActionsAcrossAxes() {
 
 bool NdaEnvironment::Impl::canShardNode(unsigned node, AxisMask axes,
                                         int64_t axisSize) const {
-  return canTileDim(nodeGcd[node], maskProduct(axes) * axisSize,
-                    llvm::popcount(axes) + 1) &&
+  // Axes of size 1 cut nothing, so they never count as the padding axis.
+  unsigned cutting = axisSize > 1;
+  for (auto [a, size] : llvm::enumerate(axisSizes))
+    cutting += ((axes >> a) & 1) && size > 1;
+  return canTileDim(nodeGcd[node], maskProduct(axes) * axisSize, cutting) &&
          (nodeGcd[node] % (maskProduct(axes) * axisSize) == 0 ||
           (options.pad && nodePaddable[node]));
 }

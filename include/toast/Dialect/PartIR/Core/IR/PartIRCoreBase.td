@@ -42,6 +42,8 @@ def PartIR_RangeType : TypeDef<PartIR_Dialect, "Range"> {
   let summary = "the index of a loop over a mesh axis of the given size";
   let parameters = (ins "int64_t":$size);
   let assemblyFormat = "`<` $size `>`";
+  // A loop runs once per index: a range of no index is no mesh axis.
+  let genVerifyDecl = 1;
 }
 
 def PartIR_MeshAttr : PartIR_Attr<"Mesh", "mesh"> {

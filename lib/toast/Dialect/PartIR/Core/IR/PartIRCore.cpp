@@ -115,6 +115,14 @@ LogicalResult MeshAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
+LogicalResult RangeType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                int64_t size) {
+  // The range of a loop over a mesh axis, whose sizes are positive.
+  if (size < 1)
+    return emitError() << "!partir.range size must be positive, got " << size;
+  return success();
+}
+
 std::optional<int64_t> MeshAttr::getAxisSize(StringRef axis) const {
   for (auto [name, size] : llvm::zip_equal(getNames(), getSizes()))
     if (name.getValue() == axis)
@@ -285,15 +293,22 @@ ParseResult SliceOp::parse(OpAsmParser &parser, OperationState &result) {
     return failure();
   auto in = dyn_cast<RankedTensorType>(inType);
   auto out = dyn_cast<RankedTensorType>(outType);
-  if (!in || !out || dim < 0 || dim >= in.getRank() || dim >= out.getRank() ||
-      out.getDimSize(dim) <= 0 ||
-      (!rangeType && in.getDimSize(dim) % out.getDimSize(dim) != 0))
+  bool ranked = in && out && dim >= 0 && dim < in.getRank() &&
+                dim < out.getRank() && out.getDimSize(dim) > 0;
+  // The range follows from the sizes only if the sliced one is known.
+  if (ranked && !rangeType && in.isDynamicDim(dim))
+    return parser.emitError(loc, "dimension ")
+           << dim << " of " << in << " must be static to be sliced";
+  if (!ranked || (!rangeType && in.getDimSize(dim) % out.getDimSize(dim) != 0))
     return parser.emitError(loc, "expected ranked tensor types whose "
                                  "dimension ")
            << dim << " sizes divide (or a `%r : !partir.range<N>` index)";
+  // An empty dimension gives no positive range: the type verifier says so.
   if (!rangeType)
-    rangeType = RangeType::get(parser.getContext(),
-                               in.getDimSize(dim) / out.getDimSize(dim));
+    rangeType = parser.getChecked<RangeType>(
+        loc, parser.getContext(), in.getDimSize(dim) / out.getDimSize(dim));
+  if (!rangeType)
+    return failure();
   result.getOrAddProperties<Properties>().dim =
       parser.getBuilder().getI64IntegerAttr(dim);
   if (parser.resolveOperand(operand, inType, result.operands) ||
