@@ -10,6 +10,9 @@
 #include "toast/Simulator/Simulator.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinDialect.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Iterators.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringSet.h"
@@ -908,7 +911,31 @@ static void eraseUncalledFunctions(func::FuncOp entry) {
   }
 }
 
+unsigned distinguishElidedConstants(ModuleOp module) {
+  auto &resources =
+      DenseResourceElementsHandle::getManagerInterface(module.getContext());
+  unsigned renamed = 0;
+  module.walk([&](Operation *op) {
+    if (!op->hasTrait<OpTrait::ConstantLike>())
+      return;
+    for (NamedAttribute named : op->getAttrs()) {
+      auto value = dyn_cast<DenseResourceElementsAttr>(named.getValue());
+      if (!value || value.getRawHandle().getKey() != "__elided__" ||
+          value.getRawHandle().getBlob())
+        continue;
+      // The manager makes the name unique (`__elided___1`, ...); toast-run
+      // fills every key that starts with `__elided__`.
+      DenseResourceElementsHandle handle = resources.insert("__elided__");
+      op->setAttr(named.getName(),
+                  DenseResourceElementsAttr::get(value.getType(), handle));
+      ++renamed;
+    }
+  });
+  return renamed;
+}
+
 LogicalResult prepareEntryFunction(func::FuncOp func) {
+  distinguishElidedConstants(func->getParentOfType<ModuleOp>());
   FailureOr<unsigned> inlined = inlineCalls(func);
   if (failed(inlined))
     return failure();
