@@ -67,6 +67,9 @@ private:
   void addUserFollowers(ArrayRef<Operation *> ops);
   void addFollowerNode(const Formulation::UserFollower &follower);
   void addUpdateAliases();
+  void priceUpdateAliases();
+  /// The edges addUpdateAliases made (priceUpdateAliases prices them).
+  std::vector<size_t> aliasEdges;
   void addStrategy(unsigned n, const ShardingRule &rule,
                    ArrayRef<partition::AxisFactor> nest, double seconds);
   void extendLiveRange(Problem::Node &node, Operation *reader);
@@ -638,7 +641,8 @@ void Formulator::addUse(OpOperand &use) {
 /// replicated and returned 749 of them sharded, a step no loop can repeat
 /// without gathering them again (the NDA actions shard an argument and its
 /// update together). An edge from the node producing the result to the
-/// argument's node forbids every pair of strategies whose layouts differ.
+/// argument's node marks every pair of strategies whose layouts differ;
+/// priceUpdateAliases prices them once the unpartitioned cost is known.
 void Formulator::addUpdateAliases() {
   Operation *ret = block.getTerminator();
   auto func = cast<FunctionOpInterface>(state.getFunction().getOperation());
@@ -661,10 +665,22 @@ void Formulator::addUpdateAliases() {
     Problem::Edge edge{producer, to, {}};
     for (const auto &producerLayouts : layouts[producer])
       for (const auto &argLayouts : layouts[to])
-        edge.costs.push_back(
-            producerLayouts[number] == argLayouts[0] ? 0 : kForbiddenCost);
+        edge.costs.push_back(producerLayouts[number] != argLayouts[0]);
+    aliasEdges.push_back(formulation.problem.edges.size());
     formulation.problem.edges.push_back(std::move(edge));
   }
+}
+
+/// A mismatched pair costs more than the unpartitioned program (which has
+/// none), so no optimum, and no incumbent of the descent from it, keeps one.
+/// A price rather than kForbiddenCost: 10^15 among costs of 10^7-10^11
+/// kept CBC's probing busy for over half an hour on U-Net (TPUv3).
+void Formulator::priceUpdateAliases() {
+  int64_t penalty =
+      2 * static_cast<int64_t>(std::ceil(formulation.replicatedCost)) + 1;
+  for (size_t e : aliasEdges)
+    for (int64_t &cost : formulation.problem.edges[e].costs)
+      cost *= penalty;
 }
 
 /// A user follower counts like any node: a node that follows the node
@@ -780,6 +796,7 @@ FailureOr<Formulation> Formulator::run() {
       formulation.problem.nodes[n].end = end;
   std::vector<unsigned> replicated(formulation.problem.nodes.size(), 0);
   formulation.replicatedCost = evaluate(formulation.problem, replicated, 0);
+  priceUpdateAliases();
   formulation.replicatedPeak = peakUsage(formulation.problem, replicated);
   return std::move(formulation);
 }
