@@ -674,7 +674,7 @@ void Formulator::addUpdateAliases() {
 /// A mismatched pair costs more than the unpartitioned program (which has
 /// none), so no optimum, and no incumbent of the descent from it, keeps one.
 /// A price rather than kForbiddenCost: 10^15 among costs of 10^7-10^11
-/// kept CBC's probing busy for over half an hour on U-Net (TPUv3).
+/// scales the program badly for the LP, and no more is needed.
 void Formulator::priceUpdateAliases() {
   int64_t penalty =
       2 * static_cast<int64_t>(std::ceil(formulation.replicatedCost)) + 1;
