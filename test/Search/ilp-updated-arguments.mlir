@@ -1,7 +1,7 @@
 // A training step returns its parameters and optimizer state updated; a
 // training loop feeds them back, so the ILP keeps each update in its
 // argument's layout (results paired by `tf.aliasing_output` or by name,
-// toast::getUpdatedArgument), as XLA constrains aliased buffers and as the
+// toast::getUpdatedArguments), as XLA constrains aliased buffers and as the
 // NDA actions shard an argument and its update together. Before, on this
 // MLP's training step the ILP took the parameters replicated and returned
 // them sharded (3.482 us, cost 0.2982): a step no loop repeats without

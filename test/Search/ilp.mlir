@@ -42,7 +42,7 @@
 // RUN: toast-opt %t.t2b.mlir --toast-auto-partition="mesh=B=4,M=2 algorithm=ilp device=file:%S/Inputs/slow.json ilp-time-limit-s=0.001" -o %t.t2b.ilp.mlir 2>&1 | FileCheck %s --check-prefix=LIMIT
 // RUN: toast-run --compare %t.t2b.mlir %t.t2b.ilp.mlir --seed 3 | FileCheck %s --check-prefix=SAME
 // Within its limit it finds cost 0.1288, 0.2% above MCTS (0.1285, seed 1):
-// updated parameters keep their arguments' layouts (getUpdatedArgument);
+// updated parameters keep their arguments' layouts (getUpdatedArguments);
 // before that it found 0.128 by returning parameters it took replicated
 // sharded, a step a training loop cannot repeat.
 // RUN: toast-opt %t.t2b.mlir --toast-auto-partition="mesh=B=4,M=2 algorithm=ilp device=file:%S/Inputs/slow.json" -o %t.t2b.opt.mlir 2>&1 | FileCheck %s --check-prefix=T2B

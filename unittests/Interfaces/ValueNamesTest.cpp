@@ -65,13 +65,15 @@ TEST(ValueNames, UpdatedArgumentsByAliasingThenByName) {
   OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(source, &ctx);
   ASSERT_TRUE(module);
   auto func = cast<func::FuncOp>(module->getBody()->front());
-  EXPECT_EQ(getUpdatedArgument(func, 0), 0u);
+  std::vector<std::optional<unsigned>> updated = getUpdatedArguments(func);
+  ASSERT_EQ(updated.size(), 5u);
+  EXPECT_EQ(updated[0], 0u);
   // The name's argument has another type: no update of it.
-  EXPECT_EQ(getUpdatedArgument(func, 1), std::nullopt);
-  EXPECT_EQ(getUpdatedArgument(func, 2), 1u);
+  EXPECT_EQ(updated[1], std::nullopt);
+  EXPECT_EQ(updated[2], 1u);
   // Two arguments carry the name: neither is known to be the one.
-  EXPECT_EQ(getUpdatedArgument(func, 3), std::nullopt);
-  EXPECT_EQ(getUpdatedArgument(func, 4), std::nullopt);
+  EXPECT_EQ(updated[3], std::nullopt);
+  EXPECT_EQ(updated[4], std::nullopt);
 }
 
 } // namespace

@@ -19,6 +19,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace toast {
 
@@ -33,12 +34,13 @@ std::string getArgumentDisplayName(mlir::FunctionOpInterface func, unsigned i);
 /// The name of result `i` (`jax.result_info`, `partir.name`), or empty.
 llvm::StringRef getResultName(mlir::FunctionOpInterface func, unsigned i);
 
-/// The argument that result `i` of `func` is the updated value of, if any
-/// (a training step's new parameters and optimizer state): the argument
-/// whose `tf.aliasing_output` is `i`, else the one argument of the result's
-/// type that has the result's name (getResultName, getArgumentNames).
-std::optional<unsigned> getUpdatedArgument(mlir::FunctionOpInterface func,
-                                           unsigned i);
+/// Per result of `func`, the argument it is the updated value of, if any (a
+/// training step's new parameters and optimizer state): the argument whose
+/// `tf.aliasing_output` names the result, else the one argument of the
+/// result's type that has the result's name (getResultName,
+/// getArgumentNames). Linear in the arguments and results.
+std::vector<std::optional<unsigned>>
+getUpdatedArguments(mlir::FunctionOpInterface func);
 
 /// The first `loc("name")` in `loc`, looking through fused and call-site
 /// locations (JAX writes `loc("jit(f)/dot_general"(#loc2))`), or empty.

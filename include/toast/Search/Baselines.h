@@ -82,6 +82,9 @@ private:
   /// The mask of axes `start` already tiles (argument, dimension) on.
   AxisMask startAxes(unsigned arg, int64_t dim) const;
   bool keepsUpdatedLayouts(partition::ShardingState &sharding) const;
+  /// (result, argument) of every result that updates an argument
+  /// (toast::getUpdatedArguments), found once.
+  std::vector<std::pair<unsigned, unsigned>> updatePairs;
 
   const NdaEnvironment &space;
   partition::ShardingState &start;

@@ -4,6 +4,7 @@
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Location.h"
+#include "llvm/ADT/StringMap.h"
 
 using namespace mlir;
 
@@ -90,30 +91,37 @@ StringRef getResultName(FunctionOpInterface func, unsigned i) {
   return {};
 }
 
-std::optional<unsigned> getUpdatedArgument(FunctionOpInterface func,
-                                           unsigned i) {
+std::vector<std::optional<unsigned>>
+getUpdatedArguments(FunctionOpInterface func) {
   unsigned numArgs = func.getNumArguments();
+  unsigned numResults = func.getNumResults();
+  std::vector<std::optional<unsigned>> updated(numResults);
   for (unsigned a = 0; a < numArgs; ++a)
     if (auto alias =
-            func.getArgAttrOfType<IntegerAttr>(a, "tf.aliasing_output"))
-      if (alias.getInt() == i)
-        return a;
-  StringRef name = getResultName(func, i);
-  if (name.empty())
-    return std::nullopt;
-  Type type = func.getResultTypes()[i];
-  std::optional<unsigned> found;
-  for (unsigned a = 0; a < numArgs; ++a) {
-    if (!llvm::is_contained(getArgumentNames(func, a), name))
+            func.getArgAttrOfType<IntegerAttr>(a, "tf.aliasing_output")) {
+      int64_t r = alias.getInt();
+      if (r >= 0 && r < numResults && !updated[r])
+        updated[r] = a;
+    }
+  // Each name's argument, or -1 when two arguments carry it (no telling
+  // which one a result of that name updates).
+  llvm::StringMap<int> byName;
+  for (unsigned a = 0; a < numArgs; ++a)
+    for (StringRef name : getArgumentNames(func, a)) {
+      auto [it, inserted] = byName.try_emplace(name, a);
+      if (!inserted && it->second != static_cast<int>(a))
+        it->second = -1;
+    }
+  for (unsigned r = 0; r < numResults; ++r) {
+    StringRef name = getResultName(func, r);
+    if (updated[r] || name.empty())
       continue;
-    // Two arguments of that name: no telling which one it updates.
-    if (found)
-      return std::nullopt;
-    found = a;
+    auto it = byName.find(name);
+    if (it != byName.end() && it->second >= 0 &&
+        func.getArgumentTypes()[it->second] == func.getResultTypes()[r])
+      updated[r] = it->second;
   }
-  if (found && func.getArgumentTypes()[*found] != type)
-    return std::nullopt;
-  return found;
+  return updated;
 }
 
 } // namespace toast

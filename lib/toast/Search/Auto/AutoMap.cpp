@@ -21,6 +21,9 @@ AutoMapEnvironment::AutoMapEnvironment(const NdaEnvironment &space,
                                        partition::ShardingState &start)
     : space(space), start(start) {
   func::FuncOp func = start.getFunction();
+  for (auto [result, arg] : llvm::enumerate(getUpdatedArguments(func)))
+    if (arg)
+      updatePairs.push_back({static_cast<unsigned>(result), *arg});
   for (BlockArgument arg : func.getArguments()) {
     firstSlot.push_back(numSlots);
     auto type = dyn_cast<RankedTensorType>(arg.getType());
@@ -92,11 +95,9 @@ AutoMapEnvironment::toSpaceState(const SearchState &state) const {
   // equal to `in_shardings` do in JAX.
   Operation *ret = func.front().getTerminator();
   llvm::DenseMap<unsigned, Value> updates;
-  for (OpOperand &operand : ret->getOpOperands())
-    if (std::optional<unsigned> arg =
-            getUpdatedArgument(func, operand.getOperandNumber());
-        arg && operand.get() != func.getArgument(*arg))
-      updates.try_emplace(*arg, operand.get());
+  for (auto [result, arg] : updatePairs)
+    if (ret->getOperand(result) != func.getArgument(arg))
+      updates.try_emplace(arg, ret->getOperand(result));
   for (BlockArgument arg : func.getArguments()) {
     auto type = dyn_cast<RankedTensorType>(arg.getType());
     if (!type || !type.hasStaticShape())
@@ -128,7 +129,7 @@ axesByDim(llvm::ArrayRef<partition::AxisDim> tiling, int64_t rank) {
 }
 
 /// Whether every result that updates an argument (a training step's new
-/// parameters: toast::getUpdatedArgument) leaves in that argument's layout,
+/// parameters: toast::getUpdatedArguments) leaves in that argument's layout,
 /// so that a training loop can repeat the step. Propagation from one
 /// argument can shard an update whose argument stays whole (the Adam moment
 /// of a training MLP sharded, the parameter it updates taken replicated and
@@ -138,14 +139,13 @@ bool AutoMapEnvironment::keepsUpdatedLayouts(
     partition::ShardingState &sharding) const {
   func::FuncOp func = sharding.getFunction();
   Operation *ret = func.front().getTerminator();
-  for (OpOperand &operand : ret->getOpOperands()) {
-    std::optional<unsigned> arg =
-        getUpdatedArgument(func, operand.getOperandNumber());
-    auto type = dyn_cast<RankedTensorType>(operand.get().getType());
-    if (!arg || !type)
+  for (auto [result, arg] : updatePairs) {
+    Value update = ret->getOperand(result);
+    auto type = dyn_cast<RankedTensorType>(update.getType());
+    if (!type)
       continue;
-    if (axesByDim(sharding.getTiling(operand.get()), type.getRank()) !=
-        axesByDim(sharding.getTiling(func.getArgument(*arg)), type.getRank()))
+    if (axesByDim(sharding.getTiling(update), type.getRank()) !=
+        axesByDim(sharding.getTiling(func.getArgument(arg)), type.getRank()))
       return false;
   }
   return true;

@@ -636,7 +636,7 @@ void Formulator::addUse(OpOperand &use) {
 
 /// A training step returns its parameters and optimizer state updated,
 /// and a training loop feeds them back as the next step's arguments: such a
-/// result (getUpdatedArgument) must keep its argument's layout, as XLA
+/// result (getUpdatedArguments) must keep its argument's layout, as XLA
 /// constrains aliased buffers. Without it the ILP took GNS's parameters
 /// replicated and returned 749 of them sharded, a step no loop can repeat
 /// without gathering them again (the NDA actions shard an argument and its
@@ -646,9 +646,9 @@ void Formulator::addUse(OpOperand &use) {
 void Formulator::addUpdateAliases() {
   Operation *ret = block.getTerminator();
   auto func = cast<FunctionOpInterface>(state.getFunction().getOperation());
+  std::vector<std::optional<unsigned>> updated = getUpdatedArguments(func);
   for (OpOperand &operand : ret->getOpOperands()) {
-    std::optional<unsigned> arg =
-        getUpdatedArgument(func, operand.getOperandNumber());
+    std::optional<unsigned> arg = updated[operand.getOperandNumber()];
     if (!arg)
       continue;
     auto argNode = valueNode.find(block.getArgument(*arg));
