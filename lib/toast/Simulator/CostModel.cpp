@@ -134,27 +134,40 @@ bool toast::sim::hasCountableBytes(Type type) {
   return true;
 }
 
-std::optional<std::pair<Operation *, Type>>
-toast::sim::findUncountableType(Operation *root) {
-  std::optional<std::pair<Operation *, Type>> found;
-  auto check = [&](Operation *op, TypeRange types) {
-    for (Type type : types)
-      if (!hasCountableBytes(type)) {
-        found = {op, type};
+/// The first value under `root` (in `Order`: each op's results, then its
+/// regions' block arguments) whose type `matches`, with the op that defines
+/// it or owns its block; null if none does.
+template <WalkOrder Order>
+static std::pair<Value, Operation *>
+findFirstValue(Operation *root, function_ref<bool(Type)> matches) {
+  std::pair<Value, Operation *> found;
+  auto check = [&](Operation *op, ValueRange values) {
+    for (Value value : values)
+      if (matches(value.getType())) {
+        found = {value, op};
         return true;
       }
     return false;
   };
-  root->walk([&](Operation *op) {
-    if (check(op, op->getResultTypes()))
+  root->walk<Order>([&](Operation *op) {
+    if (check(op, op->getResults()))
       return WalkResult::interrupt();
     for (Region &region : op->getRegions())
       for (Block &block : region)
-        if (check(op, block.getArgumentTypes()))
+        if (check(op, block.getArguments()))
           return WalkResult::interrupt();
     return WalkResult::advance();
   });
   return found;
+}
+
+std::optional<std::pair<Operation *, Type>>
+toast::sim::findUncountableType(Operation *root) {
+  auto [value, op] = findFirstValue<WalkOrder::PostOrder>(
+      root, [](Type type) { return !hasCountableBytes(type); });
+  if (!value)
+    return std::nullopt;
+  return std::make_pair(op, value.getType());
 }
 
 /// Whether getTypeBytes counts `type` as 0 bytes for want of a static
@@ -167,25 +180,7 @@ static bool hasDynamicShape(Type type) {
 }
 
 Value toast::sim::findDynamicallyShapedValue(Operation *root) {
-  Value found;
-  auto check = [&](ValueRange values) {
-    for (Value value : values)
-      if (hasDynamicShape(value.getType())) {
-        found = value;
-        return true;
-      }
-    return false;
-  };
-  root->walk<WalkOrder::PreOrder>([&](Operation *op) {
-    if (check(op->getResults()))
-      return WalkResult::interrupt();
-    for (Region &region : op->getRegions())
-      for (Block &block : region)
-        if (check(block.getArguments()))
-          return WalkResult::interrupt();
-    return WalkResult::advance();
-  });
-  return found;
+  return findFirstValue<WalkOrder::PreOrder>(root, hasDynamicShape).first;
 }
 
 LogicalResult toast::sim::checkCountableBytes(Operation *root, StringRef who) {
