@@ -85,6 +85,9 @@ private:
   /// (result, argument) of every result that updates an argument
   /// (toast::getUpdatedArguments), found once.
   std::vector<std::pair<unsigned, unsigned>> updatePairs;
+  /// Per argument, the value returned as its update (the first result
+  /// that updates it, when that is not the argument itself): tiled with it.
+  llvm::DenseMap<unsigned, mlir::Value> updateOf;
 
   const NdaEnvironment &space;
   partition::ShardingState &start;

@@ -21,9 +21,14 @@ AutoMapEnvironment::AutoMapEnvironment(const NdaEnvironment &space,
                                        partition::ShardingState &start)
     : space(space), start(start) {
   func::FuncOp func = start.getFunction();
-  for (auto [result, arg] : llvm::enumerate(getUpdatedArguments(func)))
-    if (arg)
-      updatePairs.push_back({static_cast<unsigned>(result), *arg});
+  Operation *ret = func.front().getTerminator();
+  for (auto [result, arg] : llvm::enumerate(getUpdatedArguments(func))) {
+    if (!arg)
+      continue;
+    updatePairs.push_back({static_cast<unsigned>(result), *arg});
+    if (ret->getOperand(result) != func.getArgument(*arg))
+      updateOf.try_emplace(*arg, ret->getOperand(result));
+  }
   for (BlockArgument arg : func.getArguments()) {
     firstSlot.push_back(numSlots);
     auto type = dyn_cast<RankedTensorType>(arg.getType());
@@ -90,19 +95,13 @@ AutoMapEnvironment::toSpaceState(const SearchState &state) const {
   partition::ShardingState copy = start;
   func::FuncOp func = start.getFunction();
   auto names = space.getMesh().getNames();
-  // The value each argument's update is returned as (a training step's new
-  // parameters): it takes the argument's tiling too, as `out_shardings`
-  // equal to `in_shardings` do in JAX.
-  Operation *ret = func.front().getTerminator();
-  llvm::DenseMap<unsigned, Value> updates;
-  for (auto [result, arg] : updatePairs)
-    if (ret->getOperand(result) != func.getArgument(arg))
-      updates.try_emplace(arg, ret->getOperand(result));
   for (BlockArgument arg : func.getArguments()) {
     auto type = dyn_cast<RankedTensorType>(arg.getType());
     if (!type || !type.hasStaticShape())
       continue;
-    Value update = updates.lookup(arg.getArgNumber());
+    // The argument's update takes its tiling too, as `out_shardings` equal
+    // to `in_shardings` do in JAX.
+    Value update = updateOf.lookup(arg.getArgNumber());
     // Dimensions in order, axes of a dimension in mesh order (nesting).
     for (int64_t dim = 0; dim < type.getRank(); ++dim)
       for (auto [i, name] : llvm::enumerate(names))
