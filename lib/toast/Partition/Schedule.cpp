@@ -935,7 +935,8 @@ unsigned distinguishElidedConstants(ModuleOp module) {
 }
 
 LogicalResult prepareEntryFunction(func::FuncOp func) {
-  distinguishElidedConstants(func->getParentOfType<ModuleOp>());
+  if (auto module = func->getParentOfType<ModuleOp>())
+    distinguishElidedConstants(module);
   FailureOr<unsigned> inlined = inlineCalls(func);
   if (failed(inlined))
     return failure();

@@ -25,6 +25,7 @@
 #include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <csignal>
@@ -505,17 +506,19 @@ static CbcRun runCbcWithDeadline(const CbcFormulation &formulation,
   auto deadline = std::chrono::steady_clock::now() +
                   std::chrono::duration<double>(seconds * 1.1 + 5);
   int status = 0;
-  while (::waitpid(child, &status, WNOHANG) == 0) {
+  pid_t waited;
+  // A signal may interrupt the wait; the child is still running then.
+  while ((waited = ::waitpid(child, &status, WNOHANG)) == 0 ||
+         (waited < 0 && errno == EINTR)) {
     if (std::chrono::steady_clock::now() > deadline) {
       ::kill(child, SIGKILL);
       ::waitpid(child, &status, 0);
-      status = -1;
       break;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   std::optional<CbcRun> run;
-  if (status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0)
+  if (waited == child && WIFEXITED(status) && WEXITSTATUS(status) == 0)
     run = readRun(path.str().str());
   if (!run) {
     run.emplace();

@@ -605,9 +605,8 @@ int Evaluation::emitSplatChunk(unsigned value, const DimAxes &to,
                     ? after->kind == StepKind::Slice
                     : user.operand != -2 &&
                           (masked || user.userKind != sim::FusionKind::Opaque);
-  if (fusion && reader && bytes / elementBytes > 1) {
+  if (fusion && reader && bytes / elementBytes > 1)
     setFused(chunk, {});
-  }
   return chunk;
 }
 
@@ -860,9 +859,8 @@ AnalyticCost Evaluation::pricePlan() {
     int source = newBuffer(bytes);
     // A splat constant fuses into its readers like a broadcast
     // (sim::getFusionKind): it reads nothing.
-    if (fusion && isFusedResult(c, {}, static_cast<double>(bytes))) {
+    if (fusion && isFusedResult(c, {}, static_cast<double>(bytes)))
       setFused(source, {});
-    }
     ++at;
     emitValue(r, source);
   }

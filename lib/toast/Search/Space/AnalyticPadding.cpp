@@ -517,9 +517,8 @@ void Evaluation::emitMaskConstants() {
           elements *= size;
         // In a loop region it is hoisted out of the body: read across the
         // region's boundary, it is stored (AnalyticLoops.cpp).
-        if (fusion && elements > 1 && !prog.isRegionBlock) {
+        if (fusion && elements > 1 && !prog.isRegionBlock)
           setFused(b, {});
-        }
         ++at;
       }
     }
