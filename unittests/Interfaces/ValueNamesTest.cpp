@@ -51,7 +51,9 @@ TEST(ValueNames, UpdatedArgumentsByAliasingThenByName) {
                  %m: tensor<2xf32> {tf.aliasing_output = 2 : i32},
                  %b: tensor<3xf32> {jax.arg_info = "params.b"},
                  %x: tensor<2xf32> {jax.arg_info = "x"},
-                 %y: tensor<2xf32> {jax.arg_info = "x"})
+                 %y: tensor<2xf32> {jax.arg_info = "x"},
+                 %z: tensor<2xf32> {tf.aliasing_output = 7 : i32},
+                 %n: tensor<2xf32> {tf.aliasing_output = -1 : i32})
         -> (tensor<2xf32> {jax.result_info = "params.w"},
             tensor<2xf32> {jax.result_info = "params.b"},
             tensor<2xf32>,
@@ -73,6 +75,7 @@ TEST(ValueNames, UpdatedArgumentsByAliasingThenByName) {
   EXPECT_EQ(updated[2], 1u);
   // Two arguments carry the name: neither is known to be the one.
   EXPECT_EQ(updated[3], std::nullopt);
+  // Aliases of results the function lacks (7, -1) pair nothing.
   EXPECT_EQ(updated[4], std::nullopt);
 }
 
